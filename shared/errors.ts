@@ -1,0 +1,55 @@
+/**
+ * The one error type. Services throw it with the spec's status and message; one middleware maps it
+ * to a response body. Anything else becomes a generic 500.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Machine-readable code; partner endpoints echo it as `code` and `error_code`. */
+    readonly code?: string,
+    /** Flat extra fields for the response body. */
+    readonly extra: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AppError';
+  }
+}
+
+/** 400: the request is malformed or breaks a rule. */
+export const badRequest = (message: string, code?: string, extra?: Record<string, unknown>) =>
+  new AppError(400, message, code, extra);
+
+/** 401: no usable credentials. */
+export const unauthorized = (message: string) => new AppError(401, message);
+
+/** 403: authenticated, but this action is not allowed. */
+export const forbidden = (message: string, code?: string) => new AppError(403, message, code);
+
+/** 404: absent, or belonging to someone else (never 403 for another tenant's id). */
+export const notFound = (message: string, code = 'NOT_FOUND') => new AppError(404, message, code);
+
+/** 409: the state does not allow it. */
+export const conflict = (message: string, code?: string, extra?: Record<string, unknown>, cause?: unknown) =>
+  new AppError(409, message, code, extra, { cause });
+
+/** 422: well-formed but unprocessable. */
+export const unprocessable = (message: string, code?: string, extra?: Record<string, unknown>) =>
+  new AppError(422, message, code, extra);
+
+/**
+ * A failed conditional write, translated at the repository edge. Services decide what it means
+ * (a lost race, an item that is already in its final state).
+ */
+export class ConditionFailedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConditionFailedError';
+  }
+}
+
+/** True when an AWS SDK error is DynamoDB's ConditionalCheckFailedException. */
+export function isConditionalCheckFailure(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+}

@@ -1,0 +1,64 @@
+/** Ports: what the domain needs from the outside world. Adapters implement them for AWS and local. */
+import type { QueueName } from './queues';
+
+/** Current time; injected so that tests can fix it. */
+export interface Clock {
+  now(): Date;
+}
+
+/** A message queue (SQS). */
+export interface Queue {
+  /** Sends one message; `delaySeconds` (0 to 900) postpones its delivery. */
+  send(queue: QueueName, body: unknown, options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/** Raw message handed to the mail provider (SES v2 SendEmail with raw content). */
+export interface OutgoingMail {
+  readonly raw: Buffer;
+  readonly from: string;
+  /** Every envelope recipient (to, cc and bcc). */
+  readonly recipients: readonly string[];
+  /** Message tags (SES `EmailTags`), used to find the activity from provider events. */
+  readonly tags: Readonly<Record<string, string>>;
+}
+
+/** Why the provider refused a mail: decides between retrying and failing for good. */
+export type MailerFailureKind = 'throttled' | 'transient' | 'rejected' | 'sender_not_verified' | 'quota_exceeded';
+
+/** A provider failure, classified at the adapter edge. */
+export class MailerError extends Error {
+  constructor(
+    readonly kind: MailerFailureKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'MailerError';
+  }
+}
+
+/** The mail provider (SES v2). */
+export interface Mailer {
+  /** Sends a raw MIME message and returns the provider's message id; throws MailerError. */
+  sendRaw(mail: OutgoingMail): Promise<{ messageId: string }>;
+}
+
+/** Object storage (S3) for payloads too large for a queue message. */
+export interface BlobStore {
+  put(key: string, body: Buffer): Promise<void>;
+  get(key: string): Promise<Buffer>;
+}
+
+/** Why a URL could not be fetched: distinguishes a refused address from a network failure. */
+export class FetchError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FetchError';
+  }
+}
+
+/** Fetches public URLs (attachments), refusing private addresses and oversized bodies. */
+export interface Fetcher {
+  /** The body and content type; throws FetchError beyond `maxBytes` or `timeoutMs`. */
+  fetch(url: string, limits: { maxBytes: number; timeoutMs: number }): Promise<{ body: Buffer; contentType?: string }>;
+}

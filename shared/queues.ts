@@ -1,0 +1,22 @@
+/** Queue definitions, read by the CDK stack and by the local cloud. */
+
+export interface QueueDefinition {
+  /** Environment variable through which functions learn the queue URL. */
+  readonly urlEnv: string;
+  /** Seconds a received message stays invisible; longer than the worker's timeout. */
+  readonly visibilityTimeoutSeconds: number;
+  /** Receives before SQS moves a message to the dead-letter queue. */
+  readonly maxReceiveCount: number;
+  /** Messages per worker invocation. */
+  readonly batchSize: number;
+}
+
+export const queues = {
+  /** One message per activity to hand to SES. */
+  send: { urlEnv: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
+} as const satisfies Record<string, QueueDefinition>;
+
+export type QueueName = keyof typeof queues;
+
+/** Seconds the send worker may run; the queue's visibility timeout is twice that. */
+export const WORKER_TIMEOUT_SECONDS = 30;

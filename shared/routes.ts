@@ -1,0 +1,52 @@
+/**
+ * The route table: the one list of HTTP routes, endpoint groups, workers and schedules.
+ * The CDK stack and the local cloud both read it, so they can never disagree.
+ */
+
+/** Who may call a route: a project key (live or test), a partner key, or anyone (signed tokens). */
+export type AuthKind = 'project' | 'partner' | 'public';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDefinition {
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: `{name}` for a path parameter. */
+  readonly path: string;
+  readonly group: EndpointGroup;
+  readonly auth: AuthKind;
+}
+
+/** One Lambda per endpoint group; the entry is relative to the repository root. */
+export const endpointGroups = {
+  send: { entry: 'functions/send/handler.ts', description: 'Single sends' },
+  activity: { entry: 'functions/activity/handler.ts', description: 'Activity queries' },
+} as const;
+
+export type EndpointGroup = keyof typeof endpointGroups;
+
+export const routes: readonly RouteDefinition[] = [
+  { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project' },
+  { method: 'GET', path: '/v1/activity/{id}', group: 'activity', auth: 'project' },
+];
+
+/** The route key API Gateway puts on the event (`POST /v1/send-email`). */
+export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {
+  return `${route.method} ${route.path}`;
+}
+
+/** Queue workers: one Lambda each, fed by an SQS event source with partial batch responses. */
+export const workers = {
+  'send-worker': { entry: 'functions/send-worker/handler.ts', queue: 'send' },
+} as const;
+
+export type WorkerName = keyof typeof workers;
+
+/** A job run on a timer: EventBridge Scheduler in AWS, a local timer in the local cloud. */
+export interface ScheduleDefinition {
+  readonly entry: string;
+  /** How often it runs, in seconds. */
+  readonly everySeconds: number;
+}
+
+/** Scheduled jobs; later capabilities (domain re-checks, the DNS sweep, scheduled sends) add theirs. */
+export const schedules: Readonly<Record<string, ScheduleDefinition>> = {};

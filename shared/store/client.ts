@@ -1,0 +1,21 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** The table a repository works on: a document client and the table's name. */
+export interface Db {
+  readonly doc: DynamoDBDocumentClient;
+  readonly tableName: string;
+}
+
+/** A document client that drops undefined values (absent fields are simply not stored). */
+export function createDocumentClient(client = new DynamoDBClient({})): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    unmarshallOptions: { wrapNumbers: false },
+  });
+}
+
+/** Epoch seconds for the `ttl` attribute, `days` from `now`. */
+export function ttlAfterDays(now: Date, days: number): number {
+  return Math.floor(now.getTime() / 1000) + days * 86_400;
+}
