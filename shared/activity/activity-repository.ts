@@ -1,0 +1,120 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailure } from '../errors';
+import type { Db } from '../store/client';
+import { ACTIVITY_BODY_SK, ACTIVITY_SK, activityBodyKey, activityKey, activityPartition } from '../store/keys';
+import { stripKeys } from '../projects/project-repository';
+import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
+
+/** Writes a new activity record (1 WCU: the record stays under 1 KB because the body lives apart). */
+export async function putActivity(db: Db, activity: Activity, ttl: number): Promise<void> {
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.tableName,
+      Item: { ...activityKey(activity.id), ...activity, ttl },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+/** The activity record, or undefined; `consistent` for the worker, which must see its own writes. */
+export async function getActivity(db: Db, activityId: string, consistent = false): Promise<Activity | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: activityKey(activityId), ConsistentRead: consistent }));
+  return out.Item ? stripKeys<Activity>(out.Item) : undefined;
+}
+
+/** The activity record and its stored body (if the worker has written it), in one Query. */
+export async function getActivityWithBody(db: Db, activityId: string): Promise<{ activity?: Activity; body?: Uint8Array }> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': activityPartition(activityId) },
+    }),
+  );
+  const items = out.Items ?? [];
+  const record = items.find((i) => i.sk === ACTIVITY_SK);
+  const body = items.find((i) => i.sk === ACTIVITY_BODY_SK);
+  return { activity: record ? stripKeys<Activity>(record) : undefined, body: body?.content as Uint8Array | undefined };
+}
+
+/** Outcome of trying to claim an activity for one send attempt. */
+export type ClaimResult = 'claimed' | 'busy' | 'superseded';
+
+/**
+ * Claims send attempt `attempt` by writing the activity's body item. The write is conditional:
+ * it succeeds for the first delivery of an attempt, for a later attempt, or when the previous
+ * holder's lease ran out (it crashed). Writing the body here, not in the API, makes the claim and
+ * the body one write instead of two.
+ */
+export async function claimSendAttempt(
+  db: Db,
+  input: { activityId: string; attempt: number; content: Uint8Array; leaseUntil: number; now: number; ttl: number },
+): Promise<ClaimResult> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { ...activityBodyKey(input.activityId), content: input.content, attempt: input.attempt, lease_until: input.leaseUntil, ttl: input.ttl },
+        ConditionExpression: 'attribute_not_exists(pk) OR attempt < :a OR (attempt = :a AND lease_until < :now)',
+        ExpressionAttributeValues: { ':a': input.attempt, ':now': input.now },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'claimed';
+  } catch (error) {
+    if (!isConditionalCheckFailure(error)) throw error;
+    // The old item comes back on the error in its raw (marshalled) form.
+    const old = (error as { Item?: { attempt?: { N?: string } | number } }).Item;
+    const held = typeof old?.attempt === 'number' ? old.attempt : Number(old?.attempt?.N ?? 0);
+    return held > input.attempt ? 'superseded' : 'busy';
+  }
+}
+
+/**
+ * Moves a sendable activity (queued or retrying) to `status`, setting `fields` and appending
+ * `event` to the timeline. Returns false when the activity had already left the sendable states,
+ * which is how a transition (and anything emitted with it) happens exactly once.
+ */
+export async function transitionFromSendable(
+  db: Db,
+  activityId: string,
+  status: ActivityStatus,
+  fields: Record<string, unknown>,
+  event?: TimelineEvent,
+): Promise<boolean> {
+  const names: Record<string, string> = { '#s': 'current_status' };
+  const values: Record<string, unknown> = { ':s': status, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1] };
+  const sets = ['#s = :s'];
+  Object.entries(fields).forEach(([name, value], i) => {
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  if (event) {
+    names['#t'] = 'timeline';
+    values[':ev'] = [event];
+    values[':empty'] = [];
+    sets.push('#t = list_append(if_not_exists(#t, :empty), :ev)');
+  }
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: activityKey(activityId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#s IN (:q, :r)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** Records a final failure; true only for the call that made the transition. */
+export function markFailed(db: Db, activityId: string, failure: ActivityFailure, at: string): Promise<boolean> {
+  return transitionFromSendable(db, activityId, 'failed', { failure, updated_at: at });
+}

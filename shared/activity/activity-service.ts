@@ -1,0 +1,30 @@
+import { badRequest, notFound } from '../errors';
+import type { Db } from '../store/client';
+import { decodeBody } from './activity-body';
+import { presentActivity } from './activity-presenter';
+import { getActivity, getActivityWithBody } from './activity-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Parses `include` (`events`, `html`, or both comma-separated); unknown words are a 400. */
+export function parseInclude(value: string | undefined): { events: boolean; html: boolean } {
+  const words = (value ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  const bad = words.find((w) => w !== 'events' && w !== 'html');
+  if (bad) throw badRequest(`include accepts events, html or events,html (got ${bad})`);
+  return { events: words.includes('events'), html: words.includes('html') };
+}
+
+/** `GET /v1/activity/:id`: the record of the caller's project, or 404 (also for another project's id). */
+export async function readActivity(db: Db, projectId: string, id: string, include: { events: boolean; html: boolean }) {
+  if (!UUID.test(id)) throw badRequest('id must be a uuid');
+  const notHere = () => notFound('Activity not found');
+  if (!include.html) {
+    const activity = await getActivity(db, id.toLowerCase());
+    if (!activity || activity.project_id !== projectId) throw notHere();
+    return presentActivity(activity, { events: include.events });
+  }
+  const { activity, body } = await getActivityWithBody(db, id.toLowerCase());
+  if (!activity || activity.project_id !== projectId) throw notHere();
+  // The body is written when the worker takes the mail; until then there is no HTML to show.
+  return presentActivity(activity, { events: include.events, html: body ? decodeBody(body).html : null });
+}

@@ -1,0 +1,60 @@
+/** The activity record (part 2) as stored: absent optional fields are simply not written. */
+
+export type ActivityStatus = 'queued' | 'retrying' | 'sent' | 'delivered' | 'bounced' | 'complained' | 'failed' | 'suppressed' | 'cancelled';
+
+/** Statuses from which the send worker may still hand the mail to SES. */
+export const SENDABLE_STATUSES: readonly ActivityStatus[] = ['queued', 'retrying'];
+
+/** Stable `error_code` values of `email.failed` (part 6). */
+export type FailureCode =
+  | 'sender_not_verified'
+  | 'rejected'
+  | 'rate_limit_exhausted'
+  | 'attachment_error'
+  | 'sender_domain_unauthenticated'
+  | 'quota_exceeded'
+  | 'send_failed';
+
+export interface ActivityFailure {
+  error_code: FailureCode;
+  error_message: string;
+  /** True when resending the same email would fail again. */
+  permanent: boolean;
+}
+
+/** One entry of the activity timeline; kept inside the record, so appending costs no extra write. */
+export interface TimelineEvent {
+  id: string;
+  event_type: string;
+  event_timestamp: string;
+  created_at: string;
+}
+
+export interface Activity {
+  id: string;
+  project_id: string;
+  created_at: string;
+  updated_at: string;
+  email_type: string;
+  campaign_id?: string;
+  automation_run_id?: string;
+  template_id?: string;
+  message_id?: string;
+  subject: string;
+  sender_email: string;
+  sender_name?: string;
+  recipient_primary: string;
+  recipient_count: number;
+  current_status: ActivityStatus;
+  is_test: boolean;
+  environment?: string;
+  sent_at?: string;
+  delivered_at?: string;
+  bounced_at?: string;
+  complained_at?: string;
+  opened_first_at?: string;
+  clicked_first_at?: string;
+  failure?: ActivityFailure;
+  suppression_reason?: string;
+  timeline?: TimelineEvent[];
+}

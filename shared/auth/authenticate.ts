@@ -1,0 +1,38 @@
+import { unauthorized } from '../errors';
+import { findPartnerKey } from '../organizations/organization-repository';
+import type { Project } from '../projects/project';
+import { findApiKey, getProject } from '../projects/project-repository';
+import type { Db } from '../store/client';
+import { AUTH_MESSAGES, parseAuthorization, type KeyMode } from './api-keys';
+
+/** Who is calling a project route: the project taken from the key, and the mode taken from its prefix. */
+export interface ProjectCaller {
+  readonly kind: 'project';
+  readonly mode: KeyMode;
+  readonly project: Project;
+}
+
+/** Who is calling a partner route. */
+export interface PartnerCaller {
+  readonly kind: 'partner';
+  readonly organizationId: string;
+}
+
+/** Resolves a project key to its project; throws the 401s of part 5. */
+export async function authenticateProject(db: Db, authorization: string | undefined): Promise<ProjectCaller> {
+  const parsed = parseAuthorization(authorization, 'project');
+  const found = await findApiKey(db, parsed.hash);
+  // The prefix must agree with the stored mode: a live secret presented as sk_test_ is not a test key.
+  if (!found || parsed.kind.kind !== 'project' || found.mode !== parsed.kind.mode) throw unauthorized(AUTH_MESSAGES.unknown);
+  const project = await getProject(db, found.project_id);
+  if (!project) throw unauthorized(AUTH_MESSAGES.unknown);
+  return { kind: 'project', mode: found.mode, project };
+}
+
+/** Resolves a partner key to its organization; throws 401 otherwise. */
+export async function authenticatePartner(db: Db, authorization: string | undefined): Promise<PartnerCaller> {
+  const parsed = parseAuthorization(authorization, 'partner');
+  const found = await findPartnerKey(db, parsed.hash);
+  if (!found) throw unauthorized(AUTH_MESSAGES.unknown);
+  return { kind: 'partner', organizationId: found.organization_id };
+}

@@ -1,0 +1,104 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { authenticatePartner, authenticateProject, type PartnerCaller, type ProjectCaller } from '../auth/authenticate';
+import { services } from '../container';
+import { badRequest } from '../errors';
+import { logger } from '../logger';
+import { routeKey, routes, type AuthKind, type EndpointGroup } from '../routes';
+import type { RouteFunction } from './api-types';
+import { errorResponse } from './error-body';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+/** What the middlewares learn about a request, carried on the Lambda context to the handler. */
+interface ApiContext extends Context {
+  api: {
+    auth: AuthKind;
+    headers: Record<string, string | undefined>;
+    body?: unknown;
+    caller?: ProjectCaller | PartnerCaller;
+  };
+}
+
+type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** Lowercases header names and finds the route's auth kind in the route table. */
+const normalize = (group: EndpointGroup): Middleware => ({
+  before: (request) => {
+    const route = routes.find((r) => r.group === group && routeKey(r) === request.event.routeKey);
+    request.context.api = {
+      auth: route?.auth ?? 'project',
+      headers: Object.fromEntries(Object.entries(request.event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    };
+  },
+});
+
+/** Parses a JSON body; bodies need `Content-Type: application/json` (part 4.0). */
+const jsonBody: Middleware = {
+  before: (request) => {
+    const { event } = request;
+    if (event.body === undefined || event.body === null || event.body === '') return;
+    const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+    const type = request.context.api.headers['content-type'] ?? '';
+    if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) throw badRequest('Content-Type must be application/json');
+    try {
+      request.context.api.body = JSON.parse(text);
+    } catch {
+      throw badRequest('Request body is not valid JSON');
+    }
+  },
+};
+
+/** Resolves the key to a project or organization, or throws the 401s of part 5. */
+const authenticate: Middleware = {
+  before: async (request) => {
+    const { auth, headers } = request.context.api;
+    const { db } = services();
+    if (auth === 'project') request.context.api.caller = await authenticateProject(db, headers.authorization);
+    else if (auth === 'partner') request.context.api.caller = await authenticatePartner(db, headers.authorization);
+  },
+};
+
+/** Registered first so that its onError runs last and sees every error. */
+const mapErrors: Middleware = {
+  onError: (request) => {
+    const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId ?? 'local';
+    if ((request.error as Error | undefined)?.name !== 'AppError') {
+      logger.error('Unhandled error', { requestId, routeKey: request.event.routeKey, error: request.error as Error });
+    }
+    const { status, body } = errorResponse(request.error, request.context.api?.auth ?? 'project', requestId);
+    request.response = { statusCode: status, headers: JSON_HEADERS, body: JSON.stringify(body) };
+  },
+};
+
+/**
+ * Builds an endpoint group's Lambda handler: the middy stack in a fixed order (errors, normalise,
+ * authenticate, parse: a caller without a valid key learns nothing about input rules), then the route function picked by the route key. Validation with the
+ * route's schema is the route function's first line.
+ */
+export function apiHandler(group: EndpointGroup, implementations: Readonly<Record<string, RouteFunction>>) {
+  const missing = routes.filter((r) => r.group === group && !implementations[routeKey(r)]).map(routeKey);
+  if (missing.length > 0) throw new Error(`Group ${group} lacks implementations for ${missing.join(', ')}`);
+
+  return middy<Event, Result, Error, ApiContext>()
+    .use(mapErrors)
+    .use(normalize(group))
+    .use(authenticate)
+    .use(jsonBody)
+    .handler(async (event, context): Promise<Result> => {
+      const implementation = implementations[event.routeKey];
+      if (!implementation) return { statusCode: 404, headers: JSON_HEADERS, body: JSON.stringify({ message: 'Not Found' }) };
+      const result = await implementation({
+        body: context.api.body,
+        query: event.queryStringParameters ?? {},
+        params: event.pathParameters ?? {},
+        headers: context.api.headers,
+        caller: context.api.caller,
+        requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
+      });
+      return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: JSON.stringify(result.body) };
+    });
+}

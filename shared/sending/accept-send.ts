@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { Activity } from '../activity/activity';
+import { markFailed, putActivity } from '../activity/activity-repository';
+import type { ProjectCaller } from '../auth/authenticate';
+import { AppError, badRequest, forbidden } from '../errors';
+import type { Services } from '../container';
+import { ttlAfterDays } from '../store/client';
+import { packSendJob, type SendPayload } from './send-job';
+import type { SingleSendInput } from './send-email-request';
+import { SEND_EMAIL_MESSAGES } from './send-email-request';
+
+export interface SingleSendAnswer {
+  message: string;
+  email_id: string;
+  project_id: string;
+}
+
+/** Refuses sends that the project's state or settings rule out before anything is written. */
+export function checkProjectCanSend(caller: ProjectCaller, environment: string | undefined): void {
+  if (caller.project.disabled_at) throw forbidden('Project is disabled; sending is stopped', 'PROJECT_DISABLED');
+  if (environment !== undefined && !caller.project.inbound_webhook_environments?.[environment]) {
+    throw badRequest(SEND_EMAIL_MESSAGES.environmentNotConfigured, 'ENVIRONMENT_NOT_CONFIGURED', { environment });
+  }
+}
+
+/**
+ * `POST /v1/send-email`: writes the activity record (`queued`), enqueues one send job, answers.
+ * No SES call and no suppression or domain check here: part 3 decides those in the background.
+ */
+export async function acceptSingleSend(deps: Services, caller: ProjectCaller, input: SingleSendInput): Promise<SingleSendAnswer> {
+  checkProjectCanSend(caller, input.environment);
+  const now = deps.clock.now().toISOString();
+  const projectId = caller.project.id;
+  const subject = input.subject ?? `Email from ${deps.config.SERVICE_NAME}`;
+  const activity: Activity = {
+    id: randomUUID(),
+    project_id: projectId,
+    created_at: now,
+    updated_at: now,
+    email_type: 'api',
+    subject,
+    sender_email: input.senderEmail,
+    sender_name: input.senderName,
+    recipient_primary: input.to[0],
+    recipient_count: input.to.length + input.cc.length + input.bcc.length,
+    current_status: 'queued',
+    is_test: caller.mode === 'test',
+    environment: input.environment,
+  };
+  const payload: SendPayload = {
+    from_email: input.senderEmail,
+    from_name: input.senderName,
+    to: input.to,
+    cc: input.cc,
+    bcc: input.bcc,
+    subject,
+    html: input.html,
+    text: input.text,
+    attachments: input.attachments,
+  };
+
+  await putActivity(deps.db, activity, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS));
+  try {
+    const job = await packSendJob(deps.blobs, { activity_id: activity.id, project_id: projectId, attempt: 1 }, payload);
+    await deps.queue.send('send', job);
+  } catch (error) {
+    // Not accepted: say so in the record too, so that it does not sit in `queued` forever.
+    await markFailed(deps.db, activity.id, { error_code: 'send_failed', error_message: 'The email could not be queued', permanent: false }, now).catch(
+      () => undefined,
+    );
+    throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
+  }
+  return { message: 'Email queued for sending', email_id: activity.id, project_id: projectId };
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { SENDABLE_STATUSES, type ActivityFailure, type FailureCode } from '../activity/activity';
+import { encodeBody } from '../activity/activity-body';
+import { claimSendAttempt, getActivity, markFailed, transitionFromSendable } from '../activity/activity-repository';
+import type { Services } from '../container';
+import { getDomain } from '../domains/domain-repository';
+import { MailerError } from '../ports';
+import { getProject } from '../projects/project-repository';
+import { WORKER_TIMEOUT_SECONDS } from '../queues';
+import { ttlAfterDays } from '../store/client';
+import { findSuppressed } from '../suppression/suppression-repository';
+import { domainOf } from './addresses';
+import { AttachmentError, resolveAttachments } from './attachments';
+import { buildMime } from './mime';
+import { replyAddress } from './reply-token';
+import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
+import { loadPayload, type SendJob } from './send-job';
+
+/** The message must come back later: another delivery of it holds the claim right now. */
+export class RetryLaterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RetryLaterError';
+  }
+}
+
+/** What became of one send job. */
+export type DeliveryOutcome = 'sent' | 'suppressed' | 'failed' | 'retry_scheduled' | 'skipped';
+
+/** A claim outlives the worker's timeout, so only a crashed holder's claim can be taken over. */
+const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
+
+/**
+ * Hands one activity to SES, at most once per attempt: the claim is a conditional write, so a
+ * redelivered message finds the attempt taken (or the activity already final) and sends nothing.
+ */
+export async function deliverSend(deps: Services, job: SendJob, secret: string): Promise<DeliveryOutcome> {
+  const { db, clock } = deps;
+  const payload = await loadPayload(deps.blobs, job);
+  const now = clock.now();
+  const claim = await claimSendAttempt(db, {
+    activityId: job.activity_id,
+    attempt: job.attempt,
+    content: encodeBody({
+      html: payload.html,
+      text: payload.text,
+      to: payload.to,
+      cc: payload.cc,
+      bcc: payload.bcc,
+      reply_to: replyAddress(job.activity_id, deps.config.INBOUND_DOMAIN, secret),
+      attachments: payload.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, source: a.url ? 'url' : 'content' })),
+    }),
+    leaseUntil: Math.floor(now.getTime() / 1000) + LEASE_SECONDS,
+    now: Math.floor(now.getTime() / 1000),
+    ttl: ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS),
+  });
+  if (claim === 'superseded') return 'skipped';
+
+  const activity = await getActivity(db, job.activity_id, true);
+  if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
+  if (!SENDABLE_STATUSES.includes(activity.current_status)) return 'skipped';
+  if (claim === 'busy') throw new RetryLaterError(`Attempt ${job.attempt} of ${job.activity_id} is being sent by another delivery`);
+
+  const at = () => clock.now().toISOString();
+  const fail = async (error_code: FailureCode, error_message: string, permanent: boolean): Promise<DeliveryOutcome> => {
+    const failure: ActivityFailure = { error_code, error_message, permanent };
+    await markFailed(db, activity.id, failure, at());
+    return 'failed';
+  };
+
+  const project = await getProject(db, job.project_id);
+  if (!project || project.disabled_at) return fail('send_failed', 'Project is disabled', true);
+
+  const senderDomain = domainOf(payload.from_email);
+  const domain = await getDomain(db, job.project_id, senderDomain);
+  if (!domain || !domain.can_send) {
+    return fail('sender_not_verified', `Sender domain ${senderDomain} is not verified for this project`, true);
+  }
+
+  const suppressed = await findSuppressed(db, job.project_id, [...payload.to, ...payload.cc, ...payload.bcc]);
+  const keep = (list: string[]) => list.filter((a) => !suppressed.has(a.toLowerCase()));
+  const to = keep(payload.to);
+  const cc = keep(payload.cc);
+  const bcc = keep(payload.bcc);
+  if (to.length + cc.length + bcc.length === 0) {
+    const entry = suppressed.get(payload.to[0].toLowerCase()) ?? [...suppressed.values()][0];
+    await transitionFromSendable(db, activity.id, 'suppressed', { suppression_reason: entry.reason, updated_at: at() });
+    return 'suppressed';
+  }
+  // With some recipients suppressed, the mail still goes to the others.
+
+  let attachments;
+  try {
+    attachments = await resolveAttachments(deps.fetcher, payload.attachments);
+  } catch (error) {
+    if (error instanceof AttachmentError) return fail('attachment_error', error.message, true);
+    throw error;
+  }
+
+  const raw = await buildMime({
+    from: { address: payload.from_email, name: payload.from_name },
+    to,
+    cc,
+    replyTo: replyAddress(activity.id, deps.config.INBOUND_DOMAIN, secret),
+    subject: payload.subject,
+    html: payload.html,
+    text: payload.text,
+    attachments,
+  });
+
+  let messageId: string;
+  try {
+    ({ messageId } = await deps.mailer.sendRaw({
+      raw,
+      from: payload.from_email,
+      recipients: [...to, ...cc, ...bcc],
+      tags: { activity_id: activity.id, project_id: job.project_id },
+    }));
+  } catch (error) {
+    if (!(error instanceof MailerError)) throw error;
+    return handleMailerError(deps, job, error, fail);
+  }
+
+  const sentAt = at();
+  await transitionFromSendable(
+    db,
+    activity.id,
+    'sent',
+    { message_id: messageId, sent_at: sentAt, updated_at: sentAt },
+    { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt },
+  );
+  return 'sent';
+}
+
+/** Throttling and transient errors retry with backoff; anything else, or the last attempt, fails for good. */
+async function handleMailerError(
+  deps: Services,
+  job: SendJob,
+  error: MailerError,
+  fail: (code: FailureCode, message: string, permanent: boolean) => Promise<DeliveryOutcome>,
+): Promise<DeliveryOutcome> {
+  switch (error.kind) {
+    case 'sender_not_verified':
+      return fail('sender_not_verified', error.message, true);
+    case 'quota_exceeded':
+      return fail('quota_exceeded', error.message, false);
+    case 'rejected':
+      return fail('rejected', error.message, true);
+    case 'throttled':
+    case 'transient': {
+      if (job.attempt >= MAX_SEND_ATTEMPTS) {
+        return error.kind === 'throttled'
+          ? fail('rate_limit_exhausted', `Sending rate limit still exceeded after ${MAX_SEND_ATTEMPTS} attempts`, false)
+          : fail('send_failed', `${error.message} (after ${MAX_SEND_ATTEMPTS} attempts)`, false);
+      }
+      const next = job.attempt + 1;
+      // Enqueue first: if we crash before the status write, the retry still happens.
+      await deps.queue.send('send', { ...job, attempt: next }, { delaySeconds: retryDelaySeconds(next) });
+      await transitionFromSendable(deps.db, job.activity_id, 'retrying', { updated_at: deps.clock.now().toISOString() });
+      return 'retry_scheduled';
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { convert } from 'html-to-text';
+
+export interface MimeInput {
+  from: { address: string; name?: string };
+  to: string[];
+  cc: string[];
+  replyTo?: string;
+  subject: string;
+  html: string;
+  /** Plain-text alternative; derived from the HTML when absent. */
+  text?: string;
+  attachments: { filename: string; content: Buffer; contentType?: string }[];
+  headers?: Record<string, string>;
+}
+
+/** Builds the raw MIME message. Bcc never appears in headers; it goes in the envelope only. */
+export async function buildMime(input: MimeInput): Promise<Buffer> {
+  const composer = new MailComposer({
+    from: input.from.name ? { name: input.from.name, address: input.from.address } : input.from.address,
+    to: input.to,
+    cc: input.cc.length > 0 ? input.cc : undefined,
+    replyTo: input.replyTo,
+    subject: input.subject,
+    html: input.html,
+    text: input.text ?? htmlToText(input.html),
+    // Attachments keep their given type; MailComposer infers one from the file name otherwise.
+    attachments: input.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+    headers: input.headers,
+  });
+  return composer.compile().build();
+}
+
+/** A readable plain-text version of an HTML body, for clients that show no HTML. */
+export function htmlToText(html: string): string {
+  return convert(html, { wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] });
+}

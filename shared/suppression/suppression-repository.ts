@@ -1,0 +1,49 @@
+import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from '../store/client';
+import { suppressionKey } from '../store/keys';
+import { stripKeys } from '../projects/project-repository';
+
+/** Why an address is suppressed. */
+export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe' | 'manual';
+
+/** An address on a project's suppression list (fields of part 2). */
+export interface SuppressionEntry {
+  project_id: string;
+  email: string;
+  reason: SuppressionReason;
+  source: string;
+  description?: string | null;
+  bounce_type?: string | null;
+  bounce_subtype?: string | null;
+  complaint_feedback_type?: string | null;
+  suppressed_at: string;
+}
+
+const BATCH_GET_LIMIT = 100;
+
+/** The entries among `emails` that the project suppresses, keyed by lowercased address. */
+export async function findSuppressed(db: Db, projectId: string, emails: readonly string[]): Promise<Map<string, SuppressionEntry>> {
+  const found = new Map<string, SuppressionEntry>();
+  const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
+  for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) {
+    let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_GET_LIMIT).map((e) => ({ ...suppressionKey(projectId, e) }));
+    // BatchGet may hand back unprocessed keys under load: ask again until none are left.
+    for (let round = 0; keys && keys.length > 0 && round < 5; round++) {
+      const out = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: keys } } }));
+      for (const item of out.Responses?.[db.tableName] ?? []) {
+        const entry = stripKeys<SuppressionEntry>(item);
+        found.set(entry.email, entry);
+      }
+      keys = out.UnprocessedKeys?.[db.tableName]?.Keys as Record<string, unknown>[] | undefined;
+    }
+    if (keys && keys.length > 0) throw new Error('Suppression lookup left unprocessed keys');
+  }
+  return found;
+}
+
+/** Adds or replaces a suppression entry. */
+export async function putSuppression(db: Db, entry: SuppressionEntry): Promise<void> {
+  await db.doc.send(
+    new PutCommand({ TableName: db.tableName, Item: { ...suppressionKey(entry.project_id, entry.email), ...entry, email: entry.email.toLowerCase() } }),
+  );
+}
