@@ -1,0 +1,105 @@
+import http from 'node:http';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { routeKey, routes, type EndpointGroup } from '../shared/routes';
+import { lambdaContext } from './lambda-context';
+import { closeServer } from './emulators/close-server';
+
+type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+interface CompiledRoute {
+  readonly key: string;
+  readonly method: string;
+  readonly group: EndpointGroup;
+  readonly pattern: RegExp;
+  readonly names: string[];
+}
+
+/** Turns `/v1/activity/{id}` into a matcher that captures `id`. */
+function compile(path: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { pattern: new RegExp(`^${source}$`), names };
+}
+
+const TEXT_TYPES = /^(application\/([\w.-]+\+)?json|text\/|application\/x-www-form-urlencoded)/i;
+
+/**
+ * The local API Gateway: turns each HTTP request into an HTTP API v2 event for the handler of its
+ * route's group (the same handlers Lambda runs), and the handler's result back into a response.
+ */
+export async function startApiServer(options: { port: number; handlers: Record<EndpointGroup, ApiLambda> }): Promise<{ url: string; stop(): Promise<void> }> {
+  const compiled: CompiledRoute[] = routes.map((r) => ({ key: routeKey(r), method: r.method, group: r.group, ...compile(r.path) }));
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        const method = (req.method ?? 'GET').toUpperCase();
+        let params: Record<string, string> = {};
+        const route = compiled.find((r) => {
+          if (r.method !== method) return false;
+          const m = r.pattern.exec(url.pathname);
+          if (!m) return false;
+          params = Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
+          return true;
+        });
+        if (!route) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: 'Not Found' }));
+          return;
+        }
+        const raw = Buffer.concat(chunks);
+        const contentType = String(req.headers['content-type'] ?? '');
+        const isText = raw.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : (v ?? '')]));
+        const query = Object.fromEntries(url.searchParams.entries());
+        const context = lambdaContext(`local-${route.group}`);
+        const event: APIGatewayProxyEventV2 = {
+          version: '2.0',
+          routeKey: route.key,
+          rawPath: url.pathname,
+          rawQueryString: url.search.replace(/^\?/, ''),
+          headers,
+          queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+          pathParameters: Object.keys(params).length > 0 ? params : undefined,
+          requestContext: {
+            accountId: '000000000000',
+            apiId: 'local',
+            domainName: headers.host ?? 'localhost',
+            domainPrefix: 'local',
+            http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+            requestId: context.awsRequestId,
+            routeKey: route.key,
+            stage: '$default',
+            time: new Date().toISOString(),
+            timeEpoch: Date.now(),
+          },
+          body: raw.length > 0 ? (isText ? raw.toString('utf8') : raw.toString('base64')) : undefined,
+          isBase64Encoded: raw.length > 0 && !isText,
+        };
+        try {
+          const result = await options.handlers[route.group](event, context);
+          const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
+          res.writeHead(result.statusCode ?? 200, result.headers as http.OutgoingHttpHeaders);
+          res.end(body);
+        } catch (error) {
+          // API Gateway's own answer when the function itself fails.
+          console.error(error);
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: 'Internal Server Error' }));
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  return { url: `http://localhost:${port}`, stop: () => closeServer(server) };
+}

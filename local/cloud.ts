@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { resetConfig } from '../shared/config';
+import { resetServices, services } from '../shared/container';
+import { queues, type QueueName } from '../shared/queues';
+import { endpointGroups, schedules, workers, type EndpointGroup } from '../shared/routes';
+import { startApiServer } from './api-server';
+import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
+import { startS3 } from './emulators/s3';
+import { startSes } from './emulators/ses';
+import { startSqs } from './emulators/sqs';
+import { freePort } from './free-port';
+import { provisionBucket, provisionQueues, provisionTable } from './provision';
+import { startQueuePollers } from './queue-pollers';
+import { ensureSeed, type Seed } from './seed';
+import { startTimers } from './timers';
+
+const ROOT = path.resolve(__dirname, '..');
+
+export interface LocalCloudOptions {
+  /** Where data lives (`.local` for `npm start`; a temporary folder in tests). */
+  readonly dataDir: string;
+  /** Keep DynamoDB data on disk under dataDir (else in memory). */
+  readonly persist: boolean;
+  /** Ports; 0 picks a free one. */
+  readonly ports: { api: number; dynamodb: number; sqs: number; ses: number; s3: number };
+  /** Run the queue workers (tests that drive the worker by hand turn this off). */
+  readonly workers?: boolean;
+}
+
+export interface LocalCloud {
+  readonly baseUrl: string;
+  readonly sesUrl: string;
+  readonly seed: Seed;
+  readonly queueUrls: Record<QueueName, string>;
+  readonly outboxDir: string;
+  stop(): Promise<void>;
+}
+
+// s3rver only knows its own account; the other emulators take any credentials.
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/**
+ * Starts the whole service on this machine: DynamoDB Local, an SQS server, the SES emulator (with
+ * the raw-message outbox) and an S3 server; creates the table, queues and bucket from the shared
+ * definitions; points the AWS SDK at them through the standard AWS_ENDPOINT_URL_* variables; then
+ * serves the API, polls the queues into the workers and runs the timers, all with the very
+ * handlers that Lambda runs.
+ */
+export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
+  // Lambda runs Node 22; the SDK's notice about Node 20 is noise on a laptop.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const dataDir = path.resolve(options.dataDir);
+  const pidDir = path.join(dataDir, 'pids');
+  const outboxDir = path.join(dataDir, 'outbox');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const pick = async (port: number) => (port === 0 ? freePort() : port);
+  const ports = {
+    api: await pick(options.ports.api),
+    dynamodb: await pick(options.ports.dynamodb),
+    sqs: await pick(options.ports.sqs),
+    ses: await pick(options.ports.ses),
+    s3: await pick(options.ports.s3),
+  };
+
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
+    stops.length = 0;
+  };
+
+  try {
+    const dbPath = options.persist ? path.join(dataDir, 'dynamodb') : undefined;
+    if (dbPath) fs.mkdirSync(dbPath, { recursive: true });
+    const emulators: RunningEmulator[] = await Promise.all([
+      startDynamoDb({ port: ports.dynamodb, dbPath, pidDir }),
+      startSqs({ port: ports.sqs }),
+      startSes({ port: ports.ses, outboxDir }),
+      startS3({ port: ports.s3, directory: path.join(dataDir, 's3') }),
+    ]);
+    emulators.forEach((e) => stops.push(() => e.stop()));
+    const [dynamo, sqs, ses, s3] = emulators;
+
+    const tableName = 'mailroom';
+    const bucket = 'mailroom-payloads';
+    const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: 'us-east-1', credentials });
+    await provisionTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials }), tableName);
+    const queueUrls = await provisionQueues(sqsClient, 'mailroom');
+    await provisionBucket(new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials, forcePathStyle: true }), bucket);
+
+    Object.assign(process.env, {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+      AWS_ENDPOINT_URL_SESV2: ses.endpoint,
+      AWS_ENDPOINT_URL_S3: s3.endpoint,
+      TABLE_NAME: tableName,
+      PAYLOAD_BUCKET: bucket,
+      S3_FORCE_PATH_STYLE: 'true',
+      ALLOW_PRIVATE_URLS: 'true',
+      TOKEN_SECRET: tokenSecretIn(dataDir),
+      ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
+    });
+    resetConfig();
+    resetServices();
+
+    const handlers = {} as Record<EndpointGroup, Parameters<typeof startApiServer>[0]['handlers'][EndpointGroup]>;
+    for (const [group, def] of Object.entries(endpointGroups)) {
+      handlers[group as EndpointGroup] = (await import(path.join(ROOT, def.entry))).handler;
+    }
+    const api = await startApiServer({ port: ports.api, handlers });
+    stops.push(() => api.stop());
+
+    if (options.workers !== false) {
+      const specs = [];
+      for (const [name, def] of Object.entries(workers)) {
+        const queueUrl = queueUrls[def.queue];
+        const arn = (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
+        specs.push({ name, queueUrl, queueArn: arn, batchSize: queues[def.queue].batchSize, handler: (await import(path.join(ROOT, def.entry))).handler });
+      }
+      const pollers = startQueuePollers(sqsClient, specs);
+      stops.push(() => pollers.stop());
+    }
+
+    const jobs = [];
+    for (const [name, schedule] of Object.entries(schedules)) {
+      jobs.push({ name, schedule, handler: (await import(path.join(ROOT, schedule.entry))).handler });
+    }
+    const timers = startTimers(jobs);
+    stops.push(() => timers.stop());
+
+    const { db, clock } = services();
+    const seed = await ensureSeed(db, clock, path.join(dataDir, 'seed.json'), { baseUrl: api.url, sesUrl: ses.endpoint.replace('127.0.0.1', 'localhost') });
+    return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** The local token secret, made once and kept, so that reply addresses stay valid across restarts. */
+function tokenSecretIn(dataDir: string): string {
+  const file = path.join(dataDir, 'token-secret');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
+}

