@@ -1,0 +1,90 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Construct } from 'constructs';
+import type { ServiceResources } from './access';
+import { Api } from './api';
+import { Queues } from './queues';
+import { Scheduling } from './scheduling';
+import { TokenSecret } from './secrets';
+import { SesSending } from './ses';
+import { Storage } from './storage';
+import { Workers } from './workers';
+
+/** Reply-To domain used when neither the props nor the `inboundDomain` context give one. */
+export const DEFAULT_INBOUND_DOMAIN = 'reply.example.com';
+
+export interface EmailApiStackProps extends StackProps {
+  /**
+   * Product name shown in default subjects (SERVICE_NAME) and used as the API's name.
+   * @default 'Mailroom'
+   */
+  readonly serviceName?: string;
+  /**
+   * Domain of the per-activity Reply-To addresses (INBOUND_DOMAIN).
+   * @default the `inboundDomain` context value, else 'reply.example.com'
+   */
+  readonly inboundDomain?: string;
+  /**
+   * Keep the table, the bucket, the token secret and the log groups when the stack is deleted.
+   * @default true
+   */
+  readonly retainData?: boolean;
+  /**
+   * LOG_LEVEL of every function.
+   * @default - the functions' own default ('info')
+   */
+  readonly logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /**
+   * ACTIVITY_RETENTION_DAYS of every function.
+   * @default - the functions' own default (90)
+   */
+  readonly activityRetentionDays?: number;
+}
+
+/** The email API: storage, queues, SES sending, the HTTP API, the workers and the scheduled jobs. */
+export class EmailApiStack extends Stack {
+  public readonly storage: Storage;
+  public readonly queues: Queues;
+  public readonly tokenSecret: TokenSecret;
+  public readonly ses: SesSending;
+  public readonly api: Api;
+  public readonly workers: Workers;
+  public readonly scheduling: Scheduling;
+
+  constructor(scope: Construct, id: string, props: EmailApiStackProps = {}) {
+    super(scope, id, props);
+    const serviceName = props.serviceName ?? 'Mailroom';
+    const inboundDomain =
+      props.inboundDomain ?? (this.node.tryGetContext('inboundDomain') as string | undefined) ?? DEFAULT_INBOUND_DOMAIN;
+    const removalPolicy = (props.retainData ?? true) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.storage = new Storage(this, 'Storage', { removalPolicy });
+    this.queues = new Queues(this, 'Queues');
+    this.tokenSecret = new TokenSecret(this, 'TokenSecret', { removalPolicy });
+    this.ses = new SesSending(this, 'Ses');
+
+    const environment: Record<string, string> = {};
+    if (props.logLevel) environment.LOG_LEVEL = props.logLevel;
+    if (props.activityRetentionDays !== undefined) {
+      environment.ACTIVITY_RETENTION_DAYS = String(props.activityRetentionDays);
+    }
+    const resources: ServiceResources = {
+      table: this.storage.table,
+      payloadBucket: this.storage.payloadBucket,
+      queues: this.queues.queues,
+      tokenSecret: this.tokenSecret.secret,
+      ses: this.ses,
+      serviceName,
+      inboundDomain,
+      environment,
+    };
+
+    this.api = new Api(this, 'Api', { resources, apiName: serviceName, logRemovalPolicy: removalPolicy });
+    this.workers = new Workers(this, 'Workers', { resources, logRemovalPolicy: removalPolicy });
+    this.scheduling = new Scheduling(this, 'Scheduling', { resources, logRemovalPolicy: removalPolicy });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the email API' });
+    new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
+    new CfnOutput(this, 'PayloadBucketName', { value: this.storage.payloadBucket.bucketName });
+    new CfnOutput(this, 'ConfigurationSetName', { value: this.ses.configurationSetName });
+  }
+}

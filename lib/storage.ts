@@ -1,0 +1,74 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { tableDefinition } from '../shared/store/table-definition';
+
+/** Days a send payload (body, attachments) stays in the bucket; the pipeline needs it for minutes. */
+export const PAYLOAD_EXPIRY_DAYS = 14;
+
+export interface StorageProps {
+  /**
+   * What happens to the table and the bucket when the stack deletes them.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Refuse DeleteTable calls until this is turned off.
+   * @default true unless the removal policy is DESTROY
+   */
+  readonly deletionProtection?: boolean;
+}
+
+/** The single DynamoDB table and the payload bucket. */
+export class Storage extends Construct {
+  /** The single table; its shape comes from shared/store/table-definition.ts. */
+  public readonly table: dynamodb.Table;
+  /** Send payloads too large for an SQS message, expired by a lifecycle rule. */
+  public readonly payloadBucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: StorageProps = {}) {
+    super(scope, id);
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const destroy = removalPolicy === RemovalPolicy.DESTROY;
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: tableDefinition.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: tableDefinition.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: props.deletionProtection ?? !destroy,
+      removalPolicy,
+    });
+    for (const gsi of tableDefinition.globalSecondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.name,
+        partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    this.payloadBucket = new s3.Bucket(this, 'Payloads', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      lifecycleRules: [
+        { expiration: Duration.days(PAYLOAD_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      removalPolicy,
+      // A bucket that is not retained must be emptied first, or the stack deletion fails on it.
+      autoDeleteObjects: destroy,
+    });
+    NagSuppressions.addResourceSuppressions(this.payloadBucket, [
+      {
+        id: 'AwsSolutions-S1',
+        reason:
+          'The bucket holds transient payloads (expired after 14 days) written and read only by this stack\'s roles; ' +
+          'server access logs would need a second bucket. Enable CloudTrail S3 data events where object-level audit is required.',
+      },
+    ]);
+  }
+}

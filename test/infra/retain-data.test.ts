@@ -1,0 +1,44 @@
+import { App, Aspects } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { EmailApiStack } from '../../lib/email-api-stack';
+import { nagErrors } from './template-helpers';
+
+// Bundling is skipped here (`aws:cdk:bundling-stacks`): this file is about removal policies, not code.
+let stack: EmailApiStack;
+let template: Template;
+
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], inboundDomain: 'in.mail.test' } });
+  stack = new EmailApiStack(app, 'Ephemeral', { retainData: false, serviceName: 'Postbox', logLevel: 'debug' });
+  Aspects.of(stack).add(new AwsSolutionsChecks());
+  template = Template.fromStack(stack);
+});
+
+describe('a stack with retainData: false', () => {
+  it('deletes the table, the bucket, the secret and the log groups with the stack', () => {
+    for (const type of ['AWS::DynamoDB::Table', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup']) {
+      const resources = Object.values(template.findResources(type));
+      expect(resources.length).toBeGreaterThan(0);
+      for (const resource of resources) expect([type, resource.DeletionPolicy]).toEqual([type, 'Delete']);
+    }
+  });
+
+  it('turns off the table deletion protection and empties the bucket before deleting it', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 1);
+  });
+
+  it('takes the service name from the props and the inbound domain from the context', () => {
+    const fns = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+    expect(fns.length).toBeGreaterThan(0);
+    for (const fn of fns) {
+      expect(fn.Properties.Environment.Variables).toMatchObject({ SERVICE_NAME: 'Postbox', INBOUND_DOMAIN: 'in.mail.test', LOG_LEVEL: 'debug' });
+    }
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'Postbox' });
+  });
+
+  it('leaves no unsuppressed cdk-nag error', () => {
+    expect(nagErrors(stack)).toEqual([]);
+  });
+});

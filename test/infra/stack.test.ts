@@ -1,0 +1,319 @@
+import { App, Aspects } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { EmailApiStack } from '../../lib/email-api-stack';
+import type { ProjectFunction } from '../../lib/project-function';
+import { PAYLOAD_EXPIRY_DAYS } from '../../lib/storage';
+import { queues, type QueueName } from '../../shared/queues';
+import { endpointGroups, routeKey, routes, schedules, workers, type EndpointGroup, type WorkerName } from '../../shared/routes';
+import { tableDefinition } from '../../shared/store/table-definition';
+import { actionsOf, allows, logicalId, nagErrors, statementsOfRole, type Statement } from './template-helpers';
+
+// Synthesizing bundles every function with esbuild: build the stack once for the whole file.
+let stack: EmailApiStack;
+let template: Template;
+
+beforeAll(() => {
+  const app = new App();
+  stack = new EmailApiStack(app, 'MailroomTest', { env: { account: '123456789012', region: 'eu-west-1' } });
+  Aspects.of(stack).add(new AwsSolutionsChecks());
+  template = Template.fromStack(stack);
+});
+
+const groupNames = Object.keys(endpointGroups) as EndpointGroup[];
+const workerNames = Object.keys(workers) as WorkerName[];
+const queueNames = Object.keys(queues) as QueueName[];
+
+function allFunctions(): [string, ProjectFunction][] {
+  return [...Object.entries(stack.api.functions), ...Object.entries(stack.workers.functions)];
+}
+
+function functionNamed(name: string): ProjectFunction {
+  const found = allFunctions().find(([n]) => n === name);
+  if (!found) throw new Error(`No function for ${name}`);
+  return found[1];
+}
+
+function statementsOf(fn: ProjectFunction): Statement[] {
+  return statementsOfRole(template, logicalId(fn.function.role!));
+}
+
+function environmentOf(fn: ProjectFunction): Record<string, unknown> {
+  const resource = template.toJSON().Resources[logicalId(fn.function)];
+  return resource.Properties.Environment.Variables;
+}
+
+describe('the single table', () => {
+  it('has the pk/sk string keys of table-definition.ts', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: tableDefinition.partitionKey, AttributeType: 'S' },
+        { AttributeName: tableDefinition.sortKey, AttributeType: 'S' },
+      ]),
+    });
+  });
+
+  it('is on-demand, expires items by the ttl attribute and keeps point-in-time recovery', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+  });
+
+  it('has one global secondary index per entry of table-definition.ts', () => {
+    const table = Object.values(template.findResources('AWS::DynamoDB::Table'))[0];
+    const indexes = (table.Properties.GlobalSecondaryIndexes ?? []) as { IndexName: string }[];
+    expect(indexes.map((i) => i.IndexName).sort()).toEqual(tableDefinition.globalSecondaryIndexes.map((g) => g.name).sort());
+  });
+
+  it('is retained when the stack is deleted', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('the payload bucket', () => {
+  it('blocks all public access and uses S3-managed encryption', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+    });
+  });
+
+  it(`expires objects after ${PAYLOAD_EXPIRY_DAYS} days`, () => {
+    expect(PAYLOAD_EXPIRY_DAYS).toBe(14);
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 14, Status: 'Enabled' })]) },
+    });
+  });
+
+  it('refuses requests without TLS', () => {
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logicalId(stack.storage.payloadBucket) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('is retained when the stack is deleted', () => {
+    template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
+  });
+});
+
+describe('the queues', () => {
+  it('creates one queue and one dead-letter queue per definition of shared/queues.ts', () => {
+    template.resourceCountIs('AWS::SQS::Queue', queueNames.length * 2);
+  });
+
+  it.each(queueNames)('%s: redrives to its DLQ after maxReceiveCount receives, with its visibility timeout', (name) => {
+    const queue = template.toJSON().Resources[logicalId(stack.queues.queues[name])];
+    expect(queue.Properties).toMatchObject({
+      VisibilityTimeout: queues[name].visibilityTimeoutSeconds,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.queues.deadLetterQueues[name]), 'Arn'] },
+        maxReceiveCount: queues[name].maxReceiveCount,
+      },
+    });
+  });
+
+  it.each(queueNames)('%s: its DLQ keeps messages 14 days', (name) => {
+    const dlq = template.toJSON().Resources[logicalId(stack.queues.deadLetterQueues[name])];
+    expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+  });
+
+  it('refuses requests without TLS on every queue', () => {
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
+    const covered = policies
+      .filter((p) =>
+        (p.Properties.PolicyDocument.Statement as { Effect: string; Condition?: unknown }[]).some(
+          (s) => s.Effect === 'Deny' && JSON.stringify(s.Condition) === JSON.stringify({ Bool: { 'aws:SecureTransport': 'false' } }),
+        ),
+      )
+      .flatMap((p) => p.Properties.Queues as { Ref: string }[])
+      .map((q) => q.Ref);
+    const all = queueNames.flatMap((n) => [logicalId(stack.queues.queues[n]), logicalId(stack.queues.deadLetterQueues[n])]);
+    expect(new Set(covered)).toEqual(new Set(all));
+  });
+});
+
+describe('the HTTP API', () => {
+  it('has exactly one route per entry of the route table, with the same route keys', () => {
+    const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    expect(routeKeys).toHaveLength(routes.length);
+    expect(new Set(routeKeys)).toEqual(new Set(routes.map(routeKey)));
+  });
+
+  it("integrates every route with its group's function", () => {
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    const functionOfIntegration = (target: unknown): string => {
+      const ref = JSON.stringify(target).match(/"Ref":"([^"]+)"/)?.[1];
+      const uri = integrations[ref!].Properties.IntegrationUri as { 'Fn::GetAtt': [string, string] };
+      return uri['Fn::GetAtt'][0];
+    };
+    const byKey = new Map(
+      Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => [r.Properties.RouteKey, functionOfIntegration(r.Properties.Target)]),
+    );
+    for (const route of routes) {
+      expect([routeKey(route), byKey.get(routeKey(route))]).toEqual([routeKey(route), logicalId(stack.api.functions[route.group].function)]);
+    }
+  });
+
+  it('uses Lambda proxy integrations with payload format 2.0', () => {
+    template.allResourcesProperties('AWS::ApiGatewayV2::Integration', { IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+  });
+
+  it('writes access logs from an auto-deployed $default stage', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logicalId(stack.api.accessLogs), 'Arn'] }, Format: Match.anyValue() },
+    });
+  });
+
+  it('outputs the API URL', () => {
+    template.hasOutput('ApiUrl', {});
+  });
+});
+
+describe('the functions', () => {
+  it('are one per endpoint group, one per worker and one per scheduled job', () => {
+    template.resourceCountIs('AWS::Lambda::Function', groupNames.length + workerNames.length + Object.keys(schedules).length);
+    expect(Object.keys(stack.api.functions).sort()).toEqual([...groupNames].sort());
+    expect(Object.keys(stack.workers.functions).sort()).toEqual([...workerNames].sort());
+  });
+
+  it('all run Node.js 22 on arm64 with active tracing and source maps', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      TracingConfig: { Mode: 'Active' },
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+    });
+  });
+
+  it('all log to their own log group, kept one month', () => {
+    const resources = template.toJSON().Resources;
+    for (const [, fn] of allFunctions()) {
+      expect(resources[logicalId(fn.function)].Properties.LoggingConfig).toEqual({ LogGroup: { Ref: logicalId(fn.logGroup) } });
+      expect(resources[logicalId(fn.logGroup)].Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it.each([...groupNames, ...workerNames])('%s: gets the common environment, never TOKEN_SECRET', (name) => {
+    const env = environmentOf(functionNamed(name));
+    for (const key of ['TABLE_NAME', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TOKEN_SECRET_ARN']) {
+      expect(env).toHaveProperty(key);
+    }
+    for (const def of Object.values(queues)) expect(env).toHaveProperty(def.urlEnv);
+    expect(env).not.toHaveProperty('TOKEN_SECRET');
+    expect(env.SERVICE_NAME).toBe('Mailroom');
+    expect(env.INBOUND_DOMAIN).toBe('reply.example.com');
+  });
+
+  it.each([...groupNames, ...workerNames])('%s: may read the token secret and the table', (name) => {
+    const fn = functionNamed(name);
+    const statements = statementsOf(fn);
+    expect(allows(statements, 'secretsmanager:GetSecretValue', { Ref: logicalId(stack.tokenSecret.secret) })).toBe(true);
+    expect(allows(statements, 'dynamodb:GetItem', { 'Fn::GetAtt': [logicalId(stack.storage.table), 'Arn'] })).toBe(true);
+    expect(environmentOf(fn).TOKEN_SECRET_ARN).toEqual({ Ref: logicalId(stack.tokenSecret.secret) });
+  });
+});
+
+describe('the workers', () => {
+  it.each(workerNames)('%s: reads its queue in batches with partial batch responses', (name) => {
+    const queueName = workers[name].queue;
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(stack.workers.functions[name].function) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.queues.queues[queueName]), 'Arn'] },
+      BatchSize: queues[queueName].batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumBatchingWindowInSeconds: 1,
+    });
+  });
+
+  it.each(workerNames)('%s: times out before its queue redelivers the message', (name) => {
+    const fn = template.toJSON().Resources[logicalId(stack.workers.functions[name].function)];
+    expect(fn.Properties.Timeout).toBeLessThanOrEqual(queues[workers[name].queue].visibilityTimeoutSeconds);
+  });
+});
+
+describe('least privilege', () => {
+  const sendQueueArn = () => ({ 'Fn::GetAtt': [logicalId(stack.queues.queues.send), 'Arn'] });
+
+  it('the send group may enqueue to the send queue and put payloads', () => {
+    const statements = statementsOf(stack.api.functions.send);
+    expect(allows(statements, 'sqs:SendMessage', sendQueueArn())).toBe(true);
+    expect(allows(statements, 's3:PutObject')).toBe(true);
+    expect(allows(statements, 'dynamodb:PutItem')).toBe(true);
+    expect(allows(statements, /^ses:/)).toBe(false);
+  });
+
+  it('the send worker may send raw mail through SES on the identities and the configuration set', () => {
+    const statements = statementsOf(stack.workers.functions['send-worker']);
+    const ses = statements.filter((s) => actionsOf(s).includes('ses:SendRawEmail'));
+    expect(ses).toHaveLength(1);
+    const resources = JSON.stringify(ses[0].Resource);
+    expect(resources).toContain(':identity/*');
+    expect(resources).toContain(':configuration-set/');
+    expect(resources).toContain(logicalId(stack.ses.configurationSet));
+    expect(allows(statements, 'ses:SendEmail')).toBe(true);
+  });
+
+  it('the send worker may re-enqueue retries, read payloads and update the table', () => {
+    const statements = statementsOf(stack.workers.functions['send-worker']);
+    expect(allows(statements, 'sqs:SendMessage', sendQueueArn())).toBe(true);
+    expect(allows(statements, 's3:GetObject*')).toBe(true);
+    expect(allows(statements, 's3:PutObject')).toBe(false);
+    expect(allows(statements, 'dynamodb:UpdateItem')).toBe(true);
+    expect(environmentOf(stack.workers.functions['send-worker']).SES_CONFIGURATION_SET).toEqual({ Ref: logicalId(stack.ses.configurationSet) });
+  });
+
+  it('the activity group may read the table and nothing that sends or writes', () => {
+    const statements = statementsOf(stack.api.functions.activity);
+    expect(allows(statements, 'dynamodb:Query')).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage')).toBe(false);
+    expect(allows(statements, /^ses:/)).toBe(false);
+    expect(allows(statements, /^s3:/)).toBe(false);
+    expect(allows(statements, /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/)).toBe(false);
+  });
+});
+
+describe('the SES configuration set', () => {
+  it('exists and is named to every function as SES_CONFIGURATION_SET', () => {
+    template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
+    for (const [, fn] of allFunctions()) {
+      expect(environmentOf(fn).SES_CONFIGURATION_SET).toEqual({ Ref: logicalId(stack.ses.configurationSet) });
+    }
+  });
+});
+
+describe('the token secret', () => {
+  it('is a generated 48-character string', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 48 }),
+    });
+  });
+});
+
+describe('cdk-nag AWS Solutions checks', () => {
+  it('leave no unsuppressed error', () => {
+    expect(nagErrors(stack)).toEqual([]);
+  });
+});
