@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
+import { services } from '../../../shared/container';
+import type { Activity } from '../../../shared/activity/activity';
+
+export interface ApiAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}
+
+export interface TestCloud extends LocalCloud {
+  /** Calls the local API; `key` becomes a Bearer token, `body` is sent as JSON. */
+  api(method: string, path: string, options?: { key?: string | null; body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiAnswer>;
+  /** Polls GET /v1/activity/:id until `until` holds (10 s at most). */
+  waitForActivity(id: string, key: string, until: (a: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** The mails the SES emulator holds, newest last. */
+  outbox(): Promise<OutboxMail[]>;
+}
+
+export interface OutboxMail {
+  messageId: string;
+  from: string;
+  replyTo: string[];
+  destination: { to: string[]; cc: string[]; bcc: string[] };
+  subject: string;
+  body: { text?: string; html?: string };
+  attachments: { filename: string; content: string; contentType: string }[];
+}
+
+/** Starts a private local cloud (in-memory table, free ports, a temporary data folder). */
+export async function startTestCloud(options: { workers?: boolean } = {}): Promise<TestCloud> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-it-'));
+  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers });
+  const api: TestCloud['api'] = async (method, urlPath, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const key = opts.key === undefined ? cloud.seed.live_key : opts.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${cloud.baseUrl}${urlPath}`, { method, headers, body });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
+  };
+  return {
+    ...cloud,
+    api,
+    async waitForActivity(id, key, until) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const res = await api('GET', `/v1/activity/${id}`, { key });
+        const data = res.body.data as Record<string, unknown> | undefined;
+        if (data && until(data)) return data;
+        if (Date.now() > deadline) throw new Error(`Activity ${id} never matched; last: ${JSON.stringify(res.body)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async outbox() {
+      const res = await fetch(`${cloud.sesUrl}/store`);
+      return ((await res.json()) as { emails: OutboxMail[] }).emails;
+    },
+    async stop() {
+      await cloud.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A valid single-send body from the seeded sender, with overrides. */
+export function sendBody(cloud: LocalCloud, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    recipient_email: 'reader@example.com',
+    sender_email: cloud.seed.sender_email,
+    subject: 'Hello',
+    html_body: '<p>Hello there</p>',
+    ...overrides,
+  };
+}
+
+/** Reads an activity record straight from the table (for checks the API does not show). */
+export async function storedActivity(id: string): Promise<Activity | undefined> {
+  const { getActivity } = await import('../../../shared/activity/activity-repository');
+  return getActivity(services().db, id, true);
+}
+
+/** Integration tests need the emulators; give their setup time to start Java. */
+export const CLOUD_TIMEOUT_MS = 60_000;
