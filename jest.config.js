@@ -2,7 +2,7 @@
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
 // middy ships ES modules only: let swc turn them into CommonJS for jest.
 const transformIgnorePatterns = ['/node_modules/(?!@middy)'];
-const common = { transform, transformIgnorePatterns, testEnvironment: 'node' };
+const common = { transform, transformIgnorePatterns, testEnvironment: 'node', setupFiles: ['<rootDir>/test/setup-env.ts'] };
 
 module.exports = {
   projects: [

@@ -1,0 +1,183 @@
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { handler as sendWorker } from '../../functions/send-worker/handler';
+import { claimSendAttempt } from '../../shared/activity/activity-repository';
+import { overrideServices, services } from '../../shared/container';
+import { MailerError, type Mailer } from '../../shared/ports';
+import { lambdaContext } from '../../local/lambda-context';
+import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+
+let cloud: TestCloud;
+let sqs: SQSClient;
+let realMailer: Mailer;
+
+beforeAll(async () => {
+  // No pollers: these tests play the part of the Lambda event source themselves.
+  cloud = await startTestCloud({ workers: false });
+  sqs = new SQSClient({});
+  realMailer = services().mailer;
+}, CLOUD_TIMEOUT_MS);
+afterAll(async () => {
+  sqs?.destroy();
+  await cloud?.stop();
+});
+afterEach(() => overrideServices({ mailer: realMailer }));
+
+/** Accepts a send through the API and takes its message off the send queue. */
+async function acceptAndReceive(overrides: Record<string, unknown> = {}): Promise<{ id: string; record: SQSRecord }> {
+  const res = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, overrides) });
+  expect(res.status).toBe(200);
+  const id = res.body.email_id as string;
+  for (let i = 0; i < 20; i++) {
+    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.send, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const message = (out.Messages ?? []).find((m) => JSON.parse(m.Body ?? '{}').activity_id === id);
+    if (message) return { id, record: toRecord(message.MessageId ?? id, message.Body ?? '') };
+  }
+  throw new Error(`No send message for ${id}`);
+}
+
+function toRecord(messageId: string, body: string): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: 'r',
+    body,
+    attributes: {} as SQSRecord['attributes'],
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:send',
+    awsRegion: 'us-east-1',
+  };
+}
+
+const invoke = (...records: SQSRecord[]) => sendWorker({ Records: records } as SQSEvent, lambdaContext('send-worker')) as Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+
+async function mailsFor(messageIdOrSubject: string): Promise<number> {
+  return (await cloud.outbox()).filter((m) => m.subject === messageIdOrSubject).length;
+}
+
+describe('Send worker: a redelivered message never sends twice', () => {
+  test('the same message delivered again after success sends nothing more', async () => {
+    const subject = `redelivery-${Date.now()}`;
+    const { id, record } = await acceptAndReceive({ subject });
+    expect((await invoke(record)).batchItemFailures).toEqual([]);
+    expect((await invoke({ ...record, messageId: 'again' })).batchItemFailures).toEqual([]);
+    expect(await mailsFor(subject)).toBe(1);
+    expect((await storedActivity(id))?.current_status).toBe('sent');
+  });
+
+  test('two deliveries of one message at the same moment send one mail; the loser comes back later', async () => {
+    const subject = `concurrent-${Date.now()}`;
+    const { id, record } = await acceptAndReceive({ subject });
+    const results = await Promise.all([invoke({ ...record, messageId: 'a' }), invoke({ ...record, messageId: 'b' })]);
+    expect(await mailsFor(subject)).toBe(1);
+    // The loser either saw the mail already sent (done) or found the claim held (retry later): never a second send.
+    const failures = results.flatMap((r) => r.batchItemFailures);
+    expect(failures.length).toBeLessThanOrEqual(1);
+    expect((await storedActivity(id))?.current_status).toBe('sent');
+    // When it comes back, the mail is sent and the redelivery is simply acknowledged.
+    expect((await invoke({ ...record, messageId: 'c' })).batchItemFailures).toEqual([]);
+    expect(await mailsFor(subject)).toBe(1);
+  });
+
+  test('a claim held by a live delivery makes a duplicate wait; nothing is sent', async () => {
+    const subject = `held-${Date.now()}`;
+    const { id, record } = await acceptAndReceive({ subject });
+    const now = Math.floor(Date.now() / 1000);
+    await claimSendAttempt(services().db, { activityId: id, attempt: 1, content: new Uint8Array([1]), leaseUntil: now + 60, now, ttl: now + 3600 });
+    const result = await invoke(record);
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(await mailsFor(subject)).toBe(0);
+    expect((await storedActivity(id))?.current_status).toBe('queued');
+  });
+
+  test('a claim left by a crashed delivery is taken over once its lease runs out, and the mail goes out', async () => {
+    const subject = `crashed-${Date.now()}`;
+    const { id, record } = await acceptAndReceive({ subject });
+    const now = Math.floor(Date.now() / 1000);
+    await claimSendAttempt(services().db, { activityId: id, attempt: 1, content: new Uint8Array([1]), leaseUntil: now - 1, now: now - 40, ttl: now + 3600 });
+    expect((await invoke(record)).batchItemFailures).toEqual([]);
+    expect(await mailsFor(subject)).toBe(1);
+    expect((await storedActivity(id))?.current_status).toBe('sent');
+  });
+});
+
+describe('Send worker: temporary and permanent provider failures', () => {
+  test('throttling schedules a delayed retry, marks the record retrying, and the retry sends', async () => {
+    const subject = `throttled-${Date.now()}`;
+    const { id, record } = await acceptAndReceive({ subject });
+    const delayedBefore = await delayedCount();
+    overrideServices({ mailer: { sendRaw: async () => Promise.reject(new MailerError('throttled', 'Maximum sending rate exceeded.')) } });
+    expect((await invoke(record)).batchItemFailures).toEqual([]);
+    expect((await storedActivity(id))?.current_status).toBe('retrying');
+    expect(await delayedCount()).toBe(delayedBefore + 1);
+
+    // The retry message (attempt 2) arrives after its delay; deliver it now with the real mailer.
+    overrideServices({ mailer: realMailer });
+    const retry = { ...JSON.parse(record.body), attempt: 2 };
+    expect((await invoke(toRecord('retry', JSON.stringify(retry)))).batchItemFailures).toEqual([]);
+    expect((await storedActivity(id))?.current_status).toBe('sent');
+    expect(await mailsFor(subject)).toBe(1);
+    // A late redelivery of attempt 1 is superseded and sends nothing.
+    expect((await invoke(record)).batchItemFailures).toEqual([]);
+    expect(await mailsFor(subject)).toBe(1);
+  });
+
+  test('throttling on the fifth attempt fails for good with rate_limit_exhausted', async () => {
+    const { id, record } = await acceptAndReceive();
+    overrideServices({ mailer: { sendRaw: async () => Promise.reject(new MailerError('throttled', 'Maximum sending rate exceeded.')) } });
+    const last = { ...JSON.parse(record.body), attempt: 5 };
+    await invoke(toRecord('last', JSON.stringify(last)));
+    const activity = await storedActivity(id);
+    expect(activity?.current_status).toBe('failed');
+    expect(activity?.failure).toMatchObject({ error_code: 'rate_limit_exhausted', permanent: false });
+  });
+
+  test('a provider rejection fails at once with rejected, permanent', async () => {
+    const { id, record } = await acceptAndReceive();
+    overrideServices({ mailer: { sendRaw: async () => Promise.reject(new MailerError('rejected', 'Email address is not verified.')) } });
+    await invoke(record);
+    const activity = await storedActivity(id);
+    expect(activity?.current_status).toBe('failed');
+    expect(activity?.failure).toMatchObject({ error_code: 'rejected', permanent: true });
+  });
+
+  test('a failed record is final: a redelivery does not send it', async () => {
+    const subject = `final-${Date.now()}`;
+    const { id, record } = await acceptAndReceive({ subject });
+    overrideServices({ mailer: { sendRaw: async () => Promise.reject(new MailerError('rejected', 'nope')) } });
+    await invoke(record);
+    overrideServices({ mailer: realMailer });
+    const again = { ...JSON.parse(record.body), attempt: 2 };
+    await invoke(toRecord('again', JSON.stringify(again)));
+    expect((await storedActivity(id))?.current_status).toBe('failed');
+    expect(await mailsFor(subject)).toBe(0);
+  });
+
+  test('an unreadable message is reported as a batch item failure (it ends in the DLQ)', async () => {
+    const result = await invoke(toRecord('junk', '{"not":"a job"}'));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'junk' }]);
+  });
+});
+
+describe('Unexpected errors (part 4.0, part 7)', () => {
+  test('become a generic 500 with a request id and no stack', async () => {
+    const real = services().db;
+    const broken = { ...real, doc: { send: async () => Promise.reject(new Error('secret internal detail at line 42')) } };
+    overrideServices({ db: broken as unknown as typeof real });
+    try {
+      const res = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud) });
+      expect(res.status).toBe(500);
+      expect(res.body.error).toBe('Internal server error');
+      expect(typeof res.body.request_id).toBe('string');
+      expect(JSON.stringify(res.body)).not.toContain('secret internal detail');
+    } finally {
+      overrideServices({ db: real });
+    }
+  });
+});
+
+async function delayedCount(): Promise<number> {
+  const out = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: cloud.queueUrls.send, AttributeNames: ['ApproximateNumberOfMessagesDelayed'] }));
+  return Number(out.Attributes?.ApproximateNumberOfMessagesDelayed ?? 0);
+}
