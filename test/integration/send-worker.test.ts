@@ -4,7 +4,6 @@ import { handler as sendWorker } from '../../functions/send-worker/handler';
 import { claimSendAttempt } from '../../shared/activity/activity-repository';
 import { overrideServices, services } from '../../shared/container';
 import { MailerError, type Mailer } from '../../shared/ports';
-import { lambdaContext } from '../../local/lambda-context';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;
@@ -50,7 +49,7 @@ function toRecord(messageId: string, body: string): SQSRecord {
   };
 }
 
-const invoke = (...records: SQSRecord[]) => sendWorker({ Records: records } as SQSEvent, lambdaContext('send-worker')) as Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+const invoke = (...records: SQSRecord[]) => sendWorker({ Records: records } as SQSEvent) as Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
 
 async function mailsFor(messageIdOrSubject: string): Promise<number> {
   return (await cloud.outbox()).filter((m) => m.subject === messageIdOrSubject).length;
