@@ -30,7 +30,7 @@ export function presentActivity(activity: Activity, options: { html?: string | n
   if (options.html !== undefined) out.html_content = options.html;
   if (options.events) {
     out.events = [...(activity.timeline ?? [])]
-      .sort((a, b) => a.event_timestamp.localeCompare(b.event_timestamp))
+      .sort((a, b) => Date.parse(a.event_timestamp) - Date.parse(b.event_timestamp))
       .map((e) => ({
         id: e.id,
         event_type: e.event_type,

@@ -23,14 +23,14 @@ export class SesMailer implements Mailer {
       return { messageId: out.MessageId };
     } catch (error) {
       if (error instanceof MailerError) throw error;
-      throw new MailerError(classifySesError(error), (error as Error).message ?? 'SES error', { cause: error });
+      throw new MailerError(classifySesError(error), (error as Error | undefined)?.message ?? 'SES error', { cause: error });
     }
   }
 }
 
 /** Sorts an SES v2 error into retry-or-fail classes; unknown errors count as transient. */
 export function classifySesError(error: unknown): MailerFailureKind {
-  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number }; $retryable?: unknown };
+  const e = (error ?? {}) as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
   const message = e.message ?? '';
   if (/daily message quota/i.test(message)) return 'quota_exceeded';
   switch (e.name) {

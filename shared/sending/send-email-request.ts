@@ -36,7 +36,13 @@ export const SEND_EMAIL_MESSAGES = {
   environmentNotConfigured: 'ENVIRONMENT_NOT_CONFIGURED',
 } as const;
 
-const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}\s*$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** True for base64 that decodes to at least one byte (padding optional, line breaks allowed). */
+function isBase64(value: string): boolean {
+  const compact = value.replace(/\s+/g, '');
+  return compact.length > 0 && BASE64.test(compact) && compact.replace(/=+$/, '').length % 4 !== 1;
+}
 
 /** Validates a `/v1/send-email` body in the order of part 7; throws a 400 with the first problem. */
 export function parseSendEmailRequest(body: unknown): SingleSendInput {
@@ -95,7 +101,7 @@ export function parseAttachments(value: unknown): AttachmentInput[] {
     const hasContent = a.content != null && a.content !== '';
     if (hasUrl === hasContent) throw badRequest(`${at} needs exactly one of url or content`);
     if (hasUrl && (typeof a.url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(a.url))) throw badRequest(`${at}.url must be an http or https URL`);
-    if (hasContent && (typeof a.content !== 'string' || !BASE64.test(a.content))) throw badRequest(`${at}.content must be base64`);
+    if (hasContent && (typeof a.content !== 'string' || !isBase64(a.content))) throw badRequest(`${at}.content must be base64`);
     if (a.contentType != null && typeof a.contentType !== 'string') throw badRequest(`${at}.contentType must be a string`);
     return {
       filename: a.filename.trim(),
