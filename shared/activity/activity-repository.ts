@@ -1,8 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
-import type { Db } from '../store/client';
+import { stripKeys, type Db } from '../store/client';
 import { ACTIVITY_BODY_SK, ACTIVITY_SK, activityBodyKey, activityKey, activityPartition } from '../store/keys';
-import { stripKeys } from '../projects/project-repository';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
 
 /** Writes a new activity record (1 WCU: the record stays under 1 KB because the body lives apart). */

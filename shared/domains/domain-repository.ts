@@ -1,7 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '../store/client';
+import { stripKeys, type Db } from '../store/client';
 import { domainKey } from '../store/keys';
-import { stripKeys } from '../projects/project-repository';
 
 /** Verification state of a sending domain (part 3). */
 export type VerificationStatus = 'pending' | 'verified' | 'failed';

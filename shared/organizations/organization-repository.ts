@@ -1,7 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '../store/client';
+import { stripKeys, type Db } from '../store/client';
 import { organizationKey, partnerKeyKey } from '../store/keys';
-import { stripKeys } from '../projects/project-repository';
 
 /** An organization: a partner account that owns projects. */
 export interface Organization {

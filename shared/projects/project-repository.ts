@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
-import type { Db } from '../store/client';
+import { stripKeys, type Db } from '../store/client';
 import { apiKeyKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../auth/api-keys';
 import type { Project } from './project';
@@ -100,10 +100,4 @@ export async function setProjectDisabledAt(db: Db, projectId: string, disabledAt
 export async function findApiKey(db: Db, hash: string): Promise<{ project_id: string; mode: KeyMode } | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: apiKeyKey(hash), ConsistentRead: true }));
   return out.Item ? { project_id: out.Item.project_id as string, mode: out.Item.mode as KeyMode } : undefined;
-}
-
-/** Drops the generic key attributes from a stored item. */
-export function stripKeys<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, ttl: _ttl, ...rest } = item;
-  return rest as T;
 }

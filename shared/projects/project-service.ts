@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generateKey, type KeyMode } from '../auth/api-keys';
-import { conflict, notFound } from '../errors';
-import { ConditionFailedError } from '../errors';
+import { ConditionFailedError, conflict, notFound } from '../errors';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import type { Project } from './project';

@@ -19,3 +19,9 @@ export function createDocumentClient(client = new DynamoDBClient({})): DynamoDBD
 export function ttlAfterDays(now: Date, days: number): number {
   return Math.floor(now.getTime() / 1000) + days * 86_400;
 }
+
+/** Drops the generic key attributes (`pk`, `sk`, `ttl`) from a stored item. */
+export function stripKeys<T>(item: Record<string, unknown>): T {
+  const { pk: _pk, sk: _sk, ttl: _ttl, ...rest } = item;
+  return rest as T;
+}

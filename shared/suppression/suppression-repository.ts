@@ -1,7 +1,6 @@
 import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '../store/client';
+import { stripKeys, type Db } from '../store/client';
 import { suppressionKey } from '../store/keys';
-import { stripKeys } from '../projects/project-repository';
 
 /** Why an address is suppressed. */
 export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe' | 'manual';
