@@ -4,6 +4,7 @@ import { z } from 'zod';
 const schema = z.object({
   TABLE_NAME: z.string().min(3),
   SEND_QUEUE_URL: z.string().url(),
+  EVENTS_QUEUE_URL: z.string().url(),
   PAYLOAD_BUCKET: z.string().min(3),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.string().optional(),
@@ -21,6 +22,29 @@ const schema = z.object({
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   /** Path-style S3 addressing, for the local S3 emulator. */
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  /** AWS region; names SES's regional hosts in DNS records. */
+  AWS_REGION: z.string().default('us-east-1'),
+  /** Label of the provider's verification TXT record (`_<label>`). */
+  PROVIDER_LABEL: z.string().default('amazonses'),
+  /** Host the DKIM CNAMEs point to. */
+  PROVIDER_DKIM_HOST: z.string().default('dkim.amazonses.com'),
+  /** Host included by the SPF records. */
+  PROVIDER_SPF_HOST: z.string().default('amazonses.com'),
+  /** MX host of the custom MAIL FROM domain; defaults to SES's feedback host of the region. */
+  PROVIDER_FEEDBACK_HOST: z.string().optional(),
+  /** MX host that receives replies (SES inbound); defaults to the region's. */
+  PROVIDER_INBOUND_HOST: z.string().optional(),
+  /** Domain of the service-owned mailbox that receives DMARC reports; defaults to INBOUND_DOMAIN. */
+  DMARC_REPORTS_DOMAIN: z.string().optional(),
+  /** Host that tracking-domain CNAMEs point to (the service's tracking endpoint). */
+  TRACKING_HOST: z.string().default('track.mailroom.local'),
+  /** Comma-separated DNS servers for the DNS sweep and Domain Connect discovery (host or host:port). */
+  DNS_SERVERS: z.string().optional(),
+  /** Domain Connect: our service provider id and service id (the template registered with DNS providers). */
+  DOMAIN_CONNECT_PROVIDER_ID: z.string().default('mailroom.dev'),
+  DOMAIN_CONNECT_SERVICE_ID: z.string().default('email'),
+  /** Scheme used to reach a DNS provider's Domain Connect settings; https except in tests. */
+  DOMAIN_CONNECT_SCHEME: z.enum(['https', 'http']).default('https'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 }).refine((env) => env.TOKEN_SECRET || env.TOKEN_SECRET_ARN, { path: ['TOKEN_SECRET'] });
 

@@ -3,12 +3,17 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { HttpFetcher } from './adapters/http-fetcher';
+import { SesIdentityProvider } from './adapters/ses-identity-provider';
+import { NodeDnsResolver } from './adapters/node-dns-resolver';
 import { S3BlobStore } from './adapters/s3-blob-store';
 import { SesMailer } from './adapters/ses-mailer';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
 import { config, type Config } from './config';
-import type { BlobStore, Clock, Fetcher, Mailer, Queue } from './ports';
+import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue } from './ports';
+import type { IdentityProvider } from './domains/identity-provider';
+import type { EventPublisher } from './events/events';
+import { QueueEventPublisher } from './events/queue-event-publisher';
 import { createDocumentClient, type Db } from './store/client';
 
 /** Everything a service may need, built once per process from the configuration. */
@@ -20,6 +25,9 @@ export interface Services {
   readonly blobs: BlobStore;
   readonly fetcher: Fetcher;
   readonly clock: Clock;
+  readonly identities: IdentityProvider;
+  readonly events: EventPublisher;
+  readonly dns: DnsResolver;
 }
 
 let built: Services | undefined;
@@ -31,11 +39,13 @@ let built: Services | undefined;
 export function services(): Services {
   if (!built) {
     const cfg = config();
+    const ses = new SESv2Client({});
+    const queue = SqsQueue.fromEnv(new SQSClient({}));
     built = {
       config: cfg,
       db: { doc: createDocumentClient(new DynamoDBClient({})), tableName: cfg.TABLE_NAME },
-      queue: SqsQueue.fromEnv(new SQSClient({})),
-      mailer: new SesMailer(new SESv2Client({}), cfg.SES_CONFIGURATION_SET),
+      queue,
+      mailer: new SesMailer(ses, cfg.SES_CONFIGURATION_SET),
       blobs: new S3BlobStore(
         new S3Client({
           forcePathStyle: cfg.S3_FORCE_PATH_STYLE === 'true',
@@ -47,6 +57,9 @@ export function services(): Services {
       ),
       fetcher: new HttpFetcher({ allowPrivate: cfg.ALLOW_PRIVATE_URLS === 'true' }),
       clock: systemClock,
+      identities: new SesIdentityProvider(ses, cfg.SES_CONFIGURATION_SET),
+      events: new QueueEventPublisher(queue),
+      dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
     };
   }
   return built;

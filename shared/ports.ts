@@ -62,3 +62,13 @@ export interface Fetcher {
   /** The body and content type; throws FetchError beyond `maxBytes` or `timeoutMs`. */
   fetch(url: string, limits: { maxBytes: number; timeoutMs: number }): Promise<{ body: Buffer; contentType?: string }>;
 }
+
+/** DNS lookups (the DNS sweep and Domain Connect discovery); resolvers are injectable for tests. */
+export interface DnsResolver {
+  /** TXT records at `name`, each joined from its strings; [] when the name has none. */
+  resolveTxt(name: string): Promise<string[]>;
+  /** MX records at `name`; [] when none. */
+  resolveMx(name: string): Promise<{ exchange: string; priority: number }[]>;
+  /** CNAME targets at `name`; [] when none. */
+  resolveCname(name: string): Promise<string[]>;
+}

@@ -14,6 +14,8 @@ export interface QueueDefinition {
 export const queues = {
   /** One message per activity to hand to SES. */
   send: { urlEnv: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
+  /** Events for the project's webhooks (domain, sender, email and suppression events). */
+  events: { urlEnv: 'EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

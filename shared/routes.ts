@@ -20,6 +20,8 @@ export interface RouteDefinition {
 export const endpointGroups = {
   send: { entry: 'functions/send/handler.ts', description: 'Single sends' },
   activity: { entry: 'functions/activity/handler.ts', description: 'Activity queries' },
+  domains: { entry: 'functions/domains/handler.ts', description: 'Sending domains and senders' },
+  pages: { entry: 'functions/pages/handler.ts', description: 'Public pages reached by signed tokens' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -27,6 +29,18 @@ export type EndpointGroup = keyof typeof endpointGroups;
 export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project' },
   { method: 'GET', path: '/v1/activity/{id}', group: 'activity', auth: 'project' },
+  { method: 'POST', path: '/domains/register', group: 'domains', auth: 'project' },
+  { method: 'GET', path: '/domains/health', group: 'domains', auth: 'project' },
+  { method: 'POST', path: '/domains/reply', group: 'domains', auth: 'project' },
+  { method: 'POST', path: '/domains/tracking', group: 'domains', auth: 'project' },
+  { method: 'POST', path: '/domains/verify-email', group: 'domains', auth: 'project' },
+  { method: 'GET', path: '/domains/{domain}/dns-records', group: 'domains', auth: 'project' },
+  { method: 'POST', path: '/domains/{domain}/verify', group: 'domains', auth: 'project' },
+  { method: 'GET', path: '/domains/{domain}/status', group: 'domains', auth: 'project' },
+  { method: 'GET', path: '/domains/{domain}/domain-connect', group: 'domains', auth: 'project' },
+  { method: 'POST', path: '/domains/{domain}/recreate', group: 'domains', auth: 'project' },
+  { method: 'GET', path: '/verify/{token}', group: 'pages', auth: 'public' },
+  { method: 'POST', path: '/verify/{token}', group: 'pages', auth: 'public' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */
@@ -49,4 +63,9 @@ export interface ScheduleDefinition {
 }
 
 /** Scheduled jobs; later capabilities (domain re-checks, the DNS sweep, scheduled sends) add theirs. */
-export const schedules: Readonly<Record<string, ScheduleDefinition>> = {};
+export const schedules: Readonly<Record<string, ScheduleDefinition>> = {
+  /** Pending domains (frequent on day one, then spaced) and magic-link senders. */
+  'domain-recheck': { entry: 'functions/domain-recheck/handler.ts', everySeconds: 60 },
+  /** SPF, DMARC, reply MX and tracking CNAME records, resolved by DNS. */
+  'dns-sweep': { entry: 'functions/dns-sweep/handler.ts', everySeconds: 6 * 3600 },
+};

@@ -1,31 +1,173 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
-import { domainKey } from '../store/keys';
+import {
+  DOMAIN_SK_PREFIX,
+  domainCheckIndex,
+  domainClaimKey,
+  domainKey,
+  domainSweepIndex,
+  projectKey,
+  verificationPageKey,
+} from '../store/keys';
+import type { SendingDomain } from './domain';
 
-/** Verification state of a sending domain (part 3). */
-export type VerificationStatus = 'pending' | 'verified' | 'failed';
+export type { SendingDomain, VerificationStatus } from './domain';
 
-/** A sending domain of a project; the domain capability adds its DNS records and sub-states. */
-export interface SendingDomain {
-  project_id: string;
-  domain: string;
-  identity_id: string;
-  verification_status: VerificationStatus;
-  /** True once the provider can send for the domain (may precede full DKIM verification). */
-  can_send: boolean;
-  created_at: string;
-  updated_at: string;
+const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+
+function toItem(record: SendingDomain): Record<string, unknown> {
+  return {
+    ...domainKey(record.project_id, record.domain),
+    ...record,
+    domain: record.domain.toLowerCase(),
+    ...domainSweepIndex(record.project_id, record.domain),
+    // Only domains still waiting for the provider are in the re-check index.
+    ...(record.next_check_at ? domainCheckIndex(record.next_check_at, record.project_id, record.domain) : {}),
+  };
+}
+
+function fromItem(item: Record<string, unknown>): SendingDomain {
+  const record = stripKeys<Record<string, unknown>>(item);
+  for (const name of INDEX_ATTRIBUTES) delete record[name];
+  return record as unknown as SendingDomain;
 }
 
 /** The domain record of a project, or undefined. */
-export async function getDomain(db: Db, projectId: string, domain: string): Promise<SendingDomain | undefined> {
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: domainKey(projectId, domain) }));
-  return out.Item ? stripKeys<SendingDomain>(out.Item) : undefined;
+export async function getDomain(db: Db, projectId: string, domain: string, consistent = false): Promise<SendingDomain | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: domainKey(projectId, domain), ConsistentRead: consistent }));
+  return out.Item ? fromItem(out.Item) : undefined;
 }
 
-/** Writes a domain record whole. */
-export async function putDomain(db: Db, record: SendingDomain): Promise<void> {
+/** Every sending domain of a project. */
+export async function listDomains(db: Db, projectId: string): Promise<SendingDomain[]> {
+  const items: SendingDomain[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': DOMAIN_SK_PREFIX },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []).map(fromItem));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/**
+ * Writes a domain record whole, conditionally: a new record must not exist yet, an existing one
+ * must still be at `expectedVersion` (so two verifications cannot both make the same transition).
+ */
+export async function saveDomain(db: Db, record: SendingDomain, expectedVersion: number | 'new'): Promise<void> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: toItem(record),
+        ConditionExpression: expectedVersion === 'new' ? 'attribute_not_exists(pk)' : 'version = :v',
+        ExpressionAttributeValues: expectedVersion === 'new' ? undefined : { ':v': expectedVersion },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`Domain ${record.domain} changed concurrently`, { cause: error });
+    throw error;
+  }
+}
+
+/** Writes a domain record whole with no condition (seed and reconciliation of the local demo domain). */
+export async function putDomain(db: Db, record: Omit<SendingDomain, 'version' | 'check_count' | 'last_checked_at' | 'dns_records' | 'dkim_tokens' | 'verification_token' | 'sender_profile_id'> & Partial<SendingDomain>): Promise<void> {
+  const full: SendingDomain = {
+    version: 1,
+    check_count: 0,
+    last_checked_at: null,
+    dns_records: [],
+    dkim_tokens: [],
+    verification_token: '',
+    sender_profile_id: '',
+    ...record,
+  };
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: toItem(full) }));
+}
+
+/** Deletes a domain record. */
+export async function deleteDomain(db: Db, projectId: string, domain: string): Promise<void> {
+  await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: domainKey(projectId, domain) }));
+}
+
+/**
+ * Ties a domain name to a project. Succeeds when the name is free, already this project's, or held
+ * by another project that never verified it (a registration nobody completed does not block the
+ * name). Returns the project it was taken from, if any; throws ConditionFailedError when another
+ * project holds it verified.
+ */
+export async function claimDomain(db: Db, domain: string, projectId: string): Promise<{ takenFrom?: string }> {
+  try {
+    const out = await db.doc.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { ...domainClaimKey(domain), project_id: projectId, verified: false },
+        ConditionExpression: 'attribute_not_exists(pk) OR project_id = :p OR verified = :f',
+        ExpressionAttributeValues: { ':p': projectId, ':f': false },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const previous = out.Attributes?.project_id as string | undefined;
+    return previous && previous !== projectId ? { takenFrom: previous } : {};
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`Domain ${domain} is verified by another project`, { cause: error });
+    throw error;
+  }
+}
+
+/** Marks a domain claim verified, so that no other project can take the name. */
+export async function markClaimVerified(db: Db, domain: string, projectId: string): Promise<void> {
   await db.doc.send(
-    new PutCommand({ TableName: db.tableName, Item: { ...domainKey(record.project_id, record.domain), ...record, domain: record.domain.toLowerCase() } }),
+    new PutCommand({ TableName: db.tableName, Item: { ...domainClaimKey(domain), project_id: projectId, verified: true } }),
   );
+}
+
+/** Domains whose next provider check is due at `nowIso` or earlier (oldest first). */
+export async function domainsDueForCheck(db: Db, nowIso: string, limit = 50): Promise<{ project_id: string; domain: string }[]> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
+      ExpressionAttributeValues: { ':pk': 'DOMAINCHECK', ':now': `${nowIso}#~` },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((i) => ({ project_id: i.project_id as string, domain: i.domain as string }));
+}
+
+/** One page of every domain of every project (for the DNS sweep). */
+export async function allDomainsPage(
+  db: Db,
+  start?: Record<string, unknown>,
+): Promise<{ domains: SendingDomain[]; next?: Record<string, unknown> }> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'DOMAINS' },
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { domains: (out.Items ?? []).map(fromItem), next: out.LastEvaluatedKey };
+}
+
+/** Stores the lookup from a verification-page token to its domain. */
+export async function putVerificationPage(db: Db, token: string, projectId: string, domain: string): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...verificationPageKey(token), project_id: projectId, domain } }));
+}
+
+/** The domain a verification-page token points at, or undefined. */
+export async function findVerificationPage(db: Db, token: string): Promise<{ project_id: string; domain: string } | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: verificationPageKey(token) }));
+  return out.Item ? { project_id: out.Item.project_id as string, domain: out.Item.domain as string } : undefined;
 }

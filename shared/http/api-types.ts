@@ -27,3 +27,11 @@ export function projectCaller(request: ApiRequest): ProjectCaller {
   if (!caller || caller.kind !== 'project') throw new Error('Route needs a project caller');
   return caller;
 }
+
+/** The public base URL the caller reached us at (for links such as the verification page). */
+export function publicBaseUrl(request: ApiRequest): string | undefined {
+  const host = request.headers['x-forwarded-host'] ?? request.headers.host;
+  if (!host) return undefined;
+  const proto = request.headers['x-forwarded-proto'] ?? (/^(localhost|127\.0\.0\.1)(:|$)/.test(host) ? 'http' : 'https');
+  return `${proto}://${host}`;
+}

@@ -3,7 +3,7 @@ import { SENDABLE_STATUSES, type ActivityFailure, type FailureCode } from '../ac
 import { encodeBody } from '../activity/activity-body';
 import { claimSendAttempt, getActivity, markFailed, transitionFromSendable } from '../activity/activity-repository';
 import type { Services } from '../container';
-import { getDomain } from '../domains/domain-repository';
+import { senderPermission } from '../domains/sender-service';
 import { MailerError } from '../ports';
 import { getProject } from '../projects/project-repository';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
@@ -71,10 +71,8 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string):
   const project = await getProject(db, job.project_id);
   if (!project || project.disabled_at) return fail('send_failed', 'Project is disabled', true);
 
-  const senderDomain = domainOf(payload.from_email);
-  const domain = await getDomain(db, job.project_id, senderDomain);
-  if (!domain || !domain.can_send) {
-    return fail('sender_not_verified', `Sender domain ${senderDomain} is not verified for this project`, true);
+  if ((await senderPermission(deps, job.project_id, payload.from_email)) === 'none') {
+    return fail('sender_not_verified', `Sender ${payload.from_email} is not verified for this project (domain ${domainOf(payload.from_email)})`, true);
   }
 
   const suppressed = await findSuppressed(db, job.project_id, [...payload.to, ...payload.cc, ...payload.bcc]);

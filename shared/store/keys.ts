@@ -16,6 +16,19 @@
  * | Activity record by id                | ACT#<activityId>       | ACT                | PutItem / UpdateItem   | 1 put + 1 sent update   |
  * | Activity body (html, text, lists)    | ACT#<activityId>       | BODY               | conditional PutItem    | ceil(gzip KB), the claim|
  * | Activity with body (include=html)    | ACT#<activityId>       | (all)              | Query                  | 0                       |
+ * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
+ * | Domain claim (domain -> project)     | DOMAINCLAIM#<domain>   | DOMAINCLAIM        | conditional PutItem    | 1 per registration      |
+ * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK     | gsi1sk <next check>| Query gsi1 <= now      | 1 per check (rare)      |
+ * | Every domain, for the DNS sweep (gsi2)| gsi2pk DOMAINS        | gsi2sk <domain>#<p>| Query gsi2, paged      | 0                       |
+ * | Verification page token -> domain    | VERIFYPAGE#<token>     | VERIFYPAGE         | GetItem                | 1 per registration      |
+ * | Sender profile of a project          | PROJECT#<projectId>    | SENDER#<email>     | GetItem / Query        | 1 to create or verify   |
+ * | Senders awaiting mailbox confirmation (gsi1) | gsi1pk SENDERCHECK | gsi1sk <next check> | Query gsi1     | 1 per check (rare)      |
+ * | Reply domain of a project            | PROJECT#<projectId>    | REPLYDOMAIN#<d>    | Query begins_with      | 1 to register           |
+ * | Tracking domain of a project         | PROJECT#<projectId>    | TRACKDOMAIN#<d>    | Query begins_with      | 1 to register           |
+ * | Domain send counters per day         | PROJECT#<projectId>    | STAT#<domain>#<day>| UpdateItem ADD, Query  | 1 per worker batch and domain |
+ * | Project events out (webhook outbox)  | (SQS events queue)     |                    |                        | 0                       |
+ *
+ * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
  * Per mail through `sent`: 1 (activity put) + ceil(gzip body / 1 KB) (body put, which doubles as
  * the worker's claim) + 1 (sent) = 3 WCU for a typical mail whose gzipped body is under 1 KB.
@@ -63,3 +76,60 @@ export const activityPartition = (activityId: string): string => `ACT#${activity
 /** Sort keys within an activity partition. */
 export const ACTIVITY_SK = 'ACT';
 export const ACTIVITY_BODY_SK = 'BODY';
+
+/** Prefix of a project's sending-domain items (Query with begins_with). */
+export const DOMAIN_SK_PREFIX = 'DOMAIN#';
+
+/** Key of the item that ties a domain name to the one project that owns it. */
+export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAINCLAIM#${domain.toLowerCase()}`, sk: 'DOMAINCLAIM' });
+
+/** Key of the lookup from a public verification-page token to its domain. */
+export const verificationPageKey = (token: string): ItemKey => ({ pk: `VERIFYPAGE#${token}`, sk: 'VERIFYPAGE' });
+
+/** gsi1 attributes of a domain due for a re-check at `dueAt` (ISO); removed once it is final. */
+export const domainCheckIndex = (dueAt: string, projectId: string, domain: string) => ({
+  gsi1pk: 'DOMAINCHECK',
+  gsi1sk: `${dueAt}#${projectId}#${domain.toLowerCase()}`,
+});
+
+/** gsi2 attributes that list every domain for the DNS sweep. */
+export const domainSweepIndex = (projectId: string, domain: string) => ({
+  gsi2pk: 'DOMAINS',
+  gsi2sk: `${domain.toLowerCase()}#${projectId}`,
+});
+
+/** Key of a sender profile (one per address) inside its project's partition. */
+export const senderKey = (projectId: string, email: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `SENDER#${email.toLowerCase()}` });
+
+/** Prefix of a project's sender items. */
+export const SENDER_SK_PREFIX = 'SENDER#';
+
+/** gsi1 attributes of a magic-link sender waiting for its owner to confirm. */
+export const senderCheckIndex = (dueAt: string, projectId: string, email: string) => ({
+  gsi1pk: 'SENDERCHECK',
+  gsi1sk: `${dueAt}#${projectId}#${email.toLowerCase()}`,
+});
+
+/** Key of a reply domain inside its project's partition. */
+export const replyDomainKey = (projectId: string, domain: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `REPLYDOMAIN#${domain.toLowerCase()}` });
+
+/** Prefix of a project's reply-domain items. */
+export const REPLY_DOMAIN_SK_PREFIX = 'REPLYDOMAIN#';
+
+/** Key of a tracking domain inside its project's partition. */
+export const trackingDomainKey = (projectId: string, domain: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `TRACKDOMAIN#${domain.toLowerCase()}` });
+
+/** Prefix of a project's tracking-domain items. */
+export const TRACKING_DOMAIN_SK_PREFIX = 'TRACKDOMAIN#';
+
+/** Key of a daily counter of one sender domain (UTC day, YYYY-MM-DD). */
+export const domainStatKey = (projectId: string, domain: string, day: string): ItemKey => ({
+  pk: `PROJECT#${projectId}`,
+  sk: `STAT#${domain.toLowerCase()}#${day}`,
+});
+
+/** Sort-key bounds of one domain's counters between two days (inclusive). */
+export const domainStatRange = (domain: string, fromDay: string, toDay: string) => ({
+  from: `STAT#${domain.toLowerCase()}#${fromDay}`,
+  to: `STAT#${domain.toLowerCase()}#${toDay}`,
+});

@@ -1,0 +1,142 @@
+import { services } from '../../shared/container';
+import { presentIdentity, presentRecord } from '../../shared/domains/domain-presenter';
+import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
+import { discoverDomainConnect } from '../../shared/domains/domain-connect';
+import { domainHealth } from '../../shared/domains/domain-health';
+import { listSenders } from '../../shared/domains/sender-repository';
+import { presentSender, startMailboxVerification } from '../../shared/domains/sender-service';
+import { getSubdomain, presentSubdomain, registerSubdomain } from '../../shared/domains/subdomains';
+import { apiHandler } from '../../shared/http/api-handler';
+import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
+
+const projectOf = (request: ApiRequest) => projectCaller(request).project.id;
+const domainParam = (request: ApiRequest) => (request.params.domain ?? '').toLowerCase();
+
+/** Reply and tracking state objects of a domain. */
+async function subdomainsOf(projectId: string, domain: string) {
+  const { db } = services();
+  const [reply, tracking] = await Promise.all([getSubdomain(db, 'reply', projectId, domain), getSubdomain(db, 'tracking', projectId, domain)]);
+  return { reply, tracking };
+}
+
+/** Endpoint group `domains`: sending domains, their records and verification, senders. */
+export const handler = apiHandler('domains', {
+  'POST /domains/register': async (request) => {
+    const deps = services();
+    const projectId = projectOf(request);
+    const { domain, sender, reused } = await registerDomain(deps, projectId, parseRegisterRequest(request.body));
+    const identity = presentIdentity(domain, { ...(await subdomainsOf(projectId, domain.domain)), baseUrl: publicBaseUrl(request) });
+    const senderView = presentSender(sender, domain);
+    return {
+      status: 201,
+      body: {
+        success: true,
+        ...identity,
+        sender: { from_name: senderView.from_name, from_email: senderView.from_email, domain_authenticated: senderView.domain_authenticated },
+        reused,
+      },
+    };
+  },
+
+  'GET /domains/{domain}/dns-records': async (request) => {
+    const domain = await requireDomain(services(), projectOf(request), domainParam(request));
+    return {
+      status: 200,
+      body: {
+        success: true,
+        identity_id: domain.identity_id,
+        domain: domain.domain,
+        verification_status: domain.verification_status,
+        dns_records: domain.dns_records.map((r) => presentRecord(r, domain.domain)),
+      },
+    };
+  },
+
+  'POST /domains/{domain}/verify': async (request) => {
+    const deps = services();
+    const projectId = projectOf(request);
+    const domain = await checkDomain(deps, projectId, domainParam(request), { resetSpfAndDmarc: true });
+    const sender = domain.sender_profile_id ? await findSenderById(projectId, domain.sender_profile_id) : undefined;
+    const subs = await subdomainsOf(projectId, domain.domain);
+    return {
+      status: 200,
+      body: {
+        success: true,
+        ...presentIdentity(domain, { ...subs, baseUrl: publicBaseUrl(request) }),
+        sender_profile: sender
+          ? { id: sender.id, from_name: sender.from_name, from_email: sender.from_email, domain_authenticated: domain.verification_status === 'verified' }
+          : null,
+        details: domain.details,
+      },
+    };
+  },
+
+  'GET /domains/{domain}/status': async (request) => {
+    const domain = await requireDomain(services(), projectOf(request), domainParam(request));
+    return {
+      status: 200,
+      body: {
+        success: true,
+        identity_id: domain.identity_id,
+        domain: domain.domain,
+        verification_status: domain.verification_status,
+        can_send: domain.can_send,
+        send_ready: Boolean(domain.send_ready_at),
+        details: domain.details ?? null,
+        last_checked_at: domain.last_checked_at,
+      },
+    };
+  },
+
+  'POST /domains/{domain}/recreate': async (request) => {
+    const domain = await recreateDomain(services(), projectOf(request), domainParam(request));
+    return {
+      status: 200,
+      body: {
+        success: true,
+        recreated: true,
+        ...presentIdentity(domain, { ...(await subdomainsOf(domain.project_id, domain.domain)), baseUrl: publicBaseUrl(request) }),
+      },
+    };
+  },
+
+  'GET /domains/{domain}/domain-connect': async (request) => {
+    const deps = services();
+    const domain = await requireDomain(deps, projectOf(request), domainParam(request));
+    return { status: 200, body: { success: true, domain: domain.domain, ...(await discoverDomainConnect(deps, domain)) } };
+  },
+
+  'POST /domains/reply': async (request) => {
+    const { subdomain, existing } = await registerSubdomain(services(), projectOf(request), 'reply', request.body);
+    return { status: existing ? 200 : 201, body: { success: true, domain: subdomain.parent_domain, reply_domain: presentSubdomain(subdomain), existing } };
+  },
+
+  'POST /domains/tracking': async (request) => {
+    const { subdomain, existing } = await registerSubdomain(services(), projectOf(request), 'tracking', request.body);
+    return { status: existing ? 200 : 201, body: { success: true, domain: subdomain.parent_domain, tracking_domain: presentSubdomain(subdomain), existing } };
+  },
+
+  'GET /domains/health': async (request) => {
+    return { status: 200, body: await domainHealth(services(), projectOf(request)) };
+  },
+
+  'POST /domains/verify-email': async (request) => {
+    const sender = await startMailboxVerification(services(), projectOf(request), request.body);
+    return {
+      status: 201,
+      body: {
+        success: true,
+        sender: presentSender(sender, undefined),
+        message: sender.email_verified
+          ? `${sender.from_email} is already verified`
+          : `Verification email sent to ${sender.from_email}; the sender can send once its owner clicks the link`,
+        warning: 'This sender has no DKIM signature of its own domain; register the domain for authenticated sending',
+      },
+    };
+  },
+});
+
+/** The sender profile with this id (a project has few senders). */
+async function findSenderById(projectId: string, id: string) {
+  return (await listSenders(services().db, projectId)).find((s) => s.id === id);
+}

@@ -1,0 +1,226 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Services } from '../container';
+import { badRequest, conflict, ConditionFailedError, notFound } from '../errors';
+import type { SendingDomain } from './domain';
+import { publishAll } from './domain-events';
+import {
+  claimDomain,
+  deleteDomain,
+  domainsDueForCheck,
+  getDomain,
+  markClaimVerified,
+  putVerificationPage,
+  saveDomain,
+} from './domain-repository';
+import { MAIL_FROM_LABEL, isDomainName, providerHosts, registrationRecords, withDkimTokens } from './dns-records';
+import { nextDomainCheckAt } from './recheck-schedule';
+import { ensureDomainSender } from './sender-service';
+import { UNKNOWN_IDENTITY, applyProviderState } from './verification-state';
+import type { SenderProfile } from './domain';
+
+export interface RegisterInput {
+  domain: string;
+  senderName: string;
+  senderEmail: string;
+  externalKey?: string;
+}
+
+/** Validates a `/domains/register` body (part 7: missing fields, invalid domain, sender outside the domain). */
+export function parseRegisterRequest(body: unknown): RegisterInput {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const domain = str(b.domain).toLowerCase().replace(/\.$/, '');
+  const senderName = str(b.sender_name);
+  const senderEmail = str(b.sender_email).toLowerCase();
+  if (!domain || !senderName || !senderEmail) throw badRequest('Missing required fields: domain, sender_name, sender_email');
+  if (!isDomainName(domain)) throw badRequest(`Invalid domain: ${domain}`);
+  if (!senderEmail.endsWith(`@${domain}`) || senderEmail.length === domain.length + 1) {
+    throw badRequest(`sender_email must end in @${domain}`);
+  }
+  if (b.external_key != null && typeof b.external_key !== 'string') throw badRequest('external_key must be a string');
+  return { domain, senderName, senderEmail, externalKey: (b.external_key as string | undefined) || undefined };
+}
+
+/** A registration's outcome: the domain, its sender, and whether an earlier registration was reused. */
+export interface Registration {
+  domain: SendingDomain;
+  sender: SenderProfile;
+  reused: boolean;
+}
+
+/**
+ * Registers a sending domain: claims the name, creates the SES identity (Easy DKIM, MAIL FROM on
+ * `send.<domain>`), the 8 records and the sender profile. Every step is idempotent, so registering
+ * again reconciles whatever an earlier, interrupted registration left (answered with `reused`).
+ */
+export async function registerDomain(deps: Services, projectId: string, input: RegisterInput): Promise<Registration> {
+  const { db, clock, identities } = deps;
+  let claim: { takenFrom?: string };
+  try {
+    claim = await claimDomain(db, input.domain, projectId);
+  } catch (error) {
+    if (error instanceof ConditionFailedError) {
+      throw conflict(`Domain ${input.domain} is already verified by another sender`, 'DOMAIN_TAKEN', {}, error);
+    }
+    throw error;
+  }
+  // A registration nobody completed elsewhere gives way; its record would never verify.
+  if (claim.takenFrom) await deleteDomain(db, claim.takenFrom, input.domain);
+
+  const { dkimTokens } = await identities.ensureDomainIdentity(input.domain);
+  await identities.setMailFrom(input.domain, `${MAIL_FROM_LABEL}.${input.domain}`);
+  const hosts = providerHosts(deps.config);
+
+  for (let round = 0; round < 3; round++) {
+    const now = clock.now();
+    const existing = await getDomain(db, projectId, input.domain, true);
+    let domain: SendingDomain;
+    try {
+      if (existing) {
+        const tokensChanged = dkimTokens.length > 0 && dkimTokens.join() !== existing.dkim_tokens.join();
+        domain = {
+          ...existing,
+          dkim_tokens: tokensChanged ? dkimTokens : existing.dkim_tokens,
+          dns_records: tokensChanged ? withDkimTokens(existing.dns_records, dkimTokens, hosts) : existing.dns_records,
+          verification_page_token: existing.verification_page_token ?? pageToken(),
+          external_key: existing.external_key ?? input.externalKey,
+          version: existing.version + 1,
+          updated_at: now.toISOString(),
+        };
+        await saveDomain(db, domain, existing.version);
+      } else {
+        const identityId = randomUUID();
+        domain = {
+          project_id: projectId,
+          domain: input.domain,
+          identity_id: identityId,
+          verification_status: 'pending',
+          can_send: false,
+          sender_profile_id: '',
+          verification_token: randomBytes(32).toString('base64'),
+          dkim_tokens: dkimTokens,
+          dns_records: registrationRecords({ identityId, token: '', dkimTokens, hosts }),
+          verification_page_token: pageToken(),
+          external_key: input.externalKey,
+          version: 1,
+          check_count: 0,
+          next_check_at: nextDomainCheckAt(now.toISOString(), now),
+          last_checked_at: null,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        };
+        domain.dns_records[0].value = domain.verification_token;
+        const sender = await ensureDomainSender(deps, projectId, input.senderEmail, input.senderName);
+        domain.sender_profile_id = sender.id;
+        await saveDomain(db, domain, 'new');
+      }
+    } catch (error) {
+      // Another registration of the same domain won the race: reconcile against its record.
+      if (error instanceof ConditionFailedError) continue;
+      throw error;
+    }
+    await putVerificationPage(db, domain.verification_page_token as string, projectId, domain.domain);
+    const sender = await ensureDomainSender(deps, projectId, input.senderEmail, input.senderName);
+    if (domain.verification_status === 'verified') await markClaimVerified(db, domain.domain, projectId);
+    return { domain, sender, reused: existing !== undefined };
+  }
+  throw conflict(`Domain ${input.domain} is being registered concurrently; try again`, 'DOMAIN_BUSY');
+}
+
+/** The domain of the project, or 404. */
+export async function requireDomain(deps: Services, projectId: string, domain: string): Promise<SendingDomain> {
+  const found = await getDomain(deps.db, projectId, domain.toLowerCase(), true);
+  if (!found) throw notFound(`Domain ${domain.toLowerCase()} not found`, 'DOMAIN_NOT_FOUND');
+  return found;
+}
+
+/**
+ * Asks the provider about the domain and applies part 3's state machine. `resetSpfAndDmarc` is the
+ * verify call's rule (those two wait for the next DNS sweep); the periodic re-check leaves them.
+ * The write is conditional on the version read, so a transition and its events happen once even
+ * when a verify call and the re-check run together; the loser simply re-reads.
+ */
+export async function checkDomain(deps: Services, projectId: string, name: string, options: { resetSpfAndDmarc: boolean }): Promise<SendingDomain> {
+  for (let round = 0; round < 3; round++) {
+    const current = await requireDomain(deps, projectId, name);
+    const state = (await deps.identities.getIdentity(current.domain)) ?? UNKNOWN_IDENTITY;
+    const { next } = applyProviderState(current, state, deps.clock.now(), options);
+    next.version = current.version + 1;
+    try {
+      await saveDomain(deps.db, next, current.version);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) continue;
+      throw error;
+    }
+    if (next.verification_status === 'verified' && current.verification_status !== 'verified') {
+      await markClaimVerified(deps.db, next.domain, projectId);
+    }
+    return flushDomainEvents(deps, next);
+  }
+  throw conflict(`Domain ${name} is being verified concurrently; try again`, 'DOMAIN_BUSY');
+}
+
+/** Publishes a domain's decided events, then clears them (a crash in between republishes, never loses). */
+export async function flushDomainEvents(deps: Services, domain: SendingDomain): Promise<SendingDomain> {
+  if (!domain.pending_events || domain.pending_events.length === 0) return domain;
+  await publishAll(deps.events, domain.project_id, domain.pending_events);
+  const cleared: SendingDomain = { ...domain, pending_events: undefined, version: domain.version + 1 };
+  try {
+    await saveDomain(deps.db, cleared, domain.version);
+    return cleared;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return domain;
+    throw error;
+  }
+}
+
+/**
+ * `POST /domains/:domain/recreate`, for DKIM stuck at the provider: deletes the identity and
+ * creates it anew, which issues new DKIM tokens. The DKIM records are replaced and the domain goes
+ * back to `pending`; a verified domain has nothing to recreate.
+ */
+export async function recreateDomain(deps: Services, projectId: string, name: string): Promise<SendingDomain> {
+  const current = await requireDomain(deps, projectId, name);
+  if (current.verification_status === 'verified') {
+    throw conflict(`Domain ${current.domain} is verified; there is nothing to recreate`, 'DOMAIN_VERIFIED');
+  }
+  await deps.identities.deleteIdentity(current.domain);
+  const { dkimTokens } = await deps.identities.ensureDomainIdentity(current.domain);
+  await deps.identities.setMailFrom(current.domain, `${MAIL_FROM_LABEL}.${current.domain}`);
+  const now = deps.clock.now();
+  const next: SendingDomain = {
+    ...current,
+    verification_status: 'pending',
+    can_send: false,
+    send_ready_at: undefined,
+    dkim_tokens: dkimTokens,
+    dns_records: withDkimTokens(current.dns_records, dkimTokens, providerHosts(deps.config)).map((r) =>
+      r.purpose === 'dkim' || r.purpose === 'provider_verification' || r.purpose === 'return_path' ? { ...r, status: 'not_set', last_checked_at: null } : r,
+    ),
+    details: undefined,
+    // A new identity gets the day-one rhythm of checks again.
+    created_at: current.created_at,
+    check_count: 0,
+    next_check_at: new Date(now.getTime() + 5 * 60_000).toISOString(),
+    version: current.version + 1,
+    updated_at: now.toISOString(),
+  };
+  try {
+    await saveDomain(deps.db, next, current.version);
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw conflict(`Domain ${name} changed concurrently; try again`, 'DOMAIN_BUSY', {}, error);
+    throw error;
+  }
+  return next;
+}
+
+/** The scheduled re-check: every domain whose check is due is asked about once. */
+export async function recheckDueDomains(deps: Services): Promise<number> {
+  const due = await domainsDueForCheck(deps.db, deps.clock.now().toISOString());
+  for (const d of due) await checkDomain(deps, d.project_id, d.domain, { resetSpfAndDmarc: false });
+  return due.length;
+}
+
+function pageToken(): string {
+  return randomBytes(24).toString('base64url');
+}

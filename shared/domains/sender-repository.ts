@@ -1,0 +1,68 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
+import { stripKeys, type Db } from '../store/client';
+import { SENDER_SK_PREFIX, projectKey, senderCheckIndex, senderKey } from '../store/keys';
+import type { SenderProfile } from './domain';
+
+function toItem(sender: SenderProfile): Record<string, unknown> {
+  return {
+    ...senderKey(sender.project_id, sender.from_email),
+    ...sender,
+    from_email: sender.from_email.toLowerCase(),
+    ...(sender.next_check_at ? senderCheckIndex(sender.next_check_at, sender.project_id, sender.from_email) : {}),
+  };
+}
+
+function fromItem(item: Record<string, unknown>): SenderProfile {
+  const { gsi1pk: _a, gsi1sk: _b, ...rest } = stripKeys<Record<string, unknown>>(item);
+  return rest as unknown as SenderProfile;
+}
+
+/** The sender profile of an address in a project, or undefined. */
+export async function getSender(db: Db, projectId: string, email: string, consistent = false): Promise<SenderProfile | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: senderKey(projectId, email), ConsistentRead: consistent }));
+  return out.Item ? fromItem(out.Item) : undefined;
+}
+
+/** Every sender profile of a project. */
+export async function listSenders(db: Db, projectId: string): Promise<SenderProfile[]> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': SENDER_SK_PREFIX },
+    }),
+  );
+  return (out.Items ?? []).map(fromItem);
+}
+
+/** Writes a sender whole, conditional on its version (or on its absence when new). */
+export async function saveSender(db: Db, sender: SenderProfile, expectedVersion: number | 'new'): Promise<void> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: toItem(sender),
+        ConditionExpression: expectedVersion === 'new' ? 'attribute_not_exists(pk)' : 'version = :v',
+        ExpressionAttributeValues: expectedVersion === 'new' ? undefined : { ':v': expectedVersion },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`Sender ${sender.from_email} changed concurrently`, { cause: error });
+    throw error;
+  }
+}
+
+/** Magic-link senders whose mailbox check is due. */
+export async function sendersDueForCheck(db: Db, nowIso: string, limit = 50): Promise<{ project_id: string; from_email: string }[]> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
+      ExpressionAttributeValues: { ':pk': 'SENDERCHECK', ':now': `${nowIso}#~` },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((i) => ({ project_id: i.project_id as string, from_email: i.from_email as string }));
+}

@@ -1,0 +1,94 @@
+import type { DnsRecord, PendingEvent, RecordStatus, SendingDomain, VerificationStatus } from './domain';
+import type { IdentityState, ProviderStatus } from './identity-provider';
+import { nextDomainCheckAt } from './recheck-schedule';
+
+const providerToRecord = (status: ProviderStatus): RecordStatus =>
+  status === 'SUCCESS' ? 'verified' : status === 'FAILED' ? 'mismatch' : status === 'NOT_STARTED' ? 'not_set' : 'propagating';
+
+/** The provider's answer when it does not know the identity at all. */
+export const UNKNOWN_IDENTITY: IdentityState = {
+  verifiedForSending: false,
+  verificationStatus: 'NOT_STARTED',
+  dkimStatus: 'NOT_STARTED',
+  mailFromStatus: 'NOT_STARTED',
+  dkimTokens: [],
+};
+
+/**
+ * The state machine of part 3 for one provider answer: the domain's new status, `can_send`, record
+ * statuses and the events the transition decides. `domain.send_ready` is decided once, the first
+ * time the provider sends for the domain, and before `domain.verified`; `domain.verified` and
+ * `domain.failed` only when the status changes to them. A verified domain stays verified through a
+ * temporary provider hiccup; only FAILED takes it back.
+ */
+export function applyProviderState(
+  domain: SendingDomain,
+  state: IdentityState,
+  now: Date,
+  options: { resetSpfAndDmarc: boolean },
+): { next: SendingDomain; events: PendingEvent[] } {
+  const at = now.toISOString();
+  const previous = domain.verification_status;
+  const failed = state.verificationStatus === 'FAILED' || state.dkimStatus === 'FAILED';
+  const succeeded = state.verificationStatus === 'SUCCESS' && state.dkimStatus === 'SUCCESS';
+  let status: VerificationStatus = failed ? 'failed' : succeeded ? 'verified' : 'pending';
+  if (previous === 'verified' && status === 'pending') status = 'verified';
+  const canSend = state.verifiedForSending && status !== 'failed';
+
+  const records: DnsRecord[] = domain.dns_records.map((r) => {
+    switch (r.purpose) {
+      case 'provider_verification':
+        return { ...r, status: providerToRecord(state.verificationStatus), last_checked_at: at };
+      case 'dkim':
+        return { ...r, status: providerToRecord(state.dkimStatus), last_checked_at: at };
+      case 'return_path':
+        return { ...r, status: providerToRecord(state.mailFromStatus), last_checked_at: at };
+      case 'spf':
+      case 'dmarc':
+        return options.resetSpfAndDmarc ? { ...r, status: 'not_set', last_checked_at: at } : r;
+      default:
+        return r;
+    }
+  });
+
+  const details = {
+    domain_verification: state.verificationStatus,
+    dkim_verification: state.dkimStatus,
+    mail_from_status: state.mailFromStatus,
+  };
+  const events: PendingEvent[] = [];
+  let sendReadyAt = domain.send_ready_at;
+  if (canSend && !sendReadyAt) {
+    sendReadyAt = at;
+    events.push({ event: 'domain.send_ready', timestamp: at, data: { identity_id: domain.identity_id, domain: domain.domain, can_send: true } });
+  }
+  if (status !== previous && status !== 'pending') {
+    events.push({
+      event: status === 'verified' ? 'domain.verified' : 'domain.failed',
+      timestamp: at,
+      data: {
+        identity_id: domain.identity_id,
+        domain: domain.domain,
+        verification_status: status,
+        previous_verification_status: previous,
+        can_send: canSend,
+        details: { domain_verification: details.domain_verification, dkim_verification: details.dkim_verification },
+      },
+    });
+  }
+
+  const next: SendingDomain = {
+    ...domain,
+    verification_status: status,
+    can_send: canSend,
+    dns_records: records,
+    details,
+    send_ready_at: sendReadyAt,
+    pending_events: [...(domain.pending_events ?? []), ...events],
+    check_count: domain.check_count + 1,
+    next_check_at: status === 'pending' ? nextDomainCheckAt(domain.created_at, now) : undefined,
+    last_checked_at: at,
+    updated_at: at,
+  };
+  return { next, events };
+}
