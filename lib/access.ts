@@ -7,7 +7,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { NagSuppressions, type NagPackSuppression, type NagPackSuppressionAppliesTo } from 'cdk-nag';
 import { queues as queueDefinitions, type QueueName } from '../shared/queues';
-import type { EndpointGroup, WorkerName } from '../shared/routes';
+import type { EndpointGroup, ScheduleName, WorkerName } from '../shared/routes';
 import { tableDefinition } from '../shared/store/table-definition';
 import type { SesSending } from './ses';
 
@@ -53,6 +53,11 @@ export interface FunctionAccess {
    * @default false
    */
   readonly sesSend?: boolean;
+  /**
+   * May create, read and delete SES identities (domain registration, verification, senders).
+   * @default false
+   */
+  readonly sesIdentities?: boolean;
 }
 
 /**
@@ -66,6 +71,18 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   activity: { table: 'read' },
   /** Claims and updates activities, re-enqueues retries with a delay, reads payloads, calls SES. */
   'send-worker': { table: 'readWrite', enqueue: ['send'], payloads: 'read', sesSend: true },
+  /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
+  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  /** The public verification page runs the same verification as the domains group. */
+  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+};
+
+/** Grants of the scheduled jobs of shared/routes.ts; a job not listed gets DEFAULT_SCHEDULED_ACCESS. */
+export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess } = {
+  /** Asks SES about pending identities and publishes the transitions' events. */
+  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  /** Resolves DNS and writes record statuses. */
+  'dns-sweep': { table: 'readWrite' },
 };
 
 /** Access of a scheduled job unless its construct is told otherwise. */
@@ -119,6 +136,13 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
   resources.tokenSecret.grantRead(fn);
 
   fn.addEnvironment('SES_CONFIGURATION_SET', resources.ses.configurationSetName);
+  if (access.sesIdentities) {
+    resources.ses.grantManageIdentities(fn);
+    allow(
+      [{ regex: '/^Resource::arn:.+:ses:.+:identity\\/\\*$/' }],
+      'Domains and sender addresses are registered at run time through the API, so their identities are not known at deploy time.',
+    );
+  }
   if (access.sesSend) {
     resources.ses.grantSend(fn);
     allow(

@@ -4,7 +4,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { schedules as sharedSchedules, type ScheduleDefinition } from '../shared/routes';
-import { connect, DEFAULT_SCHEDULED_ACCESS, type FunctionAccess, type ServiceResources } from './access';
+import { connect, DEFAULT_SCHEDULED_ACCESS, scheduledAccess, type FunctionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 import { pascal } from './queues';
 
@@ -30,8 +30,8 @@ export interface SchedulingProps {
    */
   readonly schedules?: Readonly<Record<string, ScheduleDefinition>>;
   /**
-   * What the job functions may touch.
-   * @default DEFAULT_SCHEDULED_ACCESS (table read/write and the token secret)
+   * What every job function may touch.
+   * @default each job's entry in scheduledAccess (lib/access.ts), else DEFAULT_SCHEDULED_ACCESS
    */
   readonly access?: FunctionAccess;
   /**
@@ -76,7 +76,7 @@ export class Scheduling extends Construct {
         timeout: SCHEDULED_JOB_TIMEOUT,
         logRemovalPolicy: props.logRemovalPolicy,
       });
-      connect(fn.function, props.resources, props.access ?? DEFAULT_SCHEDULED_ACCESS);
+      connect(fn.function, props.resources, props.access ?? (scheduledAccess as Readonly<Record<string, FunctionAccess | undefined>>)[name] ?? DEFAULT_SCHEDULED_ACCESS);
       fn.function.grantInvoke(role);
       functions[name] = fn;
 

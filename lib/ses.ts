@@ -39,4 +39,14 @@ export class SesSending extends Construct {
       resourceArns: [this.identityArn, this.configurationSetArn],
     });
   }
+
+  /** Lets a function create, read and delete identities and set their MAIL FROM (domains and senders). */
+  grantManageIdentities(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
+      // CreateEmailIdentity with a configuration set is authorized against the set too.
+      resourceArns: [this.identityArn, this.configurationSetArn],
+    });
+  }
 }

@@ -79,7 +79,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const emulators: RunningEmulator[] = await Promise.all([
       startDynamoDb({ port: ports.dynamodb, dbPath, pidDir }),
       startSqs({ port: ports.sqs }),
-      startSes({ port: ports.ses, outboxDir }),
+      startSes({ port: ports.ses, outboxDir, stateFile: path.join(dataDir, 'ses-identities.json') }),
       startS3({ port: ports.s3, directory: path.join(dataDir, 's3') }),
     ]);
     emulators.forEach((e) => stops.push(() => e.stop()));
@@ -135,8 +135,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const timers = startTimers(jobs);
     stops.push(() => timers.stop());
 
-    const { db, clock } = services();
-    const seed = await ensureSeed(db, clock, path.join(dataDir, 'seed.json'), { baseUrl: api.url, sesUrl: ses.endpoint.replace('127.0.0.1', 'localhost') });
+    const seed = await ensureSeed(services(), path.join(dataDir, 'seed.json'), { baseUrl: api.url, sesUrl: ses.endpoint.replace('127.0.0.1', 'localhost') });
     return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, stop: stopAll };
   } catch (error) {
     await stopAll();

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { generateKey, parseAuthorization } from '../shared/auth/api-keys';
-import { putDomain } from '../shared/domains/domain-repository';
+import type { Services } from '../shared/container';
+import { checkDomain, registerDomain } from '../shared/domains/domain-service';
 import { createOrganizationWithKey, findPartnerKey } from '../shared/organizations/organization-repository';
-import type { Clock } from '../shared/ports';
 import { findApiKey } from '../shared/projects/project-repository';
 import { createProject } from '../shared/projects/project-service';
 import type { Db } from '../shared/store/client';
@@ -27,7 +27,8 @@ export const DEMO_DOMAIN = 'demo.mailroom.test';
  * Seeds an organization with a partner key and a demo project with live and test keys and a
  * verified domain. Idempotent: when the seed file's keys still work against the table, it is reused.
  */
-export async function ensureSeed(db: Db, clock: Clock, file: string, urls: { baseUrl: string; sesUrl: string }): Promise<Seed> {
+export async function ensureSeed(deps: Services, file: string, urls: { baseUrl: string; sesUrl: string }): Promise<Seed> {
+  const { db, clock } = deps;
   const previous = readSeed(file);
   if (previous && (await seedStillValid(db, previous))) {
     const seed = { ...previous, base_url: urls.baseUrl, ses_outbox_url: urls.sesUrl };
@@ -39,15 +40,9 @@ export async function ensureSeed(db: Db, clock: Clock, file: string, urls: { bas
   const organizationId = randomUUID();
   await createOrganizationWithKey(db, { id: organizationId, name: 'Local organization', max_projects: null, created_at: now }, partner.hash);
   const { project, liveKey, testKey } = await createProject(db, clock, { organizationId, name: 'Demo project' });
-  await putDomain(db, {
-    project_id: project.id,
-    domain: DEMO_DOMAIN,
-    identity_id: randomUUID(),
-    verification_status: 'verified',
-    can_send: true,
-    created_at: now,
-    updated_at: now,
-  });
+  // Registered like any domain; the local SES emulator verifies it on the first check.
+  await registerDomain(deps, project.id, { domain: DEMO_DOMAIN, senderName: 'Demo', senderEmail: `hello@${DEMO_DOMAIN}` });
+  await checkDomain(deps, project.id, DEMO_DOMAIN, { resetSpfAndDmarc: false });
   const seed: Seed = {
     base_url: urls.baseUrl,
     partner_key: partner.plaintext,

@@ -63,9 +63,11 @@ export interface ScheduleDefinition {
 }
 
 /** Scheduled jobs; later capabilities (domain re-checks, the DNS sweep, scheduled sends) add theirs. */
-export const schedules: Readonly<Record<string, ScheduleDefinition>> = {
+export const schedules = {
   /** Pending domains (frequent on day one, then spaced) and magic-link senders. */
   'domain-recheck': { entry: 'functions/domain-recheck/handler.ts', everySeconds: 60 },
   /** SPF, DMARC, reply MX and tracking CNAME records, resolved by DNS. */
   'dns-sweep': { entry: 'functions/dns-sweep/handler.ts', everySeconds: 6 * 3600 },
-};
+} as const satisfies Readonly<Record<string, ScheduleDefinition>>;
+
+export type ScheduleName = keyof typeof schedules;

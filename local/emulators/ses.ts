@@ -5,6 +5,7 @@ import sesServer from 'aws-ses-v2-local';
 import type { RunningEmulator } from './dynamodb';
 import { closeServer } from './close-server';
 import { freePort } from '../free-port';
+import { IdentityEmulator } from './ses-identities';
 
 /** Where the SES v2 API takes a send. */
 const SEND_PATH = '/v2/email/outbound-emails';
@@ -14,15 +15,25 @@ const SEND_PATH = '/v2/email/outbound-emails';
  * proxy that keeps every raw message it passes on whole, as `<outboxDir>/<message id>.eml`: the
  * viewer shows only the parsed parts, and a developer sometimes needs every header.
  */
-export async function startSes(options: { port: number; outboxDir: string }): Promise<RunningEmulator> {
+export async function startSes(options: { port: number; outboxDir: string; stateFile: string }): Promise<RunningEmulator> {
   fs.mkdirSync(options.outboxDir, { recursive: true });
   const innerPort = await freePort();
   const inner = await sesServer({ port: innerPort, host: '127.0.0.1' });
+  const identities = new IdentityEmulator(options.stateFile, () => `http://localhost:${options.port}`, (to, link) =>
+    sendThroughInner(innerPort, to, link),
+  );
   const proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      if (identities.handles(req)) {
+        identities.answer(req, body, res).catch((e: Error) => {
+          res.writeHead(500, { 'content-type': 'application/json', 'x-amzn-errortype': 'InternalFailure' });
+          res.end(JSON.stringify({ message: e.message }));
+        });
+        return;
+      }
       const upstream = http.request(
         { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${innerPort}` } },
         (up) => {
@@ -70,4 +81,39 @@ function keepRawMessage(outboxDir: string, requestBody: Buffer, responseBody: Bu
   } catch {
     // A request we cannot read is still passed on; only the copy is skipped.
   }
+}
+
+/** Puts SES's address-verification mail into the outbox, as SES would send it to the owner. */
+function sendThroughInner(innerPort: number, to: string, link: string): Promise<void> {
+  const body = JSON.stringify({
+    FromEmailAddress: 'no-reply-aws@amazon.com',
+    Destination: { ToAddresses: [to] },
+    Content: {
+      Simple: {
+        Subject: { Data: 'Amazon Web Services - Email Address Verification Request' },
+        Body: {
+          Text: { Data: `To verify ${to}, open this link within 24 hours:\n${link}` },
+          Html: { Data: `<p>To verify <b>${to}</b>, open this link within 24 hours:</p><p><a href="${link}">${link}</a></p>` },
+        },
+      },
+    },
+  });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: innerPort,
+        method: 'POST',
+        path: SEND_PATH,
+        // The emulator wants some credentials, as SES would; any will do.
+        headers: { 'content-type': 'application/json', authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/ses/aws4_request' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => ((res.statusCode ?? 500) < 300 ? resolve() : reject(new Error(`SES emulator answered ${res.statusCode}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -9,6 +9,7 @@ import { getProject } from '../projects/project-repository';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
 import { ttlAfterDays } from '../store/client';
 import { findSuppressed } from '../suppression/suppression-repository';
+import { dayOf, type CounterBatch } from '../stats/domain-stats';
 import { domainOf } from './addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
 import { buildMime } from './mime';
@@ -34,7 +35,7 @@ const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
  * Hands one activity to SES, at most once per attempt: the claim is a conditional write, so a
  * redelivered message finds the attempt taken (or the activity already final) and sends nothing.
  */
-export async function deliverSend(deps: Services, job: SendJob, secret: string): Promise<DeliveryOutcome> {
+export async function deliverSend(deps: Services, job: SendJob, secret: string, counters?: CounterBatch): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
   const payload = await loadPayload(deps.blobs, job);
   const now = clock.now();
@@ -120,13 +121,14 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string):
   }
 
   const sentAt = at();
-  await transitionFromSendable(
+  const recorded = await transitionFromSendable(
     db,
     activity.id,
     'sent',
     { message_id: messageId, sent_at: sentAt, updated_at: sentAt },
     { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt },
   );
+  if (recorded) counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
   return 'sent';
 }
 

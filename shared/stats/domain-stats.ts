@@ -1,0 +1,85 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db } from '../store/client';
+import { domainStatKey, domainStatRange, projectKey } from '../store/keys';
+
+/** Daily counters of one sender domain, kept as mails and events happen (never by scanning activity). */
+export const COUNTER_FIELDS = ['sent', 'sent_test', 'delivered', 'hard_bounced', 'soft_bounced', 'complained', 'unique_opens', 'unique_clicks'] as const;
+export type CounterField = (typeof COUNTER_FIELDS)[number];
+export type DomainCounts = Record<CounterField, number>;
+
+/** The UTC day (YYYY-MM-DD) of an instant. */
+export const dayOf = (at: Date | string): string => new Date(at).toISOString().slice(0, 10);
+
+/**
+ * Increments gathered over one batch and written with one UpdateItem per (project, domain, day):
+ * ten mails from one domain cost one write unit, not ten.
+ */
+export class CounterBatch {
+  private readonly pending = new Map<string, { projectId: string; domain: string; day: string; counts: Partial<DomainCounts> }>();
+
+  /** Adds `n` to a counter. */
+  add(projectId: string, domain: string, day: string, field: CounterField, n = 1): void {
+    const key = `${projectId}|${domain.toLowerCase()}|${day}`;
+    const entry = this.pending.get(key) ?? { projectId, domain: domain.toLowerCase(), day, counts: {} };
+    entry.counts[field] = (entry.counts[field] ?? 0) + n;
+    this.pending.set(key, entry);
+  }
+
+  /** Writes every gathered increment; the batch is empty afterwards. */
+  async flush(db: Db, ttl?: number): Promise<void> {
+    const entries = [...this.pending.values()];
+    this.pending.clear();
+    await Promise.all(
+      entries.map((e) => {
+        const fields = Object.entries(e.counts);
+        return db.doc.send(
+          new UpdateCommand({
+            TableName: db.tableName,
+            Key: domainStatKey(e.projectId, e.domain, e.day),
+            UpdateExpression: `ADD ${fields.map((_, i) => `#f${i} :v${i}`).join(', ')} SET #d = :d, #day = :day${ttl ? ', #ttl = :ttl' : ''}`,
+            ExpressionAttributeNames: {
+              ...Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
+              '#d': 'domain',
+              '#day': 'day',
+              ...(ttl ? { '#ttl': 'ttl' } : {}),
+            },
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
+              ':d': e.domain,
+              ':day': e.day,
+              ...(ttl ? { ':ttl': ttl } : {}),
+            },
+          }),
+        );
+      }),
+    );
+  }
+}
+
+/** A domain's counters summed over the days from `fromDay` to `toDay` (inclusive). */
+export async function readDomainCounts(db: Db, projectId: string, domain: string, fromDay: string, toDay: string): Promise<DomainCounts> {
+  const totals = Object.fromEntries(COUNTER_FIELDS.map((f) => [f, 0])) as DomainCounts;
+  const range = domainStatRange(domain, fromDay, toDay);
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':from': range.from, ':to': range.to },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return totals;
+}
+
+/**
+ * Permanent bounces as a percentage (0 to 100, two decimals) of the live mails sent in the same
+ * period; 0 when nothing was sent. SES reviews an account near 5% and may pause it near 10%.
+ */
+export function hardBounceRate(counts: Pick<DomainCounts, 'sent' | 'hard_bounced'>): number {
+  return counts.sent > 0 ? Math.round((counts.hard_bounced / counts.sent) * 10_000) / 100 : 0;
+}

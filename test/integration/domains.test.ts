@@ -1,0 +1,335 @@
+import fs from 'node:fs';
+import { ReceiveMessageCommand, SQSClient, PurgeQueueCommand } from '@aws-sdk/client-sqs';
+import { handler as recheck } from '../../functions/domain-recheck/handler';
+import { overrideServices, services } from '../../shared/container';
+import { createProject } from '../../shared/projects/project-service';
+import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
+import type { Clock } from '../../shared/ports';
+import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
+
+let cloud: TestCloud;
+let sqs: SQSClient;
+let realClock: Clock;
+
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  sqs = new SQSClient({});
+  realClock = services().clock;
+}, CLOUD_TIMEOUT_MS);
+afterAll(async () => {
+  sqs?.destroy();
+  await cloud?.stop();
+});
+afterEach(() => overrideServices({ clock: realClock }));
+
+let counter = 0;
+/** A fresh domain name per test, so tests do not share state. */
+const fresh = (prefix = '') => `${prefix}d${Date.now().toString(36)}${(counter++).toString(36)}.example.com`;
+const register = (domain: string, key?: string, sender = `hello@${domain}`) =>
+  cloud.api('POST', '/domains/register', { key, body: { domain, sender_name: 'Acme', sender_email: sender } });
+
+/** Events published so far (the events queue has no consumer yet; we read it like one). */
+async function drainEvents(): Promise<Record<string, any>[]> {
+  const events: Record<string, any>[] = [];
+  for (let i = 0; i < 20; i++) {
+    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.events, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 600 }));
+    if (!out.Messages?.length) break;
+    events.push(...out.Messages.map((m) => JSON.parse(m.Body ?? '{}')));
+  }
+  return events;
+}
+
+const eventsFor = (events: Record<string, any>[], domain: string) => events.filter((e) => e.data?.domain === domain || e.data?.sender_email?.endsWith(domain));
+
+describe('POST /domains/register (4.12, part 2)', () => {
+  test('creates the 8 records of part 2 exactly, every one not_set and never checked', async () => {
+    const domain = fresh();
+    const res = await register(domain);
+    expect(res.status).toBe(201);
+    const body = res.body as Record<string, any>;
+    expect(body).toMatchObject({ success: true, domain, verification_status: 'pending', reused: false });
+    expect(body.sender).toEqual({ from_name: 'Acme', from_email: `hello@${domain}`, domain_authenticated: false });
+    expect(body.sender_profile_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.dkim_tokens).toHaveLength(3);
+    const [t1, t2, t3] = body.dkim_tokens as string[];
+    const rows = (body.dns_records as any[]).map((r) => [r.record_type, r.name, r.purpose, r.value, r.ttl_hint, r.status, r.last_checked_at]);
+    expect(rows).toEqual([
+      ['TXT', '_amazonses', 'provider_verification', body.verification_token, 300, 'not_set', null],
+      ['CNAME', `${t1}._domainkey`, 'dkim', `${t1}.dkim.amazonses.com`, 1800, 'not_set', null],
+      ['CNAME', `${t2}._domainkey`, 'dkim', `${t2}.dkim.amazonses.com`, 1800, 'not_set', null],
+      ['CNAME', `${t3}._domainkey`, 'dkim', `${t3}.dkim.amazonses.com`, 1800, 'not_set', null],
+      ['TXT', '@', 'spf', 'v=spf1 include:amazonses.com ~all', 300, 'not_set', null],
+      ['TXT', '_dmarc', 'dmarc', `v=DMARC1; p=none; rua=mailto:d-${body.identity_id}@reply.mailroom.local`, 300, 'not_set', null],
+      ['MX', 'send', 'return_path', '10 feedback-smtp.us-east-1.amazonses.com', 300, 'not_set', null],
+      ['TXT', 'send', 'return_path', 'v=spf1 include:amazonses.com ~all', 300, 'not_set', null],
+    ]);
+    expect(body.verification_token.length).toBeGreaterThan(20);
+    expect(body.verification_url).toMatch(/^http:\/\/localhost:\d+\/verify\/[A-Za-z0-9_-]{32}$/);
+    for (const r of body.dns_records as any[]) expect(r.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test.each([
+    [{ sender_name: 'A', sender_email: 'a@x.com' }, 'Missing required fields: domain, sender_name, sender_email'],
+    [{ domain: 'x.com', sender_email: 'a@x.com' }, 'Missing required fields: domain, sender_name, sender_email'],
+    [{ domain: 'not a domain', sender_name: 'A', sender_email: 'a@x.com' }, 'Invalid domain: not a domain'],
+    [{ domain: 'x.com', sender_name: 'A', sender_email: 'a@other.com' }, 'sender_email must end in @x.com'],
+    [{ domain: 'x.com', sender_name: 'A', sender_email: 'a@sub.x.com' }, 'sender_email must end in @x.com'],
+  ])('refuses %j with 400', async (body, message) => {
+    const res = await cloud.api('POST', '/domains/register', { body });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message });
+  });
+
+  test('registering again reuses the identity and its records (201, reused: true)', async () => {
+    const domain = fresh();
+    const first = (await register(domain)).body as Record<string, any>;
+    const again = await register(domain);
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ reused: true, identity_id: first.identity_id, verification_token: first.verification_token });
+    expect((again.body.dns_records as any[]).map((r) => r.value)).toEqual((first.dns_records as any[]).map((r) => r.value));
+    expect(again.body.verification_url).toBe(first.verification_url);
+  });
+
+  test("a domain verified by another project is a 409; an unverified one is released to the newcomer", async () => {
+    const { db, clock } = services();
+    const other = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Other' });
+    const taken = fresh();
+    await register(taken);
+    await cloud.api('POST', `/domains/${taken}/verify`);
+    const refused = await register(taken, other.liveKey);
+    expect(refused.status).toBe(409);
+
+    const loose = fresh();
+    await register(loose);
+    expect((await register(loose, other.liveKey)).status).toBe(201);
+    expect((await cloud.api('GET', `/domains/${loose}/dns-records`)).status).toBe(404);
+    expect((await cloud.api('GET', `/domains/${loose}/dns-records`, { key: other.liveKey })).status).toBe(200);
+  });
+});
+
+describe('GET /domains/:domain/dns-records and /status', () => {
+  test('give the stored records and state without asking anyone, and 404 for a domain not in the project', async () => {
+    const domain = fresh();
+    await register(domain);
+    const records = await cloud.api('GET', `/domains/${domain}/dns-records`);
+    expect(records.status).toBe(200);
+    expect(records.body).toMatchObject({ success: true, domain, verification_status: 'pending' });
+    expect((records.body.dns_records as any[]).every((r) => r.last_checked_at === null)).toBe(true);
+    const status = await cloud.api('GET', `/domains/${domain}/status`);
+    expect(status.body).toMatchObject({ domain, can_send: false, verification_status: 'pending' });
+    expect((await cloud.api('GET', '/domains/unknown.example.org/dns-records')).status).toBe(404);
+    expect((await cloud.api('GET', '/domains/unknown.example.org/status')).status).toBe(404);
+    expect((await cloud.api('POST', '/domains/unknown.example.org/verify')).status).toBe(404);
+  });
+});
+
+describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
+  test('verifies the domain: send_ready then verified, each once; SPF and DMARC wait for the sweep', async () => {
+    await drainEvents();
+    const domain = fresh();
+    await register(domain);
+    const res = await cloud.api('POST', `/domains/${domain}/verify`);
+    expect(res.status).toBe(200);
+    const body = res.body as Record<string, any>;
+    expect(body).toMatchObject({ success: true, domain, verification_status: 'verified', can_send: true });
+    expect(body.details).toEqual({ domain_verification: 'SUCCESS', dkim_verification: 'SUCCESS', mail_from_status: 'SUCCESS' });
+    expect(body.sender_profile).toMatchObject({ from_email: `hello@${domain}`, domain_authenticated: true });
+    const byPurpose = Object.fromEntries((body.dns_records as any[]).map((r) => [`${r.purpose}:${r.record_type}:${r.name}`, r.status]));
+    expect(Object.entries(byPurpose).filter(([k]) => k.startsWith('dkim')).every(([, s]) => s === 'verified')).toBe(true);
+    expect(byPurpose['spf:TXT:@']).toBe('not_set');
+    expect(byPurpose['dmarc:TXT:_dmarc']).toBe('not_set');
+    expect(byPurpose['return_path:MX:send']).toBe('verified');
+    expect((body.dns_records as any[]).every((r) => typeof r.last_checked_at === 'string')).toBe(true);
+
+    await cloud.api('POST', `/domains/${domain}/verify`);
+    const events = eventsFor(await drainEvents(), domain);
+    expect(events.map((e) => e.event)).toEqual(['domain.send_ready', 'domain.verified']);
+    expect(events[0]).toMatchObject({ project_id: cloud.seed.project_id, data: { identity_id: body.identity_id, domain, can_send: true } });
+    expect(events[1].data).toEqual({
+      identity_id: body.identity_id,
+      domain,
+      verification_status: 'verified',
+      previous_verification_status: 'pending',
+      can_send: true,
+      details: { domain_verification: 'SUCCESS', dkim_verification: 'SUCCESS' },
+    });
+    expect((await cloud.api('GET', `/domains/${domain}/status`)).body).toMatchObject({ can_send: true, send_ready: true });
+  });
+
+  test('a domain that fails verification emits domain.failed once and cannot send', async () => {
+    await drainEvents();
+    const domain = fresh('fail.');
+    await register(domain);
+    const res = await cloud.api('POST', `/domains/${domain}/verify`);
+    expect(res.body).toMatchObject({ verification_status: 'failed', can_send: false });
+    await cloud.api('POST', `/domains/${domain}/verify`);
+    const events = eventsFor(await drainEvents(), domain);
+    expect(events.map((e) => e.event)).toEqual(['domain.failed']);
+    expect(events[0].data).toMatchObject({ verification_status: 'failed', previous_verification_status: 'pending', can_send: false });
+  });
+
+  test('the periodic re-check verifies a pending domain when its check is due, and not before', async () => {
+    await drainEvents();
+    const domain = fresh();
+    await register(domain);
+    await recheck();
+    expect((await cloud.api('GET', `/domains/${domain}/status`)).body).toMatchObject({ verification_status: 'pending' });
+    const later = new Date(Date.now() + 6 * 60_000);
+    overrideServices({ clock: { now: () => later } });
+    await recheck();
+    expect((await cloud.api('GET', `/domains/${domain}/status`)).body).toMatchObject({ verification_status: 'verified', can_send: true });
+    expect(eventsFor(await drainEvents(), domain).map((e) => e.event)).toEqual(['domain.send_ready', 'domain.verified']);
+  });
+
+  test('mail from a registered domain goes out only once it can send', async () => {
+    const domain = fresh();
+    await register(domain);
+    const early = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: `hello@${domain}` }) });
+    expect((await cloud.waitForActivity(early.body.email_id as string, cloud.seed.live_key, (a) => a.current_status !== 'queued')).error_code).toBe(
+      'sender_not_verified',
+    );
+    await cloud.api('POST', `/domains/${domain}/verify`);
+    const later = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: `news@${domain}` }) });
+    expect((await cloud.waitForActivity(later.body.email_id as string, cloud.seed.live_key, (a) => a.current_status !== 'queued')).current_status).toBe('sent');
+  });
+});
+
+describe('POST /domains/:domain/recreate', () => {
+  test('issues new DKIM tokens and records for a failed domain, back to pending', async () => {
+    const domain = fresh('fail.');
+    const first = (await register(domain)).body as Record<string, any>;
+    await cloud.api('POST', `/domains/${domain}/verify`);
+    const res = await cloud.api('POST', `/domains/${domain}/recreate`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ recreated: true, verification_status: 'pending', can_send: false, identity_id: first.identity_id });
+    expect(res.body.dkim_tokens).not.toEqual(first.dkim_tokens);
+    const dkim = (res.body.dns_records as any[]).filter((r) => r.purpose === 'dkim');
+    expect(dkim.map((r) => r.name)).toEqual((res.body.dkim_tokens as string[]).map((t) => `${t}._domainkey`));
+    expect(dkim.every((r) => r.status === 'not_set')).toBe(true);
+    expect((res.body.dns_records as any[])).toHaveLength(8);
+  });
+
+  test('a verified domain has nothing to recreate (409)', async () => {
+    const domain = fresh();
+    await register(domain);
+    await cloud.api('POST', `/domains/${domain}/verify`);
+    expect((await cloud.api('POST', `/domains/${domain}/recreate`)).status).toBe(409);
+  });
+});
+
+describe('Senders verified by mail (POST /domains/verify-email)', () => {
+  test('the owner confirms by the link: sender.verified once, and mail can go out unauthenticated', async () => {
+    await drainEvents();
+    const email = `owner.${Date.now()}@gmail-like.example.net`;
+    const res = await cloud.api('POST', '/domains/verify-email', { body: { email, name: 'Owner' } });
+    expect(res.status).toBe(201);
+    expect(res.body.sender).toMatchObject({ from_email: email, sender_source: 'magic_link', domain_authenticated: false, email_verified: false, can_send: false });
+    expect(String(res.body.warning)).toMatch(/DKIM/);
+
+    const blocked = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: email }) });
+    expect((await cloud.waitForActivity(blocked.body.email_id as string, cloud.seed.live_key, (a) => a.current_status !== 'queued')).error_code).toBe(
+      'sender_not_verified',
+    );
+
+    const mail = (await cloud.outbox()).find((m) => m.destination.to.join().includes(email));
+    const link = /http:\/\/localhost:\d+\/confirm-identity\?token=[0-9a-f]+/.exec(mail?.body.text ?? '')?.[0];
+    expect(link).toBeDefined();
+    expect((await fetch(link as string)).status).toBe(200);
+
+    overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
+    await recheck();
+    const events = (await drainEvents()).filter((e) => e.data?.sender_email === email);
+    expect(events.map((e) => e.event)).toEqual(['sender.verified']);
+    expect(events[0].data).toMatchObject({ sender_email: email, can_send: true });
+    overrideServices({ clock: realClock });
+
+    const sent = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: email }) });
+    expect((await cloud.waitForActivity(sent.body.email_id as string, cloud.seed.live_key, (a) => a.current_status !== 'queued')).current_status).toBe('sent');
+  });
+
+  test('a mailbox that fails verification gives sender.failed once', async () => {
+    await drainEvents();
+    const email = `fail.${Date.now()}@example.net`;
+    await cloud.api('POST', '/domains/verify-email', { body: { email } });
+    overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
+    await recheck();
+    await recheck();
+    expect((await drainEvents()).filter((e) => e.data?.sender_email === email).map((e) => e.event)).toEqual(['sender.failed']);
+  });
+
+  test('an invalid address is a 400', async () => {
+    expect((await cloud.api('POST', '/domains/verify-email', { body: { email: 'nope' } })).status).toBe(400);
+    expect((await cloud.api('POST', '/domains/verify-email', { body: {} })).status).toBe(400);
+  });
+});
+
+describe('Reply and tracking domains', () => {
+  test('POST /domains/reply adds an MX on reply.<domain>, shown on the identity, never overwritten', async () => {
+    const domain = fresh();
+    await register(domain);
+    const res = await cloud.api('POST', '/domains/reply', { body: { domain } });
+    expect(res.status).toBe(201);
+    expect(res.body.reply_domain).toMatchObject({
+      domain: `reply.${domain}`,
+      status: 'pending',
+      records: [expect.objectContaining({ record_type: 'MX', name: 'reply', value: 'inbound-smtp.us-east-1.amazonaws.com', priority: 10 })],
+    });
+    const again = await cloud.api('POST', '/domains/reply', { body: { domain } });
+    expect(again.status).toBe(200);
+    expect(again.body.existing).toBe(true);
+    const verify = await cloud.api('POST', `/domains/${domain}/verify`);
+    expect(verify.body.reply_domain).toMatchObject({ domain: `reply.${domain}` });
+    expect(verify.body.tracking_domain).toBeNull();
+  });
+
+  test('POST /domains/tracking adds a CNAME on track.<domain>', async () => {
+    const domain = fresh();
+    await register(domain);
+    const res = await cloud.api('POST', '/domains/tracking', { body: { domain } });
+    expect(res.status).toBe(201);
+    expect(res.body.tracking_domain).toMatchObject({ domain: `track.${domain}`, records: [expect.objectContaining({ record_type: 'CNAME', name: 'track' })] });
+  });
+
+  test('a reply domain for a domain the project has not registered is a 400', async () => {
+    expect((await cloud.api('POST', '/domains/reply', { body: { domain: 'nowhere.example.org' } })).status).toBe(400);
+  });
+});
+
+describe('GET /domains/health', () => {
+  test('reports status, sends and the permanent-bounce rate per domain, with actionable issues', async () => {
+    const { db, clock } = services();
+    const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Health' });
+    const key = created.liveKey;
+    const good = fresh();
+    const bouncy = fresh();
+    const stuck = fresh('fail.');
+    for (const d of [good, bouncy, stuck]) await register(d, key);
+    for (const d of [good, bouncy, stuck]) await cloud.api('POST', `/domains/${d}/verify`, { key });
+    const counts = new CounterBatch();
+    const today = dayOf(new Date());
+    counts.add(created.project.id, good, today, 'sent', 1000);
+    counts.add(created.project.id, good, today, 'hard_bounced', 5);
+    counts.add(created.project.id, bouncy, today, 'sent', 200);
+    counts.add(created.project.id, bouncy, today, 'hard_bounced', 12);
+    await counts.flush(db);
+
+    const res = await cloud.api('GET', '/domains/health', { key });
+    expect(res.status).toBe(200);
+    const rows = Object.fromEntries((res.body.data as any[]).map((r) => [r.domain, r]));
+    expect(rows[good]).toMatchObject({ can_send: true, sent: 1000, hard_bounce_rate: 0.5, status: 'warning' });
+    expect(rows[good].issues.join(' ')).toMatch(/DMARC/);
+    expect(rows[bouncy]).toMatchObject({ sent: 200, hard_bounce_rate: 6, status: 'critical' });
+    expect(rows[bouncy].issues.join(' ')).toMatch(/Permanent-bounce rate is 6%/);
+    expect(rows[stuck]).toMatchObject({ can_send: false, status: 'critical' });
+    expect(rows[stuck].issues[0]).toMatch(/Verification failed/);
+    expect(res.body.summary).toEqual({ total: 3, healthy: 0, warning: 1, critical: 2 });
+  });
+});
+
+describe('The local cloud keeps SES identities across restarts', () => {
+  test('the emulator state is written under the data folder', () => {
+    expect(fs.existsSync(`${cloud.outboxDir}/../ses-identities.json`)).toBe(true);
+  });
+});
+
+void PurgeQueueCommand;
