@@ -285,6 +285,24 @@ describe('least privilege', () => {
     expect(environmentOf(stack.workers.functions['send-worker']).SES_CONFIGURATION_SET).toEqual({ Ref: logicalId(stack.ses.configurationSet) });
   });
 
+  it('the domains group manages SES identities and publishes events, but cannot send mail', () => {
+    const statements = statementsOf(stack.api.functions.domains);
+    for (const action of ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes']) {
+      expect(allows(statements, action)).toBe(true);
+    }
+    expect(allows(statements, 'ses:SendRawEmail')).toBe(false);
+    expect(allows(statements, 'sqs:SendMessage', { 'Fn::GetAtt': [logicalId(stack.queues.queues.events), 'Arn'] })).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', sendQueueArn())).toBe(false);
+  });
+
+  it('the domain re-check job may ask SES about identities; the DNS sweep may not', () => {
+    const recheck = statementsOfRole(template, logicalId(stack.scheduling.functions['domain-recheck'].function.role!));
+    expect(allows(recheck, 'ses:GetEmailIdentity')).toBe(true);
+    const sweep = statementsOfRole(template, logicalId(stack.scheduling.functions['dns-sweep'].function.role!));
+    expect(allows(sweep, /^ses:/)).toBe(false);
+    expect(allows(sweep, 'sqs:SendMessage')).toBe(false);
+  });
+
   it('the activity group may read the table and nothing that sends or writes', () => {
     const statements = statementsOf(stack.api.functions.activity);
     expect(allows(statements, 'dynamodb:Query')).toBe(true);
