@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
+import { versionedPut } from '../store/versioned-put';
 import {
   DOMAIN_SK_PREFIX,
   domainCheckIndex,
@@ -63,19 +64,7 @@ export async function listDomains(db: Db, projectId: string): Promise<SendingDom
  * must still be at `expectedVersion` (so two verifications cannot both make the same transition).
  */
 export async function saveDomain(db: Db, record: SendingDomain, expectedVersion: number | 'new'): Promise<void> {
-  try {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.tableName,
-        Item: toItem(record),
-        ConditionExpression: expectedVersion === 'new' ? 'attribute_not_exists(pk)' : 'version = :v',
-        ExpressionAttributeValues: expectedVersion === 'new' ? undefined : { ':v': expectedVersion },
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`Domain ${record.domain} changed concurrently`, { cause: error });
-    throw error;
-  }
+  await versionedPut(db, toItem(record), expectedVersion, `Domain ${record.domain}`);
 }
 
 /** Writes a domain record whole with no condition (seed and reconciliation of the local demo domain). */

@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
+import { versionedPut } from '../store/versioned-put';
 import { SENDER_SK_PREFIX, projectKey, senderCheckIndex, senderKey } from '../store/keys';
 import type { SenderProfile } from './domain';
 
@@ -38,19 +38,7 @@ export async function listSenders(db: Db, projectId: string): Promise<SenderProf
 
 /** Writes a sender whole, conditional on its version (or on its absence when new). */
 export async function saveSender(db: Db, sender: SenderProfile, expectedVersion: number | 'new'): Promise<void> {
-  try {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.tableName,
-        Item: toItem(sender),
-        ConditionExpression: expectedVersion === 'new' ? 'attribute_not_exists(pk)' : 'version = :v',
-        ExpressionAttributeValues: expectedVersion === 'new' ? undefined : { ':v': expectedVersion },
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`Sender ${sender.from_email} changed concurrently`, { cause: error });
-    throw error;
-  }
+  await versionedPut(db, toItem(sender), expectedVersion, `Sender ${sender.from_email}`);
 }
 
 /** Magic-link senders whose mailbox check is due. */
