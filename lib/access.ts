@@ -75,6 +75,8 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
   /** The public verification page runs the same verification as the domains group. */
   pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
+  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
 };
 
 /** Grants of the scheduled jobs of shared/routes.ts; a job not listed gets DEFAULT_SCHEDULED_ACCESS. */

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import { generateKey, parseAuthorization } from '../shared/auth/api-keys';
 import type { Services } from '../shared/container';
 import { checkDomain, registerDomain } from '../shared/domains/domain-service';
-import { createOrganizationWithKey, findPartnerKey } from '../shared/organizations/organization-repository';
+import { findPartnerKey, updateOrganization } from '../shared/organizations/organization-repository';
+import { createOrganization, issuePartnerKey } from '../shared/organizations/organization-service';
 import { findApiKey } from '../shared/projects/project-repository';
 import { createProject } from '../shared/projects/project-service';
 import type { Db } from '../shared/store/client';
@@ -36,16 +37,18 @@ export async function ensureSeed(deps: Services, file: string, urls: { baseUrl: 
     return seed;
   }
   const now = clock.now().toISOString();
-  const partner = generateKey('partner');
-  const organizationId = randomUUID();
-  await createOrganizationWithKey(db, { id: organizationId, name: 'Local organization', max_projects: null, created_at: now }, partner.hash);
+  // The same operator code as `npm run admin`: an organization, a partner key, a root project.
+  const organization = await createOrganization(db, clock, { name: 'Local organization', maxProjects: null });
+  const organizationId = organization.id;
+  const partner = await issuePartnerKey(db, clock, organizationId);
   const { project, liveKey, testKey } = await createProject(db, clock, { organizationId, name: 'Demo project' });
+  await updateOrganization(db, organizationId, { root_project_id: project.id });
   // Registered like any domain; the local SES emulator verifies it on the first check.
   await registerDomain(deps, project.id, { domain: DEMO_DOMAIN, senderName: 'Demo', senderEmail: `hello@${DEMO_DOMAIN}` });
   await checkDomain(deps, project.id, DEMO_DOMAIN, { resetSpfAndDmarc: false });
   const seed: Seed = {
     base_url: urls.baseUrl,
-    partner_key: partner.plaintext,
+    partner_key: partner.key,
     organization_id: organizationId,
     project_id: project.id,
     live_key: liveKey,

@@ -22,6 +22,7 @@ export const endpointGroups = {
   activity: { entry: 'functions/activity/handler.ts', description: 'Activity queries' },
   domains: { entry: 'functions/domains/handler.ts', description: 'Sending domains and senders' },
   pages: { entry: 'functions/pages/handler.ts', description: 'Public pages reached by signed tokens' },
+  partner: { entry: 'functions/partner/handler.ts', description: 'Partner provisioning' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -39,6 +40,21 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/domains/{domain}/status', group: 'domains', auth: 'project' },
   { method: 'GET', path: '/domains/{domain}/domain-connect', group: 'domains', auth: 'project' },
   { method: 'POST', path: '/domains/{domain}/recreate', group: 'domains', auth: 'project' },
+  { method: 'POST', path: '/v1/partner/projects', group: 'partner', auth: 'partner' },
+  { method: 'GET', path: '/v1/partner/projects', group: 'partner', auth: 'partner' },
+  { method: 'GET', path: '/v1/partner/projects/{projectId}', group: 'partner', auth: 'partner' },
+  { method: 'PATCH', path: '/v1/partner/projects/{projectId}', group: 'partner', auth: 'partner' },
+  { method: 'DELETE', path: '/v1/partner/projects/{projectId}', group: 'partner', auth: 'partner' },
+  { method: 'POST', path: '/v1/partner/projects/{projectId}/reactivate', group: 'partner', auth: 'partner' },
+  { method: 'POST', path: '/v1/partner/projects/{projectId}/domains', group: 'partner', auth: 'partner' },
+  { method: 'GET', path: '/v1/partner/projects/{projectId}/domains', group: 'partner', auth: 'partner' },
+  { method: 'GET', path: '/v1/partner/projects/{projectId}/domains/{domain}', group: 'partner', auth: 'partner' },
+  { method: 'POST', path: '/v1/partner/projects/{projectId}/domains/{domain}/verify', group: 'partner', auth: 'partner' },
+  { method: 'GET', path: '/v1/partner/projects/{projectId}/senders', group: 'partner', auth: 'partner' },
+  { method: 'POST', path: '/v1/partner/projects/{projectId}/senders', group: 'partner', auth: 'partner' },
+  { method: 'POST', path: '/v1/partner/projects/{projectId}/api-key/rotate', group: 'partner', auth: 'partner' },
+  { method: 'GET', path: '/v1/partner/projects/{projectId}/stats', group: 'partner', auth: 'partner' },
+  { method: 'GET', path: '/v1/partner/whoami', group: 'partner', auth: 'partner' },
   { method: 'GET', path: '/verify/{token}', group: 'pages', auth: 'public' },
   { method: 'POST', path: '/verify/{token}', group: 'pages', auth: 'public' },
 ];

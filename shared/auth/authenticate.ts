@@ -16,6 +16,8 @@ export interface ProjectCaller {
 export interface PartnerCaller {
   readonly kind: 'partner';
   readonly organizationId: string;
+  /** Which of the organization's partner keys was used. */
+  readonly keyId?: string;
 }
 
 /** Resolves a project key to its project; throws the 401s of part 5. */
@@ -34,5 +36,5 @@ export async function authenticatePartner(db: Db, authorization: string | undefi
   const parsed = parseAuthorization(authorization, 'partner');
   const found = await findPartnerKey(db, parsed.hash);
   if (!found) throw unauthorized(AUTH_MESSAGES.unknown);
-  return { kind: 'partner', organizationId: found.organization_id };
+  return { kind: 'partner', organizationId: found.organization_id, keyId: found.key_id };
 }

@@ -8,8 +8,8 @@ import { getDomain } from './domain-repository';
 import { nextSenderCheckAt } from './recheck-schedule';
 import { getSender, saveSender, sendersDueForCheck } from './sender-repository';
 
-/** The sender profile of an address on a registered domain, created on first use (`sender_source: manual`). */
-export async function ensureDomainSender(deps: Services, projectId: string, email: string, name: string): Promise<SenderProfile> {
+/** The sender profile of an address on a registered domain, created on first use (`manual` unless told otherwise). */
+export async function ensureDomainSender(deps: Services, projectId: string, email: string, name: string, source: SenderProfile['sender_source'] = 'manual'): Promise<SenderProfile> {
   const existing = await getSender(deps.db, projectId, email, true);
   if (existing) return existing;
   const now = deps.clock.now().toISOString();
@@ -18,7 +18,7 @@ export async function ensureDomainSender(deps: Services, projectId: string, emai
     project_id: projectId,
     from_name: name,
     from_email: email.toLowerCase(),
-    sender_source: 'manual',
+    sender_source: source,
     email_verified: true,
     version: 1,
     check_count: 0,

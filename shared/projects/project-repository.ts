@@ -1,7 +1,7 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
-import { apiKeyKey, projectKey } from '../store/keys';
+import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../auth/api-keys';
 import type { Project } from './project';
 
@@ -78,26 +78,152 @@ export async function replaceProjectKey(db: Db, projectId: string, mode: KeyMode
   }
 }
 
-/** Sets or clears `disabled_at` (partner soft-disable and reactivation). */
-export async function setProjectDisabledAt(db: Db, projectId: string, disabledAt: string | null): Promise<void> {
-  try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: projectKey(projectId),
-        UpdateExpression: 'SET disabled_at = :d',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':d': disabledAt },
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`No project ${projectId}`, { cause: error });
-    throw error;
-  }
-}
-
 /** Which project and mode a key hash belongs to; strongly consistent so a rotated key fails at once. */
 export async function findApiKey(db: Db, hash: string): Promise<{ project_id: string; mode: KeyMode } | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: apiKeyKey(hash), ConsistentRead: true }));
   return out.Item ? { project_id: out.Item.project_id as string, mode: out.Item.mode as KeyMode } : undefined;
+}
+
+/** Why creating a client project was refused. */
+export type ClientProjectConflict = 'external_key_taken' | 'quota_reached';
+
+/**
+ * Creates a client project of an organization in one transaction: the project, its two key
+ * lookups, the organization's link to it, the `external_key` marker, and the organization's
+ * active-project count, incremented only while under `max_projects`. Two concurrent calls with one
+ * external key therefore make one project, and the quota cannot be overshot.
+ */
+export async function createClientProject(db: Db, project: Project, externalKey?: string): Promise<ClientProjectConflict | undefined> {
+  const organizationId = project.organization_id;
+  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: organizationKey(organizationId),
+        UpdateExpression: 'ADD active_projects :one',
+        ConditionExpression: 'attribute_exists(pk) AND (max_projects = :null OR active_projects < max_projects)',
+        ExpressionAttributeValues: { ':one': 1, ':null': null },
+      },
+    },
+    { Put: { TableName: db.tableName, Item: { ...projectKey(project.id), ...project }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: db.tableName, Item: { ...apiKeyKey(project.live_key_hash), project_id: project.id, mode: 'live' }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: db.tableName, Item: { ...apiKeyKey(project.test_key_hash), project_id: project.id, mode: 'test' }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: db.tableName, Item: { ...organizationProjectKey(organizationId, project.id), project_id: project.id, created_at: project.created_at } } },
+  ];
+  if (externalKey) {
+    items.push({
+      Put: {
+        TableName: db.tableName,
+        Item: { ...externalKeyKey(organizationId, externalKey), project_id: project.id },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+  try {
+    await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
+    return undefined;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if (!reasons) throw error;
+    if (externalKey && reasons[5]?.Code === 'ConditionalCheckFailed') return 'external_key_taken';
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'quota_reached';
+    throw error;
+  }
+}
+
+/** The project an organization created with this external key, if any. */
+export async function findExternalKey(db: Db, organizationId: string, externalKey: string): Promise<string | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: externalKeyKey(organizationId, externalKey), ConsistentRead: true }));
+  return out.Item?.project_id as string | undefined;
+}
+
+/** Ids of an organization's client projects, oldest first. */
+export async function listOrganizationProjectIds(db: Db, organizationId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': organizationKey(organizationId).pk, ':prefix': ORGANIZATION_PROJECT_PREFIX },
+        ExclusiveStartKey: start,
+      }),
+    );
+    ids.push(...(out.Items ?? []).map((i) => i.project_id as string));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/** Several projects by id (100 per request), in no particular order. */
+export async function getProjects(db: Db, ids: string[]): Promise<Project[]> {
+  const found: Project[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => ({ ...projectKey(id) }));
+    for (let round = 0; keys && keys.length > 0 && round < 5; round++) {
+      const out = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: keys } } }));
+      found.push(...(out.Responses?.[db.tableName] ?? []).map((item) => stripKeys<Project>(item)));
+      keys = out.UnprocessedKeys?.[db.tableName]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return found;
+}
+
+/** Sets only the given project fields. */
+export async function updateProjectFields(db: Db, projectId: string, fields: Record<string, unknown>): Promise<void> {
+  const entries = Object.entries(fields);
+  if (entries.length === 0) return;
+  await db.doc.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: projectKey(projectId),
+      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+    }),
+  );
+}
+
+/**
+ * Disables or reactivates a client project and moves the organization's active count with it, in
+ * one transaction. Reactivation is refused (false) when it would exceed the quota; a project already
+ * in the wanted state changes nothing (true).
+ */
+export async function setClientProjectDisabled(db: Db, project: Project, disabledAt: string | null): Promise<boolean> {
+  const disabling = disabledAt !== null;
+  try {
+    await db.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: db.tableName,
+              Key: projectKey(project.id),
+              UpdateExpression: 'SET disabled_at = :d',
+              ConditionExpression: disabling ? 'attribute_not_exists(disabled_at) OR disabled_at = :null' : 'disabled_at <> :null',
+              ExpressionAttributeValues: { ':d': disabledAt, ':null': null },
+            },
+          },
+          {
+            Update: {
+              TableName: db.tableName,
+              Key: organizationKey(project.organization_id),
+              UpdateExpression: 'ADD active_projects :n',
+              ConditionExpression: disabling ? 'attribute_exists(pk)' : 'max_projects = :null OR active_projects < max_projects',
+              ExpressionAttributeValues: disabling ? { ':n': -1 } : { ':n': 1, ':null': null },
+            },
+          },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if (!reasons) throw error;
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') return true;
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
 }

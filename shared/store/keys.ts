@@ -27,6 +27,9 @@
  * | Tracking domain of a project         | PROJECT#<projectId>    | TRACKDOMAIN#<d>    | Query begins_with      | 1 to register           |
  * | Domain send counters per day         | PROJECT#<projectId>    | STAT#<domain>#<day>| UpdateItem ADD, Query  | 1 per worker batch and domain |
  * | Project events out (webhook outbox)  | (SQS events queue)     |                    |                        | 0                       |
+ * | Partner key record of an organization| ORG#<orgId>            | PKEY#<keyId>       | Put / Delete (revoke)  | 1 (rare)                |
+ * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
+ * | External key -> project (idempotency)| ORG#<orgId>            | EXTKEY#<key>       | conditional Put, Get   | 1 per project with a key |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -133,3 +136,18 @@ export const domainStatRange = (domain: string, fromDay: string, toDay: string) 
   from: `STAT#${domain.toLowerCase()}#${fromDay}`,
   to: `STAT#${domain.toLowerCase()}#${toDay}`,
 });
+
+/** Key of a partner key's record inside its organization (id, hash, dates; for listing and revoking). */
+export const partnerKeyRecordKey = (organizationId: string, keyId: string): ItemKey => ({ pk: `ORG#${organizationId}`, sk: `PKEY#${keyId}` });
+
+/** Prefix of an organization's partner key records. */
+export const PARTNER_KEY_RECORD_PREFIX = 'PKEY#';
+
+/** Key of the link from an organization to one of its client projects. */
+export const organizationProjectKey = (organizationId: string, projectId: string): ItemKey => ({ pk: `ORG#${organizationId}`, sk: `PROJECT#${projectId}` });
+
+/** Prefix of an organization's project links. */
+export const ORGANIZATION_PROJECT_PREFIX = 'PROJECT#';
+
+/** Key of the item that makes project creation with an `external_key` idempotent. */
+export const externalKeyKey = (organizationId: string, externalKey: string): ItemKey => ({ pk: `ORG#${organizationId}`, sk: `EXTKEY#${externalKey}` });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { services } from '../../shared/container';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
-import { setProjectDisabledAt } from '../../shared/projects/project-repository';
+import { updateProjectFields } from '../../shared/projects/project-repository';
 import { putSuppression } from '../../shared/suppression/suppression-repository';
 import { activityFromReplyAddress } from '../../shared/sending/reply-token';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
@@ -221,7 +221,7 @@ describe('POST /v1/send-email: accepted sends', () => {
   test('a disabled project cannot send', async () => {
     const { db, clock } = services();
     const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Disabled' });
-    await setProjectDisabledAt(db, created.project.id, new Date().toISOString());
+    await updateProjectFields(db, created.project.id, { disabled_at: new Date().toISOString() });
     const res = await send(sendBody(cloud), created.liveKey);
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('Project is disabled; sending is stopped');

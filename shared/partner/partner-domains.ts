@@ -1,0 +1,87 @@
+import type { Services } from '../container';
+import { AppError } from '../errors';
+import type { SendingDomain } from '../domains/domain';
+import { presentRecord, verificationUrl } from '../domains/domain-presenter';
+import { checkDomain, registerDomain, requireDomain } from '../domains/domain-service';
+import { getSubdomain, presentSubdomain, registerSubdomain, type Subdomain, type SubdomainKind } from '../domains/subdomains';
+import { presentSender } from '../domains/sender-service';
+import type { SenderInput } from './project-request';
+
+/** One step of onboarding that failed or was skipped (4.13: `{step, error_code, error}`). */
+export interface StepReport {
+  step: 'domain' | 'reply_domain' | 'tracking_domain' | 'verification_link';
+  error_code?: string;
+  error?: string;
+  reason?: string;
+}
+
+/**
+ * The domain pack of partner responses: the identity with `records` (the 8 of part 2, then the reply
+ * and tracking records), each with `fqdn` to publish and `name`.
+ */
+export function domainPack(domain: SendingDomain, reply: Subdomain | undefined, tracking: Subdomain | undefined, baseUrl: string | undefined) {
+  const records = [
+    ...domain.dns_records.map((r) => presentRecord(r, domain.domain, true)),
+    ...(reply?.records ?? []).map((r) => presentRecord(r, domain.domain, true)),
+    ...(tracking?.records ?? []).map((r) => presentRecord(r, domain.domain, true)),
+  ];
+  return {
+    domain: domain.domain,
+    identity_id: domain.identity_id,
+    verification_status: domain.verification_status,
+    can_send: domain.can_send,
+    records,
+    verification_url: verificationUrl(domain, baseUrl),
+    reply_domain: presentSubdomain(reply),
+    tracking_domain: presentSubdomain(tracking),
+  };
+}
+
+/** Adds a best-effort reply or tracking subdomain; an existing one is skipped, a failure is a warning. */
+async function addSubdomain(deps: Services, projectId: string, domain: string, kind: SubdomainKind, warnings: StepReport[], skipped: StepReport[]) {
+  const step = kind === 'reply' ? 'reply_domain' : 'tracking_domain';
+  try {
+    const { subdomain, existing } = await registerSubdomain(deps, projectId, kind, { domain });
+    if (existing) skipped.push({ step, reason: `${subdomain.domain} already exists and was left as it is` });
+    return subdomain;
+  } catch (error) {
+    warnings.push({ step, error_code: error instanceof AppError ? (error.code ?? 'FAILED') : 'FAILED', error: (error as Error).message });
+    return undefined;
+  }
+}
+
+/**
+ * Onboards a domain for a client project: registers it with its sender (errors are the caller's),
+ * then the reply and tracking subdomains and the verification link, best effort.
+ */
+export async function onboardDomain(deps: Services, projectId: string, input: { domain: string; sender: SenderInput }, baseUrl: string | undefined) {
+  const registration = await registerDomain(deps, projectId, { domain: input.domain, senderName: input.sender.name, senderEmail: input.sender.email });
+  const warnings: StepReport[] = [];
+  const skipped: StepReport[] = [];
+  const reply = await addSubdomain(deps, projectId, input.domain, 'reply', warnings, skipped);
+  const tracking = await addSubdomain(deps, projectId, input.domain, 'tracking', warnings, skipped);
+  const pack = domainPack(registration.domain, reply, tracking, baseUrl);
+  if (!pack.verification_url) warnings.push({ step: 'verification_link', error_code: 'NO_BASE_URL', error: 'The verification page link could not be built for this request' });
+  return {
+    pack,
+    sender: { ...presentSender(registration.sender, registration.domain) },
+    reused: registration.reused,
+    warnings,
+    skipped,
+  };
+}
+
+/** The pack of one domain of a project, read from the store only (no lookups, `skipped` always empty). */
+export async function readDomainPack(deps: Services, projectId: string, name: string, baseUrl: string | undefined) {
+  const domain = await requireDomain(deps, projectId, name);
+  const [reply, tracking] = await Promise.all([getSubdomain(deps.db, 'reply', projectId, domain.domain), getSubdomain(deps.db, 'tracking', projectId, domain.domain)]);
+  return domainPack(domain, reply, tracking, baseUrl);
+}
+
+/** Forces verification of identity, DKIM and return path; reply and tracking state comes back read-only. */
+export async function verifyDomainPack(deps: Services, projectId: string, name: string, baseUrl: string | undefined) {
+  await requireDomain(deps, projectId, name);
+  const domain = await checkDomain(deps, projectId, name, { resetSpfAndDmarc: true });
+  const [reply, tracking] = await Promise.all([getSubdomain(deps.db, 'reply', projectId, domain.domain), getSubdomain(deps.db, 'tracking', projectId, domain.domain)]);
+  return { ...domainPack(domain, reply, tracking, baseUrl), details: domain.details ?? null };
+}
