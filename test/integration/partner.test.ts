@@ -166,7 +166,7 @@ describe('Project lifecycle', () => {
     expect(a.body.project).toMatchObject({ name: 'Before', timezone: 'Europe/Paris', webhook_url: 'https://hooks.example.com/live', inbound_webhook_url: null });
     const b = await partner('PATCH', `/projects/${id}`, { inbound_webhook_url: 'https://hooks.example.com/in', name: 'After', ignored: true });
     expect(b.body.project).toMatchObject({ name: 'After', webhook_url: 'https://hooks.example.com/live', inbound_webhook_url: 'https://hooks.example.com/in' });
-    expect(b.body.project.slug).toBe(made.body.slug);
+    expect((b.body.project as Record<string, unknown>).slug).toBe(made.body.slug);
     const c = await partner('PATCH', `/projects/${id}`, { inbound_webhook_environments: { staging: 'https://hooks.example.com/staging' }, webhook_url: null });
     expect(c.body.project).toMatchObject({ webhook_url: null, inbound_webhook_environments: { staging: 'https://hooks.example.com/staging' } });
   });
@@ -192,7 +192,7 @@ describe('Project lifecycle', () => {
     expect(refused.status).toBe(403);
     expect((await cloud.api('GET', '/v1/activity/00000000-0000-4000-8000-000000000000', { key })).status).toBe(404);
     expect((await partner('PATCH', `/projects/${id}`, { name: 'Still editable' })).status).toBe(200);
-    expect((await partner('GET', `/projects/${id}`)).body.project.disabled_at).toEqual(expect.any(String));
+    expect(((await partner("GET", `/projects/${id}`)).body.project as Record<string, unknown>).disabled_at).toEqual(expect.any(String));
 
     const on = await partner('POST', `/projects/${id}/reactivate`);
     expect(on.status).toBe(200);
@@ -321,7 +321,7 @@ describe('Isolation (part 5 rule 7)', () => {
     const url = path.replace('/v1/partner', '').replace('{projectId}', foreign.body.project_id as string).replace('{domain}', domain);
     const body = method === 'PATCH' ? { name: 'Hijack' } : method === 'POST' ? { domain, sender: { name: 'A', email: `a@${domain}` }, name: 'A', email: `a@${domain}` } : undefined;
     expectPartnerError(await partner(method, url, body), 404, 'NOT_FOUND');
-    expect((await partner('GET', `/projects/${foreign.body.project_id}`, undefined, otherKey)).body.project.name).not.toBe('Hijack');
+    expect(((await partner("GET", `/projects/${foreign.body.project_id}`, undefined, otherKey)).body.project as Record<string, unknown>).name).not.toBe('Hijack');
   });
 
   test('a project key on a partner path is a 401 with the partner wording', async () => {
