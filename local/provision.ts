@@ -22,7 +22,7 @@ export async function provisionTable(client: DynamoDBClient, tableName: string):
       { AttributeName: g.partitionKey, KeyType: 'HASH' },
       { AttributeName: g.sortKey, KeyType: 'RANGE' },
     ],
-    Projection: { ProjectionType: 'ALL' },
+    Projection: { ProjectionType: g.projection },
   }));
   try {
     await client.send(

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
-import { ACTIVITY_BODY_SK, ACTIVITY_SK, activityBodyKey, activityKey, activityPartition } from '../store/keys';
+import { ACTIVITY_BODY_SK, ACTIVITY_SK, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
 
 /** Writes a new activity record (1 WCU: the record stays under 1 KB because the body lives apart). */
@@ -9,7 +9,7 @@ export async function putActivity(db: Db, activity: Activity, ttl: number): Prom
   await db.doc.send(
     new PutCommand({
       TableName: db.tableName,
-      Item: { ...activityKey(activity.id), ...activity, ttl },
+      Item: { ...activityKey(activity.id), ...activity, version: 1, ...activityIndexes(activity), ttl },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -18,7 +18,21 @@ export async function putActivity(db: Db, activity: Activity, ttl: number): Prom
 /** The activity record, or undefined; `consistent` for the worker, which must see its own writes. */
 export async function getActivity(db: Db, activityId: string, consistent = false): Promise<Activity | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: activityKey(activityId), ConsistentRead: consistent }));
-  return out.Item ? stripKeys<Activity>(out.Item) : undefined;
+  return out.Item ? fromItem(out.Item) : undefined;
+}
+
+const INDEX_ATTRIBUTES = ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk'];
+
+/** A stored activity item without its key and index attributes. */
+export function fromItem(item: Record<string, unknown>): Activity {
+  const record = stripKeys<Record<string, unknown>>(item);
+  for (const name of INDEX_ATTRIBUTES) delete record[name];
+  return record as unknown as Activity;
+}
+
+/** The index attributes an activity needs when it enters `status` (only rare statuses have any). */
+export function statusIndexFields(activity: Pick<Activity, 'project_id' | 'created_at' | 'id'>, status: ActivityStatus): Record<string, unknown> {
+  return (RARE_STATUSES as readonly string[]).includes(status) ? activityStatusIndex(activity.project_id, status, activity.created_at, activity.id) : {};
 }
 
 /** The activity record and its stored body (if the worker has written it), in one Query. */
@@ -33,7 +47,7 @@ export async function getActivityWithBody(db: Db, activityId: string): Promise<{
   const items = out.Items ?? [];
   const record = items.find((i) => i.sk === ACTIVITY_SK);
   const body = items.find((i) => i.sk === ACTIVITY_BODY_SK);
-  return { activity: record ? stripKeys<Activity>(record) : undefined, body: body?.content as Uint8Array | undefined };
+  return { activity: record ? fromItem(record) : undefined, body: body?.content as Uint8Array | undefined };
 }
 
 /** Outcome of trying to claim an activity for one send attempt. */
@@ -76,15 +90,15 @@ export async function claimSendAttempt(
  */
 export async function transitionFromSendable(
   db: Db,
-  activityId: string,
+  activity: Pick<Activity, 'id' | 'project_id' | 'created_at'>,
   status: ActivityStatus,
   fields: Record<string, unknown>,
   event?: TimelineEvent,
 ): Promise<boolean> {
-  const names: Record<string, string> = { '#s': 'current_status' };
-  const values: Record<string, unknown> = { ':s': status, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1] };
-  const sets = ['#s = :s'];
-  Object.entries(fields).forEach(([name, value], i) => {
+  const names: Record<string, string> = { '#s': 'current_status', '#v': 'version' };
+  const values: Record<string, unknown> = { ':s': status, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1], ':one': 1 };
+  const sets = ['#s = :s', '#v = #v + :one'];
+  Object.entries({ ...fields, ...statusIndexFields(activity, status) }).forEach(([name, value], i) => {
     names[`#f${i}`] = name;
     values[`:f${i}`] = value;
     sets.push(`#f${i} = :f${i}`);
@@ -99,7 +113,7 @@ export async function transitionFromSendable(
     await db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
-        Key: activityKey(activityId),
+        Key: activityKey(activity.id),
         UpdateExpression: `SET ${sets.join(', ')}`,
         ConditionExpression: '#s IN (:q, :r)',
         ExpressionAttributeNames: names,
@@ -114,6 +128,46 @@ export async function transitionFromSendable(
 }
 
 /** Records a final failure; true only for the call that made the transition. */
-export function markFailed(db: Db, activityId: string, failure: ActivityFailure, at: string): Promise<boolean> {
-  return transitionFromSendable(db, activityId, 'failed', { failure, updated_at: at });
+export function markFailed(db: Db, activity: Pick<Activity, 'id' | 'project_id' | 'created_at'>, failure: ActivityFailure, at: string): Promise<boolean> {
+  return transitionFromSendable(db, activity, 'failed', { failure, updated_at: at });
+}
+
+/**
+ * Sets the given fields (and removes `remove`) only if the record is still at `expectedVersion`,
+ * bumping it: the read-modify-write of delivery events. False when someone else wrote first.
+ */
+export async function updateActivityIfVersion(
+  db: Db,
+  activityId: string,
+  expectedVersion: number,
+  fields: Record<string, unknown>,
+  remove: string[] = [],
+): Promise<boolean> {
+  const entries = Object.entries(fields);
+  const names: Record<string, string> = { '#v': 'version' };
+  const values: Record<string, unknown> = { ':expected': expectedVersion, ':next': expectedVersion + 1 };
+  const sets = ['#v = :next'];
+  entries.forEach(([name, value], i) => {
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  remove.forEach((name, i) => (names[`#r${i}`] = name));
+  const removal = remove.length > 0 ? ` REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : '';
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: activityKey(activityId),
+        UpdateExpression: `SET ${sets.join(', ')}${removal}`,
+        ConditionExpression: '#v = :expected',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return false;
+    throw error;
+  }
 }

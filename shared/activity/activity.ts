@@ -28,6 +28,12 @@ export interface TimelineEvent {
   event_type: string;
   event_timestamp: string;
   created_at: string;
+  bounce_type?: string;
+  bounce_subtype?: string;
+  complaint_feedback_type?: string;
+  user_agent?: string;
+  ip_address?: string;
+  url_clicked?: string;
 }
 
 export interface Activity {
@@ -57,4 +63,6 @@ export interface Activity {
   failure?: ActivityFailure;
   suppression_reason?: string;
   timeline?: TimelineEvent[];
+  /** Bumped on every write after the first; delivery events write conditionally on it. */
+  version?: number;
 }

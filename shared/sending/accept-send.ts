@@ -65,7 +65,7 @@ export async function acceptSingleSend(deps: Services, caller: ProjectCaller, in
     await deps.queue.send('send', job);
   } catch (error) {
     // Not accepted: say so in the record too, so that it does not sit in `queued` forever.
-    await markFailed(deps.db, activity.id, { error_code: 'send_failed', error_message: 'The email could not be queued', permanent: false }, now).catch(
+    await markFailed(deps.db, activity, { error_code: 'send_failed', error_message: 'The email could not be queued', permanent: false }, now).catch(
       () => undefined,
     );
     throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { SENDABLE_STATUSES, type ActivityFailure, type FailureCode } from '../activity/activity';
+import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCode } from '../activity/activity';
+import { emailEvent, failedEvent, hasWebhookTargets, isApiSend, suppressedEvent } from '../events/email-events';
+import type { ServiceEvent } from '../events/events';
 import { encodeBody } from '../activity/activity-body';
 import { claimSendAttempt, getActivity, markFailed, transitionFromSendable } from '../activity/activity-repository';
 import type { Services } from '../container';
@@ -63,13 +65,18 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
   if (claim === 'busy') throw new RetryLaterError(`Attempt ${job.attempt} of ${job.activity_id} is being sent by another delivery`);
 
   const at = () => clock.now().toISOString();
+  const project = await getProject(db, job.project_id);
+  const publish = async (event: ServiceEvent) => {
+    if (project && hasWebhookTargets(project)) await deps.events.publish(event);
+  };
   const fail = async (error_code: FailureCode, error_message: string, permanent: boolean): Promise<DeliveryOutcome> => {
     const failure: ActivityFailure = { error_code, error_message, permanent };
-    await markFailed(db, activity.id, failure, at());
+    const now = at();
+    // The transition happens once, so email.failed does too.
+    if ((await markFailed(db, activity, failure, now)) && isApiSend(activity)) await publish(failedEvent(activity, failure, now));
     return 'failed';
   };
 
-  const project = await getProject(db, job.project_id);
   if (!project || project.disabled_at) return fail('send_failed', 'Project is disabled', true);
 
   if ((await senderPermission(deps, job.project_id, payload.from_email)) === 'none') {
@@ -83,7 +90,10 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
   const bcc = keep(payload.bcc);
   if (to.length + cc.length + bcc.length === 0) {
     const entry = suppressed.get(payload.to[0].toLowerCase()) ?? [...suppressed.values()][0];
-    await transitionFromSendable(db, activity.id, 'suppressed', { suppression_reason: entry.reason, updated_at: at() });
+    const now = at();
+    if ((await transitionFromSendable(db, activity, 'suppressed', { suppression_reason: entry.reason, updated_at: now })) && isApiSend(activity)) {
+      await publish(suppressedEvent(activity, entry, now));
+    }
     return 'suppressed';
   }
   // With some recipients suppressed, the mail still goes to the others.
@@ -117,18 +127,21 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
     }));
   } catch (error) {
     if (!(error instanceof MailerError)) throw error;
-    return handleMailerError(deps, job, error, fail);
+    return handleMailerError(deps, job, activity, error, fail);
   }
 
   const sentAt = at();
   const recorded = await transitionFromSendable(
     db,
-    activity.id,
+    activity,
     'sent',
     { message_id: messageId, sent_at: sentAt, updated_at: sentAt },
     { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt },
   );
-  if (recorded) counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
+  if (recorded) {
+    counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
+    await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
+  }
   return 'sent';
 }
 
@@ -136,6 +149,7 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
 async function handleMailerError(
   deps: Services,
   job: SendJob,
+  activity: Activity,
   error: MailerError,
   fail: (code: FailureCode, message: string, permanent: boolean) => Promise<DeliveryOutcome>,
 ): Promise<DeliveryOutcome> {
@@ -156,7 +170,7 @@ async function handleMailerError(
       const next = job.attempt + 1;
       // Enqueue first: if we crash before the status write, the retry still happens.
       await deps.queue.send('send', { ...job, attempt: next }, { delaySeconds: retryDelaySeconds(next) });
-      await transitionFromSendable(deps.db, job.activity_id, 'retrying', { updated_at: deps.clock.now().toISOString() });
+      await transitionFromSendable(deps.db, activity, 'retrying', { updated_at: deps.clock.now().toISOString() });
       return 'retry_scheduled';
     }
   }

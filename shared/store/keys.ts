@@ -16,6 +16,11 @@
  * | Activity record by id                | ACT#<activityId>       | ACT                | PutItem / UpdateItem   | 1 put + 1 sent update   |
  * | Activity body (html, text, lists)    | ACT#<activityId>       | BODY               | conditional PutItem    | ceil(gzip KB), the claim|
  * | Activity with body (include=html)    | ACT#<activityId>       | (all)              | Query                  | 0                       |
+ * | Activities of a project (gsi3, keys) | gsi3pk ACTS#<projectId>| <created>#<id>     | Query desc, BatchGet   | 1 (index entry at put)  |
+ * | Activities to a recipient (gsi4)     | gsi4pk ACTR#<p>#<email>| <created>#<id>     | Query desc, BatchGet   | 1 (index entry at put)  |
+ * | Activities in a rare status (gsi5)   | gsi5pk ACTST#<p>#<st>  | <created>#<id>     | sparse: bounced, complained, failed, suppressed, cancelled | 1 when entering one |
+ * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id> | <created>#<id> | sparse                 | 1 at put when set       |
+ * | Engagement event (open, click)       | ACT#<activityId>       | EV#<time>#<hash>   | conditional PutItem    | 1 per open or click     |
  * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
  * | Domain claim (domain -> project)     | DOMAINCLAIM#<domain>   | DOMAINCLAIM        | conditional PutItem    | 1 per registration      |
  * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK     | gsi1sk <next check>| Query gsi1 <= now      | 1 per check (rare)      |
@@ -151,3 +156,50 @@ export const ORGANIZATION_PROJECT_PREFIX = 'PROJECT#';
 
 /** Key of the item that makes project creation with an `external_key` idempotent. */
 export const externalKeyKey = (organizationId: string, externalKey: string): ItemKey => ({ pk: `ORG#${organizationId}`, sk: `EXTKEY#${externalKey}` });
+
+/** The statuses rare enough to get their own sparse index entry (gsi5); the rest are filtered in memory. */
+export const RARE_STATUSES = ['bounced', 'complained', 'failed', 'suppressed', 'cancelled'] as const;
+
+/** Sort key shared by the activity indexes: newest first when read backwards. */
+const activitySort = (createdAt: string, id: string) => `${createdAt}#${id}`;
+
+/** Index attributes written with a new activity record (project list, recipient list, campaign or run). */
+export function activityIndexes(a: { project_id: string; id: string; created_at: string; recipient_primary: string; campaign_id?: string; automation_run_id?: string }) {
+  const sort = activitySort(a.created_at, a.id);
+  const attributes: Record<string, string> = {
+    gsi3pk: `ACTS#${a.project_id}`,
+    gsi3sk: sort,
+    gsi4pk: `ACTR#${a.project_id}#${a.recipient_primary.toLowerCase()}`,
+    gsi4sk: sort,
+  };
+  const group = a.campaign_id ? `c:${a.campaign_id}` : a.automation_run_id ? `a:${a.automation_run_id}` : undefined;
+  if (group) Object.assign(attributes, { gsi6pk: `ACTC#${a.project_id}#${group}`, gsi6sk: sort });
+  return attributes;
+}
+
+/** gsi5 attributes of an activity in one of the rare statuses. */
+export const activityStatusIndex = (projectId: string, status: string, createdAt: string, id: string) => ({
+  gsi5pk: `ACTST#${projectId}#${status}`,
+  gsi5sk: activitySort(createdAt, id),
+});
+
+/** Index partition values for listing activity by a filter. */
+export const activityListPartition = {
+  project: (projectId: string) => ({ index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: `ACTS#${projectId}` }),
+  recipient: (projectId: string, email: string) => ({ index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: `ACTR#${projectId}#${email.toLowerCase()}` }),
+  status: (projectId: string, status: string) => ({ index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: `ACTST#${projectId}#${status}` }),
+  campaign: (projectId: string, campaignId: string) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `ACTC#${projectId}#c:${campaignId}` }),
+  automationRun: (projectId: string, runId: string) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `ACTC#${projectId}#a:${runId}` }),
+};
+
+/** Key of an engagement event (open or click) of an activity, kept apart so opens never grow the record. */
+export const engagementEventKey = (activityId: string, timestamp: string, discriminator: string): ItemKey => ({
+  pk: `ACT#${activityId}`,
+  sk: `EV#${timestamp}#${discriminator}`,
+});
+
+/** Prefix of an activity's engagement events. */
+export const ENGAGEMENT_SK_PREFIX = 'EV#';
+
+/** Prefix of a project's suppression entries. */
+export const SUPPRESSION_SK_PREFIX = 'SUPP#';

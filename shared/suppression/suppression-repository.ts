@@ -1,6 +1,6 @@
-import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
-import { suppressionKey } from '../store/keys';
+import { SUPPRESSION_SK_PREFIX, projectKey, suppressionKey } from '../store/keys';
 
 /** Why an address is suppressed. */
 export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe' | 'manual';
@@ -45,4 +45,73 @@ export async function putSuppression(db: Db, entry: SuppressionEntry): Promise<v
   await db.doc.send(
     new PutCommand({ TableName: db.tableName, Item: { ...suppressionKey(entry.project_id, entry.email), ...entry, email: entry.email.toLowerCase() } }),
   );
+}
+
+/** Adds an entry unless the address is already suppressed; true when this call added it. */
+export async function addSuppressionIfAbsent(db: Db, entry: SuppressionEntry): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { ...suppressionKey(entry.project_id, entry.email), ...entry, email: entry.email.toLowerCase() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** Removes an address; returns the entry it removed, or undefined when it was not suppressed. */
+export async function deleteSuppression(db: Db, projectId: string, email: string): Promise<SuppressionEntry | undefined> {
+  const out = await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: suppressionKey(projectId, email), ReturnValues: 'ALL_OLD' }));
+  return out.Attributes ? stripKeys<SuppressionEntry>(out.Attributes) : undefined;
+}
+
+/** One suppression entry, or undefined. */
+export async function getSuppression(db: Db, projectId: string, email: string): Promise<SuppressionEntry | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: suppressionKey(projectId, email) }));
+  return out.Item ? stripKeys<SuppressionEntry>(out.Item) : undefined;
+}
+
+/**
+ * One page of a project's list, ordered by address. The page is reached by counting past the
+ * earlier entries (a keys-only count reads about 40 entries per read unit), and `total` counts the
+ * whole list the same way; a `reason` filter is applied in DynamoDB.
+ */
+export async function pageSuppressions(
+  db: Db,
+  projectId: string,
+  page: { page: number; perPage: number; reason?: string },
+): Promise<{ entries: SuppressionEntry[]; total: number }> {
+  const base = {
+    TableName: db.tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': SUPPRESSION_SK_PREFIX, ...(page.reason ? { ':r': page.reason } : {}) },
+    ...(page.reason ? { FilterExpression: '#reason = :r', ExpressionAttributeNames: { '#reason': 'reason' } } : {}),
+  };
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: start }));
+    total += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  const entries: SuppressionEntry[] = [];
+  let skip = (page.page - 1) * page.perPage;
+  start = undefined;
+  do {
+    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, ExclusiveStartKey: start }));
+    for (const item of out.Items ?? []) {
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      if (entries.length < page.perPage) entries.push(stripKeys<SuppressionEntry>(item));
+    }
+    start = out.LastEvaluatedKey;
+  } while (start && entries.length < page.perPage);
+  return { entries, total };
 }

@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import type { Activity, ActivityFailure, ActivityStatus, TimelineEvent } from '../activity/activity';
+import type { CounterField } from '../stats/domain-stats';
+import type { DeliveryEvent } from './ses-event';
+
+/** How far along a mail is; an event never moves it backwards (a late Delivery never undoes a Bounce). */
+const RANK: Record<ActivityStatus, number> = {
+  queued: 0,
+  retrying: 0,
+  sent: 1,
+  delivered: 2,
+  bounced: 3,
+  complained: 4,
+  // Decided by us, not by the recipient's side: delivery events do not move these.
+  failed: 9,
+  suppressed: 9,
+  cancelled: 9,
+};
+
+/** Webhook kinds of part 6, by event type. */
+const WEBHOOK_KIND = {
+  send: 'send',
+  delivery: 'delivery',
+  bounce: 'bounce',
+  complaint: 'complaint',
+  reject: 'reject',
+  delivery_delay: 'deliverydelay',
+  open: 'open',
+  click: 'click',
+} as const;
+
+/** Timeline `event_type` of part 2, by event type. */
+const TIMELINE_TYPE: Record<string, string> = {
+  send: 'sent',
+  delivery: 'delivered',
+  bounce: 'bounce',
+  complaint: 'complaint',
+  reject: 'reject',
+  rendering_failure: 'rendering_failure',
+  delivery_delay: 'delivery_delay',
+  open: 'open',
+  click: 'click',
+};
+
+export interface AppliedEvent {
+  /** The same event was already recorded: nothing to do. */
+  duplicate: boolean;
+  /** Fields to set on the activity record (empty: the record does not change). */
+  changes: Record<string, unknown>;
+  /** The new status, when it changes. */
+  status?: ActivityStatus;
+  /** The timeline entry: inline for status events, a separate item for opens and clicks. */
+  timelineEvent?: TimelineEvent;
+  engagement: boolean;
+  /** A final failure decided by this event (Reject, Rendering Failure): email.failed once. */
+  failure?: ActivityFailure;
+  /** Addresses to suppress, and why. */
+  suppress?: { reason: 'bounce' | 'complaint'; recipients: string[]; bounce_type?: string; bounce_subtype?: string; complaint_feedback_type?: string; description?: string };
+  /** Counters to add one to (live traffic only). */
+  counters: CounterField[];
+  /** The webhook kind to publish, if any. */
+  webhook?: (typeof WEBHOOK_KIND)[keyof typeof WEBHOOK_KIND];
+}
+
+/** A stable uuid-shaped id from the event's de-duplication key: the same event always gets the same id. */
+export function eventId(dedupeKey: string): string {
+  const h = createHash('sha256').update(dedupeKey).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const earliest = (current: string | undefined, candidate: string) => (!current || candidate < current ? candidate : current);
+
+/**
+ * Part 3's state machine for one delivery event, as a pure function: what changes on the record,
+ * what is suppressed, counted and published. Events come out of order and more than once: the rank
+ * only rises, first-open and first-click keep the earliest time, and a timeline id already present
+ * makes the whole event a no-op.
+ */
+export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, nowIso: string): AppliedEvent {
+  // Two clicks on different links can share a timestamp: the link is part of a click's identity.
+  const id = eventId(event.type === 'click' ? `${event.dedupeKey}|${event.click?.link ?? ''}` : event.dedupeKey);
+  const engagement = event.type === 'open' || event.type === 'click';
+  const timeline = activity.timeline ?? [];
+  const result: AppliedEvent = { duplicate: false, changes: {}, counters: [], engagement };
+  if (!engagement && timeline.some((e) => e.id === id)) return { ...result, duplicate: true };
+  // The worker appends its own `sent`; SES's Send event then only fills what a crash may have left out.
+  const alreadySent = event.type === 'send' && timeline.some((e) => e.event_type === 'sent');
+
+  const live = !activity.is_test;
+  const changes = result.changes;
+  const moveTo = (status: ActivityStatus) => {
+    if (RANK[status] > RANK[activity.current_status]) {
+      result.status = status;
+      changes.current_status = status;
+    }
+  };
+  if (!activity.message_id && event.messageId) changes.message_id = event.messageId;
+
+  const entry: TimelineEvent = { id, event_type: TIMELINE_TYPE[event.type] ?? event.type, event_timestamp: event.timestamp, created_at: nowIso };
+  switch (event.type) {
+    case 'send':
+      moveTo('sent');
+      if (!activity.sent_at) changes.sent_at = event.timestamp;
+      break;
+    case 'delivery':
+      moveTo('delivered');
+      changes.delivered_at = earliest(activity.delivered_at, event.timestamp);
+      if (result.status === 'delivered' && live) result.counters.push('delivered');
+      break;
+    case 'bounce': {
+      const permanent = event.bounce?.bounceType === 'Permanent';
+      moveTo('bounced');
+      changes.bounced_at = earliest(activity.bounced_at, event.timestamp);
+      Object.assign(entry, { bounce_type: event.bounce?.bounceType, bounce_subtype: event.bounce?.bounceSubType });
+      if (live) result.counters.push(permanent ? 'hard_bounced' : 'soft_bounced');
+      // SES keeps its own account-level list; part 6: no suppression.added for OnAccountSuppressionList.
+      if (permanent && event.bounce?.bounceSubType !== 'OnAccountSuppressionList') {
+        result.suppress = {
+          reason: 'bounce',
+          recipients: event.recipients,
+          bounce_type: event.bounce?.bounceType,
+          bounce_subtype: event.bounce?.bounceSubType,
+          description: event.bounce?.diagnostics,
+        };
+      }
+      break;
+    }
+    case 'complaint':
+      moveTo('complained');
+      changes.complained_at = earliest(activity.complained_at, event.timestamp);
+      entry.complaint_feedback_type = event.complaint?.feedbackType;
+      if (live) result.counters.push('complained');
+      // A complaint SES recorded against its account-level list was never sent: nothing to add.
+      if (event.complaint?.subType !== 'OnAccountSuppressionList') {
+        result.suppress = { reason: 'complaint', recipients: event.recipients, complaint_feedback_type: event.complaint?.feedbackType };
+      }
+      break;
+    case 'reject':
+    case 'rendering_failure':
+      if (RANK[activity.current_status] < RANK.delivered) {
+        result.status = 'failed';
+        changes.current_status = 'failed';
+        result.failure =
+          event.type === 'reject'
+            ? { error_code: 'rejected', error_message: `Rejected by the provider: ${event.reject?.reason ?? 'unknown reason'}`, permanent: true }
+            : { error_code: 'send_failed', error_message: `Rendering failed: ${event.renderingFailure?.errorMessage ?? 'unknown error'}`, permanent: true };
+        changes.failure = result.failure;
+      }
+      break;
+    case 'open':
+      Object.assign(entry, { user_agent: event.open?.userAgent, ip_address: event.open?.ipAddress });
+      if (!activity.opened_first_at && live) result.counters.push('unique_opens');
+      if (!activity.opened_first_at || event.timestamp < activity.opened_first_at) changes.opened_first_at = event.timestamp;
+      break;
+    case 'click':
+      Object.assign(entry, { user_agent: event.click?.userAgent, ip_address: event.click?.ipAddress, url_clicked: event.click?.link });
+      if (!activity.clicked_first_at && live) result.counters.push('unique_clicks');
+      if (!activity.clicked_first_at || event.timestamp < activity.clicked_first_at) changes.clicked_first_at = event.timestamp;
+      break;
+    default:
+      // Delivery delays only join the timeline; subscription events carry nothing for the record.
+      break;
+  }
+  if (event.type !== 'subscription' && !alreadySent) {
+    result.timelineEvent = entry;
+    if (!engagement) changes.timeline = [...timeline, entry];
+  }
+  const kind = (WEBHOOK_KIND as Record<string, AppliedEvent['webhook']>)[event.type];
+  if (kind && !alreadySent) result.webhook = kind;
+  if (Object.keys(changes).length > 0) changes.updated_at = nowIso;
+  return result;
+}

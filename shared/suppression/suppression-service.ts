@@ -1,0 +1,89 @@
+import type { Services } from '../container';
+import { hasWebhookTargets, suppressionAddedEvent, suppressionRemovedEvent } from '../events/email-events';
+import { badRequest, notFound } from '../errors';
+import type { Project } from '../projects/project';
+import { isEmail, normalizeEmail } from '../sending/addresses';
+import { addSuppressionIfAbsent, deleteSuppression, type SuppressionEntry } from './suppression-repository';
+
+/** suppression.removed events per bulk removal (part 6 and 8). */
+export const REMOVED_EVENTS_CAP = 200;
+/** Addresses per bulk call. */
+export const BULK_LIMIT = 1000;
+
+/** Suppresses an address after a hard bounce or complaint; suppression.added only when it is new. */
+export async function suppressAutomatically(deps: Services, project: Project, entry: SuppressionEntry): Promise<boolean> {
+  const added = await addSuppressionIfAbsent(deps.db, entry);
+  if (added && hasWebhookTargets(project)) await deps.events.publish(suppressionAddedEvent(entry, deps.clock.now().toISOString()));
+  return added;
+}
+
+/** Reads `email` or `emails` from a request body: valid, lowercased, unique, at most BULK_LIMIT. */
+export function parseEmails(body: unknown): string[] {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const raw = b.emails ?? (b.email != null ? [b.email] : undefined);
+  if (!Array.isArray(raw) || raw.length === 0) throw badRequest('Missing required fields: email or emails');
+  if (raw.length > BULK_LIMIT) throw badRequest(`emails accepts at most ${BULK_LIMIT} addresses`);
+  const bad = raw.find((e) => typeof e !== 'string' || !isEmail(e.trim()));
+  if (bad !== undefined) throw badRequest(`Invalid email address: ${String(bad)}`);
+  return [...new Set(raw.map((e) => normalizeEmail(e as string)))];
+}
+
+/** Adds addresses by hand (`reason: manual`, `source: api`); no suppression.added (it is for automatic ones). */
+export async function addManually(deps: Services, project: Project, body: unknown): Promise<{ added: string[]; already: string[] }> {
+  const emails = parseEmails(body);
+  const description = typeof (body as { description?: unknown })?.description === 'string' ? (body as { description: string }).description : null;
+  const now = deps.clock.now().toISOString();
+  const added: string[] = [];
+  const already: string[] = [];
+  for (const email of emails) {
+    const entry: SuppressionEntry = { project_id: project.id, email, reason: 'manual', source: 'api', description, suppressed_at: now };
+    ((await addSuppressionIfAbsent(deps.db, entry)) ? added : already).push(email);
+  }
+  return { added, already };
+}
+
+/**
+ * Removes addresses; each one removed emits suppression.removed, up to REMOVED_EVENTS_CAP per call.
+ * An address that was not suppressed is reported, not an error (a single-address removal is a 404).
+ */
+export async function removeAddresses(deps: Services, project: Project, emails: string[], removedBy: string): Promise<{ removed: string[]; not_found: string[] }> {
+  const removed: string[] = [];
+  const missing: string[] = [];
+  const notify = hasWebhookTargets(project);
+  for (const email of emails) {
+    const old = await deleteSuppression(deps.db, project.id, email);
+    if (!old) {
+      missing.push(email);
+      continue;
+    }
+    removed.push(email);
+    if (notify && removed.length <= REMOVED_EVENTS_CAP) {
+      await deps.events.publish(suppressionRemovedEvent(project.id, email, deps.clock.now().toISOString(), removedBy));
+    }
+  }
+  return { removed, not_found: missing };
+}
+
+/** Removes one address, or 404 when it is not on the list. */
+export async function removeOne(deps: Services, project: Project, rawEmail: string): Promise<{ email: string; removed: true }> {
+  const email = normalizeEmail(rawEmail);
+  const { removed } = await removeAddresses(deps, project, [email], 'api');
+  if (removed.length === 0) throw notFound(`${email} is not suppressed`);
+  return { email, removed: true };
+}
+
+/** A suppression entry as part 2 shows it. */
+export function presentSuppression(entry: SuppressionEntry) {
+  return {
+    email: entry.email,
+    reason: entry.reason,
+    source: entry.source,
+    description: entry.description ?? null,
+    bounce_type: entry.bounce_type ?? null,
+    bounce_subtype: entry.bounce_subtype ?? null,
+    complaint_feedback_type: entry.complaint_feedback_type ?? null,
+    suppressed_at: entry.suppressed_at,
+    removed_at: null,
+    removed_by: null,
+  };
+}
