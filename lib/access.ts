@@ -69,12 +69,18 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   send: { table: 'readWrite', enqueue: ['send'], payloads: 'put' },
   /** Only answers queries. */
   activity: { table: 'read' },
+  /** Adds and removes suppression entries and publishes suppression.removed. */
+  suppressions: { table: 'readWrite', enqueue: ['events'] },
   /** Claims and updates activities, re-enqueues retries with a delay, reads payloads, calls SES. */
-  'send-worker': { table: 'readWrite', enqueue: ['send'], payloads: 'read', sesSend: true },
+  'send-worker': { table: 'readWrite', enqueue: ['send', 'events'], payloads: 'read', sesSend: true },
+  /** Applies SES events to activity, suppression and counters, and publishes email events. */
+  'ses-events': { table: 'readWrite', enqueue: ['events'] },
   /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
   domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
   /** The public verification page runs the same verification as the domains group. */
   pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  /** Records opens and clicks on activities and counters, publishes email.open and email.click. */
+  tracking: { table: 'readWrite', enqueue: ['events'] },
   /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
   partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
 };

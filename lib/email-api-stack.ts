@@ -6,6 +6,7 @@ import { Queues } from './queues';
 import { Scheduling } from './scheduling';
 import { TokenSecret } from './secrets';
 import { SesSending } from './ses';
+import { SesEvents } from './ses-events';
 import { Storage } from './storage';
 import { Workers } from './workers';
 
@@ -49,6 +50,7 @@ export class EmailApiStack extends Stack {
   public readonly api: Api;
   public readonly workers: Workers;
   public readonly scheduling: Scheduling;
+  public readonly sesEvents: SesEvents;
 
   constructor(scope: Construct, id: string, props: EmailApiStackProps = {}) {
     super(scope, id, props);
@@ -61,6 +63,7 @@ export class EmailApiStack extends Stack {
     this.queues = new Queues(this, 'Queues');
     this.tokenSecret = new TokenSecret(this, 'TokenSecret', { removalPolicy });
     this.ses = new SesSending(this, 'Ses');
+    this.sesEvents = new SesEvents(this, 'SesEvents', { configurationSet: this.ses.configurationSet, queue: this.queues.queues['ses-events'] });
 
     const environment: Record<string, string> = {};
     if (props.logLevel) environment.LOG_LEVEL = props.logLevel;

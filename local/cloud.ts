@@ -18,6 +18,7 @@ import { provisionBucket, provisionQueues, provisionTable } from './provision';
 import { startQueuePollers } from './queue-pollers';
 import { ensureSeed, type Seed } from './seed';
 import { startTimers } from './timers';
+import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -76,10 +77,12 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   try {
     const dbPath = options.persist ? path.join(dataDir, 'dynamodb') : undefined;
     if (dbPath) fs.mkdirSync(dbPath, { recursive: true });
+    // The mailbox simulator needs the SES events queue, which exists only once SQS is up.
+    let simulate: ((request: Record<string, unknown>, messageId: string) => void) | undefined;
     const emulators: RunningEmulator[] = await Promise.all([
       startDynamoDb({ port: ports.dynamodb, dbPath, pidDir }),
       startSqs({ port: ports.sqs }),
-      startSes({ port: ports.ses, outboxDir, stateFile: path.join(dataDir, 'ses-identities.json') }),
+      startSes({ port: ports.ses, outboxDir, stateFile: path.join(dataDir, 'ses-identities.json'), onSent: (r, id) => simulate?.(r, id) }),
       startS3({ port: ports.s3, directory: path.join(dataDir, 's3') }),
     ]);
     emulators.forEach((e) => stops.push(() => e.stop()));
@@ -90,6 +93,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: 'us-east-1', credentials });
     await provisionTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials }), tableName);
     const queueUrls = await provisionQueues(sqsClient, 'mailroom');
+    simulate = (request, messageId) => {
+      publishSimulatedEvents(sqsClient, queueUrls['ses-events'], request as SentRequest, messageId).catch((e) => console.error('Mailbox simulator:', e));
+    };
     await provisionBucket(new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials, forcePathStyle: true }), bucket);
 
     Object.assign(process.env, {

@@ -22,7 +22,9 @@ export const endpointGroups = {
   activity: { entry: 'functions/activity/handler.ts', description: 'Activity queries' },
   domains: { entry: 'functions/domains/handler.ts', description: 'Sending domains and senders' },
   pages: { entry: 'functions/pages/handler.ts', description: 'Public pages reached by signed tokens' },
+  tracking: { entry: 'functions/tracking/handler.ts', description: 'Open pixel and click redirect reached by signed tokens' },
   partner: { entry: 'functions/partner/handler.ts', description: 'Partner provisioning' },
+  suppressions: { entry: 'functions/suppressions/handler.ts', description: 'The suppression list' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -30,6 +32,13 @@ export type EndpointGroup = keyof typeof endpointGroups;
 export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project' },
   { method: 'GET', path: '/v1/activity/{id}', group: 'activity', auth: 'project' },
+  { method: 'GET', path: '/v1/activity', group: 'activity', auth: 'project' },
+  { method: 'GET', path: '/v1/domain-stats', group: 'activity', auth: 'project' },
+  { method: 'GET', path: '/v1/suppressions', group: 'suppressions', auth: 'project' },
+  { method: 'POST', path: '/v1/suppressions', group: 'suppressions', auth: 'project' },
+  { method: 'POST', path: '/v1/suppressions/remove', group: 'suppressions', auth: 'project' },
+  { method: 'GET', path: '/v1/suppressions/{email}', group: 'suppressions', auth: 'project' },
+  { method: 'DELETE', path: '/v1/suppressions/{email}', group: 'suppressions', auth: 'project' },
   { method: 'POST', path: '/domains/register', group: 'domains', auth: 'project' },
   { method: 'GET', path: '/domains/health', group: 'domains', auth: 'project' },
   { method: 'POST', path: '/domains/reply', group: 'domains', auth: 'project' },
@@ -57,6 +66,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/v1/partner/whoami', group: 'partner', auth: 'partner' },
   { method: 'GET', path: '/verify/{token}', group: 'pages', auth: 'public' },
   { method: 'POST', path: '/verify/{token}', group: 'pages', auth: 'public' },
+  { method: 'GET', path: '/t/o/{token}', group: 'tracking', auth: 'public' },
+  { method: 'GET', path: '/t/c/{token}', group: 'tracking', auth: 'public' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */
@@ -67,6 +78,7 @@ export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): strin
 /** Queue workers: one Lambda each, fed by an SQS event source with partial batch responses. */
 export const workers = {
   'send-worker': { entry: 'functions/send-worker/handler.ts', queue: 'send' },
+  'ses-events': { entry: 'functions/ses-events/handler.ts', queue: 'ses-events' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

@@ -1,13 +1,29 @@
+import { parseActivityFilters, listActivity } from '../../shared/activity/activity-list';
+import { presentActivity } from '../../shared/activity/activity-presenter';
 import { parseInclude, readActivity } from '../../shared/activity/activity-service';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
+import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
+import { domainStats } from '../../shared/stats/domain-stats-report';
 
-/** Endpoint group `activity`: activity queries. */
+/** Endpoint group `activity`: activity queries and per-domain statistics. */
 export const handler = apiHandler('activity', {
   'GET /v1/activity/{id}': async (request) => {
     const include = parseInclude(request.query.include);
     const data = await readActivity(services().db, projectCaller(request).project.id, request.params.id ?? '', include);
     return { status: 200, body: { success: true, data } };
+  },
+
+  'GET /v1/activity': async (request) => {
+    const page = parsePageRequest(request.query);
+    const filters = parseActivityFilters(request.query);
+    const { data, total } = await listActivity(services().db, projectCaller(request).project.id, filters, page);
+    return { status: 200, body: { success: true, data: data.map((a) => presentActivity(a)), pagination: paginationBlock(page, total) } };
+  },
+
+  'GET /v1/domain-stats': async (request) => {
+    const deps = services();
+    return { status: 200, body: await domainStats(deps.db, projectCaller(request).project.id, request.query, deps.clock.now()) };
   },
 });

@@ -15,7 +15,13 @@ const SEND_PATH = '/v2/email/outbound-emails';
  * proxy that keeps every raw message it passes on whole, as `<outboxDir>/<message id>.eml`: the
  * viewer shows only the parsed parts, and a developer sometimes needs every header.
  */
-export async function startSes(options: { port: number; outboxDir: string; stateFile: string }): Promise<RunningEmulator> {
+export async function startSes(options: {
+  port: number;
+  outboxDir: string;
+  stateFile: string;
+  /** Called for every mail the emulator accepted (the mailbox simulator listens here). */
+  onSent?: (request: Record<string, unknown>, messageId: string) => void;
+}): Promise<RunningEmulator> {
   fs.mkdirSync(options.outboxDir, { recursive: true });
   const innerPort = await freePort();
   const inner = await sesServer({ port: innerPort, host: '127.0.0.1' });
@@ -42,7 +48,8 @@ export async function startSes(options: { port: number; outboxDir: string; state
           up.on('end', () => {
             const payload = Buffer.concat(answer);
             if (req.method === 'POST' && req.url?.startsWith(SEND_PATH) && (up.statusCode ?? 500) < 300) {
-              keepRawMessage(options.outboxDir, body, payload);
+              const messageId = keepRawMessage(options.outboxDir, body, payload);
+              if (messageId && options.onSent) options.onSent(JSON.parse(body.toString('utf8')) as Record<string, unknown>, messageId);
             }
             res.writeHead(up.statusCode ?? 502, up.headers);
             res.end(payload);
@@ -69,17 +76,21 @@ export async function startSes(options: { port: number; outboxDir: string; state
   };
 }
 
-/** Writes the raw MIME of a SendEmail request under the message id SES answered with. */
-function keepRawMessage(outboxDir: string, requestBody: Buffer, responseBody: Buffer): void {
+/** Writes the raw MIME of a SendEmail request under the message id SES answered with; returns that id. */
+function keepRawMessage(outboxDir: string, requestBody: Buffer, responseBody: Buffer): string | undefined {
   try {
     const request = JSON.parse(requestBody.toString('utf8')) as { Content?: { Raw?: { Data?: string } } };
     const response = JSON.parse(responseBody.toString('utf8')) as { MessageId?: string };
     const data = request.Content?.Raw?.Data;
-    if (!data || !response.MessageId) return;
-    const safeId = response.MessageId.replace(/[^A-Za-z0-9._-]/g, '_');
-    fs.writeFileSync(path.join(outboxDir, `${safeId}.eml`), Buffer.from(data, 'base64'));
+    if (!response.MessageId) return undefined;
+    if (data) {
+      const safeId = response.MessageId.replace(/[^A-Za-z0-9._-]/g, '_');
+      fs.writeFileSync(path.join(outboxDir, `${safeId}.eml`), Buffer.from(data, 'base64'));
+    }
+    return response.MessageId;
   } catch {
     // A request we cannot read is still passed on; only the copy is skipped.
+    return undefined;
   }
 }
 

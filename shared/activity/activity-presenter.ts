@@ -35,12 +35,12 @@ export function presentActivity(activity: Activity, options: { html?: string | n
         id: e.id,
         event_type: e.event_type,
         event_timestamp: e.event_timestamp,
-        user_agent: null,
-        ip_address: null,
-        url_clicked: null,
-        bounce_type: null,
-        bounce_subtype: null,
-        complaint_feedback_type: null,
+        user_agent: e.user_agent ?? null,
+        ip_address: e.ip_address ?? null,
+        url_clicked: e.url_clicked ?? null,
+        bounce_type: e.bounce_type ?? null,
+        bounce_subtype: e.bounce_subtype ?? null,
+        complaint_feedback_type: e.complaint_feedback_type ?? null,
         created_at: e.created_at,
       }));
   }

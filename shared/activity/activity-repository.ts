@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
-import { ACTIVITY_BODY_SK, ACTIVITY_SK, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
+import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
 
 /** Writes a new activity record (1 WCU: the record stays under 1 KB because the body lives apart). */
@@ -36,7 +36,7 @@ export function statusIndexFields(activity: Pick<Activity, 'project_id' | 'creat
 }
 
 /** The activity record and its stored body (if the worker has written it), in one Query. */
-export async function getActivityWithBody(db: Db, activityId: string): Promise<{ activity?: Activity; body?: Uint8Array }> {
+export async function getActivityWithBody(db: Db, activityId: string): Promise<{ activity?: Activity; body?: Uint8Array; engagement: TimelineEvent[] }> {
   const out = await db.doc.send(
     new QueryCommand({
       TableName: db.tableName,
@@ -47,7 +47,8 @@ export async function getActivityWithBody(db: Db, activityId: string): Promise<{
   const items = out.Items ?? [];
   const record = items.find((i) => i.sk === ACTIVITY_SK);
   const body = items.find((i) => i.sk === ACTIVITY_BODY_SK);
-  return { activity: record ? fromItem(record) : undefined, body: body?.content as Uint8Array | undefined };
+  const engagement = items.filter((i) => String(i.sk).startsWith(ENGAGEMENT_SK_PREFIX)).map((i) => stripKeys<TimelineEvent>(i));
+  return { activity: record ? fromItem(record) : undefined, body: body?.content as Uint8Array | undefined, engagement };
 }
 
 /** Outcome of trying to claim an activity for one send attempt. */

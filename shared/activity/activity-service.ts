@@ -18,13 +18,16 @@ export function parseInclude(value: string | undefined): { events: boolean; html
 export async function readActivity(db: Db, projectId: string, id: string, include: { events: boolean; html: boolean }) {
   if (!UUID.test(id)) throw badRequest('id must be a uuid');
   const notHere = () => notFound('Activity not found');
-  if (!include.html) {
+  if (!include.html && !include.events) {
     const activity = await getActivity(db, id.toLowerCase());
     if (!activity || activity.project_id !== projectId) throw notHere();
-    return presentActivity(activity, { events: include.events });
+    return presentActivity(activity);
   }
-  const { activity, body } = await getActivityWithBody(db, id.toLowerCase());
+  // One Query brings the record, its body and its opens and clicks.
+  const { activity, body, engagement } = await getActivityWithBody(db, id.toLowerCase());
   if (!activity || activity.project_id !== projectId) throw notHere();
+  const withEngagement = include.events ? { ...activity, timeline: [...(activity.timeline ?? []), ...engagement] } : activity;
   // The body is written when the worker takes the mail; until then there is no HTML to show.
-  return presentActivity(activity, { events: include.events, html: body ? decodeBody(body).html : null });
+  const html = include.html ? (body ? decodeBody(body).html : null) : undefined;
+  return presentActivity(withEngagement, { events: include.events, html });
 }

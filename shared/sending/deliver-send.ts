@@ -18,6 +18,7 @@ import { buildMime } from './mime';
 import { replyAddress } from './reply-token';
 import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';
+import { trackedHtml } from '../tracking/tracking-service';
 
 /** The message must come back later: another delivery of it holds the claim right now. */
 export class RetryLaterError extends Error {
@@ -112,7 +113,8 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
     cc,
     replyTo: replyAddress(activity.id, deps.config.INBOUND_DOMAIN, secret),
     subject: payload.subject,
-    html: payload.html,
+    // Opens and clicks are tracked on the way out; the stored body keeps the original HTML.
+    html: await trackedHtml(deps, activity, payload.html, secret),
     text: payload.text,
     attachments,
   });

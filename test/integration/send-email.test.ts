@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 const send = (body: unknown, key?: string) => cloud.api('POST', '/v1/send-email', { body, key });
-const untilFinal = (a: Record<string, unknown>) => !['queued', 'retrying'].includes(a.current_status as string);
+// With the mailbox simulator a mail that goes out ends `delivered`; waiting for that avoids racing it.
+const untilFinal = (a: Record<string, unknown>) => !['queued', 'retrying', 'sent'].includes(a.current_status as string);
 
 describe('POST /v1/send-email: validation (part 7)', () => {
   const too = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}@example.com`);
@@ -131,7 +132,7 @@ describe('POST /v1/send-email: accepted sends', () => {
     );
     const activity = await cloud.waitForActivity(res.body.email_id as string, cloud.seed.live_key, untilFinal);
     expect(activity).toMatchObject({
-      current_status: 'sent',
+      current_status: 'delivered',
       recipient_primary: 'reader@example.com',
       subject: 'Quarterly report',
       sender_email: cloud.seed.sender_email,
@@ -174,7 +175,7 @@ describe('POST /v1/send-email: accepted sends', () => {
     const data = read.body.data as Record<string, unknown>;
     expect(read.body.success).toBe(true);
     expect(data.html_content).toBe('<p>Show me</p>');
-    expect((data.events as { event_type: string }[]).map((e) => e.event_type)).toEqual(['sent']);
+    expect((data.events as { event_type: string }[]).map((e) => e.event_type)).toEqual(['sent', 'delivered']);
     const plain = await cloud.api('GET', `/v1/activity/${res.body.email_id}`);
     expect(plain.body.data).not.toHaveProperty('html_content');
     expect(plain.body.data).not.toHaveProperty('events');
@@ -197,14 +198,14 @@ describe('POST /v1/send-email: accepted sends', () => {
     const res = await send(sendBody(cloud, { sender_email: 'a@env.example.org', environment: 'staging' }), created.liveKey);
     expect(res.status).toBe(200);
     const activity = await cloud.waitForActivity(res.body.email_id as string, created.liveKey, untilFinal);
-    expect(activity).toMatchObject({ environment: 'staging', current_status: 'sent' });
+    expect(activity).toMatchObject({ environment: 'staging', current_status: 'delivered' });
   });
 
   test('a payload too large for a queue message travels through S3 and still goes out whole', async () => {
     const html = `<p>${'All work and no play. '.repeat(15_000)}</p>`;
     const res = await send(sendBody(cloud, { html_body: html }));
     const activity = await cloud.waitForActivity(res.body.email_id as string, cloud.seed.live_key, untilFinal);
-    expect(activity.current_status).toBe('sent');
+    expect(activity.current_status).toBe('delivered');
     const read = await cloud.api('GET', `/v1/activity/${res.body.email_id}?include=html`);
     expect((read.body.data as Record<string, unknown>).html_content).toBe(html);
   });
@@ -212,7 +213,7 @@ describe('POST /v1/send-email: accepted sends', () => {
   test('an attachment by URL is fetched in the background and attached', async () => {
     const res = await send(sendBody(cloud, { attachments: [{ filename: 'report.pdf', url: `${filesUrl}/report.pdf` }] }));
     const activity = await cloud.waitForActivity(res.body.email_id as string, cloud.seed.live_key, untilFinal);
-    expect(activity.current_status).toBe('sent');
+    expect(activity.current_status).toBe('delivered');
     const mail = (await cloud.outbox()).find((m) => m.messageId === activity.message_id);
     expect(mail?.attachments[0]).toMatchObject({ filename: 'report.pdf', contentType: 'application/pdf' });
     expect(Buffer.from(mail?.attachments[0].content ?? '', 'base64').toString()).toBe('%PDF-1.4 fake report');
@@ -292,7 +293,7 @@ describe('Background decisions (part 3: queued -> failed | suppressed)', () => {
     });
     const res = await send(sendBody(cloud, { recipient_email: ['complainer@example.com', 'fan@example.com'] }));
     const activity = await cloud.waitForActivity(res.body.email_id as string, cloud.seed.live_key, untilFinal);
-    expect(activity.current_status).toBe('sent');
+    expect(activity.current_status).toBe('delivered');
     const mail = (await cloud.outbox()).find((m) => m.messageId === activity.message_id);
     expect(mail?.destination.to.join(',')).not.toContain('complainer@example.com');
     expect(mail?.destination.to.join(',')).toContain('fan@example.com');

@@ -1,0 +1,42 @@
+import { services } from '../../shared/container';
+import { apiHandler } from '../../shared/http/api-handler';
+import { projectCaller } from '../../shared/http/api-types';
+import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
+import { badRequest, notFound } from '../../shared/errors';
+import { getSuppression, pageSuppressions } from '../../shared/suppression/suppression-repository';
+import { addManually, parseEmails, presentSuppression, removeAddresses, removeOne } from '../../shared/suppression/suppression-service';
+
+const REASONS = ['bounce', 'complaint', 'unsubscribe', 'manual'];
+
+/** Endpoint group `suppressions`: the project's suppression list. */
+export const handler = apiHandler('suppressions', {
+  'GET /v1/suppressions': async (request) => {
+    const page = parsePageRequest(request.query);
+    const reason = request.query.reason;
+    if (reason && !REASONS.includes(reason)) throw badRequest(`reason must be one of ${REASONS.join(', ')}`);
+    const { entries, total } = await pageSuppressions(services().db, projectCaller(request).project.id, { ...page, reason });
+    return { status: 200, body: { success: true, data: entries.map(presentSuppression), pagination: paginationBlock(page, total) } };
+  },
+
+  'POST /v1/suppressions': async (request) => {
+    const result = await addManually(services(), projectCaller(request).project, request.body);
+    return { status: 201, body: { success: true, ...result } };
+  },
+
+  'POST /v1/suppressions/remove': async (request) => {
+    const result = await removeAddresses(services(), projectCaller(request).project, parseEmails(request.body), 'api');
+    return { status: 200, body: { success: true, ...result } };
+  },
+
+  'GET /v1/suppressions/{email}': async (request) => {
+    const email = decodeURIComponent(request.params.email ?? '').toLowerCase();
+    const entry = await getSuppression(services().db, projectCaller(request).project.id, email);
+    if (!entry) throw notFound(`${email} is not suppressed`);
+    return { status: 200, body: { success: true, data: presentSuppression(entry) } };
+  },
+
+  'DELETE /v1/suppressions/{email}': async (request) => {
+    const result = await removeOne(services(), projectCaller(request).project, decodeURIComponent(request.params.email ?? ''));
+    return { status: 200, body: { success: true, ...result } };
+  },
+});

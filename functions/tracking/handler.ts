@@ -1,0 +1,54 @@
+import { services } from '../../shared/container';
+import { apiHandler } from '../../shared/http/api-handler';
+import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
+import { logger } from '../../shared/logger';
+import { tokenSecret } from '../../shared/secrets';
+import { CounterBatch } from '../../shared/stats/domain-stats';
+import { ttlAfterDays } from '../../shared/store/client';
+import { followClick, pixelToken, recordOpen, visitorOf } from '../../shared/tracking/engagement';
+import { COUNTER_RETENTION_DAYS, TRANSPARENT_GIF, invalidLinkPage, trackingErrorPage } from '../../shared/tracking/responses';
+
+/** Writes the counters a request gathered; a lost increment only makes the statistics a little low. */
+async function flush(counters: CounterBatch): Promise<void> {
+  const deps = services();
+  await counters.flush(deps.db, ttlAfterDays(deps.clock.now(), COUNTER_RETENTION_DAYS)).catch((error) => logger.error('Counter flush failed', { error }));
+}
+
+const pixel: ApiResult = {
+  status: 200,
+  headers: { 'content-type': 'image/gif', 'cache-control': 'no-store, no-cache, must-revalidate, max-age=0', pragma: 'no-cache', 'x-content-type-options': 'nosniff' },
+  body: TRANSPARENT_GIF,
+};
+
+/** Endpoint group `tracking`: the open pixel and the click redirect, reached by signed tokens (no account). */
+export const handler = apiHandler('tracking', {
+  /** Always the same GIF, valid token or not: the answer never tells whether a token is valid. */
+  'GET /t/o/{token}': async (request: ApiRequest) => {
+    const counters = new CounterBatch();
+    try {
+      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), await tokenSecret(), counters);
+      await flush(counters);
+    } catch (error) {
+      logger.error('Recording an open failed', { requestId: request.requestId, error: error as Error });
+    }
+    return pixel;
+  },
+
+  /** A 302 to the link of the mail the token names; anything else is a 404 page, never a redirect. */
+  'GET /t/c/{token}': async (request: ApiRequest) => {
+    const counters = new CounterBatch();
+    try {
+      const click = await followClick(services(), request.params.token, visitorOf(request.headers), await tokenSecret(), counters);
+      if (!click) return invalidLinkPage();
+      await flush(counters);
+      return {
+        status: 302,
+        headers: { location: click.location, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+        body: '',
+      };
+    } catch (error) {
+      logger.error('Following a click failed', { requestId: request.requestId, error: error as Error });
+      return trackingErrorPage();
+    }
+  },
+});

@@ -1,0 +1,364 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { handler as sesEvents } from '../../functions/ses-events/handler';
+import { services } from '../../shared/container';
+import { putDomain } from '../../shared/domains/domain-repository';
+import { createProject } from '../../shared/projects/project-service';
+import { updateProjectFields } from '../../shared/projects/project-repository';
+import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'ses');
+
+let cloud: TestCloud;
+let sqs: SQSClient;
+let key: string;
+let projectId: string;
+const domain = 'hooked.example.org';
+
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  sqs = new SQSClient({});
+  // A project with a webhook URL, so that its events are published to the events queue.
+  const { db, clock } = services();
+  const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Hooked' });
+  key = created.liveKey;
+  projectId = created.project.id;
+  await updateProjectFields(db, projectId, { webhook_url: 'https://hooks.example.com/mail' });
+  const now = new Date().toISOString();
+  await putDomain(db, { project_id: projectId, domain, identity_id: 'i', verification_status: 'verified', can_send: true, created_at: now, updated_at: now });
+}, CLOUD_TIMEOUT_MS);
+afterAll(async () => {
+  sqs?.destroy();
+  await cloud?.stop();
+});
+
+const send = (overrides: Record<string, unknown> = {}, apiKey = key) =>
+  cloud.api('POST', '/v1/send-email', { key: apiKey, body: sendBody(cloud, { sender_email: `news@${domain}`, ...overrides }) });
+const waitFor = (id: string, until: (a: Record<string, any>) => boolean) => cloud.waitForActivity(id, key, until);
+const get = (p: string) => cloud.api('GET', p, { key });
+
+/** Everything published to the events queue so far. */
+async function drainEvents(): Promise<Record<string, any>[]> {
+  const out: Record<string, any>[] = [];
+  for (let i = 0; i < 30; i++) {
+    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.events, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 900 }));
+    if (!res.Messages?.length) break;
+    out.push(...res.Messages.map((m) => JSON.parse(m.Body ?? '{}')));
+  }
+  return out;
+}
+
+/** Feeds SES event JSON straight to the ses-events handler, as the queue would. */
+async function feed(...bodies: unknown[]) {
+  const event = { Records: bodies.map((b, i) => ({ messageId: `m${i}-${Date.now()}`, body: typeof b === 'string' ? b : JSON.stringify(b) })) } as SQSEvent;
+  return (await sesEvents(event)) as { batchItemFailures: unknown[] };
+}
+
+/** A documented sample, re-tagged for one of our activities. */
+function fixture(name: string, activityId: string, messageId: string, timestamp?: string): Record<string, any> {
+  const sample = JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8'));
+  const record = sample.Message ? JSON.parse(sample.Message) : (sample.detail ?? sample);
+  record.mail.tags.activity_id = [activityId];
+  record.mail.tags.project_id = [projectId];
+  record.mail.messageId = messageId;
+  if (timestamp) {
+    const inner = Object.keys(record).find((k) => !['eventType', 'mail', 'notificationType'].includes(k));
+    if (inner && record[inner] && typeof record[inner] === 'object' && 'timestamp' in record[inner]) record[inner].timestamp = timestamp;
+  }
+  if (sample.Message) sample.Message = JSON.stringify(record);
+  return sample;
+}
+
+/**
+ * A sent activity of the hooked project whose SES events the test feeds by hand. The recipient is a
+ * simulator address the simulator knows nothing about, so it publishes only Send (no Delivery that
+ * would race the test's own events).
+ */
+async function sentActivity(recipient = `quiet.${Date.now()}@simulator.amazonses.com`) {
+  const res = await send({ recipient_email: recipient });
+  const a = await waitFor(res.body.email_id as string, (x) => x.current_status !== 'queued');
+  return { id: a.id as string, messageId: a.message_id as string, recipient };
+}
+
+describe('The mailbox simulator through the SES events handler', () => {
+  test('a normal mail ends delivered, with sent and delivered on its timeline', async () => {
+    const res = await send();
+    const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'delivered');
+    expect(a.delivered_at).toEqual(expect.any(String));
+    const events = (await get(`/v1/activity/${a.id}?include=events`)).body.data as Record<string, any>;
+    expect(events.events.map((e: any) => e.event_type)).toEqual(['sent', 'delivered']);
+  });
+
+  test('bounce@: bounced, suppressed with suppression.added, and the next send is suppressed with email.suppressed', async () => {
+    await drainEvents();
+    const res = await send({ recipient_email: 'bounce@simulator.amazonses.com' });
+    const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'bounced');
+    expect(a.bounced_at).toEqual(expect.any(String));
+    const timeline = ((await get(`/v1/activity/${a.id}?include=events`)).body.data as any).events;
+    expect(timeline.find((e: any) => e.event_type === 'bounce')).toMatchObject({ bounce_type: 'Permanent', bounce_subtype: 'General' });
+    const entry = await get('/v1/suppressions/bounce%40simulator.amazonses.com');
+    expect(entry.body.data).toMatchObject({ email: 'bounce@simulator.amazonses.com', reason: 'bounce', source: 'ses', bounce_type: 'Permanent', bounce_subtype: 'General' });
+
+    const next = await send({ recipient_email: 'bounce@simulator.amazonses.com' });
+    await waitFor(next.body.email_id as string, (x) => x.current_status === 'suppressed');
+    const events = await drainEvents();
+    const added = events.filter((e) => e.event === 'suppression.added' && e.data.email === 'bounce@simulator.amazonses.com');
+    expect(added).toHaveLength(1);
+    expect(added[0].data).toMatchObject({ reason: 'bounce', source: 'ses', bounce_type: 'Permanent', bounce_subtype: 'General' });
+    const suppressed = events.filter((e) => e.event === 'email.suppressed' && e.data.activity_id === next.body.email_id);
+    expect(suppressed).toHaveLength(1);
+    expect(suppressed[0]).not.toHaveProperty('is_test');
+    expect(suppressed[0].data).toMatchObject({ email: 'bounce@simulator.amazonses.com', email_type: 'api', suppression_reason: 'bounce', suppression_source: 'ses' });
+    expect(suppressed[0].data).not.toHaveProperty('message_id');
+    const bounceHook = events.find((e) => e.event === 'email.bounce' && e.data.activity_id === a.id);
+    expect(bounceHook).toMatchObject({ project_id: projectId, is_test: false, data: { event_type: 'bounce', bounce_type: 'Permanent', message_id: a.message_id } });
+  });
+
+  test('complaint@: delivered then complained, suppressed for complaint with its feedback type', async () => {
+    await drainEvents();
+    const res = await send({ recipient_email: 'complaint@simulator.amazonses.com' });
+    const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'complained');
+    expect(a.delivered_at).toEqual(expect.any(String));
+    expect(a.complained_at).toEqual(expect.any(String));
+    expect((await get('/v1/suppressions/complaint%40simulator.amazonses.com')).body.data).toMatchObject({ reason: 'complaint', complaint_feedback_type: 'abuse' });
+    const added = (await drainEvents()).find((e) => e.event === 'suppression.added' && e.data.email === 'complaint@simulator.amazonses.com');
+    expect(added?.data).toMatchObject({ reason: 'complaint', complaint_feedback_type: 'abuse' });
+    expect(added?.data).not.toHaveProperty('bounce_type');
+  });
+
+  test('suppressionlist@: bounced with subtype OnAccountSuppressionList, and no suppression.added', async () => {
+    await drainEvents();
+    const res = await send({ recipient_email: 'suppressionlist@simulator.amazonses.com' });
+    const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'bounced');
+    expect(a.id).toBeDefined();
+    expect((await get('/v1/suppressions/suppressionlist%40simulator.amazonses.com')).status).toBe(404);
+    expect((await drainEvents()).filter((e) => e.event === 'suppression.added')).toEqual([]);
+  });
+
+  test('ooto@: delivered, with a delivery delay on the timeline', async () => {
+    const res = await send({ recipient_email: 'ooto@simulator.amazonses.com' });
+    await waitFor(res.body.email_id as string, (x) => x.current_status === 'delivered');
+    for (let i = 0; i < 20; i++) {
+      const types = ((await get(`/v1/activity/${res.body.email_id}?include=events`)).body.data as any).events.map((e: any) => e.event_type);
+      if (types.includes('delivery_delay')) return expect(types).toEqual(expect.arrayContaining(['sent', 'delivered', 'delivery_delay']));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error('no delivery_delay event');
+  });
+});
+
+describe('SES events out of order and more than once (part 3)', () => {
+  test('a late Delivery never undoes a Bounce', async () => {
+    const { id, messageId } = await sentActivity();
+    await feed(fixture('bounce', id, messageId, '2030-01-01T00:00:02.000Z'));
+    await feed(fixture('delivery', id, messageId, '2030-01-01T00:00:01.000Z'));
+    const a = await storedActivity(id);
+    expect(a?.current_status).toBe('bounced');
+    expect(a?.delivered_at).toBe('2030-01-01T00:00:01.000Z');
+  });
+
+  test('the same event twice changes nothing the second time', async () => {
+    const { id, messageId } = await sentActivity();
+    const event = fixture('delivery', id, messageId, '2030-01-01T00:00:01.000Z');
+    await feed(event);
+    const first = await storedActivity(id);
+    await feed(event, JSON.stringify(event));
+    const second = await storedActivity(id);
+    expect(second?.version).toBe(first?.version);
+    expect(second?.timeline?.filter((e) => e.event_type === 'delivered')).toHaveLength(1);
+  });
+
+  test('first open and first click keep the earliest time; each counts once', async () => {
+    const { id, messageId } = await sentActivity();
+    await feed(fixture('open', id, messageId, '2030-01-01T10:00:00.000Z'));
+    await feed(fixture('open', id, messageId, '2030-01-01T09:00:00.000Z'));
+    await feed(fixture('click', id, messageId, '2030-01-01T11:00:00.000Z'));
+    await feed(fixture('click', id, messageId, '2030-01-01T11:00:00.000Z'));
+    const a = await storedActivity(id);
+    expect(a?.opened_first_at).toBe('2030-01-01T09:00:00.000Z');
+    expect(a?.clicked_first_at).toBe('2030-01-01T11:00:00.000Z');
+    const events = ((await get(`/v1/activity/${id}?include=events`)).body.data as any).events;
+    expect(events.filter((e: any) => e.event_type === 'open')).toHaveLength(2);
+    expect(events.filter((e: any) => e.event_type === 'click')).toEqual([expect.objectContaining({ url_clicked: expect.stringMatching(/^http/), ip_address: '192.0.2.1' })]);
+  });
+
+  test('a Reject fails the send with rejected and emits email.reject and email.failed once', async () => {
+    await drainEvents();
+    const { id, messageId } = await sentActivity();
+    await feed(fixture('reject', id, messageId));
+    await feed(fixture('reject', id, messageId));
+    expect((await storedActivity(id))?.failure).toMatchObject({ error_code: 'rejected', permanent: true });
+    const mine = (await drainEvents()).filter((e) => e.data?.activity_id === id);
+    expect(mine.filter((e) => e.event === 'email.failed')).toHaveLength(1);
+    expect(mine.find((e) => e.event === 'email.failed')?.data).toMatchObject({ error_code: 'rejected', permanent: true, message_id: null });
+    expect(mine.filter((e) => e.event === 'email.reject')).toHaveLength(1);
+  });
+
+  test.each([
+    ['send', 'sent'],
+    ['delivery', 'delivered'],
+    ['bounce', 'bounced'],
+    ['bounce-transient', 'bounced'],
+    ['complaint', 'complained'],
+    ['rendering_failure', 'failed'],
+    ['delivery_delay', 'sent'],
+    ['subscription', 'sent'],
+    ['sns-envelope-delivery', 'delivered'],
+    ['eventbridge-bounce', 'bounced'],
+  ])('the documented %s sample is applied (status %s)', async (name, status) => {
+    const { id, messageId } = await sentActivity();
+    const result = await feed(fixture(name, id, messageId));
+    expect(result.batchItemFailures).toEqual([]);
+    expect((await storedActivity(id))?.current_status).toBe(status);
+  });
+
+  test('an event for no activity of ours is acknowledged, and garbage is retried (then dead-lettered)', async () => {
+    const foreign = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'notification-bounce.json'), 'utf8'));
+    expect((await feed(foreign)).batchItemFailures).toEqual([]);
+    expect((await feed('not json')).batchItemFailures).toHaveLength(1);
+  });
+});
+
+describe('GET /v1/activity (4.11)', () => {
+  let lister: { key: string; id: string };
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    const { db, clock } = services();
+    const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Lister' });
+    lister = { key: created.liveKey, id: created.project.id };
+    const now = new Date().toISOString();
+    for (const d of ['one.example.org', 'two.example.org']) {
+      await putDomain(db, { project_id: lister.id, domain: d, identity_id: d, verification_status: 'verified', can_send: true, created_at: now, updated_at: now });
+    }
+    const plan = [
+      ['a@example.net', 'one.example.org'],
+      ['b@example.net', 'one.example.org'],
+      ['A@example.net', 'two.example.org'],
+      ['bounce@simulator.amazonses.com', 'two.example.org'],
+      ['c@example.net', 'one.example.org'],
+    ];
+    for (const [to, from] of plan) {
+      const res = await cloud.api('POST', '/v1/send-email', { key: lister.key, body: sendBody(cloud, { recipient_email: to, sender_email: `x@${from}` }) });
+      ids.push(res.body.email_id as string);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    for (const id of ids) await cloud.waitForActivity(id, lister.key, (a) => ['delivered', 'bounced'].includes(a.current_status as string));
+  });
+
+  const list = (query: string) => cloud.api('GET', `/v1/activity${query}`, { key: lister.key });
+
+  test('newest first, paginated with totals', async () => {
+    const all = await list('');
+    expect(all.body.pagination).toEqual({ page: 1, per_page: 50, total: 5, total_pages: 1 });
+    expect((all.body.data as any[]).map((a) => a.id)).toEqual([...ids].reverse());
+    const page2 = await list('?per_page=2&page=2');
+    expect(page2.body.pagination).toEqual({ page: 2, per_page: 2, total: 5, total_pages: 3 });
+    expect((page2.body.data as any[]).map((a) => a.id)).toEqual([ids[2], ids[1]]);
+    expect(((await list('?per_page=2&page=4')).body.data as any[])).toEqual([]);
+  });
+
+  test('email is matched lowercased', async () => {
+    const res = await list('?email=A@EXAMPLE.NET');
+    expect((res.body.data as any[]).map((a) => a.id).sort()).toEqual([ids[0], ids[2]].sort());
+    expect((res.body.pagination as any).total).toBe(2);
+  });
+
+  test('sender_domain matches the full domain, with or without @', async () => {
+    expect(((await list('?sender_domain=two.example.org')).body.pagination as any).total).toBe(2);
+    expect(((await list('?sender_domain=@one.example.org')).body.pagination as any).total).toBe(3);
+    expect(((await list('?sender_domain=example.org')).body.pagination as any).total).toBe(0);
+    const bad = await list('?sender_domain=not a domain');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('INVALID_SENDER_DOMAIN');
+  });
+
+  test('status filters rare and common statuses alike', async () => {
+    expect((await list('?status=bounced')).body.data).toEqual([expect.objectContaining({ id: ids[3], current_status: 'bounced' })]);
+    expect(((await list('?status=delivered')).body.pagination as any).total).toBe(4);
+    expect((await list('?status=nonsense')).status).toBe(400);
+  });
+
+  test('since and until bound the creation time', async () => {
+    const third = (await cloud.api('GET', `/v1/activity/${ids[2]}`, { key: lister.key })).body.data as any;
+    const res = await list(`?since=${encodeURIComponent(third.created_at)}`);
+    expect((res.body.data as any[]).map((a) => a.id)).toEqual([ids[4], ids[3], ids[2]]);
+    const before = await list(`?until=${encodeURIComponent(third.created_at)}&sender_domain=one.example.org`);
+    expect((before.body.data as any[]).map((a) => a.id)).toEqual([ids[1], ids[0]]);
+  });
+
+  test("another project's activity never shows", async () => {
+    const res = await cloud.api('GET', '/v1/activity', { key: cloud.seed.live_key });
+    expect((res.body.data as any[]).some((a) => ids.includes(a.id))).toBe(false);
+  });
+
+  test('GET /v1/domain-stats counts per sender domain, test sends excluded', async () => {
+    await cloud.api('POST', '/v1/send-email', {
+      key: (await createProjectKeyFor(lister.id)) ?? lister.key,
+      body: sendBody(cloud, { sender_email: 'x@one.example.org' }),
+    });
+    const res = await cloud.api('GET', '/v1/domain-stats', { key: lister.key });
+    const rows = Object.fromEntries((res.body.data as any[]).map((r) => [r.sender_domain, r]));
+    expect(rows['one.example.org']).toMatchObject({ total_sent: 3, total_delivered: 3, hard_bounced: 0, hard_bounce_rate: 0 });
+    expect(rows['two.example.org']).toMatchObject({ total_sent: 2, total_delivered: 1, hard_bounced: 1, hard_bounce_rate: 50 });
+    expect(res.body.period).toEqual({ since: expect.any(String), until: expect.any(String) });
+  });
+});
+
+/** The test key of a project is not kept by the test; rotate one to send a test-mode mail. */
+async function createProjectKeyFor(projectId: string): Promise<string | undefined> {
+  const { rotateProjectKey } = await import('../../shared/projects/project-service');
+  return rotateProjectKey(services().db, projectId, 'test');
+}
+
+describe('The suppression list API', () => {
+  test('add by hand, read, list with pagination and reason filter, remove once', async () => {
+    const emails = ['m1@example.net', 'M2@example.net', 'm3@example.net'];
+    const added = await get('/v1/suppressions');
+    expect(added.status).toBe(200);
+    const res = await cloud.api('POST', '/v1/suppressions', { key, body: { emails } });
+    expect(res.status).toBe(201);
+    expect(res.body.added).toEqual(['m1@example.net', 'm2@example.net', 'm3@example.net']);
+    expect((await cloud.api('POST', '/v1/suppressions', { key, body: { email: 'm1@example.net' } })).body.already).toEqual(['m1@example.net']);
+    expect((await get('/v1/suppressions/m2%40example.net')).body.data).toMatchObject({ email: 'm2@example.net', reason: 'manual', source: 'api' });
+    const manual = await get('/v1/suppressions?reason=manual&per_page=2');
+    expect(manual.body.pagination).toMatchObject({ per_page: 2, total: 3, total_pages: 2 });
+    expect(manual.body.data).toHaveLength(2);
+    await drainEvents();
+    expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(200);
+    expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(404);
+    const removed = (await drainEvents()).filter((e) => e.event === 'suppression.removed');
+    expect(removed).toEqual([expect.objectContaining({ data: { email: 'm1@example.net', removed_at: expect.any(String), removed_by: 'api' } })]);
+  });
+
+  test('a bulk removal emits suppression.removed for at most 200 addresses', async () => {
+    const emails = Array.from({ length: 205 }, (_, i) => `bulk${i}@example.net`);
+    await cloud.api('POST', '/v1/suppressions', { key, body: { emails } });
+    await drainEvents();
+    const res = await cloud.api('POST', '/v1/suppressions/remove', { key, body: { emails: [...emails, 'never@example.net'] } });
+    expect((res.body.removed as string[]).length).toBe(205);
+    expect(res.body.not_found).toEqual(['never@example.net']);
+    expect((await drainEvents()).filter((e) => e.event === 'suppression.removed')).toHaveLength(200);
+  });
+
+  test('a removed address can be sent to again', async () => {
+    await cloud.api('POST', '/v1/suppressions', { key, body: { email: 'back@example.net' } });
+    await cloud.api('DELETE', '/v1/suppressions/back%40example.net', { key });
+    const res = await send({ recipient_email: 'back@example.net' });
+    expect((await waitFor(res.body.email_id as string, (a) => !['queued', 'sent'].includes(a.current_status))).current_status).toBe('delivered');
+  });
+});
+
+describe('email.failed (part 6)', () => {
+  test('is emitted once per API send on its final failure, with error_code, permanent and a null message_id', async () => {
+    await drainEvents();
+    const res = await send({ attachments: [{ filename: 'x.pdf', url: 'http://127.0.0.1:9/nothing.pdf' }] });
+    await waitFor(res.body.email_id as string, (a) => a.current_status === 'failed');
+    const failed = (await drainEvents()).filter((e) => e.event === 'email.failed' && e.data.activity_id === res.body.email_id);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ is_test: false, project_id: projectId });
+    expect(failed[0].data).toMatchObject({ error_code: 'attachment_error', permanent: true, message_id: null });
+  });
+});

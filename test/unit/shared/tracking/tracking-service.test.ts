@@ -1,0 +1,82 @@
+import type { Db } from '../../../../shared/store/client';
+import type { Subdomain } from '../../../../shared/domains/subdomains';
+import { serviceTrackingBaseUrl, trackedHtml, trackingBaseUrl } from '../../../../shared/tracking/tracking-service';
+import { verifyOpenToken } from '../../../../shared/tracking/tracking-tokens';
+
+const SECRET = 'tracking-secret-1';
+const PROJECT = 'p-1';
+const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+
+/** A table that answers every query with `items`. */
+function fakeDb(items: Partial<Subdomain>[]): Db {
+  return { tableName: 't', doc: { send: async () => ({ Items: items.map((i) => ({ pk: 'x', sk: 'y', ...i })) }) } as unknown as Db['doc'] };
+}
+
+const tracking = (parent: string, status: 'pending' | 'verified'): Partial<Subdomain> => ({ project_id: PROJECT, kind: 'tracking', parent_domain: parent, domain: `track.${parent}`, status });
+
+describe('the service tracking base URL (TRACKING_BASE_URL, else https://TRACKING_HOST)', () => {
+  test('TRACKING_BASE_URL wins, without its trailing slash', () => {
+    expect(serviceTrackingBaseUrl({ TRACKING_BASE_URL: 'http://localhost:3000/', TRACKING_HOST: 'track.svc.example' })).toBe('http://localhost:3000');
+  });
+  test('TRACKING_HOST gives an https URL', () => {
+    expect(serviceTrackingBaseUrl({ TRACKING_HOST: 'track.svc.example' })).toBe('https://track.svc.example');
+  });
+  test('nothing set: none', () => {
+    expect(serviceTrackingBaseUrl({})).toBeUndefined();
+    expect(serviceTrackingBaseUrl({ TRACKING_BASE_URL: '  ' })).toBeUndefined();
+  });
+});
+
+describe('trackingBaseUrl', () => {
+  const saved = process.env.TRACKING_BASE_URL;
+  beforeEach(() => (process.env.TRACKING_BASE_URL = 'https://api.svc.example'));
+  afterAll(() => (saved === undefined ? delete process.env.TRACKING_BASE_URL : (process.env.TRACKING_BASE_URL = saved)));
+
+  test('a verified tracking domain of the sender domain brands the links', async () => {
+    expect(await trackingBaseUrl({ db: fakeDb([tracking('example.com', 'verified')]) }, PROJECT, 'news@example.com')).toBe('https://track.example.com');
+  });
+  test('a sender on a subdomain uses the closest verified parent', async () => {
+    const db = fakeDb([tracking('example.com', 'verified'), tracking('mail.example.com', 'verified')]);
+    expect(await trackingBaseUrl({ db }, PROJECT, 'a@news.mail.example.com')).toBe('https://track.mail.example.com');
+  });
+  test('a pending tracking domain, or another domain\'s, is not used', async () => {
+    const db = fakeDb([tracking('example.com', 'pending'), tracking('other.com', 'verified'), tracking('ample.com', 'verified')]);
+    expect(await trackingBaseUrl({ db }, PROJECT, 'a@example.com')).toBe('https://api.svc.example');
+  });
+});
+
+describe('trackedHtml', () => {
+  const saved = process.env.TRACKING_BASE_URL;
+  afterEach(() => (saved === undefined ? delete process.env.TRACKING_BASE_URL : (process.env.TRACKING_BASE_URL = saved)));
+  const activity = { id: ID, project_id: PROJECT, email_type: 'api', sender_email: 'a@example.com' };
+  const html = '<p><a href="https://example.com/">x</a></p>';
+
+  test('API sends are tracked', async () => {
+    process.env.TRACKING_BASE_URL = 'https://api.svc.example';
+    const out = await trackedHtml({ db: fakeDb([]) }, activity, html, SECRET);
+    expect(out).toContain('href="https://api.svc.example/t/c/');
+    const token = /\/t\/o\/([A-Za-z0-9_-]+)\.gif/.exec(out)?.[1];
+    expect(verifyOpenToken(token, SECRET)).toBe(ID);
+  });
+
+  test('transactional sends are not (part 4.1)', async () => {
+    process.env.TRACKING_BASE_URL = 'https://api.svc.example';
+    expect(await trackedHtml({ db: fakeDb([]) }, { ...activity, email_type: 'transactional' }, html, SECRET)).toBe(html);
+  });
+
+  test('without any base URL the mail goes out as it is', async () => {
+    delete process.env.TRACKING_BASE_URL;
+    const savedHost = process.env.TRACKING_HOST;
+    delete process.env.TRACKING_HOST;
+    try {
+      expect(await trackedHtml({ db: fakeDb([]) }, activity, html, SECRET)).toBe(html);
+    } finally {
+      if (savedHost !== undefined) process.env.TRACKING_HOST = savedHost;
+    }
+  });
+
+  test('an empty body stays empty', async () => {
+    process.env.TRACKING_BASE_URL = 'https://api.svc.example';
+    expect(await trackedHtml({ db: fakeDb([]) }, activity, '', SECRET)).toBe('');
+  });
+});
