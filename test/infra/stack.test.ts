@@ -335,3 +335,34 @@ describe('cdk-nag AWS Solutions checks', () => {
     expect(nagErrors(stack)).toEqual([]);
   });
 });
+
+describe('SES events (configuration set -> SNS -> SQS -> worker)', () => {
+  it('the configuration set publishes delivery, bounce, complaint and the other outcomes to an SNS topic', () => {
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: { Ref: logicalId(stack.ses.configurationSet) },
+      EventDestination: Match.objectLike({
+        Enabled: true,
+        MatchingEventTypes: Match.arrayWith(['delivery', 'bounce', 'complaint', 'reject', 'renderingFailure', 'deliveryDelay']),
+        SnsDestination: { TopicARN: { Ref: logicalId(stack.sesEvents.topic) } },
+      }),
+    });
+  });
+
+  it('the topic delivers raw messages to the ses-events queue, which the ses-events worker reads', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'sqs',
+      RawMessageDelivery: true,
+      Endpoint: { 'Fn::GetAtt': [logicalId(stack.queues.queues['ses-events']), 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.queues.queues['ses-events']), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('the ses-events worker may publish events but cannot send mail', () => {
+    const statements = statementsOf(stack.workers.functions['ses-events']);
+    expect(allows(statements, 'sqs:SendMessage', { 'Fn::GetAtt': [logicalId(stack.queues.queues.events), 'Arn'] })).toBe(true);
+    expect(allows(statements, /^ses:/)).toBe(false);
+  });
+});

@@ -1,0 +1,139 @@
+import type { Activity } from '../../../../shared/activity/activity';
+import { applyDeliveryEvent, eventId } from '../../../../shared/delivery/apply-event';
+import type { DeliveryEvent } from '../../../../shared/delivery/ses-event';
+
+const NOW = '2030-01-01T12:00:00.000Z';
+
+function activity(over: Partial<Activity> = {}): Activity {
+  return {
+    id: 'a1',
+    project_id: 'p1',
+    created_at: '2030-01-01T00:00:00.000Z',
+    updated_at: '2030-01-01T00:00:00.000Z',
+    email_type: 'api',
+    subject: 'Hi',
+    sender_email: 'news@example.com',
+    recipient_primary: 'r@example.net',
+    recipient_count: 1,
+    current_status: 'sent',
+    is_test: false,
+    message_id: 'm1',
+    version: 3,
+    timeline: [{ id: 'x', event_type: 'sent', event_timestamp: '2030-01-01T00:00:01.000Z', created_at: '2030-01-01T00:00:01.000Z' }],
+    ...over,
+  };
+}
+
+function event(type: DeliveryEvent['type'], timestamp: string, extra: Partial<DeliveryEvent> = {}): DeliveryEvent {
+  return { type, activityId: 'a1', projectId: 'p1', messageId: 'm1', timestamp, recipients: ['r@example.net'], dedupeKey: `${type}|${timestamp}`, ...extra };
+}
+
+const bounce = (t: string, bounceType = 'Permanent', bounceSubType = 'General') => event('bounce', t, { bounce: { bounceType, bounceSubType } });
+
+describe('Delivery events move the activity forward only (part 3)', () => {
+  test('Delivery: sent -> delivered with delivered_at, counted, webhook email.delivery', () => {
+    const r = applyDeliveryEvent(activity(), event('delivery', '2030-01-01T00:00:05.000Z'), NOW);
+    expect(r.status).toBe('delivered');
+    expect(r.changes).toMatchObject({ current_status: 'delivered', delivered_at: '2030-01-01T00:00:05.000Z', updated_at: NOW });
+    expect(r.counters).toEqual(['delivered']);
+    expect(r.webhook).toBe('delivery');
+    expect((r.changes.timeline as unknown[]).length).toBe(2);
+  });
+
+  test('a late Delivery never undoes a Bounce, but its time is kept', () => {
+    const r = applyDeliveryEvent(activity({ current_status: 'bounced' }), event('delivery', '2030-01-01T00:00:05.000Z'), NOW);
+    expect(r.status).toBeUndefined();
+    expect(r.changes.current_status).toBeUndefined();
+    expect(r.changes.delivered_at).toBe('2030-01-01T00:00:05.000Z');
+    expect(r.counters).toEqual([]);
+  });
+
+  test('a Complaint after a Delivery moves on to complained and suppresses for complaint', () => {
+    const r = applyDeliveryEvent(activity({ current_status: 'delivered' }), event('complaint', '2030-01-01T01:00:00.000Z', { complaint: { feedbackType: 'abuse' } }), NOW);
+    expect(r.status).toBe('complained');
+    expect(r.suppress).toEqual({ reason: 'complaint', recipients: ['r@example.net'], complaint_feedback_type: 'abuse' });
+    expect(r.counters).toEqual(['complained']);
+  });
+
+  test('a permanent bounce suppresses; a transient one does not and counts as soft', () => {
+    expect(applyDeliveryEvent(activity(), bounce('2030-01-01T00:00:05.000Z'), NOW).suppress).toMatchObject({ reason: 'bounce', bounce_type: 'Permanent' });
+    const soft = applyDeliveryEvent(activity(), bounce('2030-01-01T00:00:05.000Z', 'Transient', 'MailboxFull'), NOW);
+    expect(soft.suppress).toBeUndefined();
+    expect(soft.counters).toEqual(['soft_bounced']);
+    expect(soft.status).toBe('bounced');
+  });
+
+  test('a bounce from SES account-level list suppresses nothing of ours', () => {
+    expect(applyDeliveryEvent(activity(), bounce('2030-01-01T00:00:05.000Z', 'Permanent', 'OnAccountSuppressionList'), NOW).suppress).toBeUndefined();
+  });
+
+  test('the same event again is a duplicate and changes nothing', () => {
+    const first = applyDeliveryEvent(activity(), event('delivery', '2030-01-01T00:00:05.000Z'), NOW);
+    const stored = activity({ timeline: first.changes.timeline as Activity['timeline'], current_status: 'delivered' });
+    expect(applyDeliveryEvent(stored, event('delivery', '2030-01-01T00:00:05.000Z'), NOW).duplicate).toBe(true);
+  });
+
+  test('bounced_at keeps the earliest of two bounces', () => {
+    const r = applyDeliveryEvent(activity({ current_status: 'bounced', bounced_at: '2030-01-01T00:00:09.000Z' }), bounce('2030-01-01T00:00:07.000Z'), NOW);
+    expect(r.changes.bounced_at).toBe('2030-01-01T00:00:07.000Z');
+  });
+});
+
+describe('Opens and clicks', () => {
+  test('the first open sets opened_first_at and counts a unique open; a later one neither', () => {
+    const first = applyDeliveryEvent(activity(), event('open', '2030-01-01T05:00:00.000Z', { open: { userAgent: 'UA', ipAddress: '1.2.3.4' } }), NOW);
+    expect(first.changes.opened_first_at).toBe('2030-01-01T05:00:00.000Z');
+    expect(first.counters).toEqual(['unique_opens']);
+    expect(first.engagement).toBe(true);
+    expect(first.changes.timeline).toBeUndefined();
+    expect(first.timelineEvent).toMatchObject({ event_type: 'open', user_agent: 'UA', ip_address: '1.2.3.4' });
+    const later = applyDeliveryEvent(activity({ opened_first_at: '2030-01-01T05:00:00.000Z' }), event('open', '2030-01-01T06:00:00.000Z'), NOW);
+    expect(later.changes.opened_first_at).toBeUndefined();
+    expect(later.counters).toEqual([]);
+  });
+
+  test('an earlier open arriving late moves opened_first_at back but counts nothing', () => {
+    const r = applyDeliveryEvent(activity({ opened_first_at: '2030-01-01T05:00:00.000Z' }), event('open', '2030-01-01T04:00:00.000Z'), NOW);
+    expect(r.changes.opened_first_at).toBe('2030-01-01T04:00:00.000Z');
+    expect(r.counters).toEqual([]);
+  });
+
+  test('two clicks on different links at the same instant are two events', () => {
+    const a = applyDeliveryEvent(activity(), event('click', '2030-01-01T05:00:00.000Z', { click: { link: 'https://a.example' } }), NOW);
+    const b = applyDeliveryEvent(activity(), event('click', '2030-01-01T05:00:00.000Z', { click: { link: 'https://b.example' } }), NOW);
+    expect(a.timelineEvent?.id).not.toBe(b.timelineEvent?.id);
+    expect(a.timelineEvent?.url_clicked).toBe('https://a.example');
+  });
+
+  test('test-mode activity is never counted', () => {
+    expect(applyDeliveryEvent(activity({ is_test: true }), event('delivery', '2030-01-01T00:00:05.000Z'), NOW).counters).toEqual([]);
+  });
+});
+
+describe('Failures decided by SES', () => {
+  test('a Reject before delivery fails the send: rejected, permanent', () => {
+    const r = applyDeliveryEvent(activity(), event('reject', '2030-01-01T00:00:02.000Z', { reject: { reason: 'Bad content' } }), NOW);
+    expect(r.status).toBe('failed');
+    expect(r.failure).toEqual({ error_code: 'rejected', error_message: 'Rejected by the provider: Bad content', permanent: true });
+    expect(r.webhook).toBe('reject');
+  });
+
+  test('a Send event for a record the worker already marked sent adds nothing', () => {
+    const r = applyDeliveryEvent(activity(), event('send', '2030-01-01T00:00:01.000Z'), NOW);
+    expect(r.timelineEvent).toBeUndefined();
+    expect(r.webhook).toBeUndefined();
+  });
+
+  test('a Send event for a record a crash left queued records it sent, with the message id', () => {
+    const r = applyDeliveryEvent(activity({ current_status: 'queued', message_id: undefined, timeline: [] }), event('send', '2030-01-01T00:00:01.000Z'), NOW);
+    expect(r.changes).toMatchObject({ current_status: 'sent', message_id: 'm1', sent_at: '2030-01-01T00:00:01.000Z' });
+  });
+});
+
+describe('eventId', () => {
+  test('is uuid-shaped and stable for a key', () => {
+    expect(eventId('k')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(eventId('k')).toBe(eventId('k'));
+    expect(eventId('k')).not.toBe(eventId('j'));
+  });
+});
