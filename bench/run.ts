@@ -16,7 +16,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 300);
 // Prices in us-east-1 (on-demand), for the per-mail comparison with SES's $0.10 per 1,000.
-const PRICE = { wcu: 0.625 / 1e6, rcu: 0.125 / 1e6, sqs: 0.4 / 1e6, ses: 0.1 / 1000 };
+const PRICE = { wcu: 0.625 / 1e6, rcu: 0.125 / 1e6, sqs: 0.4 / 1e6, sns: 0.5 / 1e6, ses: 0.1 / 1000 };
 
 interface Meter {
   write: number;
@@ -92,13 +92,37 @@ async function main(): Promise<void> {
     }
     const heapAfter = process.memoryUsage().heapUsed;
 
+    // Phase 3: the SES events the mailbox simulator published (Send and Delivery per mail), applied
+    // by the ses-events worker. In AWS only Delivery is published by default (see lib/ses-events.ts).
+    const eventMeter: Meter = { write: 0, read: 0 };
+    overrideServices({ db: { doc: createDocumentClient(instrumentedClient(eventMeter)), tableName } });
+    const { handler: sesEvents } = await import('../functions/ses-events/handler');
+    let events = 0;
+    for (let idle = 0; idle < 3; ) {
+      const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls['ses-events'], MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const messages = out.Messages ?? [];
+      if (messages.length === 0) {
+        idle++;
+        continue;
+      }
+      const batch = { Records: messages.map((m) => ({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body })) } as unknown as SQSEvent;
+      await sesEvents(batch);
+      await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: cloud.queueUrls['ses-events'], Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
+      events += messages.length;
+    }
+
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
     const wcu = (apiMeter.write + workerMeter.write) / MAILS;
+    const lifeWcu = wcu + eventMeter.write / MAILS;
     const rcu = (apiMeter.read + workerMeter.read) / MAILS;
     // Send (1 per mail from the API) + receive and delete batched by 10 on the worker side.
     const sqsRequests = 1 + (2 * Math.ceil(MAILS / 10)) / MAILS;
-    const dollars = wcu * PRICE.wcu + rcu * PRICE.rcu + sqsRequests * PRICE.sqs;
+    // Through delivered: the Delivery event adds an SNS publish and a queue message (received and
+    // deleted in batches of 10) to the mail's own requests.
+    const eventRequests = 1 + (2 * Math.ceil(MAILS / 10)) / MAILS;
+    const lifeRcu = rcu + eventMeter.read / MAILS;
+    const dollars = lifeWcu * PRICE.wcu + lifeRcu * PRICE.rcu + (sqsRequests + eventRequests) * PRICE.sqs + PRICE.sns;
     const rows: [string, string][] = [
       ['mails', String(MAILS)],
       ['html body', `${(Buffer.byteLength(html) / 1024).toFixed(1)} KB`],
@@ -107,8 +131,12 @@ async function main(): Promise<void> {
       ['worker: write units per mail', (workerMeter.write / MAILS).toFixed(2)],
       ['worker: read units per mail', (workerMeter.read / MAILS).toFixed(2)],
       ['total write units per mail (through sent)', wcu.toFixed(2)],
+      ['SES events applied (Send + Delivery per mail)', String(events)],
+      ['events: write units per mail', (eventMeter.write / MAILS).toFixed(2)],
+      ['events: read units per mail', (eventMeter.read / MAILS).toFixed(2)],
+      ['total write units per mail (through delivered)', lifeWcu.toFixed(2)],
       ['SQS requests per mail', sqsRequests.toFixed(2)],
-      ['DynamoDB + SQS $ per 1,000 mails', `$${(dollars * 1000).toFixed(5)} (${((dollars / PRICE.ses) * 100).toFixed(2)}% of SES)`],
+      ['DynamoDB + SQS + SNS $ per 1,000 mails (through delivered)', `$${(dollars * 1000).toFixed(5)} (${((dollars / PRICE.ses) * 100).toFixed(2)}% of SES)`],
       ['API latency p50 / p95 (local)', `${pct(50)} ms / ${pct(95)} ms`],
       ['worker time per mail (batches of 10, local)', `${(workerMs / MAILS).toFixed(1)} ms`],
       ['worker heap growth', `${((heapAfter - heapBefore) / 1024 / 1024).toFixed(1)} MB`],
