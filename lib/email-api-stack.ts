@@ -83,6 +83,9 @@ export class EmailApiStack extends Stack {
 
     this.api = new Api(this, 'Api', { resources, apiName: serviceName, logRemovalPolicy: removalPolicy });
     this.workers = new Workers(this, 'Workers', { resources, logRemovalPolicy: removalPolicy });
+    // Open and click links point at the API. Only the send worker builds them, and it is not behind
+    // the API, so naming the API's URL in its environment makes no dependency cycle.
+    this.workers.functions['send-worker'].function.addEnvironment('TRACKING_BASE_URL', this.api.url);
     this.scheduling = new Scheduling(this, 'Scheduling', { resources, logRemovalPolicy: removalPolicy });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the email API' });

@@ -122,6 +122,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     }
     const api = await startApiServer({ port: ports.api, handlers });
     stops.push(() => api.stop());
+    // Open and click links point at this API (read at every send, so setting it now is in time).
+    process.env.TRACKING_BASE_URL = api.url;
 
     if (options.workers !== false) {
       const specs = [];

@@ -36,6 +36,8 @@ const schema = z.object({
   PROVIDER_INBOUND_HOST: z.string().optional(),
   /** Domain of the service-owned mailbox that receives DMARC reports; defaults to INBOUND_DOMAIN. */
   DMARC_REPORTS_DOMAIN: z.string().optional(),
+  /** Public base URL of the API, for open and click links (see shared/tracking/tracking-service.ts). */
+  TRACKING_BASE_URL: z.string().url().optional(),
   /** Host that tracking-domain CNAMEs point to (the service's tracking endpoint). */
   TRACKING_HOST: z.string().default('track.mailroom.local'),
   /** Comma-separated DNS servers for the DNS sweep and Domain Connect discovery (host or host:port). */

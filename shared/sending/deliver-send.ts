@@ -14,7 +14,7 @@ import { findSuppressed } from '../suppression/suppression-repository';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
 import { domainOf } from './addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
-import { buildMime } from './mime';
+import { buildMime, htmlToText } from './mime';
 import { replyAddress } from './reply-token';
 import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';
@@ -115,7 +115,8 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
     subject: payload.subject,
     // Opens and clicks are tracked on the way out; the stored body keeps the original HTML.
     html: await trackedHtml(deps, activity, payload.html, secret),
-    text: payload.text,
+    // The plain-text part comes from the original HTML: readers of plain text see the real links.
+    text: payload.text ?? htmlToText(payload.html),
     attachments,
   });
 

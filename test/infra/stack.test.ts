@@ -366,3 +366,12 @@ describe('SES events (configuration set -> SNS -> SQS -> worker)', () => {
     expect(allows(statements, /^ses:/)).toBe(false);
   });
 });
+
+describe('open and click tracking', () => {
+  it('the send worker knows the API URL for tracking links; the public tracking routes exist', () => {
+    expect(environmentOf(stack.workers.functions['send-worker']).TRACKING_BASE_URL).toBeDefined();
+    const keys = template.findResources('AWS::ApiGatewayV2::Route');
+    const routeKeys = Object.values(keys).map((r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey);
+    expect(routeKeys).toEqual(expect.arrayContaining(['GET /t/o/{token}', 'GET /t/c/{token}']));
+  });
+});

@@ -14,8 +14,7 @@ import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './su
  * its links rewritten and a pixel; the pixel records opens, the redirect records clicks and leads
  * only to links of that mail; unique_opens and unique_clicks count once per activity.
  *
- * The local cloud does not set TRACKING_BASE_URL yet: it is set here right after start-up (the
- * send worker reads it at each send), to the local API, which serves /t/o and /t/c.
+ * The local cloud points TRACKING_BASE_URL at its own API, which serves /t/o and /t/c.
  */
 
 const PRICING = 'https://example.com/pricing?plan=pro&utm_source=mail';
@@ -30,10 +29,9 @@ let cloud: TestCloud;
 
 beforeAll(async () => {
   cloud = await startTestCloud();
-  process.env.TRACKING_BASE_URL = cloud.baseUrl;
+  expect(process.env.TRACKING_BASE_URL).toBe(cloud.baseUrl);
 }, CLOUD_TIMEOUT_MS);
 afterAll(async () => {
-  delete process.env.TRACKING_BASE_URL;
   await cloud?.stop();
 });
 
@@ -116,6 +114,13 @@ describe('opens', () => {
     expect(opens.find((e) => e.user_agent === 'Mail/1.0')?.ip_address).toBe('203.0.113.7');
     expect([...opens].sort((a, b) => a.event_timestamp.localeCompare(b.event_timestamp))[0].event_timestamp).toBe(afterFirst.opened_first_at);
 
+    // The activity's timeline (include=events) shows both opens.
+    const events = (await activity(mail.id, 'events')).events as Record<string, unknown>[];
+    const shown = events.filter((e) => e.event_type === 'open');
+    expect(shown).toHaveLength(2);
+    expect(shown[0].event_timestamp).toBe(afterFirst.opened_first_at);
+    expect(shown.find((e) => e.user_agent === 'Mail/1.0')?.ip_address).toBe('203.0.113.7');
+
     const after = await counts();
     expect(after.unique_opens - before.unique_opens).toBe(1);
     expect(after.unique_clicks - before.unique_clicks).toBe(0);
@@ -155,6 +160,8 @@ describe('clicks', () => {
     const clicks = await listEngagement(services().db, mail.id);
     expect(clicks.filter((e) => e.event_type === 'click').map((e) => e.url_clicked).sort()).toEqual([DOCS, PRICING].sort());
     expect(clicks.find((e) => e.url_clicked === PRICING)?.ip_address).toBe('198.51.100.4');
+    const events = (await activity(mail.id, 'events')).events as Record<string, unknown>[];
+    expect(events.filter((e) => e.event_type === 'click').map((e) => e.url_clicked)).toEqual([PRICING, DOCS]);
 
     const after = await counts();
     expect(after.unique_clicks - before.unique_clicks).toBe(1);
