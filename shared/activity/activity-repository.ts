@@ -128,6 +128,31 @@ export async function transitionFromSendable(
   }
 }
 
+/**
+ * Records the send when a delivery event got to the record first (it moved the status on before
+ * the worker's own `sent` write): sets `sent_at`, the message id if missing and the `sent` timeline
+ * entry. Whoever sets `sent_at` first counts the send, so this is conditional on its absence.
+ */
+export async function recordSentAfterEvent(db: Db, activityId: string, messageId: string, sentAt: string, event: TimelineEvent): Promise<boolean> {
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: activityKey(activityId),
+        UpdateExpression:
+          'SET sent_at = :at, message_id = if_not_exists(message_id, :m), updated_at = :at, #t = list_append(if_not_exists(#t, :empty), :ev), #v = #v + :one',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(sent_at)',
+        ExpressionAttributeNames: { '#t': 'timeline', '#v': 'version' },
+        ExpressionAttributeValues: { ':at': sentAt, ':m': messageId, ':ev': [event], ':empty': [], ':one': 1 },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** Records a final failure; true only for the call that made the transition. */
 export function markFailed(db: Db, activity: Pick<Activity, 'id' | 'project_id' | 'created_at'>, failure: ActivityFailure, at: string): Promise<boolean> {
   return transitionFromSendable(db, activity, 'failed', { failure, updated_at: at });

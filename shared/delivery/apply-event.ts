@@ -100,7 +100,11 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
   switch (event.type) {
     case 'send':
       moveTo('sent');
-      if (!activity.sent_at) changes.sent_at = event.timestamp;
+      // Whoever sets sent_at first counts the send (the worker normally does, see deliver-send.ts).
+      if (!activity.sent_at) {
+        changes.sent_at = event.timestamp;
+        result.counters.push(live ? 'sent' : 'sent_test');
+      }
       break;
     case 'delivery':
       moveTo('delivered');

@@ -3,7 +3,7 @@ import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCod
 import { emailEvent, failedEvent, hasWebhookTargets, isApiSend, suppressedEvent } from '../events/email-events';
 import type { ServiceEvent } from '../events/events';
 import { encodeBody } from '../activity/activity-body';
-import { claimSendAttempt, getActivity, markFailed, transitionFromSendable } from '../activity/activity-repository';
+import { claimSendAttempt, getActivity, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';
 import type { Services } from '../container';
 import { senderPermission } from '../domains/sender-service';
 import { MailerError } from '../ports';
@@ -134,13 +134,11 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
   }
 
   const sentAt = at();
-  const recorded = await transitionFromSendable(
-    db,
-    activity,
-    'sent',
-    { message_id: messageId, sent_at: sentAt, updated_at: sentAt },
-    { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt },
-  );
+  const sentEvent = { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt };
+  const recorded =
+    (await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }, sentEvent)) ||
+    // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
+    (await recordSentAfterEvent(db, activity.id, messageId, sentAt, sentEvent));
   if (recorded) {
     counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
     await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));

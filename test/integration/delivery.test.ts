@@ -119,7 +119,8 @@ describe('The mailbox simulator through the SES events handler', () => {
   test('complaint@: delivered then complained, suppressed for complaint with its feedback type', async () => {
     await drainEvents();
     const res = await send({ recipient_email: 'complaint@simulator.amazonses.com' });
-    const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'complained');
+    // The Delivery and the Complaint may be applied in either order; wait for both.
+    const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'complained' && Boolean(x.delivered_at));
     expect(a.delivered_at).toEqual(expect.any(String));
     expect(a.complained_at).toEqual(expect.any(String));
     expect((await get('/v1/suppressions/complaint%40simulator.amazonses.com')).body.data).toMatchObject({ reason: 'complaint', complaint_feedback_type: 'abuse' });
