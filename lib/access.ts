@@ -73,6 +73,12 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   suppressions: { table: 'readWrite', enqueue: ['events'] },
   /** Claims and updates activities, re-enqueues retries with a delay, reads payloads, calls SES. */
   'send-worker': { table: 'readWrite', enqueue: ['send', 'events'], payloads: 'read', sesSend: true },
+  /** Reads projects' webhook URLs and queues one delivery per (event, URL). */
+  'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
+  /** POSTs deliveries, delays retries (visibility of its own queue), records final failures. */
+  'webhook-delivery': { table: 'readWrite', enqueue: ['webhooks'] },
+  /** The webhook signing secret (read and rotate) and the list of failed deliveries. */
+  webhooks: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
   'ses-events': { table: 'readWrite', enqueue: ['events'] },
   /** Registers and verifies domains and senders at SES, publishes domain and sender events. */

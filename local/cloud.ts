@@ -7,7 +7,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { resetConfig } from '../shared/config';
 import { resetServices, services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
-import { endpointGroups, schedules, workers, type EndpointGroup } from '../shared/routes';
+import { endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { startApiServer } from './api-server';
 import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
 import { startS3 } from './emulators/s3';
@@ -29,8 +29,8 @@ export interface LocalCloudOptions {
   readonly persist: boolean;
   /** Ports; 0 picks a free one. */
   readonly ports: { api: number; dynamodb: number; sqs: number; ses: number; s3: number };
-  /** Run the queue workers (tests that drive the worker by hand turn this off). */
-  readonly workers?: boolean;
+  /** Run the queue workers: all (default), none, or only those named (tests that read a queue themselves). */
+  readonly workers?: boolean | readonly WorkerName[];
 }
 
 export interface LocalCloud {
@@ -128,6 +128,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     if (options.workers !== false) {
       const specs = [];
       for (const [name, def] of Object.entries(workers)) {
+        if (Array.isArray(options.workers) && !options.workers.includes(name as WorkerName)) continue;
         const queueUrl = queueUrls[def.queue];
         const arn = (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
         specs.push({ name, queueUrl, queueArn: arn, batchSize: queues[def.queue].batchSize, handler: (await import(path.join(ROOT, def.entry))).handler });

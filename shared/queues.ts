@@ -16,6 +16,8 @@ export const queues = {
   send: { urlEnv: 'SEND_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
   /** Events for the project's webhooks (domain, sender, email and suppression events). */
   events: { urlEnv: 'EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
+  /** One message per (event, URL): a webhook POST with its own retries. */
+  webhooks: { urlEnv: 'WEBHOOKS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
   /** SES sending events (Delivery, Bounce, Complaint...), from the configuration set through SNS. */
   'ses-events': { urlEnv: 'SES_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
 } as const satisfies Record<string, QueueDefinition>;

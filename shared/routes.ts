@@ -25,6 +25,7 @@ export const endpointGroups = {
   tracking: { entry: 'functions/tracking/handler.ts', description: 'Open pixel and click redirect reached by signed tokens' },
   partner: { entry: 'functions/partner/handler.ts', description: 'Partner provisioning' },
   suppressions: { entry: 'functions/suppressions/handler.ts', description: 'The suppression list' },
+  webhooks: { entry: 'functions/webhooks/handler.ts', description: 'Webhook signing secret and failed deliveries' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -34,6 +35,9 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/v1/activity/{id}', group: 'activity', auth: 'project' },
   { method: 'GET', path: '/v1/activity', group: 'activity', auth: 'project' },
   { method: 'GET', path: '/v1/domain-stats', group: 'activity', auth: 'project' },
+  { method: 'GET', path: '/v1/webhooks/secret', group: 'webhooks', auth: 'project' },
+  { method: 'POST', path: '/v1/webhooks/secret/rotate', group: 'webhooks', auth: 'project' },
+  { method: 'GET', path: '/v1/webhooks/failures', group: 'webhooks', auth: 'project' },
   { method: 'GET', path: '/v1/suppressions', group: 'suppressions', auth: 'project' },
   { method: 'POST', path: '/v1/suppressions', group: 'suppressions', auth: 'project' },
   { method: 'POST', path: '/v1/suppressions/remove', group: 'suppressions', auth: 'project' },
@@ -79,6 +83,8 @@ export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): strin
 export const workers = {
   'send-worker': { entry: 'functions/send-worker/handler.ts', queue: 'send' },
   'ses-events': { entry: 'functions/ses-events/handler.ts', queue: 'ses-events' },
+  'webhook-fanout': { entry: 'functions/webhook-fanout/handler.ts', queue: 'events' },
+  'webhook-delivery': { entry: 'functions/webhook-delivery/handler.ts', queue: 'webhooks' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

@@ -7,7 +7,7 @@ import { services } from '../../shared/container';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { updateProjectFields } from '../../shared/projects/project-repository';
-import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'ses');
 
@@ -18,7 +18,8 @@ let projectId: string;
 const domain = 'hooked.example.org';
 
 beforeAll(async () => {
-  cloud = await startTestCloud();
+  // This file reads the events queue itself, so the webhook fan-out must not consume it.
+  cloud = await startTestCloud({ workers: WORKERS_EXCEPT_FANOUT });
   sqs = new SQSClient({});
   // A project with a webhook URL, so that its events are published to the events queue.
   const { db, clock } = services();

@@ -5,14 +5,15 @@ import { overrideServices, services } from '../../shared/container';
 import { createProject } from '../../shared/projects/project-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
 import type { Clock } from '../../shared/ports';
-import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
+import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;
 let sqs: SQSClient;
 let realClock: Clock;
 
 beforeAll(async () => {
-  cloud = await startTestCloud();
+  // This file reads the events queue itself, so the webhook fan-out must not consume it.
+  cloud = await startTestCloud({ workers: WORKERS_EXCEPT_FANOUT });
   sqs = new SQSClient({});
   realClock = services().clock;
 }, CLOUD_TIMEOUT_MS);

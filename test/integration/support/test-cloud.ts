@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
 import { services } from '../../../shared/container';
 import type { Activity } from '../../../shared/activity/activity';
+import type { WorkerName } from '../../../shared/routes';
 
 export interface ApiAnswer {
   status: number;
@@ -31,7 +32,7 @@ export interface OutboxMail {
 }
 
 /** Starts a private local cloud (in-memory table, free ports, a temporary data folder). */
-export async function startTestCloud(options: { workers?: boolean } = {}): Promise<TestCloud> {
+export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[] } = {}): Promise<TestCloud> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-it-'));
   const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers });
   const api: TestCloud['api'] = async (method, urlPath, opts = {}) => {
@@ -90,3 +91,6 @@ export async function storedActivity(id: string): Promise<Activity | undefined> 
 
 /** Integration tests need the emulators; give their setup time to start Java. */
 export const CLOUD_TIMEOUT_MS = 60_000;
+
+/** Every worker but the webhook fan-out: for tests that read the events queue themselves. */
+export const WORKERS_EXCEPT_FANOUT: readonly WorkerName[] = ['send-worker', 'ses-events'];

@@ -1,0 +1,26 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { services } from '../../shared/container';
+import type { ServiceEvent } from '../../shared/events/events';
+import { logger } from '../../shared/logger';
+import { fanOut } from '../../shared/webhooks/fanout';
+
+/**
+ * Webhook fan-out: each event becomes one delivery per URL. The batch is fanned out together (one
+ * SendMessageBatch per ten deliveries); if that fails the whole batch comes back, and the
+ * deliveries of a batch sent twice carry new ids but the same event, which receivers deduplicate.
+ */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const events: ServiceEvent[] = [];
+  const unreadable: string[] = [];
+  for (const record of event.Records) {
+    try {
+      events.push(JSON.parse(record.body) as ServiceEvent);
+    } catch {
+      unreadable.push(record.messageId);
+    }
+  }
+  const deliveries = await fanOut(services(), events);
+  if (unreadable.length > 0) logger.error('Unreadable events', { messageIds: unreadable });
+  logger.debug('Fanned out', { events: events.length, deliveries });
+  return { batchItemFailures: unreadable.map((itemIdentifier) => ({ itemIdentifier })) };
+};

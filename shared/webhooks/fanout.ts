@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { Services } from '../container';
+import type { ServiceEvent } from '../events/events';
+import type { Project } from '../projects/project';
+import { getProject } from '../projects/project-repository';
+import { webhookTargets } from './routing';
+import { maxAttemptsFor, type WebhookJob } from './webhook-job';
+
+/**
+ * Turns events into deliveries: one webhooks-queue message per (event, URL), sent ten to a request.
+ * Reading the project here, not when the event was published, means a URL changed in between is
+ * the one used.
+ */
+export async function fanOut(deps: Services, events: ServiceEvent[], projects = new Map<string, Promise<Project | undefined>>()): Promise<number> {
+  const jobs: WebhookJob[] = [];
+  for (const event of events) {
+    if (!projects.has(event.project_id)) projects.set(event.project_id, getProject(deps.db, event.project_id));
+    const project = await projects.get(event.project_id);
+    if (!project) continue;
+    for (const target of webhookTargets(project, event)) {
+      jobs.push({ v: 1, delivery_id: `msg_${randomUUID()}`, project_id: project.id, url: target.url, slot: target.slot, event, max_attempts: maxAttemptsFor(event) });
+    }
+  }
+  if (jobs.length > 0) await deps.queue.sendBatch('webhooks', jobs);
+  return jobs.length;
+}

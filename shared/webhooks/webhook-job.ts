@@ -1,0 +1,22 @@
+import type { ServiceEvent } from '../events/events';
+
+/** Which of the project's two slots a URL belongs to; sent as `X-Svc-Environment`. */
+export type WebhookSlot = 'live' | 'dev';
+
+/** One webhook delivery: one event to one URL (one message on the webhooks queue). */
+export interface WebhookJob {
+  v: 1;
+  /** Stable across retries: the Standard Webhooks `webhook-id`. */
+  delivery_id: string;
+  project_id: string;
+  url: string;
+  slot: WebhookSlot;
+  event: ServiceEvent;
+  /** Attempts in all: 5 for outbound events, 1 for email.inbound (part 6). */
+  max_attempts: number;
+}
+
+/** Attempts per event kind (part 6: outbound 5, email.inbound 1). */
+export function maxAttemptsFor(event: ServiceEvent): number {
+  return event.event === 'email.inbound' ? 1 : 5;
+}
