@@ -2,6 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ServiceResources } from './access';
 import { Api } from './api';
+import { Inbound } from './inbound';
 import { Queues } from './queues';
 import { Scheduling } from './scheduling';
 import { TokenSecret } from './secrets';
@@ -51,6 +52,8 @@ export class EmailApiStack extends Stack {
   public readonly workers: Workers;
   public readonly scheduling: Scheduling;
   public readonly sesEvents: SesEvents;
+  /** Inbound replies: receipt rule set, bucket and function (the rule set must be activated by hand). */
+  public readonly inbound: Inbound;
 
   constructor(scope: Construct, id: string, props: EmailApiStackProps = {}) {
     super(scope, id, props);
@@ -87,6 +90,7 @@ export class EmailApiStack extends Stack {
     // the API, so naming the API's URL in its environment makes no dependency cycle.
     this.workers.functions['send-worker'].function.addEnvironment('TRACKING_BASE_URL', this.api.url);
     this.scheduling = new Scheduling(this, 'Scheduling', { resources, logRemovalPolicy: removalPolicy });
+    this.inbound = new Inbound(this, 'Inbound', { resources, inboundDomain, removalPolicy, logRemovalPolicy: removalPolicy });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the email API' });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });

@@ -6,6 +6,9 @@ import { closeServer } from './emulators/close-server';
 
 type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/** A route of the local cloud only (see `localRoutes`): the raw request in, a JSON answer out. */
+export type LocalRoute = (request: { body: Buffer; headers: Record<string, string>; query: Record<string, string> }) => Promise<{ status: number; body: unknown }>;
+
 interface CompiledRoute {
   readonly key: string;
   readonly method: string;
@@ -30,7 +33,12 @@ const TEXT_TYPES = /^(application\/([\w.-]+\+)?json|text\/|application\/x-www-fo
  * The local API Gateway: turns each HTTP request into an HTTP API v2 event for the handler of its
  * route's group (the same handlers Lambda runs), and the handler's result back into a response.
  */
-export async function startApiServer(options: { port: number; handlers: Record<EndpointGroup, ApiLambda> }): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startApiServer(options: {
+  port: number;
+  handlers: Record<EndpointGroup, ApiLambda>;
+  /** Local-only routes by route key (`POST /_local/inbound`): never in the route table, so never in AWS. */
+  localRoutes?: Record<string, LocalRoute>;
+}): Promise<{ url: string; stop(): Promise<void> }> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ key: routeKey(r), method: r.method, group: r.group, ...compile(r.path) }));
 
   const server = http.createServer((req, res) => {
@@ -48,6 +56,20 @@ export async function startApiServer(options: { port: number; handlers: Record<E
           params = Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
           return true;
         });
+        const local = options.localRoutes?.[`${method} ${url.pathname}`];
+        if (local) {
+          const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : (v ?? '')]));
+          try {
+            const answer = await local({ body: Buffer.concat(chunks), headers, query: Object.fromEntries(url.searchParams.entries()) });
+            res.writeHead(answer.status, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(answer.body));
+          } catch (error) {
+            console.error(error);
+            res.writeHead(500, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ message: 'Internal Server Error' }));
+          }
+          return;
+        }
         if (!route) {
           res.writeHead(404, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ message: 'Not Found' }));

@@ -8,6 +8,7 @@ import { resetConfig } from '../shared/config';
 import { resetServices, services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
 import { endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
+import { inboundInjection } from '../shared/inbound/local-injection';
 import { startApiServer } from './api-server';
 import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
 import { startS3 } from './emulators/s3';
@@ -120,7 +121,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     for (const [group, def] of Object.entries(endpointGroups)) {
       handlers[group as EndpointGroup] = (await import(path.join(ROOT, def.entry))).handler;
     }
-    const api = await startApiServer({ port: ports.api, handlers });
+    // Injects an inbound reply as the SES receipt rule would (local only; see shared/inbound/local-injection.ts).
+    const inbound = await import(path.join(ROOT, 'functions/inbound/handler.ts'));
+    const localRoutes = { 'POST /_local/inbound': inboundInjection(inbound.inboundStore, inbound.handler) };
+    const api = await startApiServer({ port: ports.api, handlers, localRoutes });
     stops.push(() => api.stop());
     // Open and click links point at this API (read at every send, so setting it now is in time).
     process.env.TRACKING_BASE_URL = api.url;

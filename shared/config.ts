@@ -12,6 +12,8 @@ const schema = z.object({
   SERVICE_NAME: z.string().default('Mailroom'),
   /** Domain of the Reply-To addresses that carry a per-activity token. */
   INBOUND_DOMAIN: z.string().default('reply.mailroom.local'),
+  /** Bucket the SES receipt rule writes inbound mail to (under `inbound/`); defaults to PAYLOAD_BUCKET (local mode). */
+  INBOUND_BUCKET: z.string().optional(),
   /** Secret for signed tokens (Reply-To, later tracking and unsubscribe links), given directly... */
   TOKEN_SECRET: z.string().min(16).optional(),
   /** ...or as a Secrets Manager secret read once at cold start (the CDK stack does this). */

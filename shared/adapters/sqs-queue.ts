@@ -32,8 +32,8 @@ export class SqsQueue implements Queue {
   }
 
   async sendBatch(queue: QueueName, bodies: unknown[]): Promise<void> {
-    for (let i = 0; i < bodies.length; i += 10) {
-      let entries = bodies.slice(i, i + 10).map((body, n) => ({ Id: String(n), MessageBody: JSON.stringify(body) }));
+    for (const batch of batchesOf(bodies.map((b) => JSON.stringify(b)))) {
+      let entries = batch.map((body, n) => ({ Id: String(n), MessageBody: body }));
       // A batch can partly fail (throttling): send the failed entries again, a few times.
       for (let round = 0; entries.length > 0; round++) {
         const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.urls[queue], Entries: entries }));
@@ -47,4 +47,26 @@ export class SqsQueue implements Queue {
   async changeVisibility(queue: QueueName, receiptHandle: string, seconds: number): Promise<void> {
     await this.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.urls[queue], ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
   }
+}
+
+/** A batch holds at most ten messages and, to stay within SQS's classic 256 KiB, about 250 KB. */
+const BATCH_BYTES = 250_000;
+
+/** Splits message bodies into batches within both limits (a single larger body goes alone). */
+export function batchesOf(bodies: string[]): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const body of bodies) {
+    const size = Buffer.byteLength(body);
+    if (current.length > 0 && (current.length === 10 || bytes + size > BATCH_BYTES)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(body);
+    bytes += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }

@@ -35,6 +35,8 @@
  * | Partner key record of an organization| ORG#<orgId>            | PKEY#<keyId>       | Put / Delete (revoke)  | 1 (rare)                |
  * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
  * | External key -> project (idempotency)| ORG#<orgId>            | EXTKEY#<key>       | conditional Put, Get   | 1 per project with a key |
+ * | Failed webhook delivery of a project | PROJECT#<projectId>    | WHFAIL#<failed>#<id>| Put (TTL 30 d), Query desc | 1 per delivery failed for good |
+ * | Inbound mail handled (dedupe)        | INBOUND#<s3 key>       | INBOUND            | conditional PutItem (TTL 30 d) | 1 per reply published or bounced |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -203,3 +205,15 @@ export const ENGAGEMENT_SK_PREFIX = 'EV#';
 
 /** Prefix of a project's suppression entries. */
 export const SUPPRESSION_SK_PREFIX = 'SUPP#';
+
+/** Key of a webhook delivery that failed for good, in its project's partition; sorts by failure time. */
+export const webhookFailureKey = (projectId: string, failedAt: string, deliveryId: string): ItemKey => ({
+  pk: `PROJECT#${projectId}`,
+  sk: `WHFAIL#${failedAt}#${deliveryId}`,
+});
+
+/** Prefix of a project's failed webhook deliveries (Query backwards for newest first). */
+export const WEBHOOK_FAILURE_SK_PREFIX = 'WHFAIL#';
+
+/** Key of the marker that an inbound mail (an S3 object of the inbound bucket) was handled: a redelivered S3 event finds it. */
+export const inboundMailKey = (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' });

@@ -24,9 +24,9 @@ describe('a stack with retainData: false', () => {
     }
   });
 
-  it('turns off the table deletion protection and empties the bucket before deleting it', () => {
+  it('turns off the table deletion protection and empties the buckets (payloads, inbound mail) before deleting them', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: false });
-    template.resourceCountIs('Custom::S3AutoDeleteObjects', 1);
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 2);
   });
 
   it('takes the service name from the props and the inbound domain from the context', () => {

@@ -193,8 +193,8 @@ describe('the HTTP API', () => {
 });
 
 describe('the functions', () => {
-  it('are one per endpoint group, one per worker and one per scheduled job', () => {
-    template.resourceCountIs('AWS::Lambda::Function', groupNames.length + workerNames.length + Object.keys(schedules).length);
+  it('are one per endpoint group, one per worker, one per scheduled job, and the inbound function', () => {
+    template.resourceCountIs('AWS::Lambda::Function', groupNames.length + workerNames.length + Object.keys(schedules).length + 1);
     expect(Object.keys(stack.api.functions).sort()).toEqual([...groupNames].sort());
     expect(Object.keys(stack.workers.functions).sort()).toEqual([...workerNames].sort());
   });

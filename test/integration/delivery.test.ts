@@ -291,6 +291,34 @@ describe('GET /v1/activity (4.11)', () => {
     expect((before.body.data as any[]).map((a) => a.id)).toEqual([ids[1], ids[0]]);
   });
 
+  test('campaign_id and automation_run_id each have their own list', async () => {
+    const { putActivity } = await import('../../shared/activity/activity-repository');
+    const make = (n: number, extra: Record<string, string>) => ({
+      id: `00000000-0000-4000-8000-00000000000${n}`,
+      project_id: lister.id,
+      created_at: `2030-01-01T00:00:0${n}.000Z`,
+      updated_at: `2030-01-01T00:00:0${n}.000Z`,
+      email_type: 'marketing',
+      subject: 'Campaign',
+      sender_email: 'x@one.example.org',
+      recipient_primary: `c${n}@example.net`,
+      recipient_count: 1,
+      current_status: 'delivered' as const,
+      is_test: false,
+      ...extra,
+    });
+    const ttl = Math.floor(Date.now() / 1000) + 3600;
+    await putActivity(services().db, make(1, { campaign_id: 'camp-1' }), ttl);
+    await putActivity(services().db, make(2, { campaign_id: 'camp-1' }), ttl);
+    await putActivity(services().db, make(3, { automation_run_id: 'run-9' }), ttl);
+    const campaign = await list('?campaign_id=camp-1');
+    expect((campaign.body.data as any[]).map((a) => a.id)).toEqual([make(2, {}).id, make(1, {}).id]);
+    expect((campaign.body.pagination as any).total).toBe(2);
+    const run = await list('?automation_run_id=run-9');
+    expect((run.body.data as any[]).map((a) => [a.id, a.automation_run_id])).toEqual([[make(3, {}).id, 'run-9']]);
+    expect(((await list('?campaign_id=camp-1&status=bounced')).body.pagination as any).total).toBe(0);
+  });
+
   test("another project's activity never shows", async () => {
     const res = await cloud.api('GET', '/v1/activity', { key: cloud.seed.live_key });
     expect((res.body.data as any[]).some((a) => ids.includes(a.id))).toBe(false);

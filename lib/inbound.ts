@@ -1,0 +1,162 @@
+import { Aws, CfnOutput, Duration, Fn, Names, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import * as actions from 'aws-cdk-lib/aws-ses-actions';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { INBOUND_PREFIX } from '../shared/inbound/s3-event';
+import { connect, type ServiceResources } from './access';
+import { ProjectFunction } from './project-function';
+
+/** Days an inbound mail stays in the bucket; the function reads it within seconds. */
+export const INBOUND_EXPIRY_DAYS = 30;
+
+/** The inbound function's entry (not in the route table: it is fed by S3, not by a queue or a route). */
+export const INBOUND_FUNCTION_ENTRY = 'functions/inbound/handler.ts';
+
+export interface InboundProps {
+  /** The shared resources (table, queues, token secret, SES) the inbound function is connected to. */
+  readonly resources: ServiceResources;
+  /**
+   * Domain of the Reply-To addresses (INBOUND_DOMAIN): the receipt rule accepts mail for every
+   * address of it. It must be verified in SES and have an MX record to SES's inbound endpoint.
+   */
+  readonly inboundDomain: string;
+  /**
+   * What happens to the bucket when the stack deletes it (DESTROY empties it first).
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * What happens to the function's log group when the stack deletes it.
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly logRemovalPolicy?: RemovalPolicy;
+}
+
+/**
+ * Inbound replies: SES receipt rule -> S3 bucket (`inbound/`) -> ObjectCreated notification -> the
+ * inbound function -> `email.inbound` on the events queue (or an "Undeliverable" mail to the sender
+ * of a reply over 150 KB).
+ *
+ * SES allows ONE active receipt rule set per account and region, and CloudFormation cannot make a
+ * rule set active. After the first deploy, activate it once:
+ *
+ *     aws ses set-active-receipt-rule-set --rule-set-name <InboundRuleSetName output>
+ *
+ * (If the account already has an active rule set, add this construct's rule to that set instead,
+ * or the other set stops receiving.) Receiving works only in the regions where SES offers it.
+ *
+ * The bucket notification is written on the bucket itself (no custom resource, so no extra Lambda
+ * in the stack). Since the bucket then depends on the function, the function must not depend on
+ * the bucket: the bucket's name is fixed at synth time (unique per stack, account and region) and
+ * the function's variable and read permission use that name rather than the bucket's attributes.
+ */
+export class Inbound extends Construct {
+  /** Where the receipt rule stores each mail, under `inbound/`. */
+  public readonly bucket: s3.Bucket;
+  /** Its name (INBOUND_BUCKET). */
+  public readonly bucketName: string;
+  /** The receipt rule set; it must be made the active one by hand (see above). */
+  public readonly ruleSet: ses.ReceiptRuleSet;
+  /** The rule: recipient domain = the inbound domain; actions: S3; spam and virus scan; TLS required. */
+  public readonly rule: ses.ReceiptRule;
+  /** The function that parses each mail and publishes email.inbound. */
+  public readonly function: ProjectFunction;
+
+  constructor(scope: Construct, id: string, props: InboundProps) {
+    super(scope, id);
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+
+    // Lowercase, at most 32 + 1 + 12 + 1 + 14 characters: within S3's 63.
+    const unique = Names.uniqueResourceName(this, { maxLength: 32 }).toLowerCase();
+    this.bucketName = Fn.join('-', [unique, Aws.ACCOUNT_ID, Aws.REGION]);
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${this.bucketName}`;
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      bucketName: this.bucketName,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      lifecycleRules: [{ expiration: Duration.days(INBOUND_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy,
+      autoDeleteObjects: removalPolicy === RemovalPolicy.DESTROY,
+    });
+    NagSuppressions.addResourceSuppressions(this.bucket, [
+      {
+        id: 'AwsSolutions-S1',
+        reason:
+          'The bucket holds inbound mail for 30 days, written only by SES (bucket policy with aws:SourceAccount) and read only by ' +
+          "this stack's inbound function; server access logs would need a second bucket. Enable CloudTrail S3 data events where object-level audit is required.",
+      },
+    ]);
+
+    this.function = new ProjectFunction(this, 'Function', {
+      entry: INBOUND_FUNCTION_ENTRY,
+      description: 'Inbound replies: parses each mail the SES receipt rule stores and publishes email.inbound',
+      // A mail can be up to 40 MB; one over 150 KB is only read for its headers, but it is read.
+      memorySize: 512,
+      timeout: Duration.seconds(30),
+      logRemovalPolicy: props.logRemovalPolicy,
+    });
+    const fn = this.function.function;
+    // Reads the table and the activity, publishes email.inbound, sends the "Undeliverable" mail.
+    connect(fn, props.resources, { table: 'readWrite', enqueue: ['events'], sesSend: true });
+    fn.addEnvironment('INBOUND_BUCKET', this.bucketName);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [`${bucketArn}/${INBOUND_PREFIX}*`] }));
+    NagSuppressions.addResourceSuppressions(
+      fn.role!,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'Inbound objects are named by SES (one key per received mail); the function reads only the inbound/ prefix of this stack\'s own inbound bucket.',
+          appliesTo: [{ regex: `/^Resource::arn:<AWS::Partition>:s3:::.+\\/${INBOUND_PREFIX.replace('/', '')}\\/\\*$/` }],
+        },
+      ],
+      true,
+    );
+
+    // ObjectCreated under inbound/ -> the function. S3 checks the permission when the notification is
+    // written, so the bucket waits for it.
+    fn.addPermission('InvokeFromInboundBucket', {
+      principal: new iam.ServicePrincipal('s3.amazonaws.com'),
+      action: 'lambda:InvokeFunction',
+      sourceArn: bucketArn,
+      sourceAccount: Aws.ACCOUNT_ID,
+    });
+    const cfnBucket = this.bucket.node.defaultChild as s3.CfnBucket;
+    cfnBucket.notificationConfiguration = {
+      lambdaConfigurations: [
+        {
+          event: 's3:ObjectCreated:*',
+          function: fn.functionArn,
+          filter: { s3Key: { rules: [{ name: 'prefix', value: INBOUND_PREFIX }] } },
+        },
+      ],
+    };
+    cfnBucket.node.addDependency(fn.permissionsNode.findChild('InvokeFromInboundBucket') as lambda.CfnPermission);
+
+    // Receipt rule: every address of the inbound domain -> S3. SES itself cannot refuse by size (the
+    // function bounces replies over 150 KB). The S3 action adds the bucket policy statement that lets
+    // ses.amazonaws.com put objects under inbound/ for this account (aws:SourceAccount), and makes
+    // the rule wait for it: SES test-writes the bucket when the rule is created (that object,
+    // inbound/AMAZON_SES_SETUP_NOTIFICATION, reaches the function, which drops it as "no token").
+    this.ruleSet = new ses.ReceiptRuleSet(this, 'RuleSet');
+    this.rule = this.ruleSet.addRule('Replies', {
+      recipients: [props.inboundDomain],
+      actions: [new actions.S3({ bucket: this.bucket, objectKeyPrefix: INBOUND_PREFIX })],
+      scanEnabled: true,
+      tlsPolicy: ses.TlsPolicy.REQUIRE,
+      enabled: true,
+    });
+
+    // Stack-level output names, whatever the construct's id.
+    new CfnOutput(this, 'RuleSetName', {
+      value: this.ruleSet.receiptRuleSetName,
+      description: 'Activate once: aws ses set-active-receipt-rule-set --rule-set-name <this value>',
+    }).overrideLogicalId('InboundRuleSetName');
+    new CfnOutput(this, 'BucketName', { value: this.bucketName, description: 'Inbound mail, under inbound/' }).overrideLogicalId('InboundBucketName');
+  }
+}

@@ -1,0 +1,148 @@
+import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { EmailApiStack } from '../../lib/email-api-stack';
+import { INBOUND_EXPIRY_DAYS } from '../../lib/inbound';
+import { allows, logicalId, nagErrors, statementsOfRole } from './template-helpers';
+
+// Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about the resources, not the code.
+let stack: EmailApiStack;
+let template: Template;
+
+beforeAll(() => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  stack = new EmailApiStack(app, 'MailroomInbound', { env: { account: '123456789012', region: 'eu-west-1' }, inboundDomain: 'in.mail.test' });
+  Aspects.of(stack).add(new AwsSolutionsChecks());
+  template = Template.fromStack(stack);
+});
+
+const bucketId = () => logicalId(stack.inbound.bucket);
+const functionId = () => logicalId(stack.inbound.function.function);
+const resolve = (value: unknown) => Stack.of(stack).resolve(value);
+
+describe('the inbound bucket', () => {
+  it('blocks public access, uses S3-managed encryption and expires mail after 30 days', () => {
+    expect(INBOUND_EXPIRY_DAYS).toBe(30);
+    const bucket = template.toJSON().Resources[bucketId()];
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 30, Status: 'Enabled' })] },
+    });
+    expect(bucket.DeletionPolicy).toBe('Retain');
+  });
+
+  it('refuses requests without TLS and lets only SES of this account put objects, under inbound/', () => {
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId() },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          {
+            Effect: 'Allow',
+            Action: 's3:PutObject',
+            Principal: { Service: 'ses.amazonaws.com' },
+            Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(), 'Arn'] }, '/inbound/*']] },
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+          },
+        ]),
+      },
+    });
+  });
+
+  it('notifies the inbound function of every object created under inbound/, with no custom resource', () => {
+    const bucket = template.toJSON().Resources[bucketId()];
+    expect(bucket.Properties.NotificationConfiguration).toEqual({
+      LambdaConfigurations: [
+        {
+          Event: 's3:ObjectCreated:*',
+          Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'inbound/' }] } },
+          Function: { 'Fn::GetAtt': [functionId(), 'Arn'] },
+        },
+      ],
+    });
+    template.resourceCountIs('Custom::S3BucketNotifications', 0);
+    // S3 may invoke the function for this bucket and account only, and the bucket waits for that permission.
+    const permissions = template.findResources('AWS::Lambda::Permission', {
+      Properties: { Principal: 's3.amazonaws.com', FunctionName: { 'Fn::GetAtt': [functionId(), 'Arn'] } },
+    });
+    const [[permissionId, permission]] = Object.entries(permissions);
+    expect(permission.Properties.SourceAccount).toEqual({ Ref: 'AWS::AccountId' });
+    expect(JSON.stringify(permission.Properties.SourceArn)).toContain(JSON.stringify(resolve(stack.inbound.bucketName)).slice(1, -1));
+    expect(bucket.DependsOn).toContain(permissionId);
+  });
+});
+
+describe('the SES receipt rule set', () => {
+  it('has one rule for the inbound domain: store in S3 under inbound/, scan for spam and viruses, require TLS', () => {
+    template.resourceCountIs('AWS::SES::ReceiptRuleSet', 1);
+    template.resourceCountIs('AWS::SES::ReceiptRule', 1);
+    template.hasResource('AWS::SES::ReceiptRule', {
+      Properties: {
+        RuleSetName: { Ref: logicalId(stack.inbound.ruleSet) },
+        Rule: {
+          Enabled: true,
+          Recipients: ['in.mail.test'],
+          ScanEnabled: true,
+          TlsPolicy: 'Require',
+          Actions: [{ S3Action: { BucketName: { Ref: bucketId() }, ObjectKeyPrefix: 'inbound/' } }],
+        },
+      },
+      // SES test-writes the bucket when the rule is created: the policy must exist first.
+      DependsOn: Match.arrayWith([Match.stringLikeRegexp('^InboundBucketPolicy')]),
+    });
+  });
+
+  it('is named in an output, to be activated by hand (CloudFormation cannot)', () => {
+    template.hasOutput('InboundRuleSetName', { Value: { Ref: logicalId(stack.inbound.ruleSet) }, Description: Match.stringLikeRegexp('set-active-receipt-rule-set') });
+    template.hasOutput('InboundBucketName', {});
+  });
+});
+
+describe('the inbound function', () => {
+  it('runs Node.js 22 on arm64 with the common environment, INBOUND_BUCKET and the inbound domain', () => {
+    const fn = template.toJSON().Resources[functionId()];
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
+    const env = fn.Properties.Environment.Variables;
+    for (const key of ['TABLE_NAME', 'EVENTS_QUEUE_URL', 'TOKEN_SECRET_ARN', 'SES_CONFIGURATION_SET', 'PAYLOAD_BUCKET']) expect(env).toHaveProperty(key);
+    expect(env.INBOUND_DOMAIN).toBe('in.mail.test');
+    // The bucket's name as a value, not a reference to the bucket (which depends on the function).
+    expect(env.INBOUND_BUCKET).toEqual(resolve(stack.inbound.bucketName));
+    expect(JSON.stringify(env.INBOUND_BUCKET)).not.toContain(bucketId());
+    expect(env).not.toHaveProperty('TOKEN_SECRET');
+  });
+
+  it('may read inbound mail, the table and the token secret, publish to the events queue only, and send mail through SES', () => {
+    const statements = statementsOfRole(template, logicalId(stack.inbound.function.function.role!));
+    const inboundObjects = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':s3:::', resolve(stack.inbound.bucketName), '/inbound/*']] };
+    const s3 = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('s3:')));
+    expect(s3).toHaveLength(1);
+    expect(s3[0].Action).toBe('s3:GetObject');
+    expect(s3[0].Resource).toEqual(inboundObjects);
+    expect(allows(statements, 'dynamodb:PutItem', { 'Fn::GetAtt': [logicalId(stack.storage.table), 'Arn'] })).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', { 'Fn::GetAtt': [logicalId(stack.queues.queues.events), 'Arn'] })).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', { 'Fn::GetAtt': [logicalId(stack.queues.queues.send), 'Arn'] })).toBe(false);
+    expect(allows(statements, 'sqs:SendMessage', { 'Fn::GetAtt': [logicalId(stack.queues.queues.webhooks), 'Arn'] })).toBe(false);
+    expect(allows(statements, 'ses:SendEmail')).toBe(true);
+    expect(allows(statements, 'ses:CreateEmailIdentity')).toBe(false);
+    expect(allows(statements, 'secretsmanager:GetSecretValue', { Ref: logicalId(stack.tokenSecret.secret) })).toBe(true);
+  });
+});
+
+describe('cdk-nag AWS Solutions checks', () => {
+  it('leave no unsuppressed error', () => {
+    expect(nagErrors(stack)).toEqual([]);
+  });
+});
+
+describe('a stack with retainData: false', () => {
+  it('deletes the inbound bucket with the stack, emptied first', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const ephemeral = new EmailApiStack(app, 'EphemeralInbound', { retainData: false });
+    Aspects.of(ephemeral).add(new AwsSolutionsChecks());
+    const t = Template.fromStack(ephemeral);
+    expect(t.toJSON().Resources[logicalId(ephemeral.inbound.bucket)].DeletionPolicy).toBe('Delete');
+    t.hasResourceProperties('Custom::S3AutoDeleteObjects', { BucketName: { Ref: logicalId(ephemeral.inbound.bucket) } });
+    expect(nagErrors(ephemeral)).toEqual([]);
+  });
+});
