@@ -1,11 +1,47 @@
+import fs from 'node:fs';
 import type { Server } from 'node:http';
-import { createSqsServer } from 'local-aws-sqs';
+import Module from 'node:module';
+import path from 'node:path';
 import type { RunningEmulator } from './dynamodb';
 import { closeServer } from './close-server';
 
+/**
+ * Two fixes to local-aws-sqs 2.0.2, so that retries behave as in SQS:
+ * - ChangeMessageVisibility counted as a receive (ApproximateReceiveCount + 1), so a message reached
+ *   its DLQ after fewer deliveries than maxReceiveCount;
+ * - ReceiveMessage read only the legacy `AttributeNames`, not `MessageSystemAttributeNames`, so
+ *   workers never saw the receive count.
+ * The package is loaded from its own source with the two lines replaced. A later release that
+ * changed those lines is loaded as it is, with a warning to check the fixes are still needed.
+ */
+const PATCHES: [string, string][] = [
+  ['let n=Number(t.record.attributes.ApproximateReceiveCount)+1;', 'let n=Number(t.record.attributes.ApproximateReceiveCount)+(i?0:1);'],
+  ['AttributeNames:n,MessageAttributeNames:o}=this.body', 'AttributeNames:n=this.body.MessageSystemAttributeNames,MessageAttributeNames:o}=this.body'],
+];
+
+type SqsModule = typeof import('local-aws-sqs');
+
+function loadPatchedSqs(): SqsModule {
+  const file = require.resolve('local-aws-sqs');
+  let source = fs.readFileSync(file, 'utf8');
+  for (const [from, to] of PATCHES) {
+    if (source.includes(from)) source = source.replace(from, to);
+    else if (!source.includes(to)) console.warn(`local-aws-sqs changed: check whether this fix is still needed: ${from}`);
+  }
+  const NodeModule = Module as unknown as { new (id: string): NodeJS.Module & { _compile(src: string, file: string): void }; _nodeModulePaths(dir: string): string[] };
+  const patched = new NodeModule(file);
+  patched.filename = file;
+  patched.paths = NodeModule._nodeModulePaths(path.dirname(file));
+  patched._compile(source, file);
+  return patched.exports as SqsModule;
+}
+
+let sqsModule: SqsModule | undefined;
+
 /** Starts an SQS-compatible server (JSON protocol, delays, visibility timeouts, DLQ redrive). */
 export async function startSqs(options: { port: number }): Promise<RunningEmulator> {
-  const server: Server = await createSqsServer({
+  sqsModule ??= loadPatchedSqs();
+  const server: Server = await sqsModule.createSqsServer({
     port: options.port,
     hostname: '127.0.0.1',
     emulateQueueCreationLifecycle: false,

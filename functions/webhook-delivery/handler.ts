@@ -1,0 +1,53 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { services } from '../../shared/container';
+import { logger } from '../../shared/logger';
+import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { deliverWebhook, parseWebhookJob } from '../../shared/webhooks/deliver-webhook';
+import { HttpWebhookPoster, type WebhookPoster } from '../../shared/webhooks/webhook-poster';
+
+/** A delivery that must come back (a retry, or on its way to the DLQ): logged at info, not as an error. */
+class RedeliverError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RetryLaterError';
+  }
+}
+
+/** The attempt number of a receive: SQS's receive count (1 on the first). */
+export function attemptOf(record: Pick<SQSRecord, 'attributes'>): number {
+  const count = Number(record.attributes?.ApproximateReceiveCount);
+  return Number.isInteger(count) && count >= 1 ? count : 1;
+}
+
+const defaultPoster = (allowPrivate: boolean): WebhookPoster => new HttpWebhookPoster({ allowPrivate });
+
+/**
+ * Webhook delivery worker: one POST per record, concurrently. A failed attempt hides its message
+ * for the backoff and reports it as a batch item failure; see shared/webhooks/deliver-webhook.ts
+ * and docs/webhooks.md for the attempts and the DLQ. An unreadable body is a batch item failure
+ * too, so it ends in the DLQ after the queue's receives. The poster is built per invocation from
+ * the configuration (ALLOW_PRIVATE_URLS), so overridden services take effect at once.
+ */
+export function createWebhookDeliveryHandler(posterFor: (allowPrivate: boolean) => WebhookPoster = defaultPoster) {
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const deps = services();
+    const poster = posterFor(deps.config.ALLOW_PRIVATE_URLS === 'true');
+    return sqsBatchHandler(async (record) => {
+      const job = parseWebhookJob(record.body);
+      const outcome = await deliverWebhook({ ...deps, poster }, job, attemptOf(record), record.receiptHandle);
+      const context = { deliveryId: job.delivery_id, event: job.event.event, projectId: job.project_id, slot: job.slot };
+      if (outcome.kind === 'delivered') return logger.debug('Webhook delivered', { ...context, attempt: outcome.attempt, status: outcome.status });
+      if (outcome.kind === 'dropped') return logger.warn('Webhook dropped', { ...context, reason: outcome.reason });
+      if (outcome.kind === 'failed') {
+        logger.warn('Webhook failed for good', { ...context, attempt: outcome.attempt, status: outcome.result.status, error: outcome.result.error });
+      }
+      const detail =
+        outcome.kind === 'retry'
+          ? `attempt ${outcome.attempt} failed (${outcome.result.error}); next in ${outcome.delaySeconds} s`
+          : `attempt ${outcome.attempt}: ${outcome.kind}, on its way to the DLQ`;
+      throw new RedeliverError(`Webhook ${job.delivery_id} ${detail}`);
+    })(event);
+  };
+}
+
+export const handler = createWebhookDeliveryHandler();

@@ -1,0 +1,87 @@
+import { PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { stripKeys, type Db } from '../store/client';
+import { WEBHOOK_FAILURE_SK_PREFIX, projectKey, webhookFailureKey } from '../store/keys';
+import type { WebhookSlot } from './webhook-job';
+
+/** Days a failed delivery stays on the project's list. */
+export const WEBHOOK_FAILURE_RETENTION_DAYS = 30;
+
+/** A delivery that failed for good (after its last attempt), as the project sees it. */
+export interface WebhookFailure {
+  project_id: string;
+  delivery_id: string;
+  event: string;
+  activity_id: string | null;
+  url: string;
+  slot: WebhookSlot;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  failed_at: string;
+}
+
+/** Records a failed delivery; `ttl` (epoch seconds) removes it after the retention period. */
+export async function putWebhookFailure(db: Db, failure: WebhookFailure, ttl: number): Promise<void> {
+  await db.doc.send(
+    new PutCommand({
+      TableName: db.tableName,
+      Item: { ...webhookFailureKey(failure.project_id, failure.failed_at, failure.delivery_id), ...failure, ttl },
+    }),
+  );
+}
+
+/**
+ * One page of a project's failed deliveries, newest first. The page is reached by counting past
+ * the earlier ones and `total` counts them all; the list is short-lived (30 days) and small.
+ */
+export async function pageWebhookFailures(
+  db: Db,
+  projectId: string,
+  page: { page: number; perPage: number },
+): Promise<{ entries: WebhookFailure[]; total: number }> {
+  const base = {
+    TableName: db.tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': WEBHOOK_FAILURE_SK_PREFIX },
+    ScanIndexForward: false,
+  };
+  let total = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: start }));
+    total += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  const entries: WebhookFailure[] = [];
+  let skip = (page.page - 1) * page.perPage;
+  start = undefined;
+  if (skip < total) {
+    do {
+      const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, ExclusiveStartKey: start }));
+      for (const item of out.Items ?? []) {
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        if (entries.length < page.perPage) entries.push(stripKeys<WebhookFailure>(item));
+      }
+      start = out.LastEvaluatedKey;
+    } while (start && entries.length < page.perPage);
+  }
+  return { entries, total };
+}
+
+/** A failed delivery as GET /v1/webhooks/failures shows it. */
+export function presentWebhookFailure(failure: WebhookFailure) {
+  return {
+    delivery_id: failure.delivery_id,
+    event: failure.event,
+    activity_id: failure.activity_id ?? null,
+    url: failure.url,
+    slot: failure.slot,
+    attempts: failure.attempts,
+    last_status: failure.last_status ?? null,
+    last_error: failure.last_error ?? null,
+    failed_at: failure.failed_at,
+  };
+}

@@ -1,0 +1,194 @@
+import { createHmac } from 'node:crypto';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { attemptOf } from '../../../../functions/webhook-delivery/handler';
+import type { Queue } from '../../../../shared/ports';
+import type { Db } from '../../../../shared/store/client';
+import { deliverWebhook } from '../../../../shared/webhooks/deliver-webhook';
+import type { WebhookJob } from '../../../../shared/webhooks/webhook-job';
+import type { PostResult, WebhookPoster } from '../../../../shared/webhooks/webhook-poster';
+
+const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+const NOW = new Date('2026-03-04T05:06:07.000Z');
+
+/** A table holding one project item (with or without a secret) and recording every write. */
+function fakeDb(project: Record<string, unknown> | undefined) {
+  const puts: Record<string, unknown>[] = [];
+  const updates: Record<string, unknown>[] = [];
+  const send = jest.fn(async (command: unknown) => {
+    if (command instanceof GetCommand) return { Item: project ? { pk: `PROJECT#${project.id}`, ...project } : undefined };
+    if (command instanceof UpdateCommand) {
+      updates.push(command.input as Record<string, unknown>);
+      const value = (command.input.ExpressionAttributeValues as Record<string, string>)[':s'];
+      if (project && !project.webhook_secret) project.webhook_secret = value;
+      return { Attributes: { webhook_secret: project?.webhook_secret } };
+    }
+    if (command instanceof PutCommand) {
+      puts.push(command.input.Item as Record<string, unknown>);
+      return {};
+    }
+    throw new Error(`unexpected ${String(command)}`);
+  });
+  const db = { doc: { send }, tableName: 't' } as unknown as Db;
+  return { db, puts, updates };
+}
+
+function fakeQueue() {
+  const visibility: { queue: string; handle: string; seconds: number }[] = [];
+  const queue: Queue = {
+    send: async () => undefined,
+    sendBatch: async () => undefined,
+    changeVisibility: async (q, handle, seconds) => void visibility.push({ queue: q, handle, seconds }),
+  };
+  return { queue, visibility };
+}
+
+function fakePoster(results: PostResult[]) {
+  const calls: { url: string; body: string; headers: Readonly<Record<string, string>> }[] = [];
+  const poster: WebhookPoster = {
+    post: async (url, body, headers) => {
+      calls.push({ url, body, headers });
+      return results.shift() ?? { ok: true, status: 200 };
+    },
+  };
+  return { poster, calls };
+}
+
+const job = (overrides: Partial<WebhookJob> = {}): WebhookJob => ({
+  v: 1,
+  delivery_id: 'msg_1',
+  project_id: 'p1',
+  url: 'https://hooks.example.com/x',
+  slot: 'live',
+  max_attempts: 5,
+  event: { event: 'email.delivery', timestamp: NOW.toISOString(), project_id: 'p1', is_test: false, data: { activity_id: 'act-1', event_type: 'delivery' } },
+  ...overrides,
+});
+
+function setup(results: PostResult[], project: Record<string, unknown> | null = { id: 'p1', webhook_secret: SECRET }) {
+  const { db, puts, updates } = fakeDb(project ?? undefined);
+  const { queue, visibility } = fakeQueue();
+  const { poster, calls } = fakePoster(results);
+  const deps = { db, queue, poster, clock: { now: () => NOW } };
+  return { deps, puts, updates, visibility, calls };
+}
+
+const FAIL: PostResult = { ok: false, status: 503, error: 'HTTP 503' };
+
+describe('deliverWebhook', () => {
+  const before = process.env.WEBHOOK_BACKOFF_SECONDS;
+  beforeEach(() => void delete process.env.WEBHOOK_BACKOFF_SECONDS);
+  afterAll(() => {
+    if (before !== undefined) process.env.WEBHOOK_BACKOFF_SECONDS = before;
+  });
+
+  test('a 2xx: delivered, nothing else touched; the body is the event, signed with the project secret', async () => {
+    const s = setup([{ ok: true, status: 200 }]);
+    await expect(deliverWebhook(s.deps, job(), 1, 'rh')).resolves.toMatchObject({ kind: 'delivered', redeliver: false });
+    expect(s.visibility).toEqual([]);
+    expect(s.puts).toEqual([]);
+    const [call] = s.calls;
+    expect(call.url).toBe('https://hooks.example.com/x');
+    expect(JSON.parse(call.body)).toEqual(job().event);
+    const key = Buffer.alloc(24, 7);
+    expect(call.headers['x-svc-signature']).toBe(`sha256=${createHmac('sha256', key).update(call.body).digest('hex')}`);
+    expect(call.headers).toMatchObject({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW.getTime() / 1000), 'x-svc-environment': 'live' });
+  });
+
+  test.each([
+    [1, 30],
+    [2, 120],
+    [3, 600],
+    [4, 1800],
+  ])('attempt %i fails: hidden for %i s and redelivered', async (attempt, seconds) => {
+    const s = setup([FAIL]);
+    await expect(deliverWebhook(s.deps, job(), attempt, 'rh')).resolves.toMatchObject({ kind: 'retry', redeliver: true, delaySeconds: seconds });
+    expect(s.visibility).toEqual([{ queue: 'webhooks', handle: 'rh', seconds }]);
+    expect(s.puts).toEqual([]);
+  });
+
+  test('WEBHOOK_BACKOFF_SECONDS replaces the schedule', async () => {
+    process.env.WEBHOOK_BACKOFF_SECONDS = '1,2,3,4';
+    const s = setup([FAIL]);
+    await deliverWebhook(s.deps, job(), 3, 'rh');
+    expect(s.visibility).toEqual([{ queue: 'webhooks', handle: 'rh', seconds: 3 }]);
+  });
+
+  test('the 5th attempt of an outbound event fails: recorded once with a 30-day TTL, visible at once for the DLQ', async () => {
+    const s = setup([{ ok: false, error: 'ECONNREFUSED: connect refused' }]);
+    await expect(deliverWebhook(s.deps, job(), 5, 'rh')).resolves.toMatchObject({ kind: 'failed', redeliver: true });
+    expect(s.visibility).toEqual([{ queue: 'webhooks', handle: 'rh', seconds: 0 }]);
+    expect(s.puts).toHaveLength(1);
+    expect(s.puts[0]).toEqual({
+      pk: 'PROJECT#p1',
+      sk: `WHFAIL#${NOW.toISOString()}#msg_1`,
+      project_id: 'p1',
+      delivery_id: 'msg_1',
+      event: 'email.delivery',
+      activity_id: 'act-1',
+      url: 'https://hooks.example.com/x',
+      slot: 'live',
+      attempts: 5,
+      last_status: null,
+      last_error: 'ECONNREFUSED: connect refused',
+      failed_at: NOW.toISOString(),
+      ttl: NOW.getTime() / 1000 + 30 * 86_400,
+    });
+  });
+
+  test('a receive beyond the last attempt does not POST or record; it goes on to the DLQ', async () => {
+    const s = setup([]);
+    await expect(deliverWebhook(s.deps, job(), 6, 'rh')).resolves.toMatchObject({ kind: 'exhausted', redeliver: true });
+    expect(s.calls).toEqual([]);
+    expect(s.puts).toEqual([]);
+    expect(s.visibility).toEqual([{ queue: 'webhooks', handle: 'rh', seconds: 0 }]);
+  });
+
+  test('email.inbound: one attempt; its failure is recorded at once, later receives only pass it on', async () => {
+    const inbound = job({ max_attempts: 1, event: { event: 'email.inbound', timestamp: NOW.toISOString(), project_id: 'p1', is_test: false, data: { activity_id: 'act-2' } } });
+    const s = setup([FAIL, { ok: true, status: 200 }]);
+    await expect(deliverWebhook(s.deps, inbound, 1, 'rh')).resolves.toMatchObject({ kind: 'failed' });
+    for (const n of [2, 3, 4, 5]) await expect(deliverWebhook(s.deps, inbound, n, 'rh')).resolves.toMatchObject({ kind: 'exhausted' });
+    expect(s.calls).toHaveLength(1);
+    expect(s.puts).toHaveLength(1);
+    expect(s.puts[0]).toMatchObject({ event: 'email.inbound', activity_id: 'act-2', attempts: 1, last_status: 503, last_error: 'HTTP 503' });
+  });
+
+  test('an event without an activity (a domain event) is recorded with activity_id null', async () => {
+    const s = setup([FAIL]);
+    await deliverWebhook(s.deps, job({ event: { event: 'domain.verified', timestamp: NOW.toISOString(), project_id: 'p1', data: { domain: 'x.org' } } }), 5, 'rh');
+    expect(s.puts[0]).toMatchObject({ event: 'domain.verified', activity_id: null });
+  });
+
+  test('a project without a secret gets one on first need, stored with if_not_exists', async () => {
+    const project: Record<string, unknown> = { id: 'p1' };
+    const s = setup([{ ok: true, status: 200 }], project);
+    await deliverWebhook(s.deps, job(), 1, 'rh');
+    expect(s.updates).toHaveLength(1);
+    expect(s.updates[0]).toMatchObject({ UpdateExpression: 'SET #s = if_not_exists(#s, :s)', ConditionExpression: 'attribute_exists(pk)' });
+    expect(project.webhook_secret).toMatch(/^whsec_/);
+    const key = Buffer.from((project.webhook_secret as string).slice(6), 'base64');
+    expect(s.calls[0].headers['x-svc-signature']).toBe(`sha256=${createHmac('sha256', key).update(s.calls[0].body).digest('hex')}`);
+  });
+
+  test('a vanished project: dropped, nothing posted', async () => {
+    const s = setup([], null);
+    await expect(deliverWebhook(s.deps, job(), 1, 'rh')).resolves.toMatchObject({ kind: 'dropped', redeliver: false });
+    expect(s.calls).toEqual([]);
+  });
+
+  test('a failing visibility change does not lose the outcome', async () => {
+    const s = setup([FAIL]);
+    s.deps.queue.changeVisibility = async () => {
+      throw new Error('sqs down');
+    };
+    await expect(deliverWebhook(s.deps, job(), 2, 'rh')).resolves.toMatchObject({ kind: 'retry', redeliver: true });
+  });
+});
+
+describe('attemptOf', () => {
+  test('is the receive count, 1 when absent', () => {
+    expect(attemptOf({ attributes: { ApproximateReceiveCount: '3' } as never })).toBe(3);
+    expect(attemptOf({ attributes: {} as never })).toBe(1);
+    expect(attemptOf({ attributes: undefined as never })).toBe(1);
+  });
+});
