@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { generateKey, parseAuthorization } from '../shared/auth/api-keys';
+import { parseAuthorization } from '../shared/auth/api-keys';
 import type { Services } from '../shared/container';
 import { checkDomain, registerDomain } from '../shared/domains/domain-service';
 import { findPartnerKey, updateOrganization } from '../shared/organizations/organization-repository';
@@ -36,7 +35,6 @@ export async function ensureSeed(deps: Services, file: string, urls: { baseUrl: 
     fs.writeFileSync(file, `${JSON.stringify(seed, null, 2)}\n`);
     return seed;
   }
-  const now = clock.now().toISOString();
   // The same operator code as `npm run admin`: an organization, a partner key, a root project.
   const organization = await createOrganization(db, clock, { name: 'Local organization', maxProjects: null });
   const organizationId = organization.id;

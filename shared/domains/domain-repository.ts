@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
+import { queryAllByPrefix } from '../store/query';
 import { versionedPut } from '../store/versioned-put';
 import {
   DOMAIN_SK_PREFIX,
@@ -42,21 +43,7 @@ export async function getDomain(db: Db, projectId: string, domain: string, consi
 
 /** Every sending domain of a project. */
 export async function listDomains(db: Db, projectId: string): Promise<SendingDomain[]> {
-  const items: SendingDomain[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': DOMAIN_SK_PREFIX },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []).map(fromItem));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return (await queryAllByPrefix(db, projectKey(projectId).pk, DOMAIN_SK_PREFIX)).map(fromItem);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
+import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionFailedError } from '../errors';
 import { stripKeys, type Db } from '../store/client';
+import { queryAllByPrefix } from '../store/query';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../auth/api-keys';
 import type { Project } from './project';
@@ -139,21 +140,7 @@ export async function findExternalKey(db: Db, organizationId: string, externalKe
 
 /** Ids of an organization's client projects, oldest first. */
 export async function listOrganizationProjectIds(db: Db, organizationId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': organizationKey(organizationId).pk, ':prefix': ORGANIZATION_PROJECT_PREFIX },
-        ExclusiveStartKey: start,
-      }),
-    );
-    ids.push(...(out.Items ?? []).map((i) => i.project_id as string));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return ids;
+  return (await queryAllByPrefix(db, organizationKey(organizationId).pk, ORGANIZATION_PROJECT_PREFIX)).map((i) => i.project_id as string);
 }
 
 /** Several projects by id (100 per request), in no particular order. */

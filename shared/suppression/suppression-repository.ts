@@ -1,5 +1,6 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
+import { countAndPage } from '../store/query';
 import { SUPPRESSION_SK_PREFIX, projectKey, suppressionKey } from '../store/keys';
 
 /** Why an address is suppressed. */
@@ -92,26 +93,6 @@ export async function pageSuppressions(
     ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': SUPPRESSION_SK_PREFIX, ...(page.reason ? { ':r': page.reason } : {}) },
     ...(page.reason ? { FilterExpression: '#reason = :r', ExpressionAttributeNames: { '#reason': 'reason' } } : {}),
   };
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: start }));
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  const entries: SuppressionEntry[] = [];
-  let skip = (page.page - 1) * page.perPage;
-  start = undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, ExclusiveStartKey: start }));
-    for (const item of out.Items ?? []) {
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      if (entries.length < page.perPage) entries.push(stripKeys<SuppressionEntry>(item));
-    }
-    start = out.LastEvaluatedKey;
-  } while (start && entries.length < page.perPage);
-  return { entries, total };
+  const { items, total } = await countAndPage(db, base, page);
+  return { entries: items.map((item) => stripKeys<SuppressionEntry>(item)), total };
 }

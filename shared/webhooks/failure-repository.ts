@@ -1,5 +1,6 @@
-import { PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
+import { countAndPage } from '../store/query';
 import { WEBHOOK_FAILURE_SK_PREFIX, projectKey, webhookFailureKey } from '../store/keys';
 import type { WebhookSlot } from './webhook-job';
 
@@ -45,30 +46,8 @@ export async function pageWebhookFailures(
     ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': WEBHOOK_FAILURE_SK_PREFIX },
     ScanIndexForward: false,
   };
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, Select: 'COUNT', ExclusiveStartKey: start }));
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  const entries: WebhookFailure[] = [];
-  let skip = (page.page - 1) * page.perPage;
-  start = undefined;
-  if (skip < total) {
-    do {
-      const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...base, ExclusiveStartKey: start }));
-      for (const item of out.Items ?? []) {
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        if (entries.length < page.perPage) entries.push(stripKeys<WebhookFailure>(item));
-      }
-      start = out.LastEvaluatedKey;
-    } while (start && entries.length < page.perPage);
-  }
-  return { entries, total };
+  const { items, total } = await countAndPage(db, base, page);
+  return { entries: items.map((item) => stripKeys<WebhookFailure>(item)), total };
 }
 
 /** A failed delivery as GET /v1/webhooks/failures shows it. */
