@@ -1,0 +1,30 @@
+/** A stored template (part 2, Template). `html` is kept exactly as sent. */
+export interface Template {
+  id: string;
+  project_id: string;
+  /** Short number, unique per project, allocated without races; accepted wherever an id is. */
+  internal_id: number;
+  name: string;
+  subject: string | null;
+  description: string | null;
+  preheader: string | null;
+  html: string;
+  /** Bumped on every update: the rendering cache is keyed by (id, version). */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The contract of the rendering engine (shared/templates/render.ts). */
+export interface RenderOptions {
+  /** Dry-run previews keep a variable without a value as `{{variable}}`. */
+  preview?: boolean;
+  /** `${templateId}:${version}`: compiled once per version and reused (used_cached_html). */
+  cacheKey?: string;
+}
+
+export interface RenderResult {
+  output: string;
+  /** True when the compiled template came from the cache. */
+  usedCache: boolean;
+}
