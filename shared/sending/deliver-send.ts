@@ -114,10 +114,11 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
     replyTo: replyAddress(activity.id, deps.config.INBOUND_DOMAIN, secret),
     subject: payload.subject,
     // Opens and clicks are tracked on the way out; the stored body keeps the original HTML.
-    html: await trackedHtml(deps, activity, payload.html, secret),
+    html: await trackedHtml(deps, activity, payload.html, secret, payload.untracked_links),
     // The plain-text part comes from the original HTML: readers of plain text see the real links.
     text: payload.text ?? htmlToText(payload.html),
     attachments,
+    headers: payload.headers,
   });
 
   let messageId: string;

@@ -12,6 +12,10 @@ export interface SendPayload {
   html: string;
   text?: string;
   attachments: { filename: string; url?: string; content?: string; contentType?: string }[];
+  /** Extra MIME headers (List-Unsubscribe, List-Unsubscribe-Post of template sends). */
+  headers?: Record<string, string>;
+  /** Links that tracking must leave as they are (unsubscribe, view in browser). */
+  untracked_links?: string[];
 }
 
 /** One send-queue message: one activity, one attempt. */
@@ -41,6 +45,8 @@ const payloadSchema = z.object({
   attachments: z.array(
     z.object({ filename: z.string(), url: z.string().optional(), content: z.string().optional(), contentType: z.string().optional() }),
   ),
+  headers: z.record(z.string(), z.string()).optional(),
+  untracked_links: z.array(z.string()).optional(),
 });
 
 const jobSchema = z.object({

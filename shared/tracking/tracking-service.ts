@@ -53,7 +53,14 @@ let warned = false;
  * no base URL is known. The activity's stored body keeps the original HTML (the click redirect
  * reads its links from there).
  */
-export async function trackedHtml(deps: Pick<Services, 'db'>, activity: Pick<Activity, 'id' | 'project_id' | 'email_type' | 'sender_email'>, html: string, secret: string): Promise<string> {
+export async function trackedHtml(
+  deps: Pick<Services, 'db'>,
+  activity: Pick<Activity, 'id' | 'project_id' | 'email_type' | 'sender_email'>,
+  html: string,
+  secret: string,
+  /** Links never rewritten (the unsubscribe and view-in-browser links of template sends). */
+  keep: readonly string[] = [],
+): Promise<string> {
   if (UNTRACKED_TYPES.has(activity.email_type) || html.trim() === '') return html;
   const baseUrl = await trackingBaseUrl(deps, activity.project_id, activity.sender_email);
   if (!baseUrl) {
@@ -63,5 +70,5 @@ export async function trackedHtml(deps: Pick<Services, 'db'>, activity: Pick<Act
     }
     return html;
   }
-  return rewriteForTracking(html, { baseUrl, activityId: activity.id, secret });
+  return rewriteForTracking(html, { baseUrl, activityId: activity.id, secret, keep: [...keep] });
 }
