@@ -79,6 +79,8 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   'webhook-delivery': { table: 'readWrite', enqueue: ['webhooks'] },
   /** The webhook signing secret (read and rotate) and the list of failed deliveries. */
   webhooks: { table: 'readWrite' },
+  /** Template CRUD and the usage markers checked before a delete. */
+  templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
   'ses-events': { table: 'readWrite', enqueue: ['events'] },
   /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
@@ -87,6 +89,8 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
   /** Records opens and clicks on activities and counters, publishes email.open and email.click. */
   tracking: { table: 'readWrite', enqueue: ['events'] },
+  /** Unsubscribe (suppresses the address, publishes suppression.added) and view-in-browser pages. */
+  links: { table: 'readWrite', enqueue: ['events'] },
   /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
   partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
 };

@@ -26,12 +26,15 @@ export const endpointGroups = {
   partner: { entry: 'functions/partner/handler.ts', description: 'Partner provisioning' },
   suppressions: { entry: 'functions/suppressions/handler.ts', description: 'The suppression list' },
   webhooks: { entry: 'functions/webhooks/handler.ts', description: 'Webhook signing secret and failed deliveries' },
+  links: { entry: 'functions/public-links/handler.ts', description: 'Unsubscribe and view-in-browser pages' },
+  templates: { entry: 'functions/templates/handler.ts', description: 'Templates' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
 
 export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project' },
+  { method: 'POST', path: '/v1/send-template-email', group: 'send', auth: 'project' },
   { method: 'GET', path: '/v1/activity/{id}', group: 'activity', auth: 'project' },
   { method: 'GET', path: '/v1/activity', group: 'activity', auth: 'project' },
   { method: 'GET', path: '/v1/domain-stats', group: 'activity', auth: 'project' },
@@ -43,6 +46,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/suppressions/remove', group: 'suppressions', auth: 'project' },
   { method: 'GET', path: '/v1/suppressions/{email}', group: 'suppressions', auth: 'project' },
   { method: 'DELETE', path: '/v1/suppressions/{email}', group: 'suppressions', auth: 'project' },
+  { method: 'POST', path: '/v1/templates', group: 'templates', auth: 'project' },
+  { method: 'GET', path: '/v1/templates', group: 'templates', auth: 'project' },
+  { method: 'GET', path: '/v1/templates/{id}', group: 'templates', auth: 'project' },
+  { method: 'PUT', path: '/v1/templates/{id}', group: 'templates', auth: 'project' },
+  { method: 'DELETE', path: '/v1/templates/{id}', group: 'templates', auth: 'project' },
   { method: 'POST', path: '/domains/register', group: 'domains', auth: 'project' },
   { method: 'GET', path: '/domains/health', group: 'domains', auth: 'project' },
   { method: 'POST', path: '/domains/reply', group: 'domains', auth: 'project' },
@@ -72,6 +80,9 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/verify/{token}', group: 'pages', auth: 'public' },
   { method: 'GET', path: '/t/o/{token}', group: 'tracking', auth: 'public' },
   { method: 'GET', path: '/t/c/{token}', group: 'tracking', auth: 'public' },
+  { method: 'GET', path: '/u/{token}', group: 'links', auth: 'public' },
+  { method: 'POST', path: '/u/{token}', group: 'links', auth: 'public' },
+  { method: 'GET', path: '/v/{token}', group: 'links', auth: 'public' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */

@@ -1,13 +1,26 @@
-import { projectCaller } from '../../shared/http/api-types';
+import { projectCaller, publicBaseUrl } from '../../shared/http/api-types';
 import { apiHandler } from '../../shared/http/api-handler';
 import { services } from '../../shared/container';
 import { acceptSingleSend } from '../../shared/sending/accept-send';
 import { parseSendEmailRequest } from '../../shared/sending/send-email-request';
+import { getTemplate, getTemplateByInternalId } from '../../shared/templates/template-repository';
+import { sendTemplateEmail } from '../../shared/templates/template-send';
+import { parseTemplateSendRequest } from '../../shared/templates/template-send-request';
 
-/** Endpoint group `send`: single sends. */
+/** Endpoint group `send`: single sends, plain and from a template. */
 export const handler = apiHandler('send', {
   'POST /v1/send-email': async (request) => {
     const input = parseSendEmailRequest(request.body);
     return { status: 200, body: await acceptSingleSend(services(), projectCaller(request), input) };
+  },
+
+  'POST /v1/send-template-email': async (request) => {
+    const input = parseTemplateSendRequest(request.body);
+    const { db } = services();
+    const answer = await sendTemplateEmail(services(), projectCaller(request), input, (projectId, ref) =>
+      ref.id ? getTemplate(db, projectId, ref.id) : getTemplateByInternalId(db, projectId, ref.internalId as number),
+    publicBaseUrl(request),
+    );
+    return { status: 200, body: answer };
   },
 });

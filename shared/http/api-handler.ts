@@ -42,6 +42,8 @@ const jsonBody: Middleware = {
     const { event } = request;
     if (event.body === undefined || event.body === null || event.body === '') return;
     const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+    // Public routes (token pages) take any body as raw text: RFC 8058 one-click posts are form-encoded.
+    if (request.context.api.auth === 'public') return void (request.context.api.body = text);
     const type = request.context.api.headers['content-type'] ?? '';
     if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) throw badRequest('Content-Type must be application/json');
     try {

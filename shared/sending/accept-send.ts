@@ -29,36 +29,66 @@ export function checkProjectCanSend(caller: ProjectCaller, environment: string |
  */
 export async function acceptSingleSend(deps: Services, caller: ProjectCaller, input: SingleSendInput): Promise<SingleSendAnswer> {
   checkProjectCanSend(caller, input.environment);
+  const subject = input.subject ?? defaultSubject(deps);
+  const activityId = await queueSend(deps, caller, {
+    emailType: 'api',
+    environment: input.environment,
+    recipientCount: input.to.length + input.cc.length + input.bcc.length,
+    payload: {
+      from_email: input.senderEmail,
+      from_name: input.senderName,
+      to: input.to,
+      cc: input.cc,
+      bcc: input.bcc,
+      subject,
+      html: input.html,
+      text: input.text,
+      attachments: input.attachments,
+    },
+  });
+  return { message: 'Email queued for sending', email_id: activityId, project_id: caller.project.id };
+}
+
+/** The subject of a send that names none (part 4.1). */
+export function defaultSubject(deps: Services): string {
+  return `Email from ${deps.config.SERVICE_NAME}`;
+}
+
+/** What every accepted send has: its payload and the record's own fields. */
+export interface QueuedSend {
+  payload: SendPayload;
+  emailType: string;
+  environment?: string;
+  recipientCount: number;
+  /** A pre-chosen id, when links in the mail must name the activity before it exists. */
+  activityId?: string;
+  templateId?: string;
+}
+
+/**
+ * Writes the activity record (`queued`) and enqueues its send job. If the queue refuses the job the
+ * send is not accepted: the record is marked failed and the caller gets 502.
+ */
+export async function queueSend(deps: Services, caller: ProjectCaller, send: QueuedSend): Promise<string> {
   const now = deps.clock.now().toISOString();
   const projectId = caller.project.id;
-  const subject = input.subject ?? `Email from ${deps.config.SERVICE_NAME}`;
+  const { payload } = send;
   const activity: Activity = {
-    id: randomUUID(),
+    id: send.activityId ?? randomUUID(),
     project_id: projectId,
     created_at: now,
     updated_at: now,
-    email_type: 'api',
-    subject,
-    sender_email: input.senderEmail,
-    sender_name: input.senderName,
-    recipient_primary: input.to[0],
-    recipient_count: input.to.length + input.cc.length + input.bcc.length,
+    email_type: send.emailType,
+    template_id: send.templateId,
+    subject: payload.subject,
+    sender_email: payload.from_email,
+    sender_name: payload.from_name,
+    recipient_primary: payload.to[0],
+    recipient_count: send.recipientCount,
     current_status: 'queued',
     is_test: caller.mode === 'test',
-    environment: input.environment,
+    environment: send.environment,
   };
-  const payload: SendPayload = {
-    from_email: input.senderEmail,
-    from_name: input.senderName,
-    to: input.to,
-    cc: input.cc,
-    bcc: input.bcc,
-    subject,
-    html: input.html,
-    text: input.text,
-    attachments: input.attachments,
-  };
-
   await putActivity(deps.db, activity, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS));
   try {
     const job = await packSendJob(deps.blobs, { activity_id: activity.id, project_id: projectId, attempt: 1 }, payload);
@@ -70,5 +100,5 @@ export async function acceptSingleSend(deps: Services, caller: ProjectCaller, in
     );
     throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
   }
-  return { message: 'Email queued for sending', email_id: activity.id, project_id: projectId };
+  return activity.id;
 }

@@ -16,6 +16,8 @@ export interface SendPayload {
   headers?: Record<string, string>;
   /** Links that tracking must leave as they are (unsubscribe, view in browser). */
   untracked_links?: string[];
+  /** Reply-To instead of the per-activity reply token (template sends answer to the sender). */
+  reply_to?: string;
 }
 
 /** One send-queue message: one activity, one attempt. */
@@ -47,6 +49,7 @@ const payloadSchema = z.object({
   ),
   headers: z.record(z.string(), z.string()).optional(),
   untracked_links: z.array(z.string()).optional(),
+  reply_to: z.string().optional(),
 });
 
 const jobSchema = z.object({

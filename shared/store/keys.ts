@@ -37,6 +37,10 @@
  * | External key -> project (idempotency)| ORG#<orgId>            | EXTKEY#<key>       | conditional Put, Get   | 1 per project with a key |
  * | Failed webhook delivery of a project | PROJECT#<projectId>    | WHFAIL#<failed>#<id>| Put (TTL 30 d), Query desc | 1 per delivery failed for good |
  * | Inbound mail handled (dedupe)        | INBOUND#<s3 key>       | INBOUND            | conditional PutItem (TTL 30 d) | 1 per reply published or bounced |
+ * | Template of a project                | PROJECT#<projectId>    | TPL#<uuid>         | versioned Put, Query begins_with | 1 per create or update |
+ * | Template internal-id counter         | PROJECT#<projectId>    | TPLSEQ             | UpdateItem ADD (UPDATED_NEW) | 1 per create |
+ * | Template internal id -> uuid         | PROJECT#<projectId>    | TPLNUM#<internalId>| conditional Put, GetItem | 1 per create |
+ * | Template usage (campaign, automation)| PROJECT#<projectId>    | TPLUSE#<tpl>#<kind>#<id> | Put, Query begins_with | 1 per use recorded |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -217,3 +221,24 @@ export const WEBHOOK_FAILURE_SK_PREFIX = 'WHFAIL#';
 
 /** Key of the marker that an inbound mail (an S3 object of the inbound bucket) was handled: a redelivered S3 event finds it. */
 export const inboundMailKey = (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' });
+
+/** Key of a template inside its project's partition. */
+export const templateKey = (projectId: string, templateId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `TPL#${templateId}` });
+
+/** Prefix of a project's template items. */
+export const TEMPLATE_SK_PREFIX = 'TPL#';
+
+/** Key of the per-project counter that allocates template internal ids (UpdateItem ADD). */
+export const templateCounterKey = (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'TPLSEQ' });
+
+/** Key of the lookup from a template's internal id to its uuid. */
+export const templateNumberKey = (projectId: string, internalId: number): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `TPLNUM#${internalId}` });
+
+/** Key of a marker that a campaign or automation step uses a template. */
+export const templateUsageKey = (projectId: string, templateId: string, kind: 'campaign' | 'automation', usedById: string): ItemKey => ({
+  pk: `PROJECT#${projectId}`,
+  sk: `TPLUSE#${templateId}#${kind}#${usedById}`,
+});
+
+/** Prefix of the usage markers of one template. */
+export const templateUsagePrefix = (templateId: string): string => `TPLUSE#${templateId}#`;

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { ProjectCaller } from '../auth/authenticate';
+import type { Services } from '../container';
+import { notFound, unprocessable } from '../errors';
+import { tokenSecret } from '../secrets';
+import { checkProjectCanSend, defaultSubject, queueSend } from '../sending/accept-send';
+import { findSuppressed } from '../suppression/suppression-repository';
+import { serviceTrackingBaseUrl } from '../tracking/tracking-service';
+import { ensureUnsubscribeFooter, unsubscribeLinks } from '../unsubscribe/unsubscribe-links';
+import { renderTemplate, templateVariableNames } from './render';
+import type { Template } from './template';
+import { TEMPLATE_SEND_MESSAGES, type TemplateSendInput } from './template-send-request';
+
+/** Finds a template of the project by uuid or internal id (undefined when there is none). */
+export type TemplateResolver = (projectId: string, ref: { id?: string; internalId?: number }) => Promise<Template | undefined>;
+
+/**
+ * `POST /v1/send-template-email` (4.2). Suppression is checked before answering (`skipped`). The
+ * template (or `html_body`) is rendered with the variables, plus `unsubscribe_url` and
+ * `view_in_browser_url` when not supplied; the mail gets an unsubscribe footer if its HTML lacks
+ * the URL, and the RFC 8058 headers. Replies go to the sender, not to a reply token.
+ */
+export async function sendTemplateEmail(
+  deps: Services,
+  caller: ProjectCaller,
+  input: TemplateSendInput,
+  resolve: TemplateResolver,
+  /** Where the API was reached; unsubscribe and view links point there. */
+  requestBaseUrl?: string,
+) {
+  checkProjectCanSend(caller, input.environment);
+  const projectId = caller.project.id;
+
+  const suppressed = (await findSuppressed(deps.db, projectId, [input.recipient])).get(input.recipient);
+  if (suppressed) {
+    return { message: 'Recipient is suppressed; nothing was sent', skipped: true, suppression_reason: suppressed.reason, recipient: input.recipient };
+  }
+
+  let template: Template | undefined;
+  if (input.templateId || input.templateInternalId !== undefined) {
+    template = await resolve(projectId, { id: input.templateId, internalId: input.templateInternalId });
+    if (!template) throw notFound(TEMPLATE_SEND_MESSAGES.notFound(input.templateId ?? String(input.templateInternalId)));
+  }
+  const source = template?.html ?? input.html ?? '';
+
+  const activityId = randomUUID();
+  const baseUrl = serviceTrackingBaseUrl() ?? requestBaseUrl;
+  const links = baseUrl
+    ? unsubscribeLinks({ activityId, projectId, email: input.recipient, baseUrl, secret: await tokenSecret() })
+    : undefined;
+  const variables: Record<string, unknown> = { ...input.variables };
+  if (links) {
+    variables.unsubscribe_url ??= links.unsubscribeUrl;
+    variables.view_in_browser_url ??= links.viewInBrowserUrl;
+  }
+
+  const rendered = renderTemplate(source, variables, template ? { cacheKey: `${template.id}:${template.version}` } : {});
+  if (rendered.output.replace(/<[^>]*>/g, '').trim() === '' && !/<img\b/i.test(rendered.output)) {
+    throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
+  }
+  const subjectSource = input.subject ?? template?.subject ?? defaultSubject(deps);
+  const subject = renderTemplate(subjectSource, variables).output;
+  const html = links ? ensureUnsubscribeFooter(rendered.output, String(variables.unsubscribe_url)) : rendered.output;
+
+  await queueSend(deps, caller, {
+    activityId,
+    emailType: 'template',
+    templateId: template?.id,
+    environment: input.environment,
+    recipientCount: 1,
+    payload: {
+      from_email: input.senderEmail,
+      from_name: input.senderName,
+      to: [input.recipient],
+      cc: [],
+      bcc: [],
+      subject,
+      html,
+      attachments: [],
+      headers: links?.headers,
+      untracked_links: links ? [links.unsubscribeUrl, links.viewInBrowserUrl] : undefined,
+      reply_to: input.senderEmail,
+    },
+  });
+
+  const used = new Set([...templateVariableNames(source), ...templateVariableNames(subjectSource)]);
+  if (links) used.add('unsubscribe_url').add('view_in_browser_url');
+  return {
+    message: 'Email queued for sending',
+    email_id: activityId,
+    project_id: projectId,
+    template_id: template?.id ?? null,
+    template_internal_id: input.templateInternalId !== undefined && template ? template.internal_id : null,
+    variables_used: [...used].sort(),
+    used_cached_html: rendered.usedCache,
+  };
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { ConditionFailedError, badRequest, conflict, notFound } from '../errors';
+import type { PageRequest } from '../http/pagination';
+import type { Clock } from '../ports';
+import type { Db } from '../store/client';
+import type { Template } from './template';
+import {
+  allocateTemplateInternalId,
+  deleteTemplate as deleteTemplateItems,
+  getTemplate,
+  getTemplateByInternalId,
+  listTemplateUsage,
+  listTemplates,
+  putNewTemplate,
+  putTemplateVersion,
+} from './template-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const OPTIONAL_FIELDS = ['subject', 'description', 'preheader'] as const;
+const UPDATABLE_FIELDS = ['name', 'html', ...OPTIONAL_FIELDS] as const;
+const UPDATE_ATTEMPTS = 5;
+
+/** A parsed `:id`: the uuid or the numeric internal id (part 4.7). */
+export type TemplateRef = { kind: 'uuid'; id: string } | { kind: 'internal'; internalId: number };
+
+/** Reads `:id`; neither a uuid nor a positive integer is a 400. */
+export function parseTemplateRef(raw: string | undefined): TemplateRef {
+  const id = (raw ?? '').trim();
+  if (UUID.test(id)) return { kind: 'uuid', id: id.toLowerCase() };
+  if (/^\d+$/.test(id) && Number.isSafeInteger(Number(id)) && Number(id) > 0) return { kind: 'internal', internalId: Number(id) };
+  throw badRequest(`Invalid template id: ${raw ?? ''}`);
+}
+
+/** The template a `:id` names in the project, or undefined (no error). */
+export async function findTemplate(db: Db, projectId: string, raw: string | undefined): Promise<Template | undefined> {
+  const ref = parseTemplateRef(raw);
+  return ref.kind === 'uuid' ? getTemplate(db, projectId, ref.id) : getTemplateByInternalId(db, projectId, ref.internalId);
+}
+
+/** The template a `:id` names; 400 for a malformed id, 404 when absent. */
+export async function requireTemplate(db: Db, projectId: string, raw: string | undefined): Promise<Template> {
+  const template = await findTemplate(db, projectId, raw);
+  if (!template) throw notFound(`Template not found with ID ${raw ?? ''}`);
+  return template;
+}
+
+/** The API form of a template; lists send `html` empty. */
+export function presentTemplate(template: Template, options: { withHtml?: boolean } = {}) {
+  return {
+    id: template.id,
+    internal_id: template.internal_id,
+    project_id: template.project_id,
+    name: template.name,
+    subject: template.subject ?? null,
+    description: template.description ?? null,
+    preheader: template.preheader ?? null,
+    html: options.withHtml === false ? '' : template.html,
+    version: template.version,
+    created_at: template.created_at,
+    updated_at: template.updated_at,
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+function optionalText(body: Record<string, unknown>, field: string): string | null | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
+  return value;
+}
+
+/** POST /v1/templates: `name` and `html` are required. */
+export async function createTemplate(db: Db, clock: Clock, projectId: string, body: unknown): Promise<Template> {
+  if (!isObject(body) || !nonEmptyString(body.name) || !nonEmptyString(body.html)) throw badRequest('Missing required fields: name, html');
+  const optional = Object.fromEntries(OPTIONAL_FIELDS.map((f) => [f, optionalText(body, f) ?? null])) as Record<(typeof OPTIONAL_FIELDS)[number], string | null>;
+  const internalId = await allocateTemplateInternalId(db, projectId);
+  const now = clock.now().toISOString();
+  const template: Template = {
+    id: randomUUID(),
+    project_id: projectId,
+    internal_id: internalId,
+    name: body.name,
+    html: body.html,
+    ...optional,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await putNewTemplate(db, template);
+  return template;
+}
+
+/** GET /v1/templates: `search` matches part of the name (any case); most recently updated first. */
+export async function pageTemplates(db: Db, projectId: string, request: PageRequest & { search?: string }): Promise<{ templates: Template[]; total: number }> {
+  const search = request.search?.trim().toLowerCase();
+  const matching = (await listTemplates(db, projectId))
+    .filter((t) => !search || t.name.toLowerCase().includes(search))
+    .sort((a, b) => (a.updated_at === b.updated_at ? b.internal_id - a.internal_id : a.updated_at < b.updated_at ? 1 : -1));
+  const start = (request.page - 1) * request.perPage;
+  return { templates: matching.slice(start, start + request.perPage), total: matching.length };
+}
+
+/** PUT /v1/templates/:id: any of name, html, subject, description, preheader; bumps `version`. */
+export async function updateTemplate(db: Db, clock: Clock, projectId: string, rawId: string | undefined, body: unknown): Promise<Template> {
+  if (!isObject(body) || !UPDATABLE_FIELDS.some((f) => body[f] !== undefined)) {
+    throw badRequest(`At least one of ${UPDATABLE_FIELDS.join(', ')} is required`);
+  }
+  const changes: Partial<Template> = {};
+  for (const field of ['name', 'html'] as const) {
+    if (body[field] === undefined) continue;
+    if (!nonEmptyString(body[field])) throw badRequest(`${field} must be a non-empty string`);
+    changes[field] = body[field] as string;
+  }
+  for (const field of OPTIONAL_FIELDS) {
+    const value = optionalText(body, field);
+    if (value !== undefined) changes[field] = value;
+  }
+  for (let attempt = 1; ; attempt++) {
+    const current = await requireTemplate(db, projectId, rawId);
+    const next: Template = { ...current, ...changes, version: current.version + 1, updated_at: clock.now().toISOString() };
+    try {
+      await putTemplateVersion(db, next, current.version);
+      return next;
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError) || attempt >= UPDATE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** DELETE /v1/templates/:id: refused with 409 TEMPLATE_IN_USE while used, unless `force`. */
+export async function removeTemplate(db: Db, projectId: string, rawId: string | undefined, force: boolean): Promise<Template> {
+  const template = await requireTemplate(db, projectId, rawId);
+  if (!force) {
+    const usage = await listTemplateUsage(db, projectId, template.id);
+    if (usage.length > 0) {
+      const campaigns = usage.filter((u) => u.kind === 'campaign').map((u) => u.id);
+      const automationNodes = usage.filter((u) => u.kind === 'automation').map((u) => u.id);
+      throw conflict(
+        `Template is in use by ${campaigns.length} campaign(s) and ${automationNodes.length} automation step(s); use force=true to delete it anyway`,
+        'TEMPLATE_IN_USE',
+        { code: 'TEMPLATE_IN_USE', automation_nodes: automationNodes, campaigns },
+      );
+    }
+  }
+  await deleteTemplateItems(db, template);
+  return template;
+}

@@ -1,0 +1,47 @@
+import { config } from '../config';
+import { escapeHtml } from '../pages/verification-page';
+import { unsubscribeToken, viewToken } from './unsubscribe-tokens';
+
+/**
+ * The unsubscribe and view-in-browser links of one recipient of one mail (part 4.2): the URLs
+ * (offered to templates as `unsubscribe_url` and `view_in_browser_url`) and the List-Unsubscribe
+ * headers of RFC 2369 / RFC 8058 (one-click: the https URL answers a POST).
+ */
+export interface UnsubscribeLinks {
+  unsubscribeUrl: string;
+  viewInBrowserUrl: string;
+  headers: Record<string, string>;
+}
+
+export function unsubscribeLinks(input: { activityId: string; projectId: string; email: string; baseUrl: string; secret: string }): UnsubscribeLinks {
+  const base = input.baseUrl.replace(/\/+$/, '');
+  const token = unsubscribeToken(input.activityId, input.email, input.secret);
+  const unsubscribeUrl = `${base}/u/${token}`;
+  const viewInBrowserUrl = `${base}/v/${viewToken(input.activityId, input.secret)}`;
+  return {
+    unsubscribeUrl,
+    viewInBrowserUrl,
+    headers: {
+      'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:unsubscribe+${token}@${config().INBOUND_DOMAIN}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
+
+/** Does the HTML already carry the link (as is, or with `&` written `&amp;`)? */
+function containsUrl(html: string, url: string): boolean {
+  return html.includes(url) || html.includes(escapeHtml(url));
+}
+
+/**
+ * Appends a small unsubscribe footer (before `</body>`, else at the end) unless the HTML already
+ * contains the unsubscribe URL.
+ */
+export function ensureUnsubscribeFooter(html: string, unsubscribeUrl: string): string {
+  if (containsUrl(html, unsubscribeUrl)) return html;
+  const footer =
+    `<div style="margin-top:24px;font-size:12px;color:#6a737d;text-align:center">` +
+    `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#6a737d">Unsubscribe</a></div>`;
+  const close = html.search(/<\/body\s*>(?![\s\S]*<\/body\s*>)/i);
+  return close >= 0 ? `${html.slice(0, close)}${footer}${html.slice(close)}` : `${html}${footer}`;
+}
