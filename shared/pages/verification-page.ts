@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { htmlPageHeaders } from '../http/html-headers';
 import { fqdn } from '../domains/dns-records';
 import type { RecordStatus, SendingDomain, VerificationStatus } from '../domains/domain';
 
@@ -82,23 +83,15 @@ export function newNonce(): string {
 
 /** Headers of every HTML page: nothing but its own nonced script and style, no framing, no referrer, no caching. */
 export function pageHeaders(nonce: string): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src 'nonce-${nonce}'`,
-      "connect-src 'self'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-robots-tag': 'noindex, nofollow',
-  };
+  return htmlPageHeaders([
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ]);
 }
 
 const DOMAIN_STATUS: Record<VerificationStatus, string> = { pending: 'Pending', verified: 'Verified', failed: 'Failed' };

@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { ID_BYTES, MAC_BYTES, openToken as openSigned, sealToken, uuidBytes, uuidFromBytes } from '../security/signed-tokens';
 
 /**
  * Signed tokens of the public tracking endpoints (`/t/o/<token>.gif`, `/t/c/<token>`). The public
@@ -18,16 +19,13 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 const KIND_OPEN = 1;
 const KIND_CLICK = 2;
-const ID_BYTES = 16;
-const MAC_BYTES = 16;
+const PURPOSE = 'tracking:';
 const LINK_HASH_BYTES = 6;
 const OPEN_BYTES = 1 + ID_BYTES + MAC_BYTES;
 const CLICK_BYTES = 1 + ID_BYTES + 2 + LINK_HASH_BYTES + MAC_BYTES;
 /** Link indexes are stored in two bytes. */
 export const MAX_TRACKED_LINKS = 0xffff;
 
-const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const TOKEN = /^[A-Za-z0-9_-]+$/;
 
 export interface ClickToken {
   activityId: string;
@@ -44,7 +42,7 @@ export function linkHash(link: string): string {
 
 /** The token of an activity's open pixel. */
 export function openToken(activityId: string, secret: string): string {
-  return seal(Buffer.concat([Buffer.from([KIND_OPEN]), idBytes(activityId)]), secret);
+  return sealToken(PURPOSE, Buffer.concat([Buffer.from([KIND_OPEN]), uuidBytes(activityId)]), secret);
 }
 
 /** The token of the `index`-th tracked link of an activity's mail. */
@@ -53,13 +51,13 @@ export function clickToken(activityId: string, index: number, link: string, secr
   const position = Buffer.alloc(2);
   position.writeUInt16BE(index);
   const hash = Buffer.from(linkHash(link), 'hex');
-  return seal(Buffer.concat([Buffer.from([KIND_CLICK]), idBytes(activityId), position, hash]), secret);
+  return sealToken(PURPOSE, Buffer.concat([Buffer.from([KIND_CLICK]), uuidBytes(activityId), position, hash]), secret);
 }
 
 /** The activity id of a valid open token; undefined for anything else (tampered, other secret, a click token). */
 export function verifyOpenToken(token: string | undefined, secret: string): string | undefined {
   const data = open(token, secret, OPEN_BYTES, KIND_OPEN);
-  return data ? uuidOf(data.subarray(1, 1 + ID_BYTES)) : undefined;
+  return data ? uuidFromBytes(data.subarray(1, 1 + ID_BYTES)) : undefined;
 }
 
 /** The content of a valid click token; undefined for anything else. */
@@ -67,37 +65,14 @@ export function verifyClickToken(token: string | undefined, secret: string): Cli
   const data = open(token, secret, CLICK_BYTES, KIND_CLICK);
   if (!data) return undefined;
   return {
-    activityId: uuidOf(data.subarray(1, 1 + ID_BYTES)),
+    activityId: uuidFromBytes(data.subarray(1, 1 + ID_BYTES)),
     index: data.readUInt16BE(1 + ID_BYTES),
     linkHash: data.subarray(1 + ID_BYTES + 2).toString('hex'),
   };
 }
 
-function idBytes(activityId: string): Buffer {
-  if (!UUID.test(activityId)) throw new Error(`Not a uuid: ${activityId}`);
-  return Buffer.from(activityId.replace(/-/g, ''), 'hex');
-}
-
-function uuidOf(bytes: Buffer): string {
-  const h = bytes.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-function mac(data: Buffer, secret: string): Buffer {
-  return createHmac('sha256', secret).update('tracking:').update(data).digest().subarray(0, MAC_BYTES);
-}
-
-function seal(data: Buffer, secret: string): string {
-  return Buffer.concat([data, mac(data, secret)]).toString('base64url');
-}
-
 /** The signed data of a token of the given size and kind, or undefined. */
 function open(token: string | undefined, secret: string, size: number, kind: number): Buffer | undefined {
-  if (!token || token.length !== Math.ceil((size * 4) / 3) || !TOKEN.test(token)) return undefined;
-  const raw = Buffer.from(token, 'base64url');
-  // Only the canonical spelling: base64url leaves slack in the last character's low bits.
-  if (raw.length !== size || raw.toString('base64url') !== token) return undefined;
-  const data = raw.subarray(0, size - MAC_BYTES);
-  if (!timingSafeEqual(mac(data, secret), raw.subarray(size - MAC_BYTES))) return undefined;
-  return data[0] === kind ? data : undefined;
+  const data = openSigned(PURPOSE, token, secret, { min: size, max: size });
+  return data && data[0] === kind ? data : undefined;
 }

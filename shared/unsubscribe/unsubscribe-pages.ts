@@ -1,3 +1,4 @@
+import { htmlPageHeaders } from '../http/html-headers';
 import { escapeHtml } from '../pages/verification-page';
 
 /**
@@ -17,21 +18,13 @@ export function maskEmail(email: string): string {
 
 /** Headers of the unsubscribe pages: its own nonced style, a form that posts only to itself, no script, no framing. */
 export function linkPageHeaders(nonce: string): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      `style-src 'nonce-${nonce}'`,
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-robots-tag': 'noindex, nofollow',
-  };
+  return htmlPageHeaders([
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ]);
 }
 
 /**
@@ -39,26 +32,18 @@ export function linkPageHeaders(nonce: string): Record<string, string> {
  * framing; images and inline styles of the mail may load (https and data only).
  */
 export function viewHeaders(): Record<string, string> {
-  return {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      'img-src https: data:',
-      "style-src 'unsafe-inline' https:",
-      'font-src https: data:',
-      "script-src 'none'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-      'sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation',
-    ].join('; '),
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    'x-robots-tag': 'noindex, nofollow',
-  };
+  return htmlPageHeaders([
+    "default-src 'none'",
+    'img-src https: data:',
+    "style-src 'unsafe-inline' https:",
+    'font-src https: data:',
+    "script-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    'sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation',
+  ]);
 }
 
 /** The confirmation page of GET /u/{token}: the masked address and a button posting to the same URL. */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ID_BYTES, MAC_BYTES, openToken as openSigned, sealToken, uuidBytes, uuidFromBytes } from '../security/signed-tokens';
 
 /**
  * Signed tokens of the public unsubscribe (`/u/<token>`) and view-in-browser (`/v/<token>`) pages.
@@ -15,13 +15,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const KIND_UNSUBSCRIBE = 1;
 const KIND_VIEW = 2;
-const ID_BYTES = 16;
-const MAC_BYTES = 16;
+const PURPOSE = 'links:';
 /** Longest address an unsubscribe token carries (RFC 5321 path limit). */
 const MAX_EMAIL_BYTES = 254;
 
-const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const TOKEN = /^[A-Za-z0-9_-]+$/;
 
 export interface UnsubscribeToken {
   activityId: string;
@@ -33,54 +30,30 @@ export interface UnsubscribeToken {
 export function unsubscribeToken(activityId: string, email: string, secret: string): string {
   const address = Buffer.from(email.trim().toLowerCase(), 'utf8');
   if (address.length === 0 || address.length > MAX_EMAIL_BYTES) throw new Error('Unsubscribe address is empty or too long');
-  return seal(Buffer.concat([Buffer.from([KIND_UNSUBSCRIBE]), idBytes(activityId), address]), secret);
+  return sealToken(PURPOSE, Buffer.concat([Buffer.from([KIND_UNSUBSCRIBE]), uuidBytes(activityId), address]), secret);
 }
 
 /** The token of an activity's view-in-browser link. */
 export function viewToken(activityId: string, secret: string): string {
-  return seal(Buffer.concat([Buffer.from([KIND_VIEW]), idBytes(activityId)]), secret);
+  return sealToken(PURPOSE, Buffer.concat([Buffer.from([KIND_VIEW]), uuidBytes(activityId)]), secret);
 }
 
 /** The content of a valid unsubscribe token; undefined for anything else (tampered, other secret, a view token). */
 export function verifyUnsubscribeToken(token: string | undefined, secret: string): UnsubscribeToken | undefined {
   const data = open(token, secret, KIND_UNSUBSCRIBE);
   if (!data || data.length <= 1 + ID_BYTES) return undefined;
-  return { activityId: uuidOf(data.subarray(1, 1 + ID_BYTES)), email: data.subarray(1 + ID_BYTES).toString('utf8') };
+  return { activityId: uuidFromBytes(data.subarray(1, 1 + ID_BYTES)), email: data.subarray(1 + ID_BYTES).toString('utf8') };
 }
 
 /** The activity id of a valid view token; undefined for anything else. */
 export function verifyViewToken(token: string | undefined, secret: string): string | undefined {
   const data = open(token, secret, KIND_VIEW);
   if (!data || data.length !== 1 + ID_BYTES) return undefined;
-  return uuidOf(data.subarray(1, 1 + ID_BYTES));
-}
-
-function idBytes(activityId: string): Buffer {
-  if (!UUID.test(activityId)) throw new Error(`Not a uuid: ${activityId}`);
-  return Buffer.from(activityId.replace(/-/g, ''), 'hex');
-}
-
-function uuidOf(bytes: Buffer): string {
-  const h = bytes.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-function mac(data: Buffer, secret: string): Buffer {
-  return createHmac('sha256', secret).update('links:').update(data).digest().subarray(0, MAC_BYTES);
-}
-
-function seal(data: Buffer, secret: string): string {
-  return Buffer.concat([data, mac(data, secret)]).toString('base64url');
+  return uuidFromBytes(data.subarray(1, 1 + ID_BYTES));
 }
 
 /** The signed data of a token of the given kind, or undefined. */
 function open(token: string | undefined, secret: string, kind: number): Buffer | undefined {
-  const maxChars = Math.ceil(((1 + ID_BYTES + MAX_EMAIL_BYTES + MAC_BYTES) * 4) / 3);
-  if (!token || token.length > maxChars || !TOKEN.test(token)) return undefined;
-  const raw = Buffer.from(token, 'base64url');
-  // Only the canonical spelling: base64url leaves slack in the last character's low bits.
-  if (raw.length < 1 + ID_BYTES + MAC_BYTES || raw.toString('base64url') !== token) return undefined;
-  const data = raw.subarray(0, raw.length - MAC_BYTES);
-  if (!timingSafeEqual(mac(data, secret), raw.subarray(raw.length - MAC_BYTES))) return undefined;
-  return data[0] === kind ? data : undefined;
+  const data = openSigned(PURPOSE, token, secret, { min: 1 + ID_BYTES + MAC_BYTES, max: 1 + ID_BYTES + MAX_EMAIL_BYTES + MAC_BYTES });
+  return data && data[0] === kind ? data : undefined;
 }
