@@ -5,19 +5,13 @@ import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { presentSender, startMailboxVerification } from '../../shared/domains/sender-service';
-import { getSubdomain, presentSubdomain, registerSubdomain } from '../../shared/domains/subdomains';
+import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
 
 const projectOf = (request: ApiRequest) => projectCaller(request).project.id;
 const domainParam = (request: ApiRequest) => (request.params.domain ?? '').toLowerCase();
 
-/** Reply and tracking state objects of a domain. */
-async function subdomainsOf(projectId: string, domain: string) {
-  const { db } = services();
-  const [reply, tracking] = await Promise.all([getSubdomain(db, 'reply', projectId, domain), getSubdomain(db, 'tracking', projectId, domain)]);
-  return { reply, tracking };
-}
 
 /** Endpoint group `domains`: sending domains, their records and verification, senders. */
 export const handler = apiHandler('domains', {
@@ -25,7 +19,7 @@ export const handler = apiHandler('domains', {
     const deps = services();
     const projectId = projectOf(request);
     const { domain, sender, reused } = await registerDomain(deps, projectId, parseRegisterRequest(request.body));
-    const identity = presentIdentity(domain, { ...(await subdomainsOf(projectId, domain.domain)), baseUrl: publicBaseUrl(request) });
+    const identity = presentIdentity(domain, { ...(await subdomainsOf(services().db, projectId, domain.domain)), baseUrl: publicBaseUrl(request) });
     const senderView = presentSender(sender, domain);
     return {
       status: 201,
@@ -57,7 +51,7 @@ export const handler = apiHandler('domains', {
     const projectId = projectOf(request);
     const domain = await checkDomain(deps, projectId, domainParam(request), { resetSpfAndDmarc: true });
     const sender = domain.sender_profile_id ? await findSenderById(projectId, domain.sender_profile_id) : undefined;
-    const subs = await subdomainsOf(projectId, domain.domain);
+    const subs = await subdomainsOf(services().db, projectId, domain.domain);
     return {
       status: 200,
       body: {
@@ -95,7 +89,7 @@ export const handler = apiHandler('domains', {
       body: {
         success: true,
         recreated: true,
-        ...presentIdentity(domain, { ...(await subdomainsOf(domain.project_id, domain.domain)), baseUrl: publicBaseUrl(request) }),
+        ...presentIdentity(domain, { ...(await subdomainsOf(services().db, domain.project_id, domain.domain)), baseUrl: publicBaseUrl(request) }),
       },
     };
   },

@@ -40,6 +40,12 @@ export async function getSubdomain(db: Db, kind: SubdomainKind, projectId: strin
   return out.Item ? stripKeys<Subdomain>(out.Item) : undefined;
 }
 
+/** Both subdomains of one sending domain (either may be missing). */
+export async function subdomainsOf(db: Db, projectId: string, parent: string): Promise<{ reply?: Subdomain; tracking?: Subdomain }> {
+  const [reply, tracking] = await Promise.all([getSubdomain(db, 'reply', projectId, parent), getSubdomain(db, 'tracking', projectId, parent)]);
+  return { reply, tracking };
+}
+
 /** Every reply or tracking subdomain of a project. */
 export async function listSubdomains(db: Db, kind: SubdomainKind, projectId: string): Promise<Subdomain[]> {
   const out = await db.doc.send(

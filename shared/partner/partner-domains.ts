@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import type { SendingDomain } from '../domains/domain';
 import { presentRecord, verificationUrl } from '../domains/domain-presenter';
 import { checkDomain, registerDomain, requireDomain } from '../domains/domain-service';
-import { getSubdomain, presentSubdomain, registerSubdomain, type Subdomain, type SubdomainKind } from '../domains/subdomains';
+import { presentSubdomain, registerSubdomain, subdomainsOf, type Subdomain, type SubdomainKind } from '../domains/subdomains';
 import { presentSender } from '../domains/sender-service';
 import type { SenderInput } from './project-request';
 
@@ -74,7 +74,7 @@ export async function onboardDomain(deps: Services, projectId: string, input: { 
 /** The pack of one domain of a project, read from the store only (no lookups, `skipped` always empty). */
 export async function readDomainPack(deps: Services, projectId: string, name: string, baseUrl: string | undefined) {
   const domain = await requireDomain(deps, projectId, name);
-  const [reply, tracking] = await Promise.all([getSubdomain(deps.db, 'reply', projectId, domain.domain), getSubdomain(deps.db, 'tracking', projectId, domain.domain)]);
+  const { reply, tracking } = await subdomainsOf(deps.db, projectId, domain.domain);
   return domainPack(domain, reply, tracking, baseUrl);
 }
 
@@ -82,6 +82,6 @@ export async function readDomainPack(deps: Services, projectId: string, name: st
 export async function verifyDomainPack(deps: Services, projectId: string, name: string, baseUrl: string | undefined) {
   await requireDomain(deps, projectId, name);
   const domain = await checkDomain(deps, projectId, name, { resetSpfAndDmarc: true });
-  const [reply, tracking] = await Promise.all([getSubdomain(deps.db, 'reply', projectId, domain.domain), getSubdomain(deps.db, 'tracking', projectId, domain.domain)]);
+  const { reply, tracking } = await subdomainsOf(deps.db, projectId, domain.domain);
   return { ...domainPack(domain, reply, tracking, baseUrl), details: domain.details ?? null };
 }
