@@ -5,13 +5,15 @@ const transformIgnorePatterns = ['/node_modules/(?!@middy)'];
 const common = { transform, transformIgnorePatterns, testEnvironment: 'node', setupFiles: ['<rootDir>/test/setup-env.ts'] };
 
 module.exports = {
+  // A global option: jest ignores testTimeout inside a project. Integration tests wait for workers
+  // and emulators, which on a loaded 2-core machine can take longer than jest's 5 s default.
+  testTimeout: 30_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      testTimeout: 30_000,
     },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],
