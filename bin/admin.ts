@@ -1,13 +1,16 @@
 /**
- * `npm run admin -- <command>`: operator commands for organizations, partner keys and project
- * quotas, against the local cloud (default) or a deployed table (`--table`). The commands
- * themselves live in shared/organizations/admin-commands.ts; this file parses the arguments,
- * picks the table, prints and sets the exit code (0 done, 1 failed, 2 usage).
+ * `npm run admin -- <command>`: operator commands for organizations, partner keys, project
+ * quotas and projects' monthly send quotas, against the local cloud (default) or a deployed table
+ * (`--table`). The commands themselves live in shared/organizations/admin-commands.ts and
+ * shared/quota/quota-admin.ts; this file parses the arguments, picks the table, prints and sets
+ * the exit code (0 done, 1 failed, 2 usage).
  */
 import { parseArgs } from 'node:util';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { AppError } from '../shared/errors';
 import { PartialCreateError, render, runAdminCommand, type AdminCommand } from '../shared/organizations/admin-commands';
+import type { MonthlyQuotaSetting } from '../shared/quota/monthly-quota';
+import { renderProjectQuota, runProjectQuotaCommand, type ProjectQuotaCommand } from '../shared/quota/quota-admin';
 import { systemClock } from '../shared/adapters/system-clock';
 import type { Clock } from '../shared/ports';
 import { createDocumentClient, type Db } from '../shared/store/client';
@@ -26,6 +29,10 @@ Commands:
                                    revokes a partner key; it stops working at once
   quota set --org <id> --max <n>|unlimited
                                    how many active client projects the organization may have
+  project quota --project <id> [--monthly <n>|unlimited|default]
+                                   the project's monthly send quota (live and test sends
+                                   together) and this month's count; with --monthly, sets it
+                                   first (default: the deployment's DEFAULT_MONTHLY_QUOTA)
 
 Target (one of):
   --local                          the local cloud of \`npm start\` (the default): DynamoDB Local on
@@ -56,8 +63,11 @@ export type Target =
   | { readonly kind: 'env'; readonly endpoint?: string; readonly tableName: string; readonly region?: string }
   | { readonly kind: 'deployed'; readonly tableName: string; readonly region?: string };
 
+/** Every command the CLI runs. */
+export type Command = AdminCommand | ProjectQuotaCommand;
+
 export interface Invocation {
-  readonly command: AdminCommand;
+  readonly command: Command;
   readonly target: Target;
   readonly json: boolean;
 }
@@ -69,6 +79,8 @@ const OPTIONS = {
   org: { type: 'string' },
   'key-id': { type: 'string' },
   max: { type: 'string' },
+  project: { type: 'string' },
+  monthly: { type: 'string' },
   local: { type: 'boolean' },
   table: { type: 'string' },
   region: { type: 'string' },
@@ -80,16 +92,17 @@ type OptionName = keyof typeof OPTIONS;
 type Values = { [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'string' ? string : boolean };
 
 /** Per command: its required and optional flags (the target and output flags go everywhere). */
-const COMMANDS: Record<AdminCommand['kind'], { required: OptionName[]; optional: OptionName[] }> = {
+const COMMANDS: Record<Command['kind'], { required: OptionName[]; optional: OptionName[] }> = {
   'org create': { required: ['name'], optional: ['max-projects', 'root-project'] },
   'org show': { required: ['org'], optional: [] },
   'key issue': { required: ['org'], optional: [] },
   'key list': { required: ['org'], optional: [] },
   'key revoke': { required: ['org', 'key-id'], optional: [] },
   'quota set': { required: ['org', 'max'], optional: [] },
+  'project quota': { required: ['project'], optional: ['monthly'] },
 };
 const GLOBAL: OptionName[] = ['local', 'table', 'region', 'json', 'help'];
-const PLACEHOLDER: Partial<Record<OptionName, string>> = { name: '<name>', org: '<id>', 'key-id': '<pk_...>', max: '<n>|unlimited' };
+const PLACEHOLDER: Partial<Record<OptionName, string>> = { name: '<name>', org: '<id>', 'key-id': '<pk_...>', max: '<n>|unlimited', project: '<id>' };
 
 /**
  * Parses the arguments; `'help'` when help was asked for. Throws UsageError for anything wrong:
@@ -109,7 +122,7 @@ export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   const kind = positionals.slice(0, 2).join(' ');
   if (!(kind in COMMANDS)) throw new UsageError(`Unknown command \`${kind}\``, true);
   if (positionals.length > 2) throw new UsageError(`Unexpected argument \`${positionals[2]}\``);
-  const spec = COMMANDS[kind as AdminCommand['kind']];
+  const spec = COMMANDS[kind as Command['kind']];
 
   const allowed = new Set<OptionName>([...spec.required, ...spec.optional, ...GLOBAL]);
   for (const name of Object.keys(values) as OptionName[]) {
@@ -118,14 +131,14 @@ export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   for (const name of spec.required) {
     if (values[name] === undefined) throw new UsageError(`Missing --${name} ${PLACEHOLDER[name] ?? '<value>'} (required by \`${kind}\`)`);
   }
-  const text = (name: 'name' | 'org' | 'key-id' | 'root-project'): string => {
+  const text = (name: 'name' | 'org' | 'key-id' | 'root-project' | 'project'): string => {
     const value = (values[name] ?? '').trim();
     if (!value) throw new UsageError(`--${name} must not be empty`);
     return value;
   };
 
-  let command: AdminCommand;
-  switch (kind as AdminCommand['kind']) {
+  let command: Command;
+  switch (kind as Command['kind']) {
     case 'org create':
       command = {
         kind: 'org create',
@@ -149,6 +162,13 @@ export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
     case 'quota set':
       command = { kind: 'quota set', org: text('org'), max: parseQuota(values.max ?? '', 'max') };
       break;
+    case 'project quota':
+      command = {
+        kind: 'project quota',
+        project: text('project'),
+        ...(values.monthly !== undefined ? { monthly: parseMonthlyQuota(values.monthly) } : {}),
+      };
+      break;
   }
   return { command, target: resolveTarget(values, env), json: values.json === true };
 }
@@ -159,6 +179,17 @@ export function parseQuota(value: string, flag: string): number | null {
   if (v.toLowerCase() === 'unlimited') return null;
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
     throw new UsageError(`--${flag} must be a whole number of projects (0 or more) or \`unlimited\`, got \`${value}\``);
+  }
+  return Number(v);
+}
+
+/** A monthly send quota: a whole number of emails (0 allowed), `unlimited`, or `default` (null: the deployment's). */
+export function parseMonthlyQuota(value: string): MonthlyQuotaSetting {
+  const v = value.trim().toLowerCase();
+  if (v === 'unlimited') return 'unlimited';
+  if (v === 'default') return null;
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
+    throw new UsageError(`--monthly must be a whole number of emails (0 or more), \`unlimited\` or \`default\`, got \`${value}\``);
   }
   return Number(v);
 }
@@ -273,8 +304,12 @@ export async function runAdminCli(argv: readonly string[], env: NodeJS.ProcessEn
   const { command, target, json } = invocation;
   const connection = (deps.connect ?? connect)(target, env);
   try {
-    const result = await runAdminCommand(connection.db, deps.clock ?? systemClock, command);
-    io.out(render(result, { json }));
+    const clock = deps.clock ?? systemClock;
+    io.out(
+      command.kind === 'project quota'
+        ? renderProjectQuota(await runProjectQuotaCommand(connection.db, clock, command), { json })
+        : render(await runAdminCommand(connection.db, clock, command), { json }),
+    );
     return 0;
   } catch (error) {
     io.err(describeError(error, target));

@@ -40,6 +40,13 @@ export interface EmailApiStackProps extends StackProps {
    * @default - the functions' own default (90)
    */
   readonly activityRetentionDays?: number;
+  /**
+   * DEFAULT_MONTHLY_QUOTA of every function: mails a project may send per UTC calendar month (live
+   * and test together) unless it has its own `monthly_quota` (`npm run admin -- project quota`).
+   * A whole number, 0 or more.
+   * @default the `defaultMonthlyQuota` context value (`cdk deploy -c defaultMonthlyQuota=10000`), else unlimited
+   */
+  readonly defaultMonthlyQuota?: number;
 }
 
 /** The email API: storage, queues, SES sending, the HTTP API, the workers and the scheduled jobs. */
@@ -73,6 +80,8 @@ export class EmailApiStack extends Stack {
     if (props.activityRetentionDays !== undefined) {
       environment.ACTIVITY_RETENTION_DAYS = String(props.activityRetentionDays);
     }
+    const defaultMonthlyQuota = monthlyQuotaOf(props.defaultMonthlyQuota ?? this.node.tryGetContext('defaultMonthlyQuota'));
+    if (defaultMonthlyQuota !== undefined) environment.DEFAULT_MONTHLY_QUOTA = String(defaultMonthlyQuota);
     const resources: ServiceResources = {
       table: this.storage.table,
       payloadBucket: this.storage.payloadBucket,
@@ -97,4 +106,14 @@ export class EmailApiStack extends Stack {
     new CfnOutput(this, 'PayloadBucketName', { value: this.storage.payloadBucket.bucketName });
     new CfnOutput(this, 'ConfigurationSetName', { value: this.ses.configurationSetName });
   }
+}
+
+/** The default monthly quota from a prop (a number) or the context (`-c` gives a string); a bad value fails the synth. */
+function monthlyQuotaOf(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const quota = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+  if (typeof quota !== 'number' || !Number.isSafeInteger(quota) || quota < 0) {
+    throw new Error(`defaultMonthlyQuota must be a whole number of emails, 0 or more; got ${JSON.stringify(value)}`);
+  }
+  return quota;
 }

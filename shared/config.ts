@@ -22,6 +22,11 @@ const schema = z.object({
   ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
   /** Days an activity record and its body are kept. */
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
+  /**
+   * Mails a project may send per UTC calendar month, live and test together, unless the project has
+   * its own `monthly_quota`. Unset (or empty): unlimited. See docs/quota.md.
+   */
+  DEFAULT_MONTHLY_QUOTA: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().nonnegative().optional()),
   /** Path-style S3 addressing, for the local S3 emulator. */
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
   /** AWS region; names SES's regional hosts in DNS records. */

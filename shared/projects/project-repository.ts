@@ -1,5 +1,5 @@
 import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError } from '../errors';
+import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
@@ -211,6 +211,29 @@ export async function setClientProjectDisabled(db: Db, project: Project, disable
     if (!reasons) throw error;
     if (reasons[0]?.Code === 'ConditionalCheckFailed') return true;
     if (reasons[1]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+/**
+ * Sets a project's monthly send quota (a number, `'unlimited'`), or removes it (null) so that the
+ * deployment default applies. The updated project, or undefined when there is no such project.
+ */
+export async function setProjectMonthlyQuota(db: Db, projectId: string, quota: number | 'unlimited' | null): Promise<Project | undefined> {
+  try {
+    const out = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: projectKey(projectId),
+        UpdateExpression: quota === null ? 'REMOVE monthly_quota' : 'SET monthly_quota = :q',
+        ConditionExpression: 'attribute_exists(pk)',
+        ...(quota === null ? {} : { ExpressionAttributeValues: { ':q': quota } }),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes ? stripKeys<Project>(out.Attributes) : undefined;
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return undefined;
     throw error;
   }
 }

@@ -13,6 +13,11 @@ export interface Project {
   /** Environment name to URL; a send's `environment` must be a key of this map. */
   inbound_webhook_environments?: Record<string, string>;
   disabled_at?: string | null;
+  /**
+   * Mails per UTC calendar month (a whole number, 0 or more), `'unlimited'`, or absent/null for the
+   * deployment default DEFAULT_MONTHLY_QUOTA; see shared/quota/monthly-quota.ts.
+   */
+  monthly_quota?: number | 'unlimited' | null;
   created_at: string;
   live_key_hash: string;
   test_key_hash: string;

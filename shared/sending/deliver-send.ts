@@ -8,6 +8,7 @@ import type { Services } from '../container';
 import { senderPermission } from '../domains/sender-service';
 import { MailerError } from '../ports';
 import { getProject } from '../projects/project-repository';
+import { reserveMonthlySend } from '../quota/send-quota';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
 import { ttlAfterDays } from '../store/client';
 import { findSuppressed } from '../suppression/suppression-repository';
@@ -121,6 +122,10 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
     headers: payload.headers,
   });
 
+  // Last step before SES: a mail refused earlier (suppressed, bad attachment) consumes no quota.
+  const quota = await reserveMonthlySend(deps, project);
+  if (!quota.ok) return fail('quota_exceeded', quota.message, false);
+
   let messageId: string;
   try {
     ({ messageId } = await deps.mailer.sendRaw({
@@ -131,6 +136,8 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
     }));
   } catch (error) {
     if (!(error instanceof MailerError)) throw error;
+    // Nothing went out: a retry takes its unit again.
+    await quota.release();
     return handleMailerError(deps, job, activity, error, fail);
   }
 

@@ -41,6 +41,10 @@
  * | Template internal-id counter         | PROJECT#<projectId>    | TPLSEQ             | UpdateItem ADD (UPDATED_NEW) | 1 per create |
  * | Template internal id -> uuid         | PROJECT#<projectId>    | TPLNUM#<internalId>| conditional Put, GetItem | 1 per create |
  * | Template usage (campaign, automation)| PROJECT#<projectId>    | TPLUSE#<tpl>#<kind>#<id> | Put, Query begins_with | 1 per use recorded |
+ * | Scheduled send by id                 | SCHED#<id>             | SCHED              | Put, conditional Update| 1 to create, 1 per claim/patch/cancel |
+ * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE        | gsi5sk <due>#<id>  | sparse: pending only; Query <= now + lookahead | 1 index entry at create, 1 at claim |
+ * | Idempotency record (24 h)            | IDEMP#<p>#<sha256 key> | IDEMP              | conditional Put, Update, Delete (TTL 24 h) | 2 per request that carries the header |
+ * | Monthly send usage of a project      | PROJECT#<projectId>    | USAGE#<yyyy-mm>    | conditional UpdateItem ADD | 1 per mail, only when the project has a quota |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -242,3 +246,31 @@ export const templateUsageKey = (projectId: string, templateId: string, kind: 'c
 
 /** Prefix of the usage markers of one template. */
 export const templateUsagePrefix = (templateId: string): string => `TPLUSE#${templateId}#`;
+
+/** Key of a scheduled send (part 2); the item names its project, and reads check it. */
+export const scheduledSendKey = (id: string): ItemKey => ({ pk: `SCHED#${id}`, sk: 'SCHED' });
+
+/** Partition of the scheduled-sends due index (gsi5 is keys-only, so the entry costs 1 WCU). */
+export const SCHEDULED_DUE_PARTITION = 'SCHEDDUE';
+
+/** gsi5 attributes of a pending scheduled send due at `dueAt` (ISO UTC); removed when it is claimed or cancelled. */
+export const scheduledDueIndex = (dueAt: string, id: string) => ({
+  gsi5pk: SCHEDULED_DUE_PARTITION,
+  gsi5sk: `${dueAt}#${id}`,
+});
+
+/** Reads a due-index sort key back into its time and id; undefined for anything this module did not write. */
+export function parseScheduledDueSortKey(sortKey: string): { id: string; scheduledFor: string } | undefined {
+  const cut = sortKey.indexOf('#');
+  if (cut < 0) return undefined;
+  const scheduledFor = sortKey.slice(0, cut);
+  const id = sortKey.slice(cut + 1);
+  if (Number.isNaN(Date.parse(scheduledFor)) || scheduledDueIndex(scheduledFor, id).gsi5sk !== sortKey) return undefined;
+  return { id, scheduledFor };
+}
+
+/** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
+export const idempotencyKey = (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' });
+
+/** Key of a project's send counter for one calendar month (UTC, `yyyy-mm`). */
+export const monthlyUsageKey = (projectId: string, month: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `USAGE#${month}` });

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { freePort } from '../../local/free-port';
 import { getOrganization, listPartnerKeys } from '../../shared/organizations/organization-repository';
 import { services } from '../../shared/container';
+import { getProject } from '../../shared/projects/project-repository';
+import { monthOf } from '../../shared/quota/monthly-quota';
+import { reserveSend } from '../../shared/quota/usage-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+
+// Each test starts the CLI (tsx) a few times over; jest ignores the testTimeout of a project config.
+jest.setTimeout(30_000);
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -153,6 +159,27 @@ describe('npm run admin against a local cloud', () => {
     const run = await admin(['org', 'show', '--org', orgId], { ...baseEnv(), DYNAMODB_PORT: String(await freePort()) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^Nothing answers at http:\/\/localhost:\d+ \(DynamoDB Local\)\. Is `npm start` running\?\n$/);
+  });
+
+  it("sets a project's monthly send quota, shows this month's count, and puts it back on the default", async () => {
+    const projectId = cloud.seed.project_id;
+    const month = monthOf(new Date());
+    expect(await adminJson(['project', 'quota', '--project', projectId, '--monthly', '2'])).toEqual({ project_id: projectId, monthly_quota: 2, month, sent_this_month: 0 });
+    expect((await getProject(services().db, projectId))?.monthly_quota).toBe(2);
+
+    await reserveSend(services().db, projectId, month, 2, new Date());
+    const shown = await admin(['project', 'quota', '--project', projectId]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Monthly quota 2');
+    expect(shown.stdout).toContain(`Sent ${month}  1`);
+
+    expect(await adminJson(['project', 'quota', '--project', projectId, '--monthly', 'default'])).toMatchObject({ monthly_quota: null, sent_this_month: 1 });
+    expect(await getProject(services().db, projectId)).not.toHaveProperty('monthly_quota');
+  });
+
+  it('exits 1 for an unknown project', async () => {
+    const missing = await admin(['project', 'quota', '--project', '00000000-0000-4000-8000-000000000000', '--monthly', 'unlimited']);
+    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'Project 00000000-0000-4000-8000-000000000000 not found\n' });
   });
 
   it('exits 2 on a usage error, naming the flag', async () => {

@@ -1,10 +1,12 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clientConfig, describeError, parseAdminArgs, parseQuota, resolveTarget, runAdminCli, UsageError, type Target } from '../../../bin/admin';
+import { clientConfig, describeError, parseAdminArgs, parseMonthlyQuota, parseQuota, resolveTarget, runAdminCli, UsageError, type Target } from '../../../bin/admin';
 import { PartialCreateError, render } from '../../../shared/organizations/admin-commands';
+import { renderProjectQuota } from '../../../shared/quota/quota-admin';
 import { notFound } from '../../../shared/errors';
 import type { Db } from '../../../shared/store/client';
 
 const ORG = '6f1c2b8e-0000-4000-8000-000000000001';
+const PROJECT = '6f1c2b8e-0000-4000-8000-0000000000aa';
 const local: Target = { kind: 'local', endpoint: 'http://localhost:8000', tableName: 'mailroom' };
 
 /** The parsed command (fails the test on `help`). */
@@ -37,6 +39,10 @@ describe('parseAdminArgs', () => {
     expect(commandOf(['key', 'revoke', '--org', ORG, '--key-id', 'pk_0a1b2c3d4e5f'])).toEqual({ kind: 'key revoke', org: ORG, keyId: 'pk_0a1b2c3d4e5f' });
     expect(commandOf(['quota', 'set', '--org', ORG, '--max', 'unlimited'])).toEqual({ kind: 'quota set', org: ORG, max: null });
     expect(commandOf(['quota', 'set', '--org', ORG, '--max', '0'])).toEqual({ kind: 'quota set', org: ORG, max: 0 });
+    expect(commandOf(['project', 'quota', '--project', PROJECT, '--monthly', '500'])).toEqual({ kind: 'project quota', project: PROJECT, monthly: 500 });
+    expect(commandOf(['project', 'quota', '--project', PROJECT, '--monthly', 'unlimited'])).toEqual({ kind: 'project quota', project: PROJECT, monthly: 'unlimited' });
+    expect(commandOf(['project', 'quota', '--project', PROJECT, '--monthly', 'default'])).toEqual({ kind: 'project quota', project: PROJECT, monthly: null });
+    expect(commandOf(['project', 'quota', '--project', PROJECT])).toEqual({ kind: 'project quota', project: PROJECT });
   });
 
   it('returns help for --help, -h and `help`, even next to other mistakes', () => {
@@ -67,6 +73,9 @@ describe('parseAdminArgs', () => {
     expect(usageError(['org', 'show', '--org', ORG, '--bogus'])).toMatch(/bogus/);
     expect(usageError(['org', 'show', '--org', ORG, '--name', 'x'])).toBe('`org show` does not take --name');
     expect(usageError(['quota', 'set', '--org', ORG, '--max-projects', '3'])).toBe('`quota set` does not take --max-projects');
+    expect(usageError(['quota', 'set', '--org', ORG, '--monthly', '3'])).toBe('`quota set` does not take --monthly');
+    expect(usageError(['project', 'quota', '--project', PROJECT, '--max', '3'])).toBe('`project quota` does not take --max');
+    expect(usageError(['project', 'quota', '--monthly', '3'])).toMatch(/^Missing --project <id> \(required by `project quota`\)/);
     expect(usageError(['org', 'show', '--org'])).toMatch(/--org/);
   });
 
@@ -96,6 +105,24 @@ describe('parseQuota', () => {
   it('refuses a bad --max-projects on org create', () => {
     expect(usageError(['org', 'create', '--name', 'Acme', '--max-projects', 'lots'])).toMatch(/^--max-projects must be a whole number/);
     expect(usageError(['quota', 'set', '--org', ORG, '--max=-2'])).toMatch(/^--max must be a whole number/);
+  });
+});
+
+describe('parseMonthlyQuota', () => {
+  it.each([
+    ['0', 0],
+    ['1', 1],
+    [' 10000 ', 10000],
+    ['unlimited', 'unlimited'],
+    ['Unlimited', 'unlimited'],
+    ['default', null],
+    ['DEFAULT', null],
+  ])('accepts %p', (value, expected) => {
+    expect(parseMonthlyQuota(value)).toBe(expected);
+  });
+
+  it.each(['', '-1', '1.5', '1e3', 'none', 'null', '99999999999999999999'])('refuses %p', (value) => {
+    expect(() => parseMonthlyQuota(value)).toThrow(/^--monthly must be a whole number of emails \(0 or more\), `unlimited` or `default`/);
   });
 });
 
@@ -266,5 +293,82 @@ describe('runAdminCli', () => {
     expect(r.code).toBe(1);
     expect(r.err).toBe(`Organization ${ORG} not found`);
     expect(r.out).toBe('');
+  });
+});
+
+describe('project quota', () => {
+  /** A table fake with one project item and, optionally, this month's usage counter. */
+  function projectTable(project: Record<string, unknown> | undefined, sent?: number) {
+    const updates: UpdateCommand[] = [];
+    const db = {
+      tableName: 'mailroom',
+      doc: {
+        send: async (command: unknown) => {
+          if (command instanceof GetCommand) {
+            const sk = command.input.Key?.sk as string;
+            if (sk === 'PROJECT') return { Item: project };
+            return { Item: sk.startsWith('USAGE#') && sent !== undefined ? { sent } : undefined };
+          }
+          if (command instanceof UpdateCommand) {
+            updates.push(command);
+            if (!project) throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+            if (command.input.UpdateExpression === 'REMOVE monthly_quota') delete project.monthly_quota;
+            else project.monthly_quota = command.input.ExpressionAttributeValues?.[':q'];
+            return { Attributes: { ...project } };
+          }
+          throw new Error(`unexpected ${(command as object).constructor.name}`);
+        },
+      },
+    } as unknown as Db;
+    return { db, updates };
+  }
+
+  const clock = { now: () => new Date('2026-11-15T12:00:00Z') };
+  const stored = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ pk: `PROJECT#${PROJECT}`, sk: 'PROJECT', id: PROJECT, name: 'Demo', ...extra });
+
+  async function run(argv: string[], project: Record<string, unknown> | undefined, sent?: number) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const { db, updates } = projectTable(project, sent);
+    const code = await runAdminCli(argv, {}, { out: (t) => out.push(t), err: (t) => err.push(t) }, { connect: () => ({ db, close: () => undefined }), clock });
+    return { code, out: out.join('\n'), err: err.join('\n'), updates };
+  }
+
+  it('sets the monthly quota and shows it with the month so far', async () => {
+    const project = stored();
+    const r = await run(['project', 'quota', '--project', PROJECT, '--monthly', '500', '--json'], project, 12);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ project_id: PROJECT, monthly_quota: 500, month: '2026-11', sent_this_month: 12 });
+    expect(project.monthly_quota).toBe(500);
+    expect(r.updates[0].input).toMatchObject({ UpdateExpression: 'SET monthly_quota = :q', ConditionExpression: 'attribute_exists(pk)' });
+  });
+
+  it('stores unlimited as such, and default by removing the setting', async () => {
+    const project = stored({ monthly_quota: 20 });
+    expect(JSON.parse((await run(['project', 'quota', '--project', PROJECT, '--monthly', 'unlimited', '--json'], project)).out).monthly_quota).toBe('unlimited');
+    expect(JSON.parse((await run(['project', 'quota', '--project', PROJECT, '--monthly', 'default', '--json'], project)).out)).toMatchObject({ monthly_quota: null, sent_this_month: 0 });
+    expect(project).not.toHaveProperty('monthly_quota');
+  });
+
+  it('only shows without --monthly', async () => {
+    const r = await run(['project', 'quota', '--project', PROJECT], stored({ monthly_quota: 3 }), 3);
+    expect(r.code).toBe(0);
+    expect(r.updates).toHaveLength(0);
+    expect(r.out).toContain('Monthly quota 3');
+    expect(r.out).toContain('Sent 2026-11  3');
+    expect(r.out).toMatch(/used up/);
+  });
+
+  it('exits 1 naming the project when it does not exist', async () => {
+    const r = await run(['project', 'quota', '--project', PROJECT, '--monthly', '5'], undefined);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`Project ${PROJECT} not found`);
+    expect(r.out).toBe('');
+  });
+
+  it('prints the deployment default and an unlimited project in words', () => {
+    const base = { kind: 'project quota' as const, project_id: PROJECT, month: '2026-11', sent_this_month: 0 };
+    expect(renderProjectQuota({ ...base, monthly_quota: null }, { json: false })).toContain('Monthly quota deployment default (DEFAULT_MONTHLY_QUOTA)');
+    expect(renderProjectQuota({ ...base, monthly_quota: 'unlimited' }, { json: false })).toContain('(not counted while unlimited)');
   });
 });

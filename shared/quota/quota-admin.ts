@@ -1,0 +1,58 @@
+import { notFound } from '../errors';
+import type { Clock } from '../ports';
+import { getProject, setProjectMonthlyQuota } from '../projects/project-repository';
+import type { Db } from '../store/client';
+import { monthOf, type MonthlyQuotaSetting } from './monthly-quota';
+import { getMonthlyUsage } from './usage-repository';
+
+/**
+ * The operator command behind `npm run admin -- project quota` (bin/admin.ts parses it): shows a
+ * project's monthly quota setting and this month's count, after setting it when `monthly` is given.
+ */
+export interface ProjectQuotaCommand {
+  readonly kind: 'project quota';
+  readonly project: string;
+  /** The new setting; null puts the project back on the deployment default; absent only shows. */
+  readonly monthly?: MonthlyQuotaSetting;
+}
+
+/** What the command prints: the stored setting (null = deployment default) and the current month's count. */
+export interface ProjectQuotaResult {
+  kind: 'project quota';
+  project_id: string;
+  monthly_quota: MonthlyQuotaSetting;
+  month: string;
+  sent_this_month: number;
+}
+
+/** Runs the command. Throws AppError (404) for an unknown project. */
+export async function runProjectQuotaCommand(db: Db, clock: Clock, command: ProjectQuotaCommand): Promise<ProjectQuotaResult> {
+  const project = command.monthly === undefined ? await getProject(db, command.project) : await setProjectMonthlyQuota(db, command.project, command.monthly);
+  if (!project) throw notFound(`Project ${command.project} not found`);
+  const month = monthOf(clock.now());
+  return {
+    kind: 'project quota',
+    project_id: project.id,
+    monthly_quota: project.monthly_quota ?? null,
+    month,
+    sent_this_month: await getMonthlyUsage(db, project.id, month),
+  };
+}
+
+/** The result as printed: pretty JSON (without the internal `kind`) or a few aligned lines. */
+export function renderProjectQuota(result: ProjectQuotaResult, options: { json: boolean }): string {
+  if (options.json) {
+    const { kind: _kind, ...body } = result;
+    return JSON.stringify(body, null, 2);
+  }
+  const setting = result.monthly_quota === null ? 'deployment default (DEFAULT_MONTHLY_QUOTA)' : String(result.monthly_quota);
+  const lines = [row('Project', result.project_id), row('Monthly quota', setting), row(`Sent ${result.month}`, `${result.sent_this_month}${result.monthly_quota === 'unlimited' ? ' (not counted while unlimited)' : ''}`)];
+  if (typeof result.monthly_quota === 'number' && result.sent_this_month >= result.monthly_quota) {
+    lines.push('', 'The quota is used up: further sends this month fail with quota_exceeded.');
+  }
+  return lines.join('\n');
+}
+
+function row(label: string, value: string): string {
+  return `${label.padEnd(14)}${value}`;
+}
