@@ -65,8 +65,11 @@ export interface FunctionAccess {
  * new one does not compile until someone decides what it may touch.
  */
 export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: FunctionAccess } = {
-  /** Writes the queued activity, stores the payload, enqueues one message per activity. */
-  send: { table: 'readWrite', enqueue: ['send'], payloads: 'put' },
+  /**
+   * Writes the queued activity, stores the payload, enqueues one message per activity; stores
+   * scheduled sends and queues the fire message of one due within the sweep's lookahead.
+   */
+  send: { table: 'readWrite', enqueue: ['send', 'scheduled'], payloads: 'put' },
   /** Only answers queries. */
   activity: { table: 'read' },
   /** Adds and removes suppression entries and publishes suppression.removed. */
@@ -93,6 +96,13 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   links: { table: 'readWrite', enqueue: ['events'] },
   /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
   partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  /** Reads, moves and cancels scheduled sends; a send moved to within the lookahead gets its fire message at once. */
+  'scheduled-sends': { table: 'readWrite', enqueue: ['scheduled'] },
+  /**
+   * Claims a due scheduled send and queues its mail as the send group would (activity, send job,
+   * a large payload to the bucket); re-queues a fire message that arrived early.
+   */
+  'scheduled-send-worker': { table: 'readWrite', enqueue: ['send', 'scheduled'], payloads: 'put' },
 };
 
 /** Grants of the scheduled jobs of shared/routes.ts; a job not listed gets DEFAULT_SCHEDULED_ACCESS. */
@@ -101,6 +111,8 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
   'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
   /** Resolves DNS and writes record statuses. */
   'dns-sweep': { table: 'readWrite' },
+  /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */
+  'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
 };
 
 /** Access of a scheduled job unless its construct is told otherwise. */

@@ -20,6 +20,8 @@ export const queues = {
   webhooks: { urlEnv: 'WEBHOOKS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, batchSize: 10 },
   /** SES sending events (Delivery, Bounce, Complaint...), from the configuration set through SNS. */
   'ses-events': { urlEnv: 'SES_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
+  /** Scheduled sends at their time: delayed messages from the sweep (or from the API for sends due soon). */
+  scheduled: { urlEnv: 'SCHEDULED_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

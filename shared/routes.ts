@@ -14,6 +14,11 @@ export interface RouteDefinition {
   readonly path: string;
   readonly group: EndpointGroup;
   readonly auth: AuthKind;
+  /**
+   * `Idempotency-Key` handling (part 8): `supported` replays cached answers; `refused` answers 400
+   * to a request that carries the header (the endpoint cannot honour it). Absent: the header is ignored.
+   */
+  readonly idempotency?: 'supported' | 'refused';
 }
 
 /** One Lambda per endpoint group; the entry is relative to the repository root. */
@@ -28,13 +33,18 @@ export const endpointGroups = {
   webhooks: { entry: 'functions/webhooks/handler.ts', description: 'Webhook signing secret and failed deliveries' },
   links: { entry: 'functions/public-links/handler.ts', description: 'Unsubscribe and view-in-browser pages' },
   templates: { entry: 'functions/templates/handler.ts', description: 'Templates' },
+  'scheduled-sends': { entry: 'functions/scheduled-sends/handler.ts', description: 'Scheduled sends: read, reschedule, cancel' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
 
 export const routes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project' },
-  { method: 'POST', path: '/v1/send-template-email', group: 'send', auth: 'project' },
+  { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project', idempotency: 'refused' },
+  { method: 'POST', path: '/v1/send-template-email', group: 'send', auth: 'project', idempotency: 'refused' },
+  { method: 'POST', path: '/send-email', group: 'send', auth: 'project', idempotency: 'supported' },
+  { method: 'GET', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
+  { method: 'PATCH', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
+  { method: 'DELETE', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
   { method: 'GET', path: '/v1/activity/{id}', group: 'activity', auth: 'project' },
   { method: 'GET', path: '/v1/activity', group: 'activity', auth: 'project' },
   { method: 'GET', path: '/v1/domain-stats', group: 'activity', auth: 'project' },
@@ -96,6 +106,7 @@ export const workers = {
   'ses-events': { entry: 'functions/ses-events/handler.ts', queue: 'ses-events' },
   'webhook-fanout': { entry: 'functions/webhook-fanout/handler.ts', queue: 'events' },
   'webhook-delivery': { entry: 'functions/webhook-delivery/handler.ts', queue: 'webhooks' },
+  'scheduled-send-worker': { entry: 'functions/scheduled-send-worker/handler.ts', queue: 'scheduled' },
 } as const;
 
 export type WorkerName = keyof typeof workers;
@@ -113,6 +124,8 @@ export const schedules = {
   'domain-recheck': { entry: 'functions/domain-recheck/handler.ts', everySeconds: 60 },
   /** SPF, DMARC, reply MX and tracking CNAME records, resolved by DNS. */
   'dns-sweep': { entry: 'functions/dns-sweep/handler.ts', everySeconds: 6 * 3600 },
+  /** Scheduled sends due within the lookahead: one delayed message each on the `scheduled` queue. */
+  'scheduled-sweep': { entry: 'functions/scheduled-sweep/handler.ts', everySeconds: 60 },
 } as const satisfies Readonly<Record<string, ScheduleDefinition>>;
 
 export type ScheduleName = keyof typeof schedules;

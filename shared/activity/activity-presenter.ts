@@ -27,6 +27,8 @@ export function presentActivity(activity: Activity, options: { html?: string | n
     error_message: activity.failure?.error_message ?? null,
   };
   if (activity.suppression_reason) out.suppression_reason = activity.suppression_reason;
+  if (activity.thread_id) out.thread_id = activity.thread_id;
+  if (activity.source) out.source = activity.source;
   if (options.html !== undefined) out.html_content = options.html;
   if (options.events) {
     out.events = [...(activity.timeline ?? [])]

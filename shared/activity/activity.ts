@@ -45,6 +45,10 @@ export interface Activity {
   campaign_id?: string;
   automation_run_id?: string;
   template_id?: string;
+  /** The caller's conversation id (`thread_id` of the advanced send). */
+  thread_id?: string;
+  /** Where the request came from (`x-source` of the advanced send). */
+  source?: string;
   message_id?: string;
   subject: string;
   sender_email: string;

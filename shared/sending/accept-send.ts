@@ -50,7 +50,7 @@ export async function acceptSingleSend(deps: Services, caller: ProjectCaller, in
 }
 
 /** The subject of a send that names none (part 4.1). */
-export function defaultSubject(deps: Services): string {
+export function defaultSubject(deps: Pick<Services, 'config'>): string {
   return `Email from ${deps.config.SERVICE_NAME}`;
 }
 
@@ -63,6 +63,10 @@ export interface QueuedSend {
   /** A pre-chosen id, when links in the mail must name the activity before it exists. */
   activityId?: string;
   templateId?: string;
+  campaignId?: string;
+  automationRunId?: string;
+  threadId?: string;
+  source?: string;
 }
 
 /**
@@ -70,16 +74,64 @@ export interface QueuedSend {
  * send is not accepted: the record is marked failed and the caller gets 502.
  */
 export async function queueSend(deps: Services, caller: ProjectCaller, send: QueuedSend): Promise<string> {
+  const [id] = await queueSends(deps, caller, [send]);
+  return id;
+}
+
+/**
+ * Writes the activity records (`queued`) of several mails and enqueues their send jobs, ten to an
+ * SQS request. All or nothing for the caller: if any record or job cannot be written, every
+ * record that was written is marked failed (the worker skips a failed record even if its job got
+ * through) and the caller gets 502, so a retry cannot send a mail twice.
+ */
+export async function queueSends(
+  deps: Services,
+  caller: ProjectCaller,
+  sends: QueuedSend[],
+  /**
+   * `keep-queued`: on an enqueue failure leave the records `queued` (the caller's own redelivery
+   * queues their jobs again, as a scheduled send's worker does); the default fails them.
+   */
+  onEnqueueFailure: 'fail-records' | 'keep-queued' = 'fail-records',
+): Promise<string[]> {
   const now = deps.clock.now().toISOString();
-  const projectId = caller.project.id;
+  const ttl = ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS);
+  const activities = sends.map((send) => newActivity(caller, send, now));
+  const puts = await Promise.allSettled(activities.map((activity) => putActivity(deps.db, activity, ttl)));
+  const written = activities.filter((_, i) => puts[i].status === 'fulfilled');
+  try {
+    const failedPut = puts.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+    if (failedPut) throw failedPut.reason;
+    const jobs = await Promise.all(
+      activities.map((activity, i) => packSendJob(deps.blobs, { activity_id: activity.id, project_id: caller.project.id, attempt: 1 }, sends[i].payload)),
+    );
+    if (jobs.length === 1) await deps.queue.send('send', jobs[0]);
+    else await deps.queue.sendBatch('send', jobs);
+  } catch (error) {
+    // Not accepted: say so in the records too, so that none sits in `queued` forever.
+    const failure = { error_code: 'send_failed', error_message: 'The email could not be queued', permanent: false } as const;
+    if (onEnqueueFailure === 'fail-records') {
+      await Promise.all(written.map((activity) => markFailed(deps.db, activity, failure, now).catch(() => undefined)));
+    }
+    throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
+  }
+  return activities.map((a) => a.id);
+}
+
+/** A new `queued` activity record for one accepted send. */
+function newActivity(caller: ProjectCaller, send: QueuedSend, now: string): Activity {
   const { payload } = send;
-  const activity: Activity = {
+  return {
     id: send.activityId ?? randomUUID(),
-    project_id: projectId,
+    project_id: caller.project.id,
     created_at: now,
     updated_at: now,
     email_type: send.emailType,
+    campaign_id: send.campaignId,
+    automation_run_id: send.automationRunId,
     template_id: send.templateId,
+    thread_id: send.threadId,
+    source: send.source,
     subject: payload.subject,
     sender_email: payload.from_email,
     sender_name: payload.from_name,
@@ -89,16 +141,4 @@ export async function queueSend(deps: Services, caller: ProjectCaller, send: Que
     is_test: caller.mode === 'test',
     environment: send.environment,
   };
-  await putActivity(deps.db, activity, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS));
-  try {
-    const job = await packSendJob(deps.blobs, { activity_id: activity.id, project_id: projectId, attempt: 1 }, payload);
-    await deps.queue.send('send', job);
-  } catch (error) {
-    // Not accepted: say so in the record too, so that it does not sit in `queued` forever.
-    await markFailed(deps.db, activity, { error_code: 'send_failed', error_message: 'The email could not be queued', permanent: false }, now).catch(
-      () => undefined,
-    );
-    throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
-  }
-  return activity.id;
 }

@@ -1,5 +1,6 @@
 import { badRequest } from '../errors';
-import { asAddressList, isEmail, normalizeEmail } from './addresses';
+import { asAddressList, isEmail } from './addresses';
+import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';
 import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
 
 /** An attachment as the API takes it: by URL or by base64 content, never both. */
@@ -110,33 +111,4 @@ export function parseAttachments(value: unknown): AttachmentInput[] {
       contentType: (a.contentType as string | undefined) || undefined,
     };
   });
-}
-
-function optionalList(value: unknown, field: string, max: number, tooMany: string): string[] {
-  if (value == null) return [];
-  const list = asAddressList(value);
-  if (!list) throw badRequest(`${field} must be a string or array of strings`);
-  if (list.length > max) throw badRequest(tooMany);
-  checkAddresses(field, list);
-  return list;
-}
-
-function checkAddresses(field: string, list: string[]): void {
-  const bad = list.find((a) => !isEmail(a.trim()));
-  if (bad !== undefined) throw badRequest(`Invalid email address in ${field}: ${bad}`);
-}
-
-function optionalString(value: unknown, field: string): string | undefined {
-  if (value == null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
-  return value === '' ? undefined : value;
-}
-
-function isBlank(value: unknown): boolean {
-  return value == null || (typeof value === 'string' && value.trim() === '');
-}
-
-function dedupe(list: string[]): string[] {
-  const seen = new Set<string>();
-  return list.map(normalizeEmail).filter((a) => (seen.has(a) ? false : (seen.add(a), true)));
 }

@@ -4,6 +4,7 @@ import type { Services } from '../container';
 import { notFound, unprocessable } from '../errors';
 import { tokenSecret } from '../secrets';
 import { checkProjectCanSend, defaultSubject, queueSend } from '../sending/accept-send';
+import { isEmptyHtml } from '../sending/compose-mail';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { serviceTrackingBaseUrl } from '../tracking/tracking-service';
 import { ensureUnsubscribeFooter, unsubscribeLinks } from '../unsubscribe/unsubscribe-links';
@@ -55,7 +56,7 @@ export async function sendTemplateEmail(
   }
 
   const rendered = renderTemplate(source, variables, template ? { cacheKey: `${template.id}:${template.version}` } : {});
-  if (rendered.output.replace(/<[^>]*>/g, '').trim() === '' && !/<img\b/i.test(rendered.output)) {
+  if (isEmptyHtml(rendered.output)) {
     throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
   }
   const subjectSource = input.subject ?? template?.subject ?? defaultSubject(deps);

@@ -3,6 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import type { ProjectFunction } from '../../lib/project-function';
+import { rateExpression } from '../../lib/scheduling';
 import { PAYLOAD_EXPIRY_DAYS } from '../../lib/storage';
 import { queues, type QueueName } from '../../shared/queues';
 import { endpointGroups, routeKey, routes, schedules, workers, type EndpointGroup, type WorkerName } from '../../shared/routes';
@@ -373,5 +374,66 @@ describe('open and click tracking', () => {
     const keys = template.findResources('AWS::ApiGatewayV2::Route');
     const routeKeys = Object.values(keys).map((r) => (r as { Properties: { RouteKey: string } }).Properties.RouteKey);
     expect(routeKeys).toEqual(expect.arrayContaining(['GET /t/o/{token}', 'GET /t/c/{token}']));
+  });
+});
+
+describe('scheduled sends (queue `scheduled`, worker, minute sweep)', () => {
+  const queueArn = (name: QueueName) => ({ 'Fn::GetAtt': [logicalId(stack.queues.queues[name]), 'Arn'] });
+  const roleStatements = (fn: ProjectFunction) => statementsOfRole(template, logicalId(fn.function.role!));
+
+  it('the scheduled queue exists and redrives to its own DLQ', () => {
+    const queue = template.toJSON().Resources[logicalId(stack.queues.queues.scheduled)];
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(stack.queues.deadLetterQueues.scheduled), 'Arn'] },
+      maxReceiveCount: queues.scheduled.maxReceiveCount,
+    });
+  });
+
+  it('the scheduled-send worker reads it with partial batch responses', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(stack.workers.functions['scheduled-send-worker'].function) },
+      EventSourceArn: queueArn('scheduled'),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('the sweep runs every minute, on its own function', () => {
+    const schedule = template.toJSON().Resources[logicalId(stack.scheduling.schedules['scheduled-sweep'])];
+    expect(rateExpression(schedules['scheduled-sweep'].everySeconds)).toBe('rate(1 minute)');
+    expect(schedule.Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: { Arn: { 'Fn::GetAtt': [logicalId(stack.scheduling.functions['scheduled-sweep'].function), 'Arn'] } },
+    });
+  });
+
+  it('the worker may queue the mail on the send queue (payloads to the bucket) and re-queue fire messages, but not call SES', () => {
+    const statements = roleStatements(stack.workers.functions['scheduled-send-worker']);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('send'))).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('scheduled'))).toBe(true);
+    expect(allows(statements, 's3:PutObject')).toBe(true);
+    expect(allows(statements, 'dynamodb:UpdateItem')).toBe(true);
+    expect(allows(statements, /^ses:/)).toBe(false);
+  });
+
+  it('the sweep may read the table and queue fire messages, and write nothing', () => {
+    const statements = roleStatements(stack.scheduling.functions['scheduled-sweep']);
+    expect(allows(statements, 'dynamodb:Query')).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('scheduled'))).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('send'))).toBe(false);
+    expect(allows(statements, /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/)).toBe(false);
+    expect(allows(statements, /^(ses|s3):/)).toBe(false);
+  });
+
+  it('the scheduled-sends group may update sends and queue fire messages, but not mail', () => {
+    const statements = roleStatements(stack.api.functions['scheduled-sends']);
+    expect(allows(statements, 'dynamodb:UpdateItem')).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('scheduled'))).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('send'))).toBe(false);
+    expect(allows(statements, /^(ses|s3):/)).toBe(false);
+  });
+
+  it('the send group may queue the fire message of a send due soon', () => {
+    expect(allows(roleStatements(stack.api.functions.send), 'sqs:SendMessage', queueArn('scheduled'))).toBe(true);
   });
 });

@@ -1,0 +1,49 @@
+import { AppError } from '../errors';
+import { parseIsoTimestamp, readIsoTimestamp } from './iso-timestamp';
+import { isValidTimeZone, offsetLabel } from './time-zones';
+
+/** A valid `PATCH /v1/scheduled-sends/:id` body: the new instant and the zone label its text carried. */
+export interface RescheduleRequest {
+  instant: Date;
+  /** `UTC` for `Z` or no offset, else `UTC+9`, `UTC-5:30`: the labels of the scheduled answer (part 4.5). */
+  offsetLabel: string;
+}
+
+/** Messages of the 400 INVALID_INPUT answers (the `message` field; `error` is the code). */
+export const RESCHEDULE_MESSAGES = {
+  required: 'scheduled_at is required',
+  notString: 'scheduled_at must be a string',
+  notIso: 'scheduled_at must be an ISO 8601 timestamp (for example 2030-01-31T09:00:00+01:00)',
+  past: 'scheduled_at must be in the future',
+} as const;
+
+/** 400 `{error: 'INVALID_INPUT', message}` (part 7). */
+export function invalidInput(message: string): AppError {
+  return new AppError(400, 'INVALID_INPUT', 'INVALID_INPUT', { message });
+}
+
+/**
+ * Reads the PATCH body: `scheduled_at` is required, ISO 8601 only (natural language is for
+ * `POST /send-email`), with an offset or `Z`, or zone-less meaning UTC, and strictly after `now`.
+ */
+export function parseRescheduleRequest(body: unknown, now: Date): RescheduleRequest {
+  const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).scheduled_at : undefined;
+  if (value === undefined || value === null || value === '') throw invalidInput(RESCHEDULE_MESSAGES.required);
+  if (typeof value !== 'string') throw invalidInput(RESCHEDULE_MESSAGES.notString);
+  // The same ISO reader as POST /send-email (extended calendar form), so both accept the same texts.
+  const timestamp = readIsoTimestamp(value);
+  const instant = timestamp && parseIsoTimestamp(value);
+  if (!timestamp || !instant) throw invalidInput(RESCHEDULE_MESSAGES.notIso);
+  if (instant.getTime() <= now.getTime()) throw invalidInput(RESCHEDULE_MESSAGES.past);
+  return { instant, offsetLabel: offsetLabel(timestamp.offsetMinutes ?? 0) };
+}
+
+/**
+ * The `timezone` label after a move: a regional IANA zone (`Europe/Paris`) stays, the send still
+ * belongs to that zone; a label that only described an offset (`UTC+9`, and `UTC` itself) takes
+ * the new timestamp's.
+ */
+export function timezoneAfterMove(current: string, request: RescheduleRequest): string {
+  const regional = isValidTimeZone(current) && !/^(UTC|GMT|Etc\/)/i.test(current);
+  return regional ? current : request.offsetLabel;
+}

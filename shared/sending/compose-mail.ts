@@ -1,0 +1,132 @@
+import type { Services } from '../container';
+import { unprocessable } from '../errors';
+import { renderTemplate, templateVariableNames } from '../templates/render';
+import type { Template } from '../templates/template';
+import { TEMPLATE_SEND_MESSAGES } from '../templates/template-send-request';
+import { serviceTrackingBaseUrl } from '../tracking/tracking-service';
+import { ensureUnsubscribeFooter, unsubscribeLinks } from '../unsubscribe/unsubscribe-links';
+import { defaultSubject } from './accept-send';
+import type { AdvancedEmailType } from './advanced-send-types';
+import type { SendPayload } from './send-job';
+import type { AttachmentInput } from './send-email-request';
+
+/** One mail of an advanced send: the request's content for one recipient. */
+export interface MailContent {
+  recipient: string;
+  sender: string;
+  senderName?: string;
+  subject?: string;
+  html?: string;
+  text?: string;
+  data?: Record<string, unknown>;
+  emailType: AdvancedEmailType;
+  cc: string[];
+  bcc: string[];
+  attachments: AttachmentInput[];
+  customHeaders: Record<string, string>;
+  inReplyTo?: string;
+  references: string[];
+}
+
+/** The mail as it will be queued, and what a dry run reports about it. */
+export interface ComposedMail {
+  payload: SendPayload;
+  variablesUsed: string[];
+  sampleCartItemsInjected: boolean;
+}
+
+/** Placeholder cart lines a dry run shows when the template loops over `cart_items` and no data gave any. */
+export const SAMPLE_CART_ITEMS = [
+  { name: 'Sample product', quantity: 1, price: 29.99, image_url: 'https://placehold.co/96x96', url: 'https://example.com/product' },
+  { name: 'Another sample product', quantity: 2, price: 9.5, image_url: 'https://placehold.co/96x96', url: 'https://example.com/product-2' },
+];
+
+/**
+ * Builds one mail of `POST /send-email` (part 4.5). Handlebars renders the template, or the `html`
+ * when `data` is given or the mail is marketing (which offers `unsubscribe_url` and
+ * `view_in_browser_url`); a transactional `html` without `data` is sent as written, so literal
+ * braces survive. Marketing mail also gets the RFC 8058 headers and an unsubscribe footer when its
+ * HTML lacks the link. `in_reply_to` and `references` become the threading headers.
+ */
+export function composeMail(
+  deps: Pick<Services, 'config'>,
+  input: {
+    content: MailContent;
+    template?: Template;
+    activityId: string;
+    projectId: string;
+    secret: string;
+    /** Where the API was reached, for unsubscribe links when no public URL is configured. */
+    requestBaseUrl?: string;
+    /** Dry run: variables without a value stay `{{name}}`, and sample cart items fill an empty cart. */
+    preview?: boolean;
+  },
+): ComposedMail {
+  const { content, template } = input;
+  const marketing = content.emailType === 'marketing';
+  const baseUrl = marketing ? (serviceTrackingBaseUrl() ?? input.requestBaseUrl) : undefined;
+  const links = baseUrl
+    ? unsubscribeLinks({ activityId: input.activityId, projectId: input.projectId, email: content.recipient, baseUrl, secret: input.secret })
+    : undefined;
+
+  const htmlSource = template?.html ?? content.html ?? '';
+  const subjectSource = content.subject ?? template?.subject ?? defaultSubject(deps);
+  const variables: Record<string, unknown> = { ...content.data };
+  if (links) {
+    variables.unsubscribe_url ??= links.unsubscribeUrl;
+    variables.view_in_browser_url ??= links.viewInBrowserUrl;
+  }
+  const used = new Set([...templateVariableNames(htmlSource), ...templateVariableNames(subjectSource)]);
+  let sampleCartItemsInjected = false;
+  if (input.preview && used.has('cart_items') && variables.cart_items === undefined) {
+    variables.cart_items = SAMPLE_CART_ITEMS;
+    sampleCartItemsInjected = true;
+  }
+
+  const renders = template !== undefined || content.data !== undefined || marketing;
+  const render = (source: string, cacheKey?: string) => renderTemplate(source, variables, { preview: input.preview, cacheKey }).output;
+  let html = renders ? render(htmlSource, template && !input.preview ? `${template.id}:${template.version}` : undefined) : htmlSource;
+  if (renders && isEmptyHtml(html)) throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
+  if (links) html = ensureUnsubscribeFooter(html, String(variables.unsubscribe_url));
+  const subject = renders ? render(subjectSource) : subjectSource;
+  const text = content.text !== undefined && renders ? render(content.text) : content.text;
+
+  const headers: Record<string, string> = { ...content.customHeaders, ...threadingHeaders(content.inReplyTo, content.references), ...links?.headers };
+  if (links) used.add('unsubscribe_url').add('view_in_browser_url');
+
+  return {
+    payload: {
+      from_email: content.sender,
+      from_name: content.senderName,
+      to: [content.recipient],
+      cc: content.cc,
+      bcc: content.bcc,
+      subject,
+      html,
+      text,
+      attachments: content.attachments,
+      headers: Object.keys(headers).length > 0 ? headers : undefined,
+      untracked_links: links ? [links.unsubscribeUrl, links.viewInBrowserUrl] : undefined,
+    },
+    variablesUsed: [...used].sort(),
+    sampleCartItemsInjected,
+  };
+}
+
+/** True when rendered HTML shows nothing: no text and no image (part 7 `TEMPLATE_EMPTY`). */
+export function isEmptyHtml(html: string): boolean {
+  return html.replace(/<[^>]*>/g, '').trim() === '' && !/<img\b/i.test(html);
+}
+
+/**
+ * `In-Reply-To` and `References` (RFC 5322 3.6.4): the references as given, ending with the
+ * message replied to when it is not among them already.
+ */
+export function threadingHeaders(inReplyTo: string | undefined, references: string[]): Record<string, string> {
+  const chain = [...references];
+  if (inReplyTo && !chain.includes(inReplyTo)) chain.push(inReplyTo);
+  const headers: Record<string, string> = {};
+  if (inReplyTo) headers['In-Reply-To'] = inReplyTo;
+  if (chain.length > 0) headers.References = chain.join(' ');
+  return headers;
+}
