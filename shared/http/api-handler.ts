@@ -3,6 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { authenticatePartner, authenticateProject, type PartnerCaller, type ProjectCaller } from '../auth/authenticate';
 import { services } from '../container';
 import { badRequest } from '../errors';
+import { idempotencyCheck, idempotencyRecord, type RouteIdempotency } from '../idempotency/idempotency-middleware';
+import type { IdempotencyClaim } from '../idempotency/idempotency-repository';
 import { logger } from '../logger';
 import { routeKey, routes, type AuthKind, type EndpointGroup } from '../routes';
 import type { RouteFunction } from './api-types';
@@ -18,6 +20,10 @@ interface ApiContext extends Context {
     headers: Record<string, string | undefined>;
     body?: unknown;
     caller?: ProjectCaller | PartnerCaller;
+    /** The route's `Idempotency-Key` handling (shared/idempotency). */
+    idempotency?: RouteIdempotency;
+    /** The key the request holds while the route runs. */
+    idempotencyClaim?: IdempotencyClaim;
   };
 }
 
@@ -25,12 +31,13 @@ type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-/** Lowercases header names and finds the route's auth kind in the route table. */
+/** Lowercases header names and finds the route's auth kind and idempotency handling in the route table. */
 const normalize = (group: EndpointGroup): Middleware => ({
   before: (request) => {
     const route = routes.find((r) => r.group === group && routeKey(r) === request.event.routeKey);
     request.context.api = {
       auth: route?.auth ?? 'project',
+      idempotency: route?.idempotency,
       headers: Object.fromEntries(Object.entries(request.event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     };
   },
@@ -64,7 +71,10 @@ const authenticate: Middleware = {
   },
 };
 
-/** Registered first so that its onError runs last and sees every error. */
+/**
+ * Registered first but for the idempotency record, so that its onError runs after every other
+ * step's and sees every error; the idempotency record then stores the response it made.
+ */
 const mapErrors: Middleware = {
   onError: (request) => {
     const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId ?? 'local';
@@ -77,19 +87,23 @@ const mapErrors: Middleware = {
 };
 
 /**
- * Builds an endpoint group's Lambda handler: the middy stack in a fixed order (errors, normalise,
- * authenticate, parse: a caller without a valid key learns nothing about input rules), then the route function picked by the route key. Validation with the
- * route's schema is the route function's first line.
+ * Builds an endpoint group's Lambda handler: the middy stack in a fixed order (idempotency record,
+ * errors, normalise, authenticate, parse: a caller without a valid key learns nothing about input
+ * rules, then the idempotency check: only authenticated, parsed requests are replayed or claimed),
+ * then the route function picked by the route key. Validation with the route's schema is the route
+ * function's first line.
  */
 export function apiHandler(group: EndpointGroup, implementations: Readonly<Record<string, RouteFunction>>) {
   const missing = routes.filter((r) => r.group === group && !implementations[routeKey(r)]).map(routeKey);
   if (missing.length > 0) throw new Error(`Group ${group} lacks implementations for ${missing.join(', ')}`);
 
   return middy<Event, Result, Error, ApiContext>()
+    .use(idempotencyRecord)
     .use(mapErrors)
     .use(normalize(group))
     .use(authenticate)
     .use(jsonBody)
+    .use(idempotencyCheck)
     .handler(async (event, context): Promise<Result> => {
       const implementation = implementations[event.routeKey];
       if (!implementation) return { statusCode: 404, headers: JSON_HEADERS, body: JSON.stringify({ message: 'Not Found' }) };

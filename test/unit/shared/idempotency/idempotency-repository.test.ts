@@ -1,0 +1,123 @@
+import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  recordFromItem,
+  releaseIdempotencyKey,
+  type IdempotencyClaim,
+} from '../../../../shared/idempotency/idempotency-repository';
+import { createDocumentClient, type Db } from '../../../../shared/store/client';
+import { idempotencyKey } from '../../../../shared/store/keys';
+
+const doc = mockClient(DynamoDBDocumentClient);
+afterEach(() => doc.reset());
+afterAll(() => doc.restore());
+
+const db: Db = { doc: createDocumentClient(new DynamoDBClient({ region: 'us-east-1' })), tableName: 'mailroom' };
+const claim: IdempotencyClaim = { projectId: 'p-1', keyHash: 'a'.repeat(64), token: 'tok-1' };
+const NOW = new Date('2025-03-01T12:00:00.000Z');
+const NOW_S = NOW.getTime() / 1000;
+
+const conditionFailed = (item?: Record<string, unknown>) =>
+  new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: item as never });
+
+describe('claimIdempotencyKey', () => {
+  test('writes an in-progress record under the key of keys.ts, with a 60 s lease and a 24 h ttl in epoch seconds', async () => {
+    doc.on(PutCommand).resolves({});
+    await expect(claimIdempotencyKey(db, { claim, fingerprint: 'fp', now: NOW })).resolves.toEqual({ claimed: true });
+    const input = doc.commandCalls(PutCommand)[0].args[0].input;
+    expect(input.Item).toEqual({
+      ...idempotencyKey('p-1', 'a'.repeat(64)),
+      status: 'in_progress',
+      fingerprint: 'fp',
+      token: 'tok-1',
+      lease_until: NOW_S + 60,
+      created_at: NOW.toISOString(),
+      ttl: NOW_S + 86_400,
+    });
+    expect(input.ExpressionAttributeValues?.[':now']).toBe(NOW_S);
+  });
+
+  test('is conditional: absent, expired, or the same request with a lease that ran out', async () => {
+    doc.on(PutCommand).resolves({});
+    await claimIdempotencyKey(db, { claim, fingerprint: 'fp', now: NOW });
+    const input = doc.commandCalls(PutCommand)[0].args[0].input;
+    expect(input.ConditionExpression).toBe('attribute_not_exists(pk) OR #ttl <= :now OR (#status = :in_progress AND #lease < :now AND #fingerprint = :fingerprint)');
+    expect(input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+  });
+
+  test('refused: returns the standing record from the failed write, with no read', async () => {
+    const response = { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"email_id":"e-1"}' };
+    doc.on(PutCommand).rejects(
+      conditionFailed({
+        pk: { S: 'IDEMP#p-1#aaa' },
+        sk: { S: 'IDEMP' },
+        status: { S: 'completed' },
+        fingerprint: { S: 'fp' },
+        token: { S: 'tok-0' },
+        ttl: { N: String(NOW_S + 100) },
+        response: { S: JSON.stringify(response) },
+      }),
+    );
+    await expect(claimIdempotencyKey(db, { claim, fingerprint: 'fp', now: NOW })).resolves.toEqual({
+      claimed: false,
+      existing: { status: 'completed', fingerprint: 'fp', token: 'tok-0', lease_until: undefined, ttl: NOW_S + 100, response },
+    });
+  });
+
+  test('other failures are not swallowed', async () => {
+    doc.on(PutCommand).rejects(new Error('throttled'));
+    await expect(claimIdempotencyKey(db, { claim, fingerprint: 'fp', now: NOW })).rejects.toThrow('throttled');
+  });
+});
+
+describe('completeIdempotencyKey', () => {
+  const response = { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"error":"Template not found"}' };
+
+  test('stores the answer and marks the record completed, only while this request holds it', async () => {
+    doc.on(UpdateCommand).resolves({});
+    await expect(completeIdempotencyKey(db, { claim, response, now: NOW })).resolves.toBe(true);
+    const input = doc.commandCalls(UpdateCommand)[0].args[0].input;
+    expect(input.Key).toEqual(idempotencyKey('p-1', 'a'.repeat(64)));
+    expect(input.ConditionExpression).toBe('#status = :in_progress AND #token = :token');
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':token': 'tok-1', ':completed': 'completed', ':response': JSON.stringify(response) });
+    // The ttl stays 24 h from the first request.
+    expect(input.UpdateExpression).not.toContain('ttl');
+  });
+
+  test('false when the claim was lost', async () => {
+    doc.on(UpdateCommand).rejects(conditionFailed());
+    await expect(completeIdempotencyKey(db, { claim, response, now: NOW })).resolves.toBe(false);
+  });
+});
+
+describe('releaseIdempotencyKey', () => {
+  test('deletes the record only while this request holds it', async () => {
+    doc.on(DeleteCommand).resolves({});
+    await releaseIdempotencyKey(db, claim);
+    const input = doc.commandCalls(DeleteCommand)[0].args[0].input;
+    expect(input.Key).toEqual(idempotencyKey('p-1', 'a'.repeat(64)));
+    expect(input.ConditionExpression).toBe('#token = :token');
+    expect(input.ExpressionAttributeValues).toEqual({ ':token': 'tok-1' });
+  });
+
+  test('a record taken over by another request is left alone without an error', async () => {
+    doc.on(DeleteCommand).rejects(conditionFailed());
+    await expect(releaseIdempotencyKey(db, claim)).resolves.toBeUndefined();
+  });
+});
+
+describe('recordFromItem', () => {
+  test('reads plain items as the document client returns them', () => {
+    expect(recordFromItem({ status: 'in_progress', fingerprint: 'fp', token: 't', lease_until: 5, ttl: 9 })).toEqual({
+      status: 'in_progress',
+      fingerprint: 'fp',
+      token: 't',
+      lease_until: 5,
+      ttl: 9,
+      response: undefined,
+    });
+  });
+});
