@@ -10,8 +10,11 @@ export interface Clock {
 export interface Queue {
   /** Sends one message; `delaySeconds` (0 to 900) postpones its delivery. */
   send(queue: QueueName, body: unknown, options?: { delaySeconds?: number }): Promise<void>;
-  /** Sends many messages, ten per request (SQS bills a batch of up to ten as one request). */
-  sendBatch(queue: QueueName, bodies: unknown[]): Promise<void>;
+  /**
+   * Sends many messages, ten per request (SQS bills a batch of up to ten as one request);
+   * `delaySeconds[i]` (0 to 900) postpones message i.
+   */
+  sendBatch(queue: QueueName, bodies: unknown[], options?: { delaySeconds?: readonly number[] }): Promise<void>;
   /** Makes a received message visible again after `seconds` (how a failed delivery waits for its retry). */
   changeVisibility(queue: QueueName, receiptHandle: string, seconds: number): Promise<void>;
 }

@@ -31,9 +31,10 @@ export class SqsQueue implements Queue {
     );
   }
 
-  async sendBatch(queue: QueueName, bodies: unknown[]): Promise<void> {
-    for (const batch of batchesOf(bodies.map((b) => JSON.stringify(b)))) {
-      let entries = batch.map((body, n) => ({ Id: String(n), MessageBody: body }));
+  async sendBatch(queue: QueueName, bodies: unknown[], options: { delaySeconds?: readonly number[] } = {}): Promise<void> {
+    const messages = bodies.map((b, i) => ({ body: JSON.stringify(b), delay: options.delaySeconds?.[i] }));
+    for (const batch of batchesOf(messages.map((m) => m.body), messages)) {
+      let entries = batch.map((m, n) => ({ Id: String(n), MessageBody: m.body, DelaySeconds: m.delay }));
       // A batch can partly fail (throttling): send the failed entries again, a few times.
       for (let round = 0; entries.length > 0; round++) {
         const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.urls[queue], Entries: entries }));
@@ -52,21 +53,24 @@ export class SqsQueue implements Queue {
 /** A batch holds at most ten messages and, to stay within SQS's classic 256 KiB, about 250 KB. */
 const BATCH_BYTES = 250_000;
 
-/** Splits message bodies into batches within both limits (a single larger body goes alone). */
-export function batchesOf(bodies: string[]): string[][] {
-  const batches: string[][] = [];
-  let current: string[] = [];
+/**
+ * Splits message bodies into batches within both limits (a single larger body goes alone); with
+ * `items`, batches of the items that go with the bodies, index for index.
+ */
+export function batchesOf<T = string>(bodies: string[], items: readonly T[] = bodies as unknown as T[]): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
   let bytes = 0;
-  for (const body of bodies) {
+  bodies.forEach((body, i) => {
     const size = Buffer.byteLength(body);
     if (current.length > 0 && (current.length === 10 || bytes + size > BATCH_BYTES)) {
       batches.push(current);
       current = [];
       bytes = 0;
     }
-    current.push(body);
+    current.push(items[i]);
     bytes += size;
-  }
+  });
   if (current.length > 0) batches.push(current);
   return batches;
 }

@@ -57,7 +57,10 @@ function queueWithoutFire(): Queue {
       if (name === 'scheduled') throw new Error('enqueue refused by the test');
       return real.send(name, body, options);
     },
-    sendBatch: (name, bodies) => real.sendBatch(name, bodies),
+    sendBatch: async (name, bodies, options) => {
+      if (name === 'scheduled') throw new Error('enqueue refused by the test');
+      return real.sendBatch(name, bodies, options);
+    },
     changeVisibility: (name, handle, seconds) => real.changeVisibility(name, handle, seconds),
   };
 }

@@ -12,3 +12,25 @@ describe('SendMessageBatch splitting', () => {
     expect(batchesOf(['y'.repeat(300_000), 'z']).map((b) => b.length)).toEqual([1, 1]);
   });
 });
+
+describe('SqsQueue.sendBatch', () => {
+  test('gives each entry its own delay, ten entries to a request', async () => {
+    const { SQSClient, SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
+    const { mockClient } = await import('aws-sdk-client-mock');
+    const { SqsQueue } = await import('../../../../shared/adapters/sqs-queue');
+    const sqs = mockClient(SQSClient);
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    const urls = { send: 's', events: 'e', webhooks: 'w', 'ses-events': 'x', scheduled: 'https://sqs.local/scheduled' };
+    const queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), urls);
+    const bodies = Array.from({ length: 12 }, (_, i) => ({ n: i }));
+    await queue.sendBatch('scheduled', bodies, { delaySeconds: bodies.map((_, i) => i * 10) });
+    const calls = sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input);
+    expect(calls.map((c) => c.Entries?.length)).toEqual([10, 2]);
+    expect(calls[0].QueueUrl).toBe('https://sqs.local/scheduled');
+    expect(calls[1].Entries?.map((e) => [e.MessageBody, e.DelaySeconds])).toEqual([
+      ['{"n":10}', 100],
+      ['{"n":11}', 110],
+    ]);
+    sqs.restore();
+  });
+});
