@@ -1,31 +1,17 @@
 import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { authenticatePartner, authenticateProject, type PartnerCaller, type ProjectCaller } from '../auth/authenticate';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
 import { badRequest } from '../errors';
-import { idempotencyCheck, idempotencyRecord, type RouteIdempotency } from '../idempotency/idempotency-middleware';
-import type { IdempotencyClaim } from '../idempotency/idempotency-repository';
+import { idempotencyCheck, idempotencyRecord } from '../idempotency/idempotency-middleware';
 import { logger } from '../logger';
-import { routeKey, routes, type AuthKind, type EndpointGroup } from '../routes';
+import { routeKey, routes, type EndpointGroup } from '../routes';
+import type { ApiContext } from './api-context';
 import type { RouteFunction } from './api-types';
 import { errorResponse } from './error-body';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
-
-/** What the middlewares learn about a request, carried on the Lambda context to the handler. */
-interface ApiContext extends Context {
-  api: {
-    auth: AuthKind;
-    headers: Record<string, string | undefined>;
-    body?: unknown;
-    caller?: ProjectCaller | PartnerCaller;
-    /** The route's `Idempotency-Key` handling (shared/idempotency). */
-    idempotency?: RouteIdempotency;
-    /** The key the request holds while the route runs. */
-    idempotencyClaim?: IdempotencyClaim;
-  };
-}
 
 type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
 

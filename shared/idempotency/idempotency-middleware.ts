@@ -1,37 +1,18 @@
 import type middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { PartnerCaller, ProjectCaller } from '../auth/authenticate';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { services } from '../container';
 import { badRequest } from '../errors';
-import type { RouteDefinition } from '../routes';
+import type { ApiContext } from '../http/api-context';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, REPLAYED_HEADER, checkIdempotencyKey } from './idempotency-key';
 import type { StoredResponse } from './idempotency-record';
-import type { IdempotencyClaim } from './idempotency-repository';
 import { finishIdempotentRequest, startIdempotentRequest } from './idempotency-service';
 import { isDryRun, requestFingerprint } from './request-fingerprint';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-/** A route's `Idempotency-Key` handling, as the route table declares it. */
-export type RouteIdempotency = NonNullable<RouteDefinition['idempotency']>;
-
-/** The part of the API handler's context the two idempotency steps read and write. */
-export interface IdempotencyContext extends Context {
-  api: {
-    /** Lowercased header names. */
-    headers: Record<string, string | undefined>;
-    body?: unknown;
-    caller?: ProjectCaller | PartnerCaller;
-    /** The route's handling; absent: the header is ignored. */
-    idempotency?: RouteIdempotency;
-    /** The key this request holds while its route runs. */
-    idempotencyClaim?: IdempotencyClaim;
-  };
-}
-
-type Middleware = middy.MiddlewareObj<Event, Result, Error, IdempotencyContext>;
-type Request = middy.Request<Event, Result, Error, IdempotencyContext>;
+type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
+type Request = middy.Request<Event, Result, Error, ApiContext>;
 
 /**
  * Runs after authentication and parsing, just before the route: refuses the header where the

@@ -1,18 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as sesEvents } from '../../functions/ses-events/handler';
 import { services } from '../../shared/container';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { updateProjectFields } from '../../shared/projects/project-repository';
-import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, storedActivity, drainEvents, type TestCloud } from './support/test-cloud';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'ses');
 
 let cloud: TestCloud;
-let sqs: SQSClient;
 let key: string;
 let projectId: string;
 const domain = 'hooked.example.org';
@@ -20,7 +18,6 @@ const domain = 'hooked.example.org';
 beforeAll(async () => {
   // This file reads the events queue itself, so the webhook fan-out must not consume it.
   cloud = await startTestCloud({ workers: WORKERS_EXCEPT_FANOUT });
-  sqs = new SQSClient({});
   // A project with a webhook URL, so that its events are published to the events queue.
   const { db, clock } = services();
   const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Hooked' });
@@ -31,7 +28,6 @@ beforeAll(async () => {
   await putDomain(db, { project_id: projectId, domain, identity_id: 'i', verification_status: 'verified', can_send: true, created_at: now, updated_at: now });
 }, CLOUD_TIMEOUT_MS);
 afterAll(async () => {
-  sqs?.destroy();
   await cloud?.stop();
 });
 
@@ -39,17 +35,6 @@ const send = (overrides: Record<string, unknown> = {}, apiKey = key) =>
   cloud.api('POST', '/v1/send-email', { key: apiKey, body: sendBody(cloud, { sender_email: `news@${domain}`, ...overrides }) });
 const waitFor = (id: string, until: (a: Record<string, any>) => boolean) => cloud.waitForActivity(id, key, until);
 const get = (p: string) => cloud.api('GET', p, { key });
-
-/** Everything published to the events queue so far. */
-async function drainEvents(): Promise<Record<string, any>[]> {
-  const out: Record<string, any>[] = [];
-  for (let i = 0; i < 30; i++) {
-    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.events, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 900 }));
-    if (!res.Messages?.length) break;
-    out.push(...res.Messages.map((m) => JSON.parse(m.Body ?? '{}')));
-  }
-  return out;
-}
 
 /** Feeds SES event JSON straight to the ses-events handler, as the queue would. */
 async function feed(...bodies: unknown[]) {
@@ -93,7 +78,7 @@ describe('The mailbox simulator through the SES events handler', () => {
   });
 
   test('bounce@: bounced, suppressed with suppression.added, and the next send is suppressed with email.suppressed', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const res = await send({ recipient_email: 'bounce@simulator.amazonses.com' });
     const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'bounced');
     expect(a.bounced_at).toEqual(expect.any(String));
@@ -104,7 +89,7 @@ describe('The mailbox simulator through the SES events handler', () => {
 
     const next = await send({ recipient_email: 'bounce@simulator.amazonses.com' });
     await waitFor(next.body.email_id as string, (x) => x.current_status === 'suppressed');
-    const events = await drainEvents();
+    const events = await drainEvents(cloud);
     const added = events.filter((e) => e.event === 'suppression.added' && e.data.email === 'bounce@simulator.amazonses.com');
     expect(added).toHaveLength(1);
     expect(added[0].data).toMatchObject({ reason: 'bounce', source: 'ses', bounce_type: 'Permanent', bounce_subtype: 'General' });
@@ -118,25 +103,25 @@ describe('The mailbox simulator through the SES events handler', () => {
   });
 
   test('complaint@: delivered then complained, suppressed for complaint with its feedback type', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const res = await send({ recipient_email: 'complaint@simulator.amazonses.com' });
     // The Delivery and the Complaint may be applied in either order; wait for both.
     const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'complained' && Boolean(x.delivered_at));
     expect(a.delivered_at).toEqual(expect.any(String));
     expect(a.complained_at).toEqual(expect.any(String));
     expect((await get('/v1/suppressions/complaint%40simulator.amazonses.com')).body.data).toMatchObject({ reason: 'complaint', complaint_feedback_type: 'abuse' });
-    const added = (await drainEvents()).find((e) => e.event === 'suppression.added' && e.data.email === 'complaint@simulator.amazonses.com');
+    const added = (await drainEvents(cloud)).find((e) => e.event === 'suppression.added' && e.data.email === 'complaint@simulator.amazonses.com');
     expect(added?.data).toMatchObject({ reason: 'complaint', complaint_feedback_type: 'abuse' });
     expect(added?.data).not.toHaveProperty('bounce_type');
   });
 
   test('suppressionlist@: bounced with subtype OnAccountSuppressionList, and no suppression.added', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const res = await send({ recipient_email: 'suppressionlist@simulator.amazonses.com' });
     const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'bounced');
     expect(a.id).toBeDefined();
     expect((await get('/v1/suppressions/suppressionlist%40simulator.amazonses.com')).status).toBe(404);
-    expect((await drainEvents()).filter((e) => e.event === 'suppression.added')).toEqual([]);
+    expect((await drainEvents(cloud)).filter((e) => e.event === 'suppression.added')).toEqual([]);
   });
 
   test('ooto@: delivered, with a delivery delay on the timeline', async () => {
@@ -187,12 +172,12 @@ describe('SES events out of order and more than once (part 3)', () => {
   });
 
   test('a Reject fails the send with rejected and emits email.reject and email.failed once', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const { id, messageId } = await sentActivity();
     await feed(fixture('reject', id, messageId));
     await feed(fixture('reject', id, messageId));
     expect((await storedActivity(id))?.failure).toMatchObject({ error_code: 'rejected', permanent: true });
-    const mine = (await drainEvents()).filter((e) => e.data?.activity_id === id);
+    const mine = (await drainEvents(cloud)).filter((e) => e.data?.activity_id === id);
     expect(mine.filter((e) => e.event === 'email.failed')).toHaveLength(1);
     expect(mine.find((e) => e.event === 'email.failed')?.data).toMatchObject({ error_code: 'rejected', permanent: true, message_id: null });
     expect(mine.filter((e) => e.event === 'email.reject')).toHaveLength(1);
@@ -356,21 +341,21 @@ describe('The suppression list API', () => {
     const manual = await get('/v1/suppressions?reason=manual&per_page=2');
     expect(manual.body.pagination).toMatchObject({ per_page: 2, total: 3, total_pages: 2 });
     expect(manual.body.data).toHaveLength(2);
-    await drainEvents();
+    await drainEvents(cloud);
     expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(200);
     expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(404);
-    const removed = (await drainEvents()).filter((e) => e.event === 'suppression.removed');
+    const removed = (await drainEvents(cloud)).filter((e) => e.event === 'suppression.removed');
     expect(removed).toEqual([expect.objectContaining({ data: { email: 'm1@example.net', removed_at: expect.any(String), removed_by: 'api' } })]);
   });
 
   test('a bulk removal emits suppression.removed for at most 200 addresses', async () => {
     const emails = Array.from({ length: 205 }, (_, i) => `bulk${i}@example.net`);
     await cloud.api('POST', '/v1/suppressions', { key, body: { emails } });
-    await drainEvents();
+    await drainEvents(cloud);
     const res = await cloud.api('POST', '/v1/suppressions/remove', { key, body: { emails: [...emails, 'never@example.net'] } });
     expect((res.body.removed as string[]).length).toBe(205);
     expect(res.body.not_found).toEqual(['never@example.net']);
-    expect((await drainEvents()).filter((e) => e.event === 'suppression.removed')).toHaveLength(200);
+    expect((await drainEvents(cloud)).filter((e) => e.event === 'suppression.removed')).toHaveLength(200);
   });
 
   test('a removed address can be sent to again', async () => {
@@ -383,10 +368,10 @@ describe('The suppression list API', () => {
 
 describe('email.failed (part 6)', () => {
   test('is emitted once per API send on its final failure, with error_code, permanent and a null message_id', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const res = await send({ attachments: [{ filename: 'x.pdf', url: 'http://127.0.0.1:9/nothing.pdf' }] });
     await waitFor(res.body.email_id as string, (a) => a.current_status === 'failed');
-    const failed = (await drainEvents()).filter((e) => e.event === 'email.failed' && e.data.activity_id === res.body.email_id);
+    const failed = (await drainEvents(cloud)).filter((e) => e.event === 'email.failed' && e.data.activity_id === res.body.email_id);
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ is_test: false, project_id: projectId });
     expect(failed[0].data).toMatchObject({ error_code: 'attachment_error', permanent: true, message_id: null });

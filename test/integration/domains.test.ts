@@ -1,24 +1,21 @@
 import fs from 'node:fs';
-import { ReceiveMessageCommand, SQSClient, PurgeQueueCommand } from '@aws-sdk/client-sqs';
+import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { handler as recheck } from '../../functions/domain-recheck/handler';
 import { overrideServices, services } from '../../shared/container';
 import { createProject } from '../../shared/projects/project-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
 import type { Clock } from '../../shared/ports';
-import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
+import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, drainEvents, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;
-let sqs: SQSClient;
 let realClock: Clock;
 
 beforeAll(async () => {
   // This file reads the events queue itself, so the webhook fan-out must not consume it.
   cloud = await startTestCloud({ workers: WORKERS_EXCEPT_FANOUT });
-  sqs = new SQSClient({});
   realClock = services().clock;
 }, CLOUD_TIMEOUT_MS);
 afterAll(async () => {
-  sqs?.destroy();
   await cloud?.stop();
 });
 afterEach(() => overrideServices({ clock: realClock }));
@@ -28,17 +25,6 @@ let counter = 0;
 const fresh = (prefix = '') => `${prefix}d${Date.now().toString(36)}${(counter++).toString(36)}.example.com`;
 const register = (domain: string, key?: string, sender = `hello@${domain}`) =>
   cloud.api('POST', '/domains/register', { key, body: { domain, sender_name: 'Acme', sender_email: sender } });
-
-/** Events published so far (the events queue has no consumer yet; we read it like one). */
-async function drainEvents(): Promise<Record<string, any>[]> {
-  const events: Record<string, any>[] = [];
-  for (let i = 0; i < 20; i++) {
-    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.events, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 600 }));
-    if (!out.Messages?.length) break;
-    events.push(...out.Messages.map((m) => JSON.parse(m.Body ?? '{}')));
-  }
-  return events;
-}
 
 const eventsFor = (events: Record<string, any>[], domain: string) => events.filter((e) => e.data?.domain === domain || e.data?.sender_email?.endsWith(domain));
 
@@ -126,7 +112,7 @@ describe('GET /domains/:domain/dns-records and /status', () => {
 
 describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   test('verifies the domain: send_ready then verified, each once; SPF and DMARC wait for the sweep', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const domain = fresh();
     await register(domain);
     const res = await cloud.api('POST', `/domains/${domain}/verify`);
@@ -143,7 +129,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
     expect((body.dns_records as any[]).every((r) => typeof r.last_checked_at === 'string')).toBe(true);
 
     await cloud.api('POST', `/domains/${domain}/verify`);
-    const events = eventsFor(await drainEvents(), domain);
+    const events = eventsFor(await drainEvents(cloud), domain);
     expect(events.map((e) => e.event)).toEqual(['domain.send_ready', 'domain.verified']);
     expect(events[0]).toMatchObject({ project_id: cloud.seed.project_id, data: { identity_id: body.identity_id, domain, can_send: true } });
     expect(events[1].data).toEqual({
@@ -158,19 +144,19 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   });
 
   test('a domain that fails verification emits domain.failed once and cannot send', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const domain = fresh('fail.');
     await register(domain);
     const res = await cloud.api('POST', `/domains/${domain}/verify`);
     expect(res.body).toMatchObject({ verification_status: 'failed', can_send: false });
     await cloud.api('POST', `/domains/${domain}/verify`);
-    const events = eventsFor(await drainEvents(), domain);
+    const events = eventsFor(await drainEvents(cloud), domain);
     expect(events.map((e) => e.event)).toEqual(['domain.failed']);
     expect(events[0].data).toMatchObject({ verification_status: 'failed', previous_verification_status: 'pending', can_send: false });
   });
 
   test('the periodic re-check verifies a pending domain when its check is due, and not before', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const domain = fresh();
     await register(domain);
     await recheck();
@@ -179,7 +165,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
     overrideServices({ clock: { now: () => later } });
     await recheck();
     expect((await cloud.api('GET', `/domains/${domain}/status`)).body).toMatchObject({ verification_status: 'verified', can_send: true });
-    expect(eventsFor(await drainEvents(), domain).map((e) => e.event)).toEqual(['domain.send_ready', 'domain.verified']);
+    expect(eventsFor(await drainEvents(cloud), domain).map((e) => e.event)).toEqual(['domain.send_ready', 'domain.verified']);
   });
 
   test('mail from a registered domain goes out only once it can send', async () => {
@@ -220,7 +206,7 @@ describe('POST /domains/:domain/recreate', () => {
 
 describe('Senders verified by mail (POST /domains/verify-email)', () => {
   test('the owner confirms by the link: sender.verified once, and mail can go out unauthenticated', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const email = `owner.${Date.now()}@gmail-like.example.net`;
     const res = await cloud.api('POST', '/domains/verify-email', { body: { email, name: 'Owner' } });
     expect(res.status).toBe(201);
@@ -239,7 +225,7 @@ describe('Senders verified by mail (POST /domains/verify-email)', () => {
 
     overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
     await recheck();
-    const events = (await drainEvents()).filter((e) => e.data?.sender_email === email);
+    const events = (await drainEvents(cloud)).filter((e) => e.data?.sender_email === email);
     expect(events.map((e) => e.event)).toEqual(['sender.verified']);
     expect(events[0].data).toMatchObject({ sender_email: email, can_send: true });
     overrideServices({ clock: realClock });
@@ -249,13 +235,13 @@ describe('Senders verified by mail (POST /domains/verify-email)', () => {
   });
 
   test('a mailbox that fails verification gives sender.failed once', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const email = `fail.${Date.now()}@example.net`;
     await cloud.api('POST', '/domains/verify-email', { body: { email } });
     overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
     await recheck();
     await recheck();
-    expect((await drainEvents()).filter((e) => e.data?.sender_email === email).map((e) => e.event)).toEqual(['sender.failed']);
+    expect((await drainEvents(cloud)).filter((e) => e.data?.sender_email === email).map((e) => e.event)).toEqual(['sender.failed']);
   });
 
   test('an invalid address is a 400', async () => {

@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { overrideServices, services, type Services } from '../../shared/container';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { MailerError, type Mailer } from '../../shared/ports';
@@ -9,7 +8,7 @@ import { monthOf } from '../../shared/quota/monthly-quota';
 import { reserveMonthlySend } from '../../shared/quota/send-quota';
 import { getMonthlyUsage, reserveSend } from '../../shared/quota/usage-repository';
 import { monthlyUsageKey } from '../../shared/store/keys';
-import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
+import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, drainEvents, type TestCloud } from './support/test-cloud';
 
 /**
  * The monthly send quota (spec part 8; part 3 "quota used up"; part 6 email.failed `quota_exceeded`),
@@ -21,16 +20,13 @@ import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, type
 jest.setTimeout(30_000);
 
 let cloud: TestCloud;
-let sqs: SQSClient;
 let realServices: Services;
 
 beforeAll(async () => {
   cloud = await startTestCloud({ workers: WORKERS_EXCEPT_FANOUT });
-  sqs = new SQSClient({});
   realServices = services();
 }, CLOUD_TIMEOUT_MS);
 afterAll(async () => {
-  sqs?.destroy();
   await cloud?.stop();
 });
 afterEach(() => overrideServices(realServices));
@@ -49,17 +45,6 @@ async function sendAndSettle(key: string, overrides: Record<string, unknown>): P
 
 async function outboxCount(subject: string): Promise<number> {
   return (await cloud.outbox()).filter((m) => m.subject === subject).length;
-}
-
-/** Everything published to the events queue so far. */
-async function drainEvents(): Promise<Record<string, any>[]> {
-  const out: Record<string, any>[] = [];
-  for (let i = 0; i < 30; i++) {
-    const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.events, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 900 }));
-    if (!res.Messages?.length) break;
-    out.push(...res.Messages.map((m) => JSON.parse(m.Body ?? '{}')));
-  }
-  return out;
 }
 
 /** A new project of the seeded organization with a verified domain of its own. */
@@ -95,7 +80,7 @@ describe('The monthly quota at its boundary (seeded project, quota 3)', () => {
   });
 
   it('fails the 4th with quota_exceeded: nothing goes out, email.failed is published once', async () => {
-    await drainEvents();
+    await drainEvents(cloud);
     const fourth = await sendAndSettle(cloud.seed.live_key, { subject });
     expect(fourth).toMatchObject({
       current_status: 'failed',
@@ -106,7 +91,7 @@ describe('The monthly quota at its boundary (seeded project, quota 3)', () => {
     expect(await outboxCount(subject)).toBe(3);
     expect(await getMonthlyUsage(db(), projectId, thisMonth())).toBe(3);
 
-    const failed = (await drainEvents()).filter((e) => e.event === 'email.failed' && e.data.activity_id === fourth.id);
+    const failed = (await drainEvents(cloud)).filter((e) => e.event === 'email.failed' && e.data.activity_id === fourth.id);
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ project_id: projectId, is_test: false });
     expect(failed[0].data).toMatchObject({ error_code: 'quota_exceeded', permanent: false, message_id: null });

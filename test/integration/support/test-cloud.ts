@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
@@ -94,3 +95,22 @@ export const CLOUD_TIMEOUT_MS = 60_000;
 
 /** Every worker but the webhook fan-out: for tests that read the events queue themselves. */
 export const WORKERS_EXCEPT_FANOUT: readonly WorkerName[] = ['send-worker', 'ses-events'];
+
+/**
+ * Every event published to the events queue so far, read as a consumer would (for tests that run
+ * without the webhook fan-out); each is hidden for 15 minutes, so the next call sees only new ones.
+ */
+export async function drainEvents(cloud: LocalCloud): Promise<Record<string, any>[]> {
+  const sqs = new SQSClient({});
+  const out: Record<string, any>[] = [];
+  try {
+    for (let i = 0; i < 30; i++) {
+      const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.events, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 900 }));
+      if (!res.Messages?.length) break;
+      out.push(...res.Messages.map((m) => JSON.parse(m.Body ?? '{}')));
+    }
+  } finally {
+    sqs.destroy();
+  }
+  return out;
+}

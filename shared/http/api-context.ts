@@ -1,0 +1,22 @@
+import type { Context } from 'aws-lambda';
+import type { PartnerCaller, ProjectCaller } from '../auth/authenticate';
+import type { IdempotencyClaim } from '../idempotency/idempotency-repository';
+import type { AuthKind, RouteDefinition } from '../routes';
+
+/** A route's `Idempotency-Key` handling, as the route table declares it. */
+export type RouteIdempotency = NonNullable<RouteDefinition['idempotency']>;
+
+/** What the API middlewares learn about a request, carried on the Lambda context to the handler. */
+export interface ApiContext extends Context {
+  api: {
+    auth: AuthKind;
+    /** Lowercased header names. */
+    headers: Record<string, string | undefined>;
+    body?: unknown;
+    caller?: ProjectCaller | PartnerCaller;
+    /** The route's `Idempotency-Key` handling; absent: the header is ignored. */
+    idempotency?: RouteIdempotency;
+    /** The key the request holds while the route runs. */
+    idempotencyClaim?: IdempotencyClaim;
+  };
+}
