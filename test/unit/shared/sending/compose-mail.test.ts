@@ -1,29 +1,13 @@
-import { resetConfig } from '../../../../shared/config';
-import { queues } from '../../../../shared/queues';
 import { composeMail, isEmptyHtml, SAMPLE_CART_ITEMS, threadingHeaders, type MailContent } from '../../../../shared/sending/compose-mail';
 import { AppError } from '../../../../shared/errors';
 import type { Template } from '../../../../shared/templates/template';
+import { useServiceEnvironment } from '../../support/service-environment';
 
 const SECRET = 'unit-compose-secret-0123456789';
 const ACTIVITY = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
-const saved = { ...process.env };
 const deps = { config: { SERVICE_NAME: 'Mailroom' } } as Parameters<typeof composeMail>[0];
 
-beforeAll(() => {
-  Object.assign(process.env, {
-    TABLE_NAME: 'mailroom',
-    PAYLOAD_BUCKET: 'payloads',
-    TOKEN_SECRET: SECRET,
-    INBOUND_DOMAIN: 'reply.example.net',
-    TRACKING_BASE_URL: 'https://api.example.com',
-    ...Object.fromEntries(Object.values(queues).map((q) => [q.urlEnv, 'http://127.0.0.1:9/000000000000/q'])),
-  });
-  resetConfig();
-});
-afterAll(() => {
-  process.env = saved;
-  resetConfig();
-});
+useServiceEnvironment({ TOKEN_SECRET: SECRET, INBOUND_DOMAIN: 'reply.example.net', TRACKING_BASE_URL: 'https://api.example.com' });
 
 const content = (over: Partial<MailContent> = {}): MailContent => ({
   recipient: 'ann@example.com',

@@ -1,9 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { resetConfig } from '../../../../shared/config';
-import { resetServices } from '../../../../shared/container';
-import { queues } from '../../../../shared/queues';
 import { clickToken, openToken } from '../../../../shared/tracking/tracking-tokens';
 import { TRANSPARENT_GIF } from '../../../../shared/tracking/responses';
+import { useServiceEnvironment } from '../../support/service-environment';
 
 /**
  * The tracking endpoints through the real middy stack, for the answers that need no table: the
@@ -12,27 +10,13 @@ import { TRANSPARENT_GIF } from '../../../../shared/tracking/responses';
  */
 const SECRET = 'unit-tracking-secret-0123456789';
 const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
-const saved = { ...process.env };
 
-beforeAll(() => {
-  Object.assign(process.env, {
-    TABLE_NAME: 'mailroom',
-    PAYLOAD_BUCKET: 'payloads',
-    TOKEN_SECRET: SECRET,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'x',
-    AWS_SECRET_ACCESS_KEY: 'x',
-    AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9',
-    AWS_MAX_ATTEMPTS: '1',
-    ...Object.fromEntries(Object.values(queues).map((q) => [q.urlEnv, 'http://127.0.0.1:9/000000000000/q'])),
-  });
-  resetConfig();
-  resetServices();
-});
-afterAll(() => {
-  process.env = saved;
-  resetConfig();
-  resetServices();
+useServiceEnvironment({
+  TOKEN_SECRET: SECRET,
+  AWS_ACCESS_KEY_ID: 'x',
+  AWS_SECRET_ACCESS_KEY: 'x',
+  AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9',
+  AWS_MAX_ATTEMPTS: '1',
 });
 
 async function call(routeKey: string, token: string): Promise<APIGatewayProxyStructuredResultV2> {

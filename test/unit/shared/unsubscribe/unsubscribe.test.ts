@@ -1,5 +1,3 @@
-import { resetConfig } from '../../../../shared/config';
-import { queues } from '../../../../shared/queues';
 import { clickToken, openToken, verifyOpenToken } from '../../../../shared/tracking/tracking-tokens';
 import {
   ensureUnsubscribeFooter,
@@ -10,26 +8,12 @@ import {
   verifyViewToken,
   viewToken,
 } from '../../../../shared/unsubscribe';
+import { useServiceEnvironment } from '../../support/service-environment';
 
 const SECRET = 'unit-links-secret-0123456789';
 const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
 const BASE = 'https://api.example.com';
-const saved = { ...process.env };
-
-beforeAll(() => {
-  Object.assign(process.env, {
-    TABLE_NAME: 'mailroom',
-    PAYLOAD_BUCKET: 'payloads',
-    TOKEN_SECRET: SECRET,
-    INBOUND_DOMAIN: 'reply.example.net',
-    ...Object.fromEntries(Object.values(queues).map((q) => [q.urlEnv, 'http://127.0.0.1:9/000000000000/q'])),
-  });
-  resetConfig();
-});
-afterAll(() => {
-  process.env = saved;
-  resetConfig();
-});
+useServiceEnvironment({ TOKEN_SECRET: SECRET, INBOUND_DOMAIN: 'reply.example.net' });
 
 /** Flips one bit of the decoded token and encodes it again (canonically). */
 function flip(token: string, byte: number): string {

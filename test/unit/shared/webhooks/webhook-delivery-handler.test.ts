@@ -1,15 +1,13 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { createWebhookDeliveryHandler } from '../../../../functions/webhook-delivery/handler';
-import { resetConfig } from '../../../../shared/config';
-import { overrideServices, resetServices, services } from '../../../../shared/container';
+import { overrideServices, services } from '../../../../shared/container';
 import type { Queue } from '../../../../shared/ports';
-import { queues } from '../../../../shared/queues';
 import type { Db } from '../../../../shared/store/client';
 import type { WebhookPoster } from '../../../../shared/webhooks/webhook-poster';
+import { useServiceEnvironment } from '../../support/service-environment';
 
 /** The worker's batch handling with a fake table, queue and poster: which records come back. */
-const saved = { ...process.env };
 const SECRET = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
 
 const puts: unknown[] = [];
@@ -17,18 +15,9 @@ const visibility: [string, number][] = [];
 const posted: string[] = [];
 const allowPrivateSeen: boolean[] = [];
 
+useServiceEnvironment({ TOKEN_SECRET: 'unit-webhook-secret-0123456789', ALLOW_PRIVATE_URLS: 'false', WEBHOOK_BACKOFF_SECONDS: undefined });
+
 beforeAll(() => {
-  Object.assign(process.env, {
-    TABLE_NAME: 'mailroom',
-    PAYLOAD_BUCKET: 'payloads',
-    TOKEN_SECRET: 'unit-webhook-secret-0123456789',
-    AWS_REGION: 'us-east-1',
-    ALLOW_PRIVATE_URLS: 'false',
-    ...Object.fromEntries(Object.values(queues).map((q) => [q.urlEnv, 'http://127.0.0.1:9/000000000000/q'])),
-  });
-  delete process.env.WEBHOOK_BACKOFF_SECONDS;
-  resetConfig();
-  resetServices();
   const db = {
     tableName: 't',
     doc: {
@@ -41,11 +30,6 @@ beforeAll(() => {
   } as unknown as Db;
   const queue: Queue = { send: async () => undefined, sendBatch: async () => undefined, changeVisibility: async (_q, handle, seconds) => void visibility.push([handle, seconds]) };
   overrideServices({ db, queue });
-});
-afterAll(() => {
-  process.env = saved;
-  resetConfig();
-  resetServices();
 });
 
 const poster: WebhookPoster = {
