@@ -3,6 +3,7 @@ import { badRequest } from '../errors';
 import type { PageRequest } from '../http/pagination';
 import { isDomainName } from '../domains/dns-records';
 import type { Db } from '../store/client';
+import { countAll } from '../store/query';
 import { RARE_STATUSES, activityKey, activityListPartition } from '../store/keys';
 import type { Activity, ActivityStatus } from './activity';
 import { fromItem } from './activity-repository';
@@ -118,16 +119,6 @@ function rangeCondition(f: ActivityFilters): string {
   return '';
 }
 
-async function countAll(db: Db, query: ConstructorParameters<typeof QueryCommand>[0]): Promise<number> {
-  let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, Select: 'COUNT', ExclusiveStartKey: start }));
-    total += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return total;
-}
 
 /** The key after the first `count` entries: a keys-only count, so skipping stays cheap. */
 async function skip(db: Db, query: ConstructorParameters<typeof QueryCommand>[0], count: number): Promise<Record<string, unknown> | undefined> {

@@ -4,6 +4,8 @@ import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
 import { versionedPut } from '../store/versioned-put';
 import {
+  DOMAIN_CHECK_PARTITION,
+  DOMAIN_SWEEP_PARTITION,
   DOMAIN_SK_PREFIX,
   domainCheckIndex,
   domainClaimKey,
@@ -113,7 +115,7 @@ export async function domainsDueForCheck(db: Db, nowIso: string, limit = 50): Pr
       TableName: db.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
-      ExpressionAttributeValues: { ':pk': 'DOMAINCHECK', ':now': `${nowIso}#~` },
+      ExpressionAttributeValues: { ':pk': DOMAIN_CHECK_PARTITION, ':now': `${nowIso}#~` },
       Limit: limit,
     }),
   );
@@ -130,7 +132,7 @@ export async function allDomainsPage(
       TableName: db.tableName,
       IndexName: 'gsi2',
       KeyConditionExpression: 'gsi2pk = :pk',
-      ExpressionAttributeValues: { ':pk': 'DOMAINS' },
+      ExpressionAttributeValues: { ':pk': DOMAIN_SWEEP_PARTITION },
       ExclusiveStartKey: start,
     }),
   );

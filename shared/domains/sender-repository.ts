@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
 import { versionedPut } from '../store/versioned-put';
-import { SENDER_SK_PREFIX, projectKey, senderCheckIndex, senderKey } from '../store/keys';
+import { SENDER_CHECK_PARTITION, SENDER_SK_PREFIX, projectKey, senderCheckIndex, senderKey } from '../store/keys';
 import type { SenderProfile } from './domain';
 
 function toItem(sender: SenderProfile): Record<string, unknown> {
@@ -48,7 +48,7 @@ export async function sendersDueForCheck(db: Db, nowIso: string, limit = 50): Pr
       TableName: db.tableName,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
-      ExpressionAttributeValues: { ':pk': 'SENDERCHECK', ':now': `${nowIso}#~` },
+      ExpressionAttributeValues: { ':pk': SENDER_CHECK_PARTITION, ':now': `${nowIso}#~` },
       Limit: limit,
     }),
   );

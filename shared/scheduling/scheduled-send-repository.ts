@@ -1,7 +1,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
+import { queryAll } from '../store/query';
 import { SCHEDULED_DUE_PARTITION, parseScheduledDueSortKey, scheduledDueIndex, scheduledSendKey } from '../store/keys';
 import type { ScheduledSendContent } from '../sending/advanced-send-types';
 import type { ScheduledSend } from './scheduled-send';
@@ -114,25 +115,13 @@ export async function markScheduledSendFailed(db: Db, id: string, error: string,
 export async function queryDueScheduledSends(db: Db, until: Date): Promise<DueEntry[]> {
   // Sort keys start with the ISO time, so everything due up to `until` sorts before `until` + 1 ms.
   const bound = new Date(until.getTime() + 1).toISOString();
-  const entries: DueEntry[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: DUE_INDEX,
-        KeyConditionExpression: 'gsi5pk = :pk AND gsi5sk < :bound',
-        ExpressionAttributeValues: { ':pk': SCHEDULED_DUE_PARTITION, ':bound': bound },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const entry = parseScheduledDueSortKey(String(item.gsi5sk));
-      if (entry) entries.push(entry);
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return entries;
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    IndexName: DUE_INDEX,
+    KeyConditionExpression: 'gsi5pk = :pk AND gsi5sk < :bound',
+    ExpressionAttributeValues: { ':pk': SCHEDULED_DUE_PARTITION, ':bound': bound },
+  });
+  return items.map((item) => parseScheduledDueSortKey(String(item.gsi5sk))).filter((entry): entry is DueEntry => entry !== undefined);
 }
 
 /**

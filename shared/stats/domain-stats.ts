@@ -1,7 +1,7 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../store/client';
-import { domainStatKey, domainStatRange, projectKey } from '../store/keys';
-import type { QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DOMAIN_STAT_SK_PREFIX, domainStatKey, domainStatRange, projectKey } from '../store/keys';
+import { queryAll, queryAllByPrefix } from '../store/query';
 
 /** Daily counters of one sender domain, kept as mails and events happen (never by scanning activity). */
 export const COUNTER_FIELDS = ['sent', 'sent_test', 'delivered', 'hard_bounced', 'soft_bounced', 'complained', 'unique_opens', 'unique_clicks'] as const;
@@ -61,19 +61,12 @@ export class CounterBatch {
 export async function readDomainCounts(db: Db, projectId: string, domain: string, fromDay: string, toDay: string): Promise<DomainCounts> {
   const totals = Object.fromEntries(COUNTER_FIELDS.map((f) => [f, 0])) as DomainCounts;
   const range = domainStatRange(domain, fromDay, toDay);
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':from': range.from, ':to': range.to },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':from': range.from, ':to': range.to },
+  });
+  for (const item of items) for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
   return totals;
 }
 
@@ -88,25 +81,13 @@ export function hardBounceRate(counts: Pick<DomainCounts, 'sent' | 'hard_bounced
 /** Every sender domain's counters of a project between two days (inclusive), keyed by domain. */
 export async function readProjectCounts(db: Db, projectId: string, fromDay: string, toDay: string): Promise<Map<string, DomainCounts>> {
   const byDomain = new Map<string, DomainCounts>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': 'STAT#' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of out.Items ?? []) {
-      const day = item.day as string;
-      if (day < fromDay || day > toDay) continue;
-      const domain = item.domain as string;
-      const totals = byDomain.get(domain) ?? (Object.fromEntries(COUNTER_FIELDS.map((f) => [f, 0])) as DomainCounts);
-      for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
-      byDomain.set(domain, totals);
-    }
-    start = out.LastEvaluatedKey;
-  } while (start);
+  for (const item of await queryAllByPrefix(db, projectKey(projectId).pk, DOMAIN_STAT_SK_PREFIX)) {
+    const day = item.day as string;
+    if (day < fromDay || day > toDay) continue;
+    const domain = item.domain as string;
+    const totals = byDomain.get(domain) ?? (Object.fromEntries(COUNTER_FIELDS.map((f) => [f, 0])) as DomainCounts);
+    for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
+    byDomain.set(domain, totals);
+  }
   return byDomain;
 }

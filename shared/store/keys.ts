@@ -104,15 +104,21 @@ export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAINCLAIM#$
 /** Key of the lookup from a public verification-page token to its domain. */
 export const verificationPageKey = (token: string): ItemKey => ({ pk: `VERIFYPAGE#${token}`, sk: 'VERIFYPAGE' });
 
+/** gsi1 partition of the domains due for a re-check. */
+export const DOMAIN_CHECK_PARTITION = 'DOMAINCHECK';
+
 /** gsi1 attributes of a domain due for a re-check at `dueAt` (ISO); removed once it is final. */
 export const domainCheckIndex = (dueAt: string, projectId: string, domain: string) => ({
-  gsi1pk: 'DOMAINCHECK',
+  gsi1pk: DOMAIN_CHECK_PARTITION,
   gsi1sk: `${dueAt}#${projectId}#${domain.toLowerCase()}`,
 });
 
+/** gsi2 partition that lists every domain for the DNS sweep. */
+export const DOMAIN_SWEEP_PARTITION = 'DOMAINS';
+
 /** gsi2 attributes that list every domain for the DNS sweep. */
 export const domainSweepIndex = (projectId: string, domain: string) => ({
-  gsi2pk: 'DOMAINS',
+  gsi2pk: DOMAIN_SWEEP_PARTITION,
   gsi2sk: `${domain.toLowerCase()}#${projectId}`,
 });
 
@@ -122,9 +128,12 @@ export const senderKey = (projectId: string, email: string): ItemKey => ({ pk: `
 /** Prefix of a project's sender items. */
 export const SENDER_SK_PREFIX = 'SENDER#';
 
+/** gsi1 partition of the magic-link senders waiting for their owners. */
+export const SENDER_CHECK_PARTITION = 'SENDERCHECK';
+
 /** gsi1 attributes of a magic-link sender waiting for its owner to confirm. */
 export const senderCheckIndex = (dueAt: string, projectId: string, email: string) => ({
-  gsi1pk: 'SENDERCHECK',
+  gsi1pk: SENDER_CHECK_PARTITION,
   gsi1sk: `${dueAt}#${projectId}#${email.toLowerCase()}`,
 });
 
@@ -140,16 +149,19 @@ export const trackingDomainKey = (projectId: string, domain: string): ItemKey =>
 /** Prefix of a project's tracking-domain items. */
 export const TRACKING_DOMAIN_SK_PREFIX = 'TRACKDOMAIN#';
 
+/** Prefix of a project's daily sender-domain counters. */
+export const DOMAIN_STAT_SK_PREFIX = 'STAT#';
+
 /** Key of a daily counter of one sender domain (UTC day, YYYY-MM-DD). */
 export const domainStatKey = (projectId: string, domain: string, day: string): ItemKey => ({
   pk: `PROJECT#${projectId}`,
-  sk: `STAT#${domain.toLowerCase()}#${day}`,
+  sk: `${DOMAIN_STAT_SK_PREFIX}${domain.toLowerCase()}#${day}`,
 });
 
 /** Sort-key bounds of one domain's counters between two days (inclusive). */
 export const domainStatRange = (domain: string, fromDay: string, toDay: string) => ({
-  from: `STAT#${domain.toLowerCase()}#${fromDay}`,
-  to: `STAT#${domain.toLowerCase()}#${toDay}`,
+  from: `${DOMAIN_STAT_SK_PREFIX}${domain.toLowerCase()}#${fromDay}`,
+  to: `${DOMAIN_STAT_SK_PREFIX}${domain.toLowerCase()}#${toDay}`,
 });
 
 /** Key of a partner key's record inside its organization (id, hash, dates; for listing and revoking). */

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateComm
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
 import { versionedPut } from '../store/versioned-put';
-import { TEMPLATE_SK_PREFIX, templateCounterKey, templateKey, templateNumberKey, templateUsageKey, templateUsagePrefix } from '../store/keys';
+import { TEMPLATE_SK_PREFIX, projectKey, templateCounterKey, templateKey, templateNumberKey, templateUsageKey, templateUsagePrefix } from '../store/keys';
 import type { Template } from './template';
 
 /** What uses a template: a campaign, or an automation step (node). */
@@ -72,7 +72,7 @@ export async function getTemplateByInternalId(db: Db, projectId: string, interna
 
 /** Every template of a project (templates are few per project; lists filter and sort in memory). */
 export async function listTemplates(db: Db, projectId: string): Promise<Template[]> {
-  const items = await queryAllByPrefix(db, `PROJECT#${projectId}`, TEMPLATE_SK_PREFIX);
+  const items = await queryAllByPrefix(db, projectKey(projectId).pk, TEMPLATE_SK_PREFIX);
   return items.map((item) => stripKeys<Template>(item));
 }
 
@@ -105,6 +105,6 @@ export async function removeTemplateUsage(db: Db, projectId: string, templateId:
 
 /** The campaigns and automation steps that use a template. */
 export async function listTemplateUsage(db: Db, projectId: string, templateId: string): Promise<TemplateUsage[]> {
-  const items = await queryAllByPrefix(db, `PROJECT#${projectId}`, templateUsagePrefix(templateId));
+  const items = await queryAllByPrefix(db, projectKey(projectId).pk, templateUsagePrefix(templateId));
   return items.map((item) => ({ kind: item.kind as TemplateUsageKind, id: String(item.used_by_id) }));
 }
