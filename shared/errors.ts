@@ -53,3 +53,14 @@ export class ConditionFailedError extends Error {
 export function isConditionalCheckFailure(error: unknown): boolean {
   return (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 }
+
+/** Awaits a conditional write: true when it was written, false when its condition failed; other errors throw. */
+export async function writtenUnlessConditionFails(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return false;
+    throw error;
+  }
+}

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
@@ -110,8 +110,8 @@ export async function transitionFromSendable(
     values[':empty'] = [];
     sets.push('#t = list_append(if_not_exists(#t, :empty), :ev)');
   }
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: activityKey(activity.id),
@@ -120,12 +120,8 @@ export async function transitionFromSendable(
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -134,8 +130,8 @@ export async function transitionFromSendable(
  * entry. Whoever sets `sent_at` first counts the send, so this is conditional on its absence.
  */
 export async function recordSentAfterEvent(db: Db, activityId: string, messageId: string, sentAt: string, event: TimelineEvent): Promise<boolean> {
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: activityKey(activityId),
@@ -145,12 +141,8 @@ export async function recordSentAfterEvent(db: Db, activityId: string, messageId
         ExpressionAttributeNames: { '#t': 'timeline', '#v': 'version' },
         ExpressionAttributeValues: { ':at': sentAt, ':m': messageId, ':ev': [event], ':empty': [], ':one': 1 },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Records a final failure; true only for the call that made the transition. */
@@ -180,8 +172,8 @@ export async function updateActivityIfVersion(
   });
   remove.forEach((name, i) => (names[`#r${i}`] = name));
   const removal = remove.length > 0 ? ` REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : '';
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: activityKey(activityId),
@@ -190,10 +182,6 @@ export async function updateActivityIfVersion(
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TimelineEvent } from '../activity/activity';
-import { isConditionalCheckFailure } from '../errors';
+import { writtenUnlessConditionFails } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { ENGAGEMENT_SK_PREFIX, activityPartition, engagementEventKey } from '../store/keys';
 
@@ -12,19 +12,15 @@ export async function engagementRecorded(db: Db, activityId: string, event: Time
 
 /** Stores an open or click beside its activity; false when it was already there. */
 export async function putEngagement(db: Db, activityId: string, event: TimelineEvent, ttl: number): Promise<boolean> {
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new PutCommand({
         TableName: db.tableName,
         Item: { ...engagementEventKey(activityId, event.event_timestamp, event.id), ...event, ttl },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Every open and click of an activity, oldest first. */

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
 import type { Db } from '../store/client';
 import { idempotencyKey } from '../store/keys';
 import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RETENTION_SECONDS, epochSeconds, type IdempotencyRecord, type StoredResponse } from './idempotency-record';
@@ -57,8 +57,8 @@ export async function claimIdempotencyKey(db: Db, input: { claim: IdempotencyCla
  * an answer under about 1 KB.
  */
 export async function completeIdempotencyKey(db: Db, input: { claim: IdempotencyClaim; response: StoredResponse; now: Date }): Promise<boolean> {
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: idempotencyKey(input.claim.projectId, input.claim.keyHash),
@@ -74,12 +74,8 @@ export async function completeIdempotencyKey(db: Db, input: { claim: Idempotency
           ':at': input.now.toISOString(),
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Deletes the held record (after a 5xx or a crash of the route), so that a retry runs again. */

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { writtenUnlessConditionFails } from '../errors';
 import type { Db } from '../store/client';
 import { inboundMailKey } from '../store/keys';
 
@@ -12,19 +12,15 @@ export const INBOUND_MARKER_DAYS = 30;
  * handled. 1 WCU.
  */
 export async function claimInboundMail(db: Db, input: { objectKey: string; outcome: string; activityId: string; at: string; ttl: number }): Promise<boolean> {
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new PutCommand({
         TableName: db.tableName,
         Item: { ...inboundMailKey(input.objectKey), outcome: input.outcome, activity_id: input.activityId, handled_at: input.at, ttl: input.ttl },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Gives a claim back after its publish or bounce failed, so that the retried event can try again. */

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
 import { ttlAfterDays, type Db } from '../store/client';
 import { monthlyUsageKey } from '../store/keys';
 import { USAGE_RETENTION_DAYS } from './monthly-quota';
@@ -17,8 +17,8 @@ import { USAGE_RETENTION_DAYS } from './monthly-quota';
 export async function reserveSend(db: Db, projectId: string, month: string, quota: number, now: Date): Promise<boolean> {
   // With a quota of 0 the condition below would let the first mail through (no counter yet).
   if (quota <= 0) return false;
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: monthlyUsageKey(projectId, month),
@@ -27,12 +27,8 @@ export async function reserveSend(db: Db, projectId: string, month: string, quot
         ExpressionAttributeNames: { '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':one': 1, ':quota': quota, ':ttl': ttlAfterDays(now, USAGE_RETENTION_DAYS) },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Gives back a unit taken by `reserveSend` for a mail that did not go out; never below zero. */
