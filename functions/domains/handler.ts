@@ -1,5 +1,6 @@
 import { services } from '../../shared/container';
 import { presentIdentity, presentRecord } from '../../shared/domains/domain-presenter';
+import type { SendingDomain } from '../../shared/domains/domain';
 import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
 import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
@@ -12,6 +13,9 @@ import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http
 const projectOf = (request: ApiRequest) => projectCaller(request).project.id;
 const domainParam = (request: ApiRequest) => (request.params.domain ?? '').toLowerCase();
 
+/** A domain as the register, verify and recreate answers show it: with its reply and tracking subdomains and verification page. */
+const identityView = async (request: ApiRequest, domain: SendingDomain) =>
+  presentIdentity(domain, { ...(await subdomainsOf(services().db, domain.project_id, domain.domain)), baseUrl: publicBaseUrl(request) });
 
 /** Endpoint group `domains`: sending domains, their records and verification, senders. */
 export const handler = apiHandler('domains', {
@@ -19,7 +23,7 @@ export const handler = apiHandler('domains', {
     const deps = services();
     const projectId = projectOf(request);
     const { domain, sender, reused } = await registerDomain(deps, projectId, parseRegisterRequest(request.body));
-    const identity = presentIdentity(domain, { ...(await subdomainsOf(services().db, projectId, domain.domain)), baseUrl: publicBaseUrl(request) });
+    const identity = await identityView(request, domain);
     const senderView = presentSender(sender, domain);
     return {
       status: 201,
@@ -51,12 +55,11 @@ export const handler = apiHandler('domains', {
     const projectId = projectOf(request);
     const domain = await checkDomain(deps, projectId, domainParam(request), { resetSpfAndDmarc: true });
     const sender = domain.sender_profile_id ? await findSenderById(projectId, domain.sender_profile_id) : undefined;
-    const subs = await subdomainsOf(services().db, projectId, domain.domain);
     return {
       status: 200,
       body: {
         success: true,
-        ...presentIdentity(domain, { ...subs, baseUrl: publicBaseUrl(request) }),
+        ...(await identityView(request, domain)),
         sender_profile: sender
           ? { id: sender.id, from_name: sender.from_name, from_email: sender.from_email, domain_authenticated: domain.verification_status === 'verified' }
           : null,
@@ -89,7 +92,7 @@ export const handler = apiHandler('domains', {
       body: {
         success: true,
         recreated: true,
-        ...presentIdentity(domain, { ...(await subdomainsOf(services().db, domain.project_id, domain.domain)), baseUrl: publicBaseUrl(request) }),
+        ...(await identityView(request, domain)),
       },
     };
   },
