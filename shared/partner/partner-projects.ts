@@ -1,5 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { generateKey, type KeyMode } from '../auth/api-keys';
+import type { KeyMode } from '../auth/api-keys';
 import type { PartnerCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { domainHealth } from '../domains/domain-health';
@@ -8,7 +7,7 @@ import { presentSender } from '../domains/sender-service';
 import { listSenders } from '../domains/sender-repository';
 import { AppError } from '../errors';
 import { getOrganization } from '../organizations/organization-repository';
-import { slugify, type Project } from '../projects/project';
+import type { Project } from '../projects/project';
 import {
   createClientProject,
   findExternalKey,
@@ -18,7 +17,7 @@ import {
   setClientProjectDisabled,
   updateProjectFields,
 } from '../projects/project-repository';
-import { rotateProjectKey } from '../projects/project-service';
+import { newProjectWithKeys, rotateProjectKey } from '../projects/project-service';
 import { dayOf, hardBounceRate, readDomainCounts, COUNTER_FIELDS, type DomainCounts } from '../stats/domain-stats';
 import { onboardDomain, type StepReport } from './partner-domains';
 import { partnerError, type CreateProjectInput } from './project-request';
@@ -46,21 +45,8 @@ export async function createPartnerProject(deps: Services, caller: PartnerCaller
   let keys: { live: string; test: string } | undefined;
 
   if (!project) {
-    const live = generateKey('live');
-    const test = generateKey('test');
-    const candidate: Project = {
-      id: randomUUID(),
-      organization_id: org.id,
-      name: input.name,
-      slug: slugify(input.name, randomBytes(3).toString('hex')),
-      timezone: input.timezone,
-      country: input.country,
-      inbound_webhook_environments: {},
-      disabled_at: null,
-      created_at: deps.clock.now().toISOString(),
-      live_key_hash: live.hash,
-      test_key_hash: test.hash,
-    };
+    const created = newProjectWithKeys({ organizationId: org.id, name: input.name, timezone: input.timezone, country: input.country }, deps.clock.now());
+    const candidate = created.project;
     let conflict: Awaited<ReturnType<typeof createClientProject>>;
     try {
       conflict = await createClientProject(deps.db, candidate, input.externalKey);
@@ -77,7 +63,7 @@ export async function createPartnerProject(deps: Services, caller: PartnerCaller
       if (!project) throw new AppError(500, 'The project could not be created', 'CREATE_FAILED');
     } else {
       project = candidate;
-      keys = { live: live.plaintext, test: test.plaintext };
+      keys = { live: created.liveKey, test: created.testKey };
     }
   }
   if (!keys && project.disabled_at) {

@@ -22,8 +22,8 @@ export interface CreatedProject {
   testKey: string;
 }
 
-/** Creates a project with one live and one independent test key, stored only as hashes. */
-export async function createProject(db: Db, clock: Clock, input: NewProject): Promise<CreatedProject> {
+/** A new project record with one live and one independent test key (stored only as hashes); nothing is written. */
+export function newProjectWithKeys(input: NewProject, now: Date): CreatedProject {
   const live = generateKey('live');
   const test = generateKey('test');
   const project: Project = {
@@ -35,12 +35,18 @@ export async function createProject(db: Db, clock: Clock, input: NewProject): Pr
     country: input.country,
     inbound_webhook_environments: input.inboundWebhookEnvironments ?? {},
     disabled_at: null,
-    created_at: clock.now().toISOString(),
+    created_at: now.toISOString(),
     live_key_hash: live.hash,
     test_key_hash: test.hash,
   };
-  await createProjectWithKeys(db, project);
   return { project, liveKey: live.plaintext, testKey: test.plaintext };
+}
+
+/** Creates a project with one live and one independent test key, stored only as hashes. */
+export async function createProject(db: Db, clock: Clock, input: NewProject): Promise<CreatedProject> {
+  const created = newProjectWithKeys(input, clock.now());
+  await createProjectWithKeys(db, created.project);
+  return created;
 }
 
 /** Regenerates the live or test key of a project; the previous key of that mode stops working at once. */
