@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { escapeHtml, pageLayout } from './page-layout';
 import { htmlPageHeaders } from '../http/html-headers';
 import { fqdn } from '../domains/dns-records';
 import type { RecordStatus, SendingDomain, VerificationStatus } from '../domains/domain';
@@ -12,13 +13,6 @@ import type { RecordStatus, SendingDomain, VerificationStatus } from '../domains
 
 /** A verification-page token as issued (24 random bytes, base64url); anything else is not looked up. */
 export const PAGE_TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escaped text that may wrap after each dot (long host names); `<wbr>` adds nothing to copied text. */
 function breakable(value: string): string {
@@ -192,23 +186,7 @@ function recordKey(r: { record_type: string; fqdn: string; value: string }): str
 }
 
 function layout(input: { nonce: string; title: string; main: string; script: boolean }): string {
-  const nonce = escapeHtml(input.nonce);
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="robots" content="noindex, nofollow">
-  <meta name="referrer" content="no-referrer">
-  <title>${escapeHtml(input.title)}</title>
-  <style nonce="${nonce}">${STYLE}</style>
-</head>
-<body>
-  <main>${input.main}
-  </main>${input.script ? `\n  <script nonce="${nonce}">${SCRIPT}</script>` : ''}
-</body>
-</html>
-`;
+  return pageLayout({ nonce: input.nonce, title: input.title, main: input.main, style: STYLE, script: input.script ? SCRIPT : undefined });
 }
 
 const STYLE = `

@@ -3,8 +3,7 @@ import { unprocessable } from '../errors';
 import { renderTemplate, templateVariableNames } from '../templates/render';
 import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from '../templates/template-send-request';
-import { serviceTrackingBaseUrl } from '../tracking/tracking-service';
-import { ensureUnsubscribeFooter, unsubscribeLinks } from '../unsubscribe/unsubscribe-links';
+import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
 import { defaultSubject } from './accept-send';
 import type { AdvancedEmailType } from './advanced-send-types';
 import type { SendPayload } from './send-job';
@@ -64,18 +63,13 @@ export function composeMail(
 ): ComposedMail {
   const { content, template } = input;
   const marketing = content.emailType === 'marketing';
-  const baseUrl = marketing ? (serviceTrackingBaseUrl() ?? input.requestBaseUrl) : undefined;
-  const links = baseUrl
-    ? unsubscribeLinks({ activityId: input.activityId, projectId: input.projectId, email: content.recipient, baseUrl, secret: input.secret })
+  const links = marketing
+    ? recipientUnsubscribeLinks({ activityId: input.activityId, projectId: input.projectId, email: content.recipient, secret: input.secret, requestBaseUrl: input.requestBaseUrl })
     : undefined;
 
   const htmlSource = template?.html ?? content.html ?? '';
   const subjectSource = content.subject ?? template?.subject ?? defaultSubject(deps);
-  const variables: Record<string, unknown> = { ...content.data };
-  if (links) {
-    variables.unsubscribe_url ??= links.unsubscribeUrl;
-    variables.view_in_browser_url ??= links.viewInBrowserUrl;
-  }
+  const variables = withLinkVariables(content.data, links);
   const used = new Set([...templateVariableNames(htmlSource), ...templateVariableNames(subjectSource)]);
   let sampleCartItemsInjected = false;
   if (input.preview && used.has('cart_items') && variables.cart_items === undefined) {

@@ -6,8 +6,7 @@ import { tokenSecret } from '../secrets';
 import { checkProjectCanSend, defaultSubject, queueSend } from '../sending/accept-send';
 import { isEmptyHtml } from '../sending/compose-mail';
 import { findSuppressed } from '../suppression/suppression-repository';
-import { serviceTrackingBaseUrl } from '../tracking/tracking-service';
-import { ensureUnsubscribeFooter, unsubscribeLinks } from '../unsubscribe/unsubscribe-links';
+import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
 import { renderTemplate, templateVariableNames } from './render';
 import type { Template } from './template';
 import { TEMPLATE_SEND_MESSAGES, type TemplateSendInput } from './template-send-request';
@@ -45,15 +44,8 @@ export async function sendTemplateEmail(
   const source = template?.html ?? input.html ?? '';
 
   const activityId = randomUUID();
-  const baseUrl = serviceTrackingBaseUrl() ?? requestBaseUrl;
-  const links = baseUrl
-    ? unsubscribeLinks({ activityId, projectId, email: input.recipient, baseUrl, secret: await tokenSecret() })
-    : undefined;
-  const variables: Record<string, unknown> = { ...input.variables };
-  if (links) {
-    variables.unsubscribe_url ??= links.unsubscribeUrl;
-    variables.view_in_browser_url ??= links.viewInBrowserUrl;
-  }
+  const links = recipientUnsubscribeLinks({ activityId, projectId, email: input.recipient, secret: await tokenSecret(), requestBaseUrl });
+  const variables = withLinkVariables(input.variables, links);
 
   const rendered = renderTemplate(source, variables, template ? { cacheKey: `${template.id}:${template.version}` } : {});
   if (isEmptyHtml(rendered.output)) {

@@ -1,5 +1,6 @@
 import { config } from '../config';
-import { escapeHtml } from '../pages/verification-page';
+import { serviceTrackingBaseUrl } from '../tracking/tracking-service';
+import { escapeHtml } from '../pages/page-layout';
 import { unsubscribeToken, viewToken } from './unsubscribe-tokens';
 
 /**
@@ -26,6 +27,31 @@ export function unsubscribeLinks(input: { activityId: string; projectId: string;
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   };
+}
+
+/**
+ * A recipient's links under the service's public URL, else where the API was reached (the local
+ * cloud); undefined when neither is known, and the mail then goes without them.
+ */
+export function recipientUnsubscribeLinks(input: {
+  activityId: string;
+  projectId: string;
+  email: string;
+  secret: string;
+  requestBaseUrl?: string;
+}): UnsubscribeLinks | undefined {
+  const baseUrl = serviceTrackingBaseUrl() ?? input.requestBaseUrl;
+  return baseUrl ? unsubscribeLinks({ activityId: input.activityId, projectId: input.projectId, email: input.email, baseUrl, secret: input.secret }) : undefined;
+}
+
+/** A copy of the template variables offering `unsubscribe_url` and `view_in_browser_url`, unless the caller set them. */
+export function withLinkVariables(variables: Record<string, unknown> | undefined, links: UnsubscribeLinks | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...variables };
+  if (links) {
+    out.unsubscribe_url ??= links.unsubscribeUrl;
+    out.view_in_browser_url ??= links.viewInBrowserUrl;
+  }
+  return out;
 }
 
 /** Does the HTML already carry the link (as is, or with `&` written `&amp;`)? */

@@ -1,5 +1,5 @@
 import { htmlPageHeaders } from '../http/html-headers';
-import { escapeHtml } from '../pages/verification-page';
+import { escapeHtml, pageLayout } from '../pages/page-layout';
 
 /**
  * The public unsubscribe pages (`/u/{token}`) and the headers of the view-in-browser page
@@ -94,22 +94,7 @@ export function renderLinkErrorPage(nonce: string): string {
 }
 
 function layout(nonce: string, title: string, main: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="robots" content="noindex, nofollow">
-  <meta name="referrer" content="no-referrer">
-  <title>${escapeHtml(title)}</title>
-  <style nonce="${escapeHtml(nonce)}">${STYLE}</style>
-</head>
-<body>
-  <main>${main}
-  </main>
-</body>
-</html>
-`;
+  return pageLayout({ nonce, title, main, style: STYLE });
 }
 
 const STYLE = `

@@ -1,8 +1,8 @@
 import vm from 'node:vm';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { DnsRecord, SendingDomain } from '../../../../shared/domains/domain';
+import { escapeHtml } from '../../../../shared/pages/page-layout';
 import {
-  escapeHtml,
   pageHeaders,
   pageView,
   renderErrorPage,
