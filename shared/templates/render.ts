@@ -2,8 +2,8 @@ import Handlebars from 'handlebars';
 import { AppError } from '../errors';
 import type { RenderOptions, RenderResult } from './template';
 import { templateHelpers } from './helpers';
-import { RenderBudget, currentBudget, renderLimitError } from './render-budget';
-import { KNOWN_HELPERS, parseTemplate, templateSyntaxError } from './template-syntax';
+import { RenderBudget, TEMPLATE_LIMIT_CODE, currentBudget, renderLimitError } from './render-budget';
+import { KNOWN_HELPERS, TEMPLATE_INVALID_CODE, parseTemplate, templateSyntaxError } from './template-syntax';
 
 type HelperFn = (this: unknown, ...args: unknown[]) => unknown;
 type Program = ((context: unknown, options?: unknown) => string) & Record<string | symbol, unknown>;
@@ -171,6 +171,11 @@ export function renderTemplate(source: string, variables: Record<string, unknown
  */
 export function checkTemplate(source: string, field: string): void {
   renderTemplate(source, {}, { field });
+}
+
+/** True for the errors of a template's content: it does not compile, or its render exceeds the bounds. */
+export function isTemplateError(error: unknown): error is AppError {
+  return error instanceof AppError && (error.code === TEMPLATE_INVALID_CODE || error.code === TEMPLATE_LIMIT_CODE);
 }
 
 /** Empties the compiled-template cache (tests). */
