@@ -21,8 +21,8 @@ const items = Array.from({ length: 32 }, (_, i) => ({ n: i }));
 /** The finding's example: five nested loops over 32 items, 33 million iterations. */
 const FIVE_NESTED_EACH = '<p>{{#each a}}{{#each ../a}}{{#each ../../a}}{{#each ../../../a}}{{#each ../../../../a}}{{n}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}</p>';
 const BROKEN = [
-  ['an unclosed #if', '<p>{{#if x}}abc</p>', 1, 18],
-  ['an unclosed {{', '<p>{{ name</p>', 1, 11],
+  ['an unclosed #if', '<p>{{#if x}}abc</p>', 1, 20],
+  ['an unclosed {{', '<p>{{ name</p>', 1, 7],
   ['a partial', '<p>{{> footer}}</p>', 1, 4],
   ['a NUL character', '<p>a\u0000</p>', 1, 5],
   ['a helperMissing call', '<p>{{helperMissing}}</p>', 1, 4],
