@@ -13,6 +13,8 @@ export type FailureCode =
   | 'attachment_error'
   | 'sender_domain_unauthenticated'
   | 'quota_exceeded'
+  /** The template does not compile or its render exceeds the bounds (a scheduled send at its time). */
+  | 'template_error'
   | 'send_failed';
 
 export interface ActivityFailure {

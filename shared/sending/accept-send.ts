@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Activity } from '../activity/activity';
+import type { Activity, ActivityFailure } from '../activity/activity';
 import { markFailed, putActivity } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
-import { AppError, badRequest, forbidden } from '../errors';
+import { AppError, badRequest, forbidden, isConditionalCheckFailure } from '../errors';
+import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
 import { packSendJob, type SendPayload } from './send-job';
@@ -116,6 +117,24 @@ export async function queueSends(
     throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
   }
   return activities.map((a) => a.id);
+}
+
+/**
+ * Records a send that was accepted earlier (a scheduled send at its time) but cannot be built: the
+ * activity is written and failed at once, and `email.failed` is emitted once, like a failure in
+ * the send worker. Idempotent on `send.activityId`: a redelivery finds the record and changes nothing.
+ */
+export async function recordFailedSend(deps: Services, caller: ProjectCaller, send: QueuedSend, failure: ActivityFailure): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  const activity = newActivity(caller, send, now);
+  try {
+    await putActivity(deps.db, activity, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS));
+  } catch (error) {
+    if (!isConditionalCheckFailure(error)) throw error;
+  }
+  if ((await markFailed(deps.db, activity, failure, now)) && isApiSend(activity) && hasWebhookTargets(caller.project)) {
+    await deps.events.publish(failedEvent(activity, failure, now));
+  }
 }
 
 /** A new `queued` activity record for one accepted send. */

@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { getActivity } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
-import { notFound } from '../errors';
+import { type AppError, notFound } from '../errors';
 import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve-scheduled-at';
 import { createScheduledSend } from '../scheduling/scheduled-send-service';
 import { tokenSecret } from '../secrets';
 import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from '../templates/template-send-request';
+import { isTemplateError } from '../templates/render';
 import { findTemplate } from '../templates/template-service';
-import { checkProjectCanSend, queueSends, type QueuedSend } from './accept-send';
+import { checkProjectCanSend, queueSends, recordFailedSend, type QueuedSend } from './accept-send';
 import type { AdvancedSendInput, ScheduledSendContent } from './advanced-send-types';
 import { composeMail, type ComposedMail, type MailContent } from './compose-mail';
 import { packSendJob } from './send-job';
@@ -63,13 +64,20 @@ export async function acceptAdvancedSend(deps: Services, caller: ProjectCaller, 
 export async function sendScheduledNow(deps: Services, caller: ProjectCaller, content: ScheduledSendContent, activityId: string): Promise<void> {
   checkProjectCanSend(caller, content.environment);
   const template = content.templateId ? await requireTemplate(deps, caller.project.id, content.templateId) : undefined;
-  const composed = composeMail(deps, {
-    content: { ...content, cc: [], bcc: [], attachments: [] },
-    template,
-    activityId,
-    projectId: caller.project.id,
-    secret: await tokenSecret(),
-  });
+  let composed: ComposedMail;
+  try {
+    composed = composeMail(deps, {
+      content: { ...content, cc: [], bcc: [], attachments: [] },
+      template,
+      activityId,
+      projectId: caller.project.id,
+      secret: await tokenSecret(),
+    });
+  } catch (error) {
+    // The template changed (or its data grew) since the send was accepted: the mail fails for good.
+    if (isTemplateError(error)) await recordTemplateFailure(deps, caller, content, template, activityId, error);
+    throw error;
+  }
   const existing = await getActivity(deps.db, activityId, true);
   if (!existing) {
     // A failed enqueue leaves the record queued: the worker's redelivery lands below and queues it.
@@ -79,6 +87,20 @@ export async function sendScheduledNow(deps: Services, caller: ProjectCaller, co
   if (existing.current_status !== 'queued') return;
   // An earlier call wrote the record but may have died before its job was queued.
   await deps.queue.send('send', await packSendJob(deps.blobs, { activity_id: activityId, project_id: caller.project.id, attempt: 1 }, composed.payload));
+}
+
+/** The failed activity (and `email.failed`) of a scheduled send whose template cannot be rendered. */
+async function recordTemplateFailure(
+  deps: Services,
+  caller: ProjectCaller,
+  content: ScheduledSendContent,
+  template: Template | undefined,
+  activityId: string,
+  error: AppError,
+): Promise<void> {
+  const payload = { from_email: content.sender, to: [content.recipient], cc: [], bcc: [], subject: content.subject ?? template?.subject ?? '', html: '', attachments: [] };
+  const send = queuedSend({ ...content, cc: [], bcc: [] }, template, { payload, variablesUsed: [], sampleCartItemsInjected: false }, activityId);
+  await recordFailedSend(deps, caller, send, { error_code: 'template_error', error_message: error.message, permanent: true });
 }
 
 async function requireTemplate(deps: Services, projectId: string, templateId: string): Promise<Template> {
@@ -165,6 +187,14 @@ function scheduledWarnings(input: AdvancedSendInput): string[] {
 }
 
 async function scheduleSend(deps: Services, caller: ProjectCaller, input: AdvancedSendInput, template: Template | undefined, schedule: ResolvedSchedule) {
+  // Content that cannot be rendered now is refused now (400/422), not discovered at its time.
+  composeMail(deps, {
+    content: { ...mailContent(input, input.recipients[0]), cc: [], bcc: [], attachments: [] },
+    template,
+    activityId: randomUUID(),
+    projectId: caller.project.id,
+    secret: await tokenSecret(),
+  });
   const scheduled = await createScheduledSend(deps, caller, {
     content: { ...scheduledContent(input), templateId: template?.id ?? input.templateId },
     scheduledFor: schedule.instant,

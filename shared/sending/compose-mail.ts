@@ -1,5 +1,5 @@
 import type { Services } from '../container';
-import { unprocessable } from '../errors';
+import { AppError, unprocessable } from '../errors';
 import { renderTemplate, templateVariableNames } from '../templates/render';
 import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from '../templates/template-send-request';
@@ -70,20 +70,22 @@ export function composeMail(
   const htmlSource = template?.html ?? content.html ?? '';
   const subjectSource = content.subject ?? template?.subject ?? defaultSubject(deps);
   const variables = withLinkVariables(content.data, links);
-  const used = new Set([...templateVariableNames(htmlSource), ...templateVariableNames(subjectSource)]);
+  const renders = template !== undefined || content.data !== undefined || marketing;
+  // Content sent as written may hold braces that are not Handlebars: its names are only a report.
+  const names = (source: string, field: string) => (renders ? templateVariableNames(source, field) : namesIfParsable(source, field));
+  const used = new Set([...names(htmlSource, 'html'), ...names(subjectSource, 'subject')]);
   let sampleCartItemsInjected = false;
   if (input.preview && used.has('cart_items') && variables.cart_items === undefined) {
     variables.cart_items = SAMPLE_CART_ITEMS;
     sampleCartItemsInjected = true;
   }
 
-  const renders = template !== undefined || content.data !== undefined || marketing;
-  const render = (source: string, cacheKey?: string) => renderTemplate(source, variables, { preview: input.preview, cacheKey }).output;
-  let html = renders ? render(htmlSource, template && !input.preview ? `${template.id}:${template.version}` : undefined) : htmlSource;
+  const render = (source: string, field: string, cacheKey?: string) => renderTemplate(source, variables, { preview: input.preview, cacheKey, field }).output;
+  let html = renders ? render(htmlSource, 'html', template && !input.preview ? `${template.id}:${template.version}` : undefined) : htmlSource;
   if (renders && isEmptyHtml(html)) throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
   if (links) html = ensureUnsubscribeFooter(html, String(variables.unsubscribe_url));
-  const subject = renders ? render(subjectSource) : subjectSource;
-  const text = content.text !== undefined && renders ? render(content.text) : content.text;
+  const subject = renders ? render(subjectSource, 'subject') : subjectSource;
+  const text = content.text !== undefined && renders ? render(content.text, 'text') : content.text;
 
   const headers: Record<string, string> = { ...content.customHeaders, ...threadingHeaders(content.inReplyTo, content.references), ...links?.headers };
   if (links) used.add('unsubscribe_url').add('view_in_browser_url');
@@ -105,6 +107,16 @@ export function composeMail(
     variablesUsed: [...used].sort(),
     sampleCartItemsInjected,
   };
+}
+
+/** The variable names of content that is not rendered, or none when it is not a template at all. */
+function namesIfParsable(source: string, field: string): string[] {
+  try {
+    return templateVariableNames(source, field);
+  } catch (error) {
+    if (error instanceof AppError) return [];
+    throw error;
+  }
 }
 
 /** True when rendered HTML shows nothing: no text and no image (part 7 `TEMPLATE_EMPTY`). */

@@ -47,12 +47,12 @@ export async function sendTemplateEmail(
   const links = recipientUnsubscribeLinks({ activityId, projectId, email: input.recipient, secret: await tokenSecret(), requestBaseUrl });
   const variables = withLinkVariables(input.variables, links);
 
-  const rendered = renderTemplate(source, variables, template ? { cacheKey: `${template.id}:${template.version}` } : {});
+  const rendered = renderTemplate(source, variables, { field: template ? 'html' : 'html_body', cacheKey: template ? `${template.id}:${template.version}` : undefined });
   if (isEmptyHtml(rendered.output)) {
     throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
   }
   const subjectSource = input.subject ?? template?.subject ?? defaultSubject(deps);
-  const subject = renderTemplate(subjectSource, variables).output;
+  const subject = renderTemplate(subjectSource, variables, { field: 'subject' }).output;
   const html = links ? ensureUnsubscribeFooter(rendered.output, String(variables.unsubscribe_url)) : rendered.output;
 
   await queueSend(deps, caller, {
@@ -76,7 +76,7 @@ export async function sendTemplateEmail(
     },
   });
 
-  const used = new Set([...templateVariableNames(source), ...templateVariableNames(subjectSource)]);
+  const used = new Set([...templateVariableNames(source, template ? 'html' : 'html_body'), ...templateVariableNames(subjectSource, 'subject')]);
   if (links) used.add('unsubscribe_url').add('view_in_browser_url');
   return {
     message: 'Email queued for sending',

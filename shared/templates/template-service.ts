@@ -3,6 +3,7 @@ import { ConditionFailedError, badRequest, conflict, notFound } from '../errors'
 import type { PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
+import { checkTemplate } from './render';
 import type { Template } from './template';
 import {
   allocateTemplateInternalId,
@@ -72,10 +73,20 @@ function optionalText(body: Record<string, unknown>, field: string): string | nu
   return value;
 }
 
-/** POST /v1/templates: `name` and `html` are required. */
+/**
+ * The fields every send renders must compile and render within the bounds, so a stored template can
+ * always be sent: 400 `TEMPLATE_INVALID` or 422 `TEMPLATE_LIMIT_EXCEEDED` (see render.ts).
+ */
+function checkRenderedFields(fields: { html?: string | null; subject?: string | null }): void {
+  if (fields.html) checkTemplate(fields.html, 'html');
+  if (fields.subject) checkTemplate(fields.subject, 'subject');
+}
+
+/** POST /v1/templates: `name` and `html` are required; html and subject must compile. */
 export async function createTemplate(db: Db, clock: Clock, projectId: string, body: unknown): Promise<Template> {
   if (!isObject(body) || !nonEmptyString(body.name) || !nonEmptyString(body.html)) throw badRequest('Missing required fields: name, html');
   const optional = Object.fromEntries(OPTIONAL_FIELDS.map((f) => [f, optionalText(body, f) ?? null])) as Record<(typeof OPTIONAL_FIELDS)[number], string | null>;
+  checkRenderedFields({ html: body.html, subject: optional.subject });
   const internalId = await allocateTemplateInternalId(db, projectId);
   const now = clock.now().toISOString();
   const template: Template = {
@@ -103,7 +114,7 @@ export async function pageTemplates(db: Db, projectId: string, request: PageRequ
   return { templates: matching.slice(start, start + request.perPage), total: matching.length };
 }
 
-/** PUT /v1/templates/:id: any of name, html, subject, description, preheader; bumps `version`. */
+/** PUT /v1/templates/:id: any of name, html, subject, description, preheader; bumps `version`; html and subject must compile. */
 export async function updateTemplate(db: Db, clock: Clock, projectId: string, rawId: string | undefined, body: unknown): Promise<Template> {
   if (!isObject(body) || !UPDATABLE_FIELDS.some((f) => body[f] !== undefined)) {
     throw badRequest(`At least one of ${UPDATABLE_FIELDS.join(', ')} is required`);
@@ -118,6 +129,7 @@ export async function updateTemplate(db: Db, clock: Clock, projectId: string, ra
     const value = optionalText(body, field);
     if (value !== undefined) changes[field] = value;
   }
+  checkRenderedFields(changes);
   for (let attempt = 1; ; attempt++) {
     const current = await requireTemplate(db, projectId, rawId);
     const next: Template = { ...current, ...changes, version: current.version + 1, updated_at: clock.now().toISOString() };

@@ -21,6 +21,8 @@ export interface RenderOptions {
   preview?: boolean;
   /** `${templateId}:${version}`: compiled once per version and reused (used_cached_html). */
   cacheKey?: string;
+  /** The request field the source came from (`html`, `subject`, `text`), named in errors; `html` by default. */
+  field?: string;
 }
 
 export interface RenderResult {
