@@ -28,15 +28,16 @@ export const handler = apiHandler('suppressions', {
     return { status: 200, body: { success: true, ...result } };
   },
 
+  // API Gateway hands path parameters over decoded: decoding again would misread a `%` in an address.
   'GET /v1/suppressions/{email}': async (request) => {
-    const email = decodeURIComponent(request.params.email ?? '').toLowerCase();
+    const email = (request.params.email ?? '').toLowerCase();
     const entry = await getSuppression(services().db, projectCaller(request).project.id, email);
     if (!entry) throw notFound(`${email} is not suppressed`);
     return { status: 200, body: { success: true, data: presentSuppression(entry) } };
   },
 
   'DELETE /v1/suppressions/{email}': async (request) => {
-    const result = await removeOne(services(), projectCaller(request).project, decodeURIComponent(request.params.email ?? ''));
+    const result = await removeOne(services(), projectCaller(request).project, request.params.email ?? '');
     return { status: 200, body: { success: true, ...result } };
   },
 });
