@@ -51,6 +51,9 @@ function answerMalformed(res: http.ServerResponse, message: string): void {
   res.end(JSON.stringify({ message }));
 }
 
+/** HTTP API's largest request payload. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
 const TEXT_TYPES = /^(application\/([\w.-]+\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
 /**
@@ -67,10 +70,19 @@ export async function startApiServer(options: {
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
     // A client that goes away mid-body must not take the process with it.
     req.on('error', () => res.destroy());
     req.on('end', () => {
+      // API Gateway's payload limit; the local server would otherwise hold any body in memory.
+      if (size > MAX_BODY_BYTES) {
+        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+        return void res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
+      }
       void (async () => {
         const url = parseUrl(req.url);
         if (!url) return answerMalformed(res, 'Malformed request URL');

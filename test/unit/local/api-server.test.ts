@@ -74,6 +74,12 @@ describe('the local API server and malformed requests', () => {
     await stillServes();
   });
 
+  test('a body over API Gateway\'s 10 MB answers 413, and the server keeps serving', async () => {
+    const res = await fetch(`${server.url}/v1/templates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(10 * 1024 * 1024 + 1, 0x20) });
+    expect(res.status).toBe(413);
+    await stillServes();
+  });
+
   test('a handler that throws answers 500, and the server keeps serving', async () => {
     const res = await fetch(`${server.url}/v1/send-email`, { method: 'POST' });
     expect(res.status).toBe(500);
