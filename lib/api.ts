@@ -5,7 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { endpointGroups, routes, type EndpointGroup } from '../shared/routes';
+import { endpointGroups, routeKey, routes, type EndpointGroup, type RouteDefinition } from '../shared/routes';
 import { accessFor, connect, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 import { pascal } from './queues';
@@ -22,20 +22,78 @@ export interface ApiProps {
    */
   readonly apiName?: string;
   /**
-   * Steady-state requests per second for the whole stage.
-   * @default - the account's API Gateway limit
+   * Throttles of the stage (every route) and of the public token routes, each route on its own.
+   * Every value not given here comes from the CDK context (`cdk deploy -c apiRateLimit=1000`), else
+   * from `DEFAULT_API_THROTTLES`.
+   * @default DEFAULT_API_THROTTLES, overridden by context
    */
-  readonly rateLimit?: number;
-  /**
-   * Burst of requests for the whole stage.
-   * @default - the account's API Gateway limit
-   */
-  readonly burstLimit?: number;
+  readonly throttles?: Partial<ApiThrottles>;
   /**
    * What happens to the log groups when the stack deletes them.
    * @default RemovalPolicy.RETAIN
    */
   readonly logRemovalPolicy?: RemovalPolicy;
+}
+
+/** A steady rate (requests per second) and the burst above it that API Gateway lets through. */
+export interface Throttle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/**
+ * The throttle classes: the stage default for every route, and per-route limits for the public
+ * routes, which anyone can call without a key.
+ */
+export interface ApiThrottles {
+  /** Every route, per stage (context `apiRateLimit`, `apiBurstLimit`). */
+  readonly api: Throttle;
+  /** The domain verification page and its verify button, which calls SES (context `verifyRateLimit`, `verifyBurstLimit`). */
+  readonly verify: Throttle;
+  /** Unsubscribe and view-in-browser pages (context `linksRateLimit`, `linksBurstLimit`). */
+  readonly links: Throttle;
+  /** Open pixel and click redirect, which readers hit in bursts after a campaign (context `trackingRateLimit`, `trackingBurstLimit`). */
+  readonly tracking: Throttle;
+}
+
+/**
+ * Defaults sized for one deployment: well under the account's 10,000 requests per second that all
+ * APIs of a region share, above what SES lets a sender send, and tight where a public route costs
+ * an SES call.
+ */
+export const DEFAULT_API_THROTTLES: ApiThrottles = {
+  api: { rateLimit: 500, burstLimit: 1000 },
+  verify: { rateLimit: 2, burstLimit: 10 },
+  links: { rateLimit: 50, burstLimit: 100 },
+  tracking: { rateLimit: 300, burstLimit: 600 },
+};
+
+/** The throttle class of a public route, by its endpoint group; key routes get the stage default. */
+function throttleClassOf(route: RouteDefinition): Exclude<keyof ApiThrottles, 'api'> | undefined {
+  if (route.auth !== 'public') return undefined;
+  if (route.group === 'pages') return 'verify';
+  if (route.group === 'tracking') return 'tracking';
+  if (route.group === 'links') return 'links';
+  throw new Error(`Public route ${routeKey(route)} has no throttle class`);
+}
+
+/** One limit: the prop, else the context value, else the default; refused unless a positive number. */
+function limitOf(scope: Construct, name: string, prop: number | undefined, fallback: number, whole: boolean): number {
+  const raw: unknown = prop ?? scope.node.tryGetContext(name) ?? fallback;
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
+    throw new Error(`${name} must be a ${whole ? 'whole ' : ''}number above 0; got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/** The throttles in force: props first, then context values, then the defaults. */
+export function resolveThrottles(scope: Construct, props: Partial<ApiThrottles> = {}): ApiThrottles {
+  const one = (cls: keyof ApiThrottles): Throttle => ({
+    rateLimit: limitOf(scope, `${cls}RateLimit`, props[cls]?.rateLimit, DEFAULT_API_THROTTLES[cls].rateLimit, false),
+    burstLimit: limitOf(scope, `${cls}BurstLimit`, props[cls]?.burstLimit, DEFAULT_API_THROTTLES[cls].burstLimit, true),
+  });
+  return { api: one('api'), verify: one('verify'), links: one('links'), tracking: one('tracking') };
 }
 
 /** The HTTP API: one function per endpoint group and one route per entry of the route table. */
@@ -50,6 +108,8 @@ export class Api extends Construct {
   public readonly functions: Readonly<Record<EndpointGroup, ProjectFunction>>;
   /** Access log group of the stage. */
   public readonly accessLogs: logs.LogGroup;
+  /** The throttles set on the stage and on the public routes. */
+  public readonly throttles: ApiThrottles;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -61,6 +121,7 @@ export class Api extends Construct {
       createDefaultStage: false,
     });
 
+    this.throttles = resolveThrottles(this, props.throttles);
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: logs.RetentionDays.ONE_MONTH,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
@@ -68,10 +129,7 @@ export class Api extends Construct {
     this.stage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: this.httpApi,
       autoDeploy: true,
-      throttle:
-        props.rateLimit !== undefined || props.burstLimit !== undefined
-          ? { rateLimit: props.rateLimit, burstLimit: props.burstLimit }
-          : undefined,
+      throttle: this.throttles.api,
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(this.accessLogs),
         // No headers: the Authorization header carries the API key.
@@ -112,13 +170,23 @@ export class Api extends Construct {
     }
     this.functions = functions;
 
+    // Public routes get limits of their own, so that a flood on one (the verify button calls SES)
+    // neither costs much nor eats the stage's budget for the key routes.
+    // The L1 property is untyped and passed to CloudFormation as is: its keys are CloudFormation's.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     for (const route of routes) {
-      this.httpApi.addRoutes({
+      const [httpRoute] = this.httpApi.addRoutes({
         path: route.path,
         methods: [apigw.HttpMethod[route.method]],
         integration: integrations[route.group],
       });
+      const cls = throttleClassOf(route);
+      if (!cls) continue;
+      routeSettings[routeKey(route)] = { ThrottlingRateLimit: this.throttles[cls].rateLimit, ThrottlingBurstLimit: this.throttles[cls].burstLimit };
+      // API Gateway refuses settings for a route key that does not exist yet.
+      this.stage.node.addDependency(httpRoute);
     }
+    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = routeSettings;
 
     NagSuppressions.addResourceSuppressions(
       this.httpApi,

@@ -27,6 +27,33 @@ function compile(path: string): { pattern: RegExp; names: string[] } {
   return { pattern: new RegExp(`^${source}$`), names };
 }
 
+/** The request target as a URL; undefined when it is not one (`//`, `http://[`...). */
+function parseUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The route's path parameters, decoded once as API Gateway does; undefined when one does not decode. */
+function decodeParams(names: readonly string[], raw: readonly string[]): Record<string, string> | undefined {
+  try {
+    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(raw[i])]));
+  } catch {
+    return undefined;
+  }
+}
+
+/** API Gateway's own answer to a request it cannot route. */
+function answerMalformed(res: http.ServerResponse, message: string): void {
+  res.writeHead(400, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ message }));
+}
+
+/** HTTP API's largest request payload. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
 const TEXT_TYPES = /^(application\/([\w.-]+\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
 /**
@@ -43,19 +70,33 @@ export async function startApiServer(options: {
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    // A client that goes away mid-body must not take the process with it.
+    req.on('error', () => res.destroy());
     req.on('end', () => {
+      // API Gateway's payload limit; the local server would otherwise hold any body in memory.
+      if (size > MAX_BODY_BYTES) {
+        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+        return void res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
+      }
       void (async () => {
-        const url = new URL(req.url ?? '/', 'http://localhost');
+        const url = parseUrl(req.url);
+        if (!url) return answerMalformed(res, 'Malformed request URL');
         const method = (req.method ?? 'GET').toUpperCase();
-        let params: Record<string, string> = {};
+        let params: Record<string, string> | undefined = {};
         const route = compiled.find((r) => {
           if (r.method !== method) return false;
           const m = r.pattern.exec(url.pathname);
           if (!m) return false;
-          params = Object.fromEntries(r.names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
+          params = decodeParams(r.names, m.slice(1));
           return true;
         });
+        // API Gateway answers 400 itself when a path parameter does not decode; the function never runs.
+        if (!params) return answerMalformed(res, 'Malformed percent-encoding in the request path');
         const local = options.localRoutes?.[`${method} ${url.pathname}`];
         if (local) {
           const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : (v ?? '')]));
@@ -115,8 +156,20 @@ export async function startApiServer(options: {
           res.writeHead(500, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ message: 'Internal Server Error' }));
         }
-      })();
+      })().catch((error: unknown) => {
+        // Whatever escapes the request's own handling ends this request, never the local cloud.
+        console.error(error);
+        if (res.headersSent) return void res.destroy();
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'Internal Server Error' }));
+      });
     });
+  });
+  // Requests Node cannot parse (oversized headers, broken request lines): a 4xx, then the socket closes.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${JSON.stringify({ message: 'Bad Request' })}`);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -9,9 +9,10 @@ import { presentSender, startMailboxVerification } from '../../shared/domains/se
 import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
+import { domainParam as readDomainParam } from '../../shared/http/path-params';
 
 const projectOf = (request: ApiRequest) => projectCaller(request).project.id;
-const domainParam = (request: ApiRequest) => (request.params.domain ?? '').toLowerCase();
+const domainParam = (request: ApiRequest) => readDomainParam(request.params);
 
 /** A domain as the register, verify and recreate answers show it: with its reply and tracking subdomains and verification page. */
 const identityView = async (request: ApiRequest, domain: SendingDomain) =>

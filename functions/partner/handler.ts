@@ -4,6 +4,7 @@ import { listDomains } from '../../shared/domains/domain-repository';
 import { verificationUrl } from '../../shared/domains/domain-presenter';
 import { apiHandler } from '../../shared/http/api-handler';
 import { publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
+import { domainParam } from '../../shared/http/path-params';
 import { onboardDomain, readDomainPack, verifyDomainPack } from '../../shared/partner/partner-domains';
 import {
   createPartnerProject,
@@ -70,12 +71,12 @@ export const handler = apiHandler('partner', {
 
   'GET /v1/partner/projects/{projectId}/domains/{domain}': async (request) => {
     const project = await owned(request);
-    return ok({ ...(await readDomainPack(services(), project.id, request.params.domain ?? '', publicBaseUrl(request))), skipped: [] });
+    return ok({ ...(await readDomainPack(services(), project.id, domainParam(request.params), publicBaseUrl(request))), skipped: [] });
   },
 
   'POST /v1/partner/projects/{projectId}/domains/{domain}/verify': async (request) => {
     const project = await owned(request);
-    return ok(await verifyDomainPack(services(), project.id, request.params.domain ?? '', publicBaseUrl(request)));
+    return ok(await verifyDomainPack(services(), project.id, domainParam(request.params), publicBaseUrl(request)));
   },
 
   'GET /v1/partner/projects/{projectId}/senders': async (request) => ok(await listPartnerSenders(services(), await owned(request))),

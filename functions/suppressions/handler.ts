@@ -1,6 +1,7 @@
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
+import { emailParam } from '../../shared/http/path-params';
 import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
 import { badRequest, notFound } from '../../shared/errors';
 import { getSuppression, pageSuppressions } from '../../shared/suppression/suppression-repository';
@@ -28,15 +29,16 @@ export const handler = apiHandler('suppressions', {
     return { status: 200, body: { success: true, ...result } };
   },
 
+  // API Gateway hands path parameters over decoded: decoding again would misread a `%` in an address.
   'GET /v1/suppressions/{email}': async (request) => {
-    const email = decodeURIComponent(request.params.email ?? '').toLowerCase();
+    const email = emailParam(request.params).toLowerCase();
     const entry = await getSuppression(services().db, projectCaller(request).project.id, email);
     if (!entry) throw notFound(`${email} is not suppressed`);
     return { status: 200, body: { success: true, data: presentSuppression(entry) } };
   },
 
   'DELETE /v1/suppressions/{email}': async (request) => {
-    const result = await removeOne(services(), projectCaller(request).project, decodeURIComponent(request.params.email ?? ''));
+    const result = await removeOne(services(), projectCaller(request).project, emailParam(request.params));
     return { status: 200, body: { success: true, ...result } };
   },
 });

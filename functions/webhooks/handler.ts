@@ -1,23 +1,26 @@
 import { services } from '../../shared/container';
-import { forbidden } from '../../shared/errors';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
 import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
 import { pageWebhookFailures, presentWebhookFailure } from '../../shared/webhooks/failure-repository';
+import { slotOfKeyMode } from '../../shared/webhooks/webhook-job';
 import { readWebhookSecret, rotateWebhookSecret } from '../../shared/webhooks/webhook-secret';
 
-/** Endpoint group `webhooks`: the signing secret (created on first read) and the failed deliveries. */
+/**
+ * Endpoint group `webhooks`: the signing secrets (created on first read) and the failed deliveries.
+ * Each key sees and rotates the secret of its own slot only: the live key the live one, the test key
+ * the dev one, so a test key can never sign a live delivery.
+ */
 export const handler = apiHandler('webhooks', {
   'GET /v1/webhooks/secret': async (request) => {
-    const secret = await readWebhookSecret(services().db, projectCaller(request).project.id);
+    const caller = projectCaller(request);
+    const secret = await readWebhookSecret(services().db, caller.project.id, slotOfKeyMode(caller.mode));
     return { status: 200, body: { success: true, secret } };
   },
 
   'POST /v1/webhooks/secret/rotate': async (request) => {
     const caller = projectCaller(request);
-    // A test key may read the secret (dev receivers verify with it) but not break the live ones.
-    if (caller.mode !== 'live') throw forbidden('Rotating the webhook secret needs the live key');
-    const secret = await rotateWebhookSecret(services().db, caller.project.id);
+    const secret = await rotateWebhookSecret(services().db, caller.project.id, slotOfKeyMode(caller.mode));
     return { status: 200, body: { success: true, secret } };
   },
 

@@ -45,6 +45,7 @@ export function parseActivityFilters(query: Readonly<Record<string, string | und
     if (Number.isNaN(date.getTime())) throw badRequest(`${name} must be an ISO 8601 timestamp`);
     filters[key] = date.toISOString();
   }
+  if (filters.since && filters.until && filters.since > filters.until) throw badRequest('since must not be after until');
   return filters;
 }
 

@@ -1,7 +1,19 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { MailerError, type Mailer, type MailerFailureKind, type OutgoingMail } from '../ports';
 
-/** Mailer port over SES v2 `SendEmail` with raw content and the project's configuration set. */
+/** SES control headers (`X-SES-CONFIGURATION-SET`, `X-SES-MESSAGE-TAGS`...) in a raw message's header block. */
+function sesControlHeaders(raw: Uint8Array): string[] {
+  const text = Buffer.from(raw).toString('latin1');
+  const end = text.search(/\r?\n\r?\n/);
+  const block = end < 0 ? text : text.slice(0, end);
+  return [...block.matchAll(/^(x-ses-[^:\s]*)\s*:/gim)].map((m) => m[1]);
+}
+
+/**
+ * Mailer port over SES v2 `SendEmail` with raw content. The configuration set (which feeds bounces,
+ * complaints and suppression) and the tags are parameters of the call; a message carrying SES
+ * control headers, which could override them, is refused before it reaches SES.
+ */
 export class SesMailer implements Mailer {
   constructor(
     private readonly client: SESv2Client,
@@ -9,6 +21,8 @@ export class SesMailer implements Mailer {
   ) {}
 
   async sendRaw(mail: OutgoingMail): Promise<{ messageId: string }> {
+    const control = sesControlHeaders(mail.raw);
+    if (control.length > 0) throw new MailerError('rejected', `The message carries SES control headers: ${control.join(', ')}`);
     try {
       const out = await this.client.send(
         new SendEmailCommand({

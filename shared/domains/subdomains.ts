@@ -5,7 +5,7 @@ import { badRequest, conflict } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { REPLY_DOMAIN_SK_PREFIX, TRACKING_DOMAIN_SK_PREFIX, projectKey, replyDomainKey, trackingDomainKey } from '../store/keys';
 import type { DnsRecord, RecordStatus } from './domain';
-import { providerHosts } from './dns-records';
+import { isDomainName, providerHosts } from './dns-records';
 import { getDomain } from './domain-repository';
 
 /**
@@ -76,6 +76,7 @@ export async function registerSubdomain(
   const raw = (body ?? {}) as Record<string, unknown>;
   const parent = typeof raw.domain === 'string' ? raw.domain.trim().toLowerCase().replace(/\.$/, '') : '';
   if (!parent) throw badRequest('Missing required fields: domain');
+  if (!isDomainName(parent)) throw badRequest(`Invalid domain: ${parent}`);
   const label = SUBDOMAIN_LABEL[kind];
   // Accept either the sending domain or the subdomain itself.
   const sending = parent.startsWith(`${label}.`) && !(await getDomain(deps.db, projectId, parent)) ? parent.slice(label.length + 1) : parent;

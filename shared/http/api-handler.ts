@@ -44,8 +44,27 @@ const jsonBody: Middleware = {
     } catch {
       throw badRequest('Request body is not valid JSON');
     }
+    // No field of the API can carry a NUL: mail cannot (RFC 5322 2.2), nor can a template or a name.
+    if (containsNul(request.context.api.body)) throw badRequest('Request body strings may not contain NUL characters (U+0000)');
   },
 };
+
+/** True when a parsed JSON value holds U+0000 in any string, key or value; iterative, so any depth is safe. */
+function containsNul(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes('\u0000')) return true;
+        pending.push(v);
+      }
+    }
+  }
+  return false;
+}
 
 /** Resolves the key to a project or organization, or throws the 401s of part 5. */
 const authenticate: Middleware = {

@@ -100,11 +100,12 @@ export function parseProjectPatch(body: unknown): Record<string, unknown> {
         if (typeof value !== 'string' || !value.trim()) throw partnerError(400, 'MISSING_NAME', 'name cannot be empty');
         fields.name = value.trim();
         break;
+      // null clears a field; '' is no value at all, refused like any other invalid one.
       case 'timezone':
-        fields.timezone = value === null ? null : optionalTimezone(value);
+        fields.timezone = value === null ? null : timezoneOf(value);
         break;
       case 'country':
-        fields.country = value === null ? null : optionalCountry(value);
+        fields.country = value === null ? null : countryOf(value);
         break;
       case 'inbound_webhook_environments':
         fields.inbound_webhook_environments = parseEnvironments(value);
@@ -160,13 +161,19 @@ function parseNestedSender(value: unknown, domain: string): SenderInput {
 }
 
 function optionalTimezone(value: unknown): string | undefined {
-  if (value == null || value === '') return undefined;
-  if (typeof value !== 'string' || !isTimeZone(value)) throw partnerError(400, 'INVALID_TIMEZONE', `timezone must be an IANA name such as Europe/Paris (got ${String(value)})`);
+  return value == null || value === '' ? undefined : timezoneOf(value);
+}
+
+function timezoneOf(value: unknown): string {
+  if (typeof value !== 'string' || !isTimeZone(value)) throw partnerError(400, 'INVALID_TIMEZONE', `timezone must be an IANA name such as Europe/Paris (got ${String(value).slice(0, 100)})`);
   return value;
 }
 
 function optionalCountry(value: unknown): string | undefined {
-  if (value == null || value === '') return undefined;
+  return value == null || value === '' ? undefined : countryOf(value);
+}
+
+function countryOf(value: unknown): string {
   if (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value)) throw partnerError(400, 'INVALID_COUNTRY', 'country must be a two-letter ISO 3166 code');
   return value.toUpperCase();
 }

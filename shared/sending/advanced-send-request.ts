@@ -1,6 +1,7 @@
 import { badRequest } from '../errors';
 import { asAddressList, isEmail } from './addresses';
 import type { AdvancedEmailType, AdvancedSendInput, SendSource } from './advanced-send-types';
+import { isRefusedCustomHeader } from './header-policy';
 import { SEND_LIMITS } from './limits';
 import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';
 import { SEND_EMAIL_MESSAGES, parseAttachments, parseEnvironment } from './send-email-request';
@@ -15,18 +16,6 @@ export const ADVANCED_SEND_MESSAGES = {
   source: 'x-source must be one of api, platform, test',
   reservedHeader: (name: string) => `custom_headers may not set ${name}`,
 } as const;
-
-/**
- * Headers the service writes itself: addressing, the reply token, MIME structure, threading (set by
- * `in_reply_to` / `references`) and the unsubscribe headers of marketing mail.
- */
-const RESERVED_HEADERS = new Set(
-  [
-    'from', 'to', 'cc', 'bcc', 'subject', 'date', 'message-id', 'reply-to', 'sender', 'return-path',
-    'mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition',
-    'in-reply-to', 'references', 'dkim-signature', 'list-unsubscribe', 'list-unsubscribe-post',
-  ],
-);
 
 /** RFC 5322 field names: printable ASCII without the colon. */
 const HEADER_NAME = /^[!-9;-~]+$/;
@@ -119,7 +108,7 @@ function parseCustomHeaders(value: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, raw] of entries) {
     if (!HEADER_NAME.test(name)) throw badRequest(`custom_headers has an invalid header name: ${name}`);
-    if (RESERVED_HEADERS.has(name.toLowerCase())) throw badRequest(ADVANCED_SEND_MESSAGES.reservedHeader(name));
+    if (isRefusedCustomHeader(name)) throw badRequest(ADVANCED_SEND_MESSAGES.reservedHeader(name));
     if (typeof raw !== 'string' && typeof raw !== 'number') throw badRequest(`custom_headers.${name} must be a string`);
     const text = String(raw);
     // A line break would let a value start a header of its own.

@@ -1,5 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { convert } from 'html-to-text';
+import { isControlHeader } from './header-policy';
 
 export interface MimeInput {
   from: { address: string; name?: string };
@@ -14,7 +15,11 @@ export interface MimeInput {
   headers?: Record<string, string>;
 }
 
-/** Builds the raw MIME message. Bcc never appears in headers; it goes in the envelope only. */
+/**
+ * Builds the raw MIME message. Bcc never appears in headers; it goes in the envelope only. Control
+ * and trace headers (`X-SES-*`, `Received`...) never get in, whatever a queued job carries: what SES
+ * does with the mail is decided by the parameters of its call alone.
+ */
 export async function buildMime(input: MimeInput): Promise<Buffer> {
   const composer = new MailComposer({
     from: input.from.name ? { name: input.from.name, address: input.from.address } : input.from.address,
@@ -26,7 +31,7 @@ export async function buildMime(input: MimeInput): Promise<Buffer> {
     text: input.text ?? htmlToText(input.html),
     // Attachments keep their given type; MailComposer infers one from the file name otherwise.
     attachments: input.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
-    headers: input.headers,
+    headers: input.headers ? Object.fromEntries(Object.entries(input.headers).filter(([name]) => !isControlHeader(name))) : undefined,
   });
   return composer.compile().build();
 }

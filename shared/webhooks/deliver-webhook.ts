@@ -105,7 +105,7 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: WebhookJob,
     await hide(deps, receiptHandle, 0, job);
     return { kind: 'exhausted', redeliver: true, attempt };
   }
-  const secret = await webhookSecretOf(deps.db, job.project_id);
+  const secret = await webhookSecretOf(deps.db, job.project_id, job.slot);
   if (!secret) return { kind: 'dropped', redeliver: false, reason: 'project not found' };
 
   const body = JSON.stringify(job.event);

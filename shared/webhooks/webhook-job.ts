@@ -1,7 +1,11 @@
+import type { KeyMode } from '../auth/api-keys';
 import type { ServiceEvent } from '../events/events';
 
 /** Which of the project's two slots a URL belongs to; sent as `X-Svc-Environment`. */
 export type WebhookSlot = 'live' | 'dev';
+
+/** The slot a key's traffic goes to: test-key sends are delivered to the dev slot. */
+export const slotOfKeyMode = (mode: KeyMode): WebhookSlot => (mode === 'live' ? 'live' : 'dev');
 
 /** One webhook delivery: one event to one URL (one message on the webhooks queue). */
 export interface WebhookJob {

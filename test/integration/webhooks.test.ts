@@ -187,7 +187,6 @@ describe('the webhook secret', () => {
     expect(new Set(first).size).toBe(1);
     expect(first[0]).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(Buffer.from(first[0].slice(6), 'base64')).toHaveLength(24);
-    expect(await secretOf(p.testKey)).toBe(first[0]);
 
     const rotated = await cloud.api('POST', '/v1/webhooks/secret/rotate', { key: p.liveKey });
     expect(rotated.status).toBe(200);
@@ -196,11 +195,19 @@ describe('the webhook secret', () => {
     expect(await secretOf(p.liveKey)).toBe(rotated.body.secret);
   });
 
-  test('rotation needs the live key', async () => {
+  test('the test key reads and rotates the dev slot\'s own secret, never the live one', async () => {
     const p = await hookedProject({});
-    const res = await cloud.api('POST', '/v1/webhooks/secret/rotate', { key: p.testKey });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: expect.any(String) });
+    const live = await secretOf(p.liveKey);
+    const dev = await secretOf(p.testKey);
+    expect(dev).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(dev).not.toBe(live);
+
+    const rotated = await cloud.api('POST', '/v1/webhooks/secret/rotate', { key: p.testKey });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).not.toBe(dev);
+    expect(rotated.body.secret).not.toBe(live);
+    expect(await secretOf(p.testKey)).toBe(rotated.body.secret);
+    expect(await secretOf(p.liveKey)).toBe(live);
   });
 
   test('needs a key', async () => {
@@ -211,6 +218,8 @@ describe('the webhook secret', () => {
 describe('deliveries through the whole pipeline', () => {
   let p: HookedProject;
   let secret: string;
+  /** The dev slot's own secret, which the test key reads. */
+  let devSecret: string;
 
   beforeAll(async () => {
     p = await hookedProject({
@@ -219,6 +228,7 @@ describe('deliveries through the whole pipeline', () => {
       inbound_webhook_environments: { staging: `${receiver.base}/staging` },
     });
     secret = await secretOf(p.liveKey);
+    devSecret = await secretOf(p.testKey);
   });
 
   const ofActivity = (id: string, event?: string) => (h: Hook) => h.body.data?.activity_id === id && (!event || h.body.event === event);
@@ -265,7 +275,8 @@ describe('deliveries through the whole pipeline', () => {
       expect(hook.headers['x-svc-environment']).toBe('dev');
       expect(hook.body.is_test).toBe(true);
       expect(hook.body).not.toHaveProperty('environment');
-      expectSigned(hook, secret);
+      expectSigned(hook, devSecret);
+      expect(() => new Webhook(secret).verify(hook.raw, hook.headers)).toThrow();
     }
   });
 
@@ -287,6 +298,7 @@ describe('deliveries through the whole pipeline', () => {
       expect(hook.path).toBe('/staging');
       expect(hook.body).toMatchObject({ environment: 'staging', is_test: true });
       expect(hook.headers['x-svc-environment']).toBe('dev');
+      expectSigned(hook, devSecret);
     }
   });
 
@@ -312,7 +324,7 @@ describe('deliveries through the whole pipeline', () => {
       expect(hook.headers['x-svc-environment']).toBe(hook.path === '/live' ? 'live' : 'dev');
       expect(hook.body).not.toHaveProperty('is_test');
       expect(hook.body.data).toMatchObject({ reason: 'bounce', bounce_type: 'Permanent', bounce_subtype: 'General' });
-      expectSigned(hook, secret);
+      expectSigned(hook, hook.path === '/live' ? secret : devSecret);
     }
     expect(added[0].headers['webhook-id']).not.toBe(added[1].headers['webhook-id']);
   });

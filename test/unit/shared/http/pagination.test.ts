@@ -1,5 +1,5 @@
 import { AppError } from '../../../../shared/errors';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, paginationBlock, parsePageRequest } from '../../../../shared/http/pagination';
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, paginationBlock, parsePageRequest } from '../../../../shared/http/pagination';
 
 function errorOf(query: Record<string, string | undefined>): AppError {
   try {
@@ -12,6 +12,12 @@ function errorOf(query: Record<string, string | undefined>): AppError {
 }
 
 describe('parsePageRequest (part 4.0: page default 1, per_page default 50, max 200)', () => {
+  test('a page beyond 1,000,000 (whose offset no query could skip to) is a 400', () => {
+    expect(parsePageRequest({ page: String(MAX_PAGE) }).page).toBe(MAX_PAGE);
+    expect(errorOf({ page: String(MAX_PAGE + 1) })).toMatchObject({ status: 400, message: 'page must be at most 1000000' });
+    expect(errorOf({ page: '99999999999999999999' }).status).toBe(400);
+  });
+
   test('defaults are page 1 and per_page 50', () => {
     expect(parsePageRequest({})).toEqual({ page: 1, perPage: 50 });
     expect(DEFAULT_PER_PAGE).toBe(50);

@@ -59,6 +59,11 @@ describe('PATCH /v1/partner/projects/:id body', () => {
   test('null or empty clears a webhook URL', () => {
     expect(parseProjectPatch({ webhook_url_dev: null, inbound_webhook_url: '' })).toEqual({ webhook_url_dev: null, inbound_webhook_url: null });
   });
+  test('an empty timezone or country is refused (null clears them)', () => {
+    expect(codeOf(() => parseProjectPatch({ timezone: '' }))).toBe('INVALID_TIMEZONE');
+    expect(codeOf(() => parseProjectPatch({ country: '' }))).toBe('INVALID_COUNTRY');
+    expect(parseProjectPatch({ timezone: null, country: null })).toEqual({ timezone: null, country: null });
+  });
   test('no recognised field is EMPTY_PATCH', () => {
     expect(codeOf(() => parseProjectPatch({}))).toBe('EMPTY_PATCH');
     expect(codeOf(() => parseProjectPatch({ slug: 'mine' }))).toBe('EMPTY_PATCH');

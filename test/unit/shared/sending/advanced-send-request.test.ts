@@ -70,6 +70,15 @@ describe('POST /send-email request', () => {
   });
 
   describe('custom_headers', () => {
+    it.each([
+      'X-SES-CONFIGURATION-SET', 'X-SES-MESSAGE-TAGS', 'X-SES-SOURCE-ARN', 'X-SES-FROM-ARN', 'X-SES-RETURN-PATH-ARN', 'x-ses-anything-new',
+      'Received', 'Return-Path', 'Authentication-Results', 'Received-SPF', 'DKIM-Signature', 'DomainKey-Signature',
+      'ARC-Seal', 'ARC-Message-Signature', 'ARC-Authentication-Results', 'Resent-From', 'Resent-Message-ID', 'resent-to',
+      'Return-Receipt-To', 'Delivered-To', 'X-Original-To', 'Envelope-To', 'Errors-To', 'Feedback-ID',
+    ])('refuses the control or trace header %s with the reserved-header 400', (name) => {
+      expect(refusal({ ...valid(), custom_headers: { [name]: 'x' } })).toBe(ADVANCED_SEND_MESSAGES.reservedHeader(name));
+    });
+
     it('keeps valid headers', () => {
       expect(parseAdvancedSendRequest({ ...valid(), custom_headers: { 'X-Campaign': 'spring', 'X-Priority': 1 } }).customHeaders).toEqual({
         'X-Campaign': 'spring',

@@ -94,6 +94,17 @@ describe('deliverWebhook', () => {
     expect(call.headers).toMatchObject({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW.getTime() / 1000), 'x-svc-environment': 'live' });
   });
 
+  test('a delivery to the dev slot is signed with the dev secret (the one the test key reads), never the live one', async () => {
+    const dev = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+    const s = setup([{ ok: true, status: 200 }], { id: 'p1', webhook_secret: SECRET, webhook_secret_dev: dev });
+    await deliverWebhook(s.deps, job({ slot: 'dev', event: { ...job().event, is_test: true } }), 1, 'rh');
+    const [call] = s.calls;
+    const sign = (fill: number) => `sha256=${createHmac('sha256', Buffer.alloc(24, fill)).update(call.body).digest('hex')}`;
+    expect(call.headers['x-svc-signature']).toBe(sign(9));
+    expect(call.headers['x-svc-signature']).not.toBe(sign(7));
+    expect(call.headers['x-svc-environment']).toBe('dev');
+  });
+
   test.each([
     [1, 30],
     [2, 120],
