@@ -22,7 +22,7 @@
  * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id> | <created>#<id> | sparse                 | 1 at put when set       |
  * | Engagement event (open, click)       | ACT#<activityId>       | EV#<time>#<hash>   | conditional PutItem    | 1 per open or click     |
  * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
- * | Domain claim (domain -> project)     | DOMAINCLAIM#<domain>   | DOMAINCLAIM        | conditional PutItem    | 1 per registration      |
+ * | Domain owner (verified name -> project) | DOMAINCLAIM#<domain> | DOMAINCLAIM        | GetItem, conditional PutItem | 1 per domain verified |
  * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK     | gsi1sk <next check>| Query gsi1 <= now      | 1 per check (rare)      |
  * | Every domain, for the DNS sweep (gsi2)| gsi2pk DOMAINS        | gsi2sk <domain>#<p>| Query gsi2, paged      | 0                       |
  * | Verification page token -> domain    | VERIFYPAGE#<token>     | VERIFYPAGE         | GetItem                | 1 per registration      |
