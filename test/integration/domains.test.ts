@@ -25,6 +25,12 @@ let counter = 0;
 const fresh = (prefix = '') => `${prefix}d${Date.now().toString(36)}${(counter++).toString(36)}.example.com`;
 const register = (domain: string, key?: string, sender = `hello@${domain}`) =>
   cloud.api('POST', '/domains/register', { key, body: { domain, sender_name: 'Acme', sender_email: sender } });
+/** Registers a domain and publishes its records to the local DNS, as its owner would before verifying. */
+const registerAndPublish = async (domain: string, key?: string) => {
+  const res = await register(domain, key);
+  await cloud.publishDns(domain, key);
+  return res;
+};
 
 const eventsFor = (events: Record<string, any>[], domain: string) => events.filter((e) => e.data?.domain === domain || e.data?.sender_email?.endsWith(domain));
 
@@ -77,20 +83,82 @@ describe('POST /domains/register (4.12, part 2)', () => {
     expect(again.body.verification_url).toBe(first.verification_url);
   });
 
-  test("a domain verified by another project is a 409; an unverified one is released to the newcomer", async () => {
+  test('a domain verified by another project is a 409', async () => {
     const { db, clock } = services();
     const other = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Other' });
     const taken = fresh();
-    await register(taken);
+    await registerAndPublish(taken);
     await cloud.api('POST', `/domains/${taken}/verify`);
     const refused = await register(taken, other.liveKey);
     expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: `Domain ${taken} is already verified by another sender` });
+  });
+});
 
-    const loose = fresh();
-    await register(loose);
-    expect((await register(loose, other.liveKey)).status).toBe(201);
-    expect((await cloud.api('GET', `/domains/${loose}/dns-records`)).status).toBe(404);
-    expect((await cloud.api('GET', `/domains/${loose}/dns-records`, { key: other.liveKey })).status).toBe(200);
+describe('Ownership of a domain: two projects race (docs/decisions.md)', () => {
+  const newProject = async (name: string) => {
+    const { db, clock } = services();
+    return (await createProject(db, clock, { organizationId: cloud.seed.organization_id, name })).liveKey;
+  };
+  const provider = (body: Record<string, unknown>) => (body.dns_records as any[]).find((r) => r.purpose === 'provider_verification');
+
+  test("a second project's registration of a pending domain neither sees nor disturbs the first's", async () => {
+    const [first, second] = [await newProject('First'), await newProject('Second')];
+    const domain = fresh();
+    const a = await register(domain, first);
+    const b = await register(domain, second);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.reused).toBe(false);
+    expect(b.body.verification_token).not.toBe(a.body.verification_token);
+    expect(b.body.identity_id).not.toBe(a.body.identity_id);
+    const still = await cloud.api('GET', `/domains/${domain}/dns-records`, { key: first });
+    expect(still.status).toBe(200);
+    expect(still.body).toMatchObject({ identity_id: a.body.identity_id, verification_status: 'pending' });
+    expect(provider(still.body).value).toBe(a.body.verification_token);
+  });
+
+  test("SES verifying the identity is not enough: without this project's own token in DNS the domain stays pending and cannot send", async () => {
+    const key = await newProject('Unproven');
+    const domain = fresh();
+    await register(domain, key);
+    const res = await cloud.api('POST', `/domains/${domain}/verify`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ verification_status: 'pending', can_send: false });
+    expect(provider(res.body).status).toBe('not_set');
+    expect((res.body.dns_records as any[]).filter((r) => r.purpose === 'dkim').every((r) => r.status === 'verified')).toBe(true);
+  });
+
+  test.each([
+    ['the first project publishes first', 0],
+    ['the second project publishes first', 1],
+  ])('%s: it verifies and owns the name; the other stays pending, intact, and gets 409 once it publishes too', async (_name, winnerIndex) => {
+    const keys = [await newProject('Racer A'), await newProject('Racer B')];
+    const domain = fresh();
+    const registrations = [await register(domain, keys[0]), await register(domain, keys[1])];
+    const [winner, loser] = winnerIndex === 0 ? keys : [keys[1], keys[0]];
+    const loserRegistration = winnerIndex === 0 ? registrations[1] : registrations[0];
+
+    await cloud.publishDns(domain, winner);
+    // The winner's token is in DNS now, not the loser's: the loser cannot verify on it.
+    const early = await cloud.api('POST', `/domains/${domain}/verify`, { key: loser });
+    expect(early.body).toMatchObject({ verification_status: 'pending', can_send: false });
+    expect(provider(early.body).status).toBe('mismatch');
+
+    expect((await cloud.api('POST', `/domains/${domain}/verify`, { key: winner })).body).toMatchObject({ verification_status: 'verified', can_send: true });
+
+    await cloud.publishDns(domain, loser);
+    const late = await cloud.api('POST', `/domains/${domain}/verify`, { key: loser });
+    expect(late.status).toBe(409);
+    expect(late.body).toEqual({ error: `Domain ${domain} is already verified by another sender` });
+    const kept = await cloud.api('GET', `/domains/${domain}/status`, { key: loser });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ identity_id: loserRegistration.body.identity_id, verification_status: 'pending', can_send: false });
+    expect((await cloud.api('POST', `/domains/${domain}/recreate`, { key: loser })).status).toBe(409);
+    expect((await cloud.api('GET', `/domains/${domain}/status`, { key: winner })).body).toMatchObject({ verification_status: 'verified', can_send: true });
+
+    // Mail from the name goes out for the owner only.
+    const sent = await cloud.api('POST', '/v1/send-email', { key: loser, body: sendBody(cloud, { sender_email: `hello@${domain}` }) });
+    expect((await cloud.waitForActivity(sent.body.email_id as string, loser, (a) => a.current_status !== 'queued')).error_code).toBe('sender_not_verified');
   });
 });
 
@@ -114,7 +182,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   test('verifies the domain: send_ready then verified, each once; SPF and DMARC wait for the sweep', async () => {
     await drainEvents(cloud);
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     const res = await cloud.api('POST', `/domains/${domain}/verify`);
     expect(res.status).toBe(200);
     const body = res.body as Record<string, any>;
@@ -158,7 +226,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   test('the periodic re-check verifies a pending domain when its check is due, and not before', async () => {
     await drainEvents(cloud);
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     await recheck();
     expect((await cloud.api('GET', `/domains/${domain}/status`)).body).toMatchObject({ verification_status: 'pending' });
     const later = new Date(Date.now() + 6 * 60_000);
@@ -170,7 +238,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
 
   test('mail from a registered domain goes out only once it can send', async () => {
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     const early = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: `hello@${domain}` }) });
     expect((await cloud.waitForActivity(early.body.email_id as string, cloud.seed.live_key, (a) => a.current_status !== 'queued')).error_code).toBe(
       'sender_not_verified',
@@ -198,7 +266,7 @@ describe('POST /domains/:domain/recreate', () => {
 
   test('a verified domain has nothing to recreate (409)', async () => {
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     await cloud.api('POST', `/domains/${domain}/verify`);
     expect((await cloud.api('POST', `/domains/${domain}/recreate`)).status).toBe(409);
   });
@@ -290,7 +358,7 @@ describe('GET /domains/health', () => {
     const good = fresh();
     const bouncy = fresh();
     const stuck = fresh('fail.');
-    for (const d of [good, bouncy, stuck]) await register(d, key);
+    for (const d of [good, bouncy, stuck]) await registerAndPublish(d, key);
     for (const d of [good, bouncy, stuck]) await cloud.api('POST', `/domains/${d}/verify`, { key });
     const counts = new CounterBatch();
     const today = dayOf(new Date());
