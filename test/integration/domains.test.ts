@@ -272,8 +272,32 @@ describe('POST /domains/:domain/recreate', () => {
   });
 });
 
+/** The newest link matching `pattern` in the mails to `email`. */
+async function linkMailedTo(email: string, pattern: RegExp): Promise<{ link?: string }> {
+  const mails = (await cloud.outbox()).filter((m) => m.destination.to.join().includes(email) && pattern.test(m.body.text ?? ''));
+  return { link: pattern.exec(mails.at(-1)?.body.text ?? '')?.[0] };
+}
+const SES_LINK = /http:\/\/localhost:\d+\/confirm-identity\?token=[0-9a-f]+/;
+const OWN_LINK = /http:\/\/localhost:\d+\/senders\/confirm\/[A-Za-z0-9_-]{32}/g;
+
+/** Runs the scheduled check as it would run a few minutes from now. */
+async function recheckLater() {
+  overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
+  try {
+    await recheck();
+  } finally {
+    overrideServices({ clock: realClock });
+  }
+}
+
+/** Every confirmation link of this service mailed to `email` so far, oldest first. */
+async function ownLinksMailedTo(email: string): Promise<string[]> {
+  const mails = (await cloud.outbox()).filter((m) => m.destination.to.join().includes(email));
+  return mails.flatMap((m) => (m.body.text ?? '').match(OWN_LINK) ?? []);
+}
+
 describe('Senders verified by mail (POST /domains/verify-email)', () => {
-  test('the owner confirms by the link: sender.verified once, and mail can go out unauthenticated', async () => {
+  test("the owner confirms SES's link, then this project's own link: sender.verified once, and mail can go out unauthenticated", async () => {
     await drainEvents(cloud);
     const email = `owner.${Date.now()}@gmail-like.example.net`;
     const res = await cloud.api('POST', '/domains/verify-email', { body: { email, name: 'Owner' } });
@@ -286,20 +310,32 @@ describe('Senders verified by mail (POST /domains/verify-email)', () => {
       'sender_not_verified',
     );
 
-    const mail = (await cloud.outbox()).find((m) => m.destination.to.join().includes(email));
-    const link = /http:\/\/localhost:\d+\/confirm-identity\?token=[0-9a-f]+/.exec(mail?.body.text ?? '')?.[0];
-    expect(link).toBeDefined();
-    expect((await fetch(link as string)).status).toBe(200);
+    const ses = await linkMailedTo(email, SES_LINK);
+    expect(ses.link).toBeDefined();
+    expect((await fetch(ses.link as string)).status).toBe(200);
 
-    overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
-    await recheck();
+    // SES now has the address; that alone verifies nothing for the project.
+    await recheckLater();
+    expect((await drainEvents(cloud)).filter((e) => e.data?.sender_email === email)).toEqual([]);
+    const [own] = await ownLinksMailedTo(email);
+    expect(own).toBeDefined();
+    const page = await fetch(own);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form method="post">');
+    expect((await fetch(own, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(own, { method: 'POST' })).status).toBe(200);
+
     const events = (await drainEvents(cloud)).filter((e) => e.data?.sender_email === email);
     expect(events.map((e) => e.event)).toEqual(['sender.verified']);
     expect(events[0].data).toMatchObject({ sender_email: email, can_send: true });
-    overrideServices({ clock: realClock });
 
     const sent = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: email }) });
     expect((await cloud.waitForActivity(sent.body.email_id as string, cloud.seed.live_key, (a) => !['queued', 'sent'].includes(a.current_status as string))).current_status).toBe('delivered');
+  });
+
+  test('an unknown or malformed confirmation link is a 404 page', async () => {
+    expect((await fetch(`${cloud.baseUrl}/senders/confirm/${'A'.repeat(32)}`)).status).toBe(404);
+    expect((await fetch(`${cloud.baseUrl}/senders/confirm/short`, { method: 'POST' })).status).toBe(404);
   });
 
   test('a mailbox that fails verification gives sender.failed once', async () => {
@@ -315,6 +351,65 @@ describe('Senders verified by mail (POST /domains/verify-email)', () => {
   test('an invalid address is a 400', async () => {
     expect((await cloud.api('POST', '/domains/verify-email', { body: { email: 'nope' } })).status).toBe(400);
     expect((await cloud.api('POST', '/domains/verify-email', { body: {} })).status).toBe(400);
+  });
+});
+
+describe('Ownership of a mailbox sender: a project needs its own confirmation (docs/decisions.md)', () => {
+  const newProject = async (name: string) => {
+    const { db, clock } = services();
+    return (await createProject(db, clock, { organizationId: cloud.seed.organization_id, name })).liveKey;
+  };
+  /** The final status of a mail sent as `email` by the project of `key` (delivered, or failed with its code). */
+  const sendAs = async (email: string, key: string) => {
+    const res = await cloud.api('POST', '/v1/send-email', { key, body: sendBody(cloud, { sender_email: email }) });
+    const done = await cloud.waitForActivity(res.body.email_id as string, key, (a) => !['queued', 'sent', 'retrying'].includes(a.current_status as string));
+    return done.current_status === 'failed' ? `failed:${done.error_code}` : (done.current_status as string);
+  };
+  /** The own confirmation link mailed to `email` on behalf of the project called `name`. */
+  const ownLinkFor = async (email: string, name: string) => {
+    const mail = (await cloud.outbox()).filter((m) => m.destination.to.join().includes(email) && m.subject.includes(`"${name}"`)).at(-1);
+    return (mail?.body.text ?? '').match(OWN_LINK)?.[0];
+  };
+
+  test("an address another project confirmed is not verified for a newcomer by SES's word: it waits for its own link", async () => {
+    const email = `ceo.${Date.now()}@bigcorp.example`;
+    const [victim, attacker] = [await newProject('Victim'), await newProject('Attacker')];
+    await cloud.api('POST', '/domains/verify-email', { key: victim, body: { email } });
+    await fetch((await linkMailedTo(email, SES_LINK)).link as string);
+    await recheckLater();
+    expect((await fetch(await ownLinkFor(email, 'Victim') as string, { method: 'POST' })).status).toBe(200);
+    expect(await sendAs(email, victim)).toBe('delivered');
+
+    const asked = await cloud.api('POST', '/domains/verify-email', { key: attacker, body: { email } });
+    expect(asked.status).toBe(201);
+    expect(asked.body.sender).toMatchObject({ email_verified: false, can_send: false });
+    await recheckLater();
+    await recheckLater();
+    expect(await sendAs(email, attacker)).toBe('failed:sender_not_verified');
+    // The mailbox got the attacker's own link, naming the project that asks; nobody followed it.
+    expect(await ownLinkFor(email, 'Attacker')).toBeDefined();
+    expect(await sendAs(email, victim)).toBe('delivered');
+  });
+
+  test.each([
+    ['the first project to ask', 0],
+    ['the second project to ask', 1],
+  ])("the owner follows only %s's link: that project alone may send as the address; the other's request stays intact", async (_name, chosen) => {
+    const email = `both.${Date.now()}.${chosen}@mailbox.example`;
+    const names = [`Asker ${chosen} A`, `Asker ${chosen} B`];
+    const keys = [await newProject(names[0]), await newProject(names[1])];
+    for (const key of keys) expect((await cloud.api('POST', '/domains/verify-email', { key, body: { email } })).status).toBe(201);
+    await fetch((await linkMailedTo(email, SES_LINK)).link as string);
+    await recheckLater();
+    const links = [await ownLinkFor(email, names[0]), await ownLinkFor(email, names[1])];
+    expect(links.every(Boolean)).toBe(true);
+    expect(links[0]).not.toBe(links[1]);
+
+    expect((await fetch(links[chosen] as string, { method: 'POST' })).status).toBe(200);
+    expect(await sendAs(email, keys[chosen])).toBe('delivered');
+    expect(await sendAs(email, keys[1 - chosen])).toBe('failed:sender_not_verified');
+    // The other project's request is untouched: its link still opens its confirmation page.
+    expect((await fetch(links[1 - chosen] as string)).status).toBe(200);
   });
 });
 

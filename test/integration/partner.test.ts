@@ -193,6 +193,12 @@ describe('Project lifecycle', () => {
     expect(off.body).toEqual({ project_id: id, disabled: true });
     const refused = await cloud.api('POST', '/v1/send-email', { key, body: sendBody(cloud, { sender_email: `a@${domain}` }) });
     expect(refused.status).toBe(403);
+    // Nothing else that makes mail leave: no mailbox verification, from either API.
+    const mailbox = await cloud.api('POST', '/domains/verify-email', { key, body: { email: `someone.${id}@example.net` } });
+    expect(mailbox.status).toBe(403);
+    expect(mailbox.body).toEqual({ error: 'Project is disabled; sending is stopped' });
+    expectPartnerError(await partner('POST', `/projects/${id}/senders`, { name: 'M', email: `m.${id}@example.net`, allow_unauthenticated: true }), 403, 'PROJECT_DISABLED');
+    expect((await cloud.outbox()).some((m) => m.destination.to.join().includes(id))).toBe(false);
     expect((await cloud.api('GET', '/v1/activity/00000000-0000-4000-8000-000000000000', { key })).status).toBe(404);
     expect((await partner('PATCH', `/projects/${id}`, { name: 'Still editable' })).status).toBe(200);
     expect(((await partner("GET", `/projects/${id}`)).body.project as Record<string, unknown>).disabled_at).toEqual(expect.any(String));
