@@ -135,8 +135,9 @@ export async function requireDomain(deps: Services, projectId: string, domain: s
 /**
  * Asks the provider about the domain and DNS about this project's ownership token, and applies
  * part 3's state machine. The first project to reach `verified` claims the name with a conditional
- * write; a project that gets there later is refused with 409, and its registration stays pending. `resetSpfAndDmarc` is the
- * verify call's rule (those two wait for the next DNS sweep); the periodic re-check leaves them.
+ * write; a project that gets there later is refused with 409, and its registration stays pending.
+ * `resetSpfAndDmarc` is the verify call's rule (those two wait for the next DNS sweep); the
+ * periodic re-check leaves them.
  * The write is conditional on the version read, so a transition and its events happen once even
  * when a verify call and the re-check run together; the loser simply re-reads.
  */

@@ -71,9 +71,9 @@ export async function senderPermission(deps: Services, projectId: string, email:
  * `POST /domains/verify-email`: verifies one address by mail, for this project. Two proofs are
  * needed, because SES identities are account-wide: SES mails its own link (once per address, for
  * the whole account), and once SES has the address verified the scheduled check mails this
- * project's own link; only following that one makes the sender verified here (`sender.verified`). An address
- * another project already confirmed therefore gets just this project's link, and its owner decides.
- * A disabled project may not make mail leave (403).
+ * project's own link; only following that one makes the sender verified here (`sender.verified`).
+ * An address another project already confirmed therefore gets just this project's link, and its
+ * owner decides. A disabled project may not make mail leave (403).
  */
 export async function startMailboxVerification(deps: Services, project: Project, body: unknown, baseUrl: string | undefined): Promise<SenderProfile> {
   refuseDisabledProject(project);
