@@ -107,8 +107,11 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
 
 /** Grants of the scheduled jobs of shared/routes.ts; a job not listed gets DEFAULT_SCHEDULED_ACCESS. */
 export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess } = {
-  /** Asks SES about pending identities and publishes the transitions' events. */
-  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  /**
+   * Asks SES about pending identities and publishes the transitions' events; mails a project's own
+   * sender-confirmation link (from the address to itself) once SES has the address verified.
+   */
+  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true, sesSend: true },
   /** Resolves DNS and writes record statuses. */
   'dns-sweep': { table: 'readWrite' },
   /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */

@@ -10,6 +10,8 @@ import { queues, type QueueName } from '../shared/queues';
 import { endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
 import { startApiServer } from './api-server';
+import { dnsPublishRoute, publishDomainRecords } from './dns-publishing';
+import { LocalDnsServer } from './emulators/dns';
 import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
 import { startS3 } from './emulators/s3';
 import { startSes } from './emulators/ses';
@@ -88,6 +90,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     ]);
     emulators.forEach((e) => stops.push(() => e.stop()));
     const [dynamo, sqs, ses, s3] = emulators;
+    // Domains verify by what is published in DNS; locally, this server is the whole of DNS.
+    const dns = await LocalDnsServer.start({ port: 0, stateFile: path.join(dataDir, 'dns-records.json') });
+    stops.push(() => dns.stop());
 
     const tableName = 'mailroom';
     const bucket = 'mailroom-payloads';
@@ -112,6 +117,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       S3_FORCE_PATH_STYLE: 'true',
       ALLOW_PRIVATE_URLS: 'true',
       TOKEN_SECRET: tokenSecretIn(dataDir),
+      DNS_SERVERS: dns.address,
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
     resetConfig();
@@ -123,7 +129,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     }
     // Injects an inbound reply as the SES receipt rule would (local only; see shared/inbound/local-injection.ts).
     const inbound = await import(path.join(ROOT, 'functions/inbound/handler.ts'));
-    const localRoutes = { 'POST /_local/inbound': inboundInjection(inbound.inboundStore, inbound.handler) };
+    const localRoutes = {
+      'POST /_local/inbound': inboundInjection(inbound.inboundStore, inbound.handler),
+      // Publishes a project's records of a domain to the local DNS, as its owner would (local only).
+      'POST /_local/dns/publish': dnsPublishRoute(services, dns),
+    };
     const api = await startApiServer({ port: ports.api, handlers, localRoutes });
     stops.push(() => api.stop());
     // Open and click links point at this API (read at every send, so setting it now is in time).
@@ -148,7 +158,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const timers = startTimers(jobs);
     stops.push(() => timers.stop());
 
-    const seed = await ensureSeed(services(), path.join(dataDir, 'seed.json'), { baseUrl: api.url, sesUrl: ses.endpoint.replace('127.0.0.1', 'localhost') });
+    const seed = await ensureSeed(services(), path.join(dataDir, 'seed.json'), {
+      baseUrl: api.url,
+      sesUrl: ses.endpoint.replace('127.0.0.1', 'localhost'),
+      publishDns: async (projectId, domain) => void (await publishDomainRecords(services(), dns, projectId, domain)),
+    });
     return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, stop: stopAll };
   } catch (error) {
     await stopAll();

@@ -27,11 +27,15 @@ export const DEMO_DOMAIN = 'demo.mailroom.test';
  * Seeds an organization with a partner key and a demo project with live and test keys and a
  * verified domain. Idempotent: when the seed file's keys still work against the table, it is reused.
  */
-export async function ensureSeed(deps: Services, file: string, urls: { baseUrl: string; sesUrl: string }): Promise<Seed> {
+export async function ensureSeed(
+  deps: Services,
+  file: string,
+  urls: { baseUrl: string; sesUrl: string; publishDns: (projectId: string, domain: string) => Promise<void> },
+): Promise<Seed> {
   const { db, clock } = deps;
   const previous = readSeed(file);
   if (previous && (await seedStillValid(db, previous))) {
-    const seed = { ...previous, base_url: urls.baseUrl, ses_outbox_url: urls.sesUrl };
+    const seed: Seed = { ...previous, base_url: urls.baseUrl, ses_outbox_url: urls.sesUrl };
     fs.writeFileSync(file, `${JSON.stringify(seed, null, 2)}\n`);
     return seed;
   }
@@ -41,8 +45,10 @@ export async function ensureSeed(deps: Services, file: string, urls: { baseUrl: 
   const partner = await issuePartnerKey(db, clock, organizationId);
   const { project, liveKey, testKey } = await createProject(db, clock, { organizationId, name: 'Demo project' });
   await updateOrganization(db, organizationId, { root_project_id: project.id });
-  // Registered like any domain; the local SES emulator verifies it on the first check.
+  // Registered like any domain, its records published to the local DNS as its owner would, so the
+  // first check verifies it (the local SES emulator verifies DKIM at once).
   await registerDomain(deps, project.id, { domain: DEMO_DOMAIN, senderName: 'Demo', senderEmail: `hello@${DEMO_DOMAIN}` });
+  await urls.publishDns(project.id, DEMO_DOMAIN);
   await checkDomain(deps, project.id, DEMO_DOMAIN, { resetSpfAndDmarc: false });
   const seed: Seed = {
     base_url: urls.baseUrl,

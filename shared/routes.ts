@@ -71,6 +71,8 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/domains/{domain}/status', group: 'domains', auth: 'project' },
   { method: 'GET', path: '/domains/{domain}/domain-connect', group: 'domains', auth: 'project' },
   { method: 'POST', path: '/domains/{domain}/recreate', group: 'domains', auth: 'project' },
+  { method: 'GET', path: '/senders/confirm/{token}', group: 'domains', auth: 'public' },
+  { method: 'POST', path: '/senders/confirm/{token}', group: 'domains', auth: 'public' },
   { method: 'POST', path: '/v1/partner/projects', group: 'partner', auth: 'partner' },
   { method: 'GET', path: '/v1/partner/projects', group: 'partner', auth: 'partner' },
   { method: 'GET', path: '/v1/partner/projects/{projectId}', group: 'partner', auth: 'partner' },

@@ -4,8 +4,9 @@ import type { SendingDomain } from '../../shared/domains/domain';
 import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
 import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
+import { renderConfirmPage, renderConfirmedPage, renderInvalidLinkPage } from '../../shared/domains/sender-confirmation-page';
 import { listSenders } from '../../shared/domains/sender-repository';
-import { presentSender, startMailboxVerification } from '../../shared/domains/sender-service';
+import { confirmSender, mailboxConfirmed, presentSender, senderOfConfirmationLink, startMailboxVerification } from '../../shared/domains/sender-service';
 import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
@@ -18,7 +19,7 @@ const domainParam = (request: ApiRequest) => readDomainParam(request.params);
 const identityView = async (request: ApiRequest, domain: SendingDomain) =>
   presentIdentity(domain, { ...(await subdomainsOf(services().db, domain.project_id, domain.domain)), baseUrl: publicBaseUrl(request) });
 
-/** Endpoint group `domains`: sending domains, their records and verification, senders. */
+/** Endpoint group `domains`: sending domains, their records and verification, senders and their public confirmation links. */
 export const handler = apiHandler('domains', {
   'POST /domains/register': async (request) => {
     const deps = services();
@@ -119,20 +120,32 @@ export const handler = apiHandler('domains', {
   },
 
   'POST /domains/verify-email': async (request) => {
-    const sender = await startMailboxVerification(services(), projectOf(request), request.body);
+    const sender = await startMailboxVerification(services(), projectCaller(request).project, request.body, publicBaseUrl(request));
     return {
       status: 201,
       body: {
         success: true,
         sender: presentSender(sender, undefined),
-        message: sender.email_verified
+        message: mailboxConfirmed(sender)
           ? `${sender.from_email} is already verified`
           : `Verification email sent to ${sender.from_email}; the sender can send once its owner clicks the link`,
         warning: 'This sender has no DKIM signature of its own domain; register the domain for authenticated sending',
       },
     };
   },
+
+  'GET /senders/confirm/{token}': async (request) => {
+    const sender = await senderOfConfirmationLink(services(), request.params.token);
+    return htmlPage(sender ? 200 : 404, sender ? renderConfirmPage(sender.from_email) : renderInvalidLinkPage());
+  },
+
+  'POST /senders/confirm/{token}': async (request) => {
+    const sender = await confirmSender(services(), request.params.token);
+    return htmlPage(sender ? 200 : 404, sender ? renderConfirmedPage(sender.from_email) : renderInvalidLinkPage());
+  },
 });
+
+const htmlPage = (status: number, page: { headers: Record<string, string>; body: string }) => ({ status, headers: page.headers, body: page.body });
 
 /** The sender profile with this id (a project has few senders). */
 async function findSenderById(projectId: string, id: string) {

@@ -83,7 +83,7 @@ export const handler = apiHandler('partner', {
 
   'POST /v1/partner/projects/{projectId}/senders': async (request) => {
     const project = await owned(request);
-    return ok(await createPartnerSender(services(), project, parseSenderCreation(request.body)), 201);
+    return ok(await createPartnerSender(services(), project, parseSenderCreation(request.body), publicBaseUrl(request)), 201);
   },
 
   'POST /v1/partner/projects/{projectId}/api-key/rotate': async (request) =>

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
@@ -71,41 +71,32 @@ export async function putDomain(db: Db, record: Omit<SendingDomain, 'version' | 
   await db.doc.send(new PutCommand({ TableName: db.tableName, Item: toItem(full) }));
 }
 
-/** Deletes a domain record. */
-export async function deleteDomain(db: Db, projectId: string, domain: string): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: domainKey(projectId, domain) }));
+/** The project that verified a domain name, or undefined while no project has. */
+export async function findDomainOwner(db: Db, domain: string): Promise<string | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: domainClaimKey(domain), ConsistentRead: true }));
+  // Claims written before ownership needed a DNS proof may say `verified: false`: those own nothing.
+  return out.Item?.verified === true ? (out.Item.project_id as string) : undefined;
 }
 
 /**
- * Ties a domain name to a project. Succeeds when the name is free, already this project's, or held
- * by another project that never verified it (a registration nobody completed does not block the
- * name). Returns the project it was taken from, if any; throws ConditionFailedError when another
- * project holds it verified.
+ * Ties a verified domain name to the project that proved it owns it. The write is conditional, so
+ * of two projects that prove ownership the first one wins; the second gets ConditionFailedError.
+ * Calling it again for the owner is harmless.
  */
-export async function claimDomain(db: Db, domain: string, projectId: string): Promise<{ takenFrom?: string }> {
+export async function claimVerifiedDomain(db: Db, domain: string, projectId: string): Promise<void> {
   try {
-    const out = await db.doc.send(
+    await db.doc.send(
       new PutCommand({
         TableName: db.tableName,
-        Item: { ...domainClaimKey(domain), project_id: projectId, verified: false },
+        Item: { ...domainClaimKey(domain), project_id: projectId, verified: true },
         ConditionExpression: 'attribute_not_exists(pk) OR project_id = :p OR verified = :f',
         ExpressionAttributeValues: { ':p': projectId, ':f': false },
-        ReturnValues: 'ALL_OLD',
       }),
     );
-    const previous = out.Attributes?.project_id as string | undefined;
-    return previous && previous !== projectId ? { takenFrom: previous } : {};
   } catch (error) {
     if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`Domain ${domain} is verified by another project`, { cause: error });
     throw error;
   }
-}
-
-/** Marks a domain claim verified, so that no other project can take the name. */
-export async function markClaimVerified(db: Db, domain: string, projectId: string): Promise<void> {
-  await db.doc.send(
-    new PutCommand({ TableName: db.tableName, Item: { ...domainClaimKey(domain), project_id: projectId, verified: true } }),
-  );
 }
 
 /** Domains whose next provider check is due at `nowIso` or earlier (oldest first). */

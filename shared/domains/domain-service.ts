@@ -1,17 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Services } from '../container';
-import { badRequest, conflict, ConditionFailedError, notFound } from '../errors';
+import { AppError, badRequest, conflict, ConditionFailedError, notFound } from '../errors';
 import type { SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import {
-  claimDomain,
-  deleteDomain,
+  claimVerifiedDomain,
   domainsDueForCheck,
+  findDomainOwner,
   getDomain,
-  markClaimVerified,
   putVerificationPage,
   saveDomain,
 } from './domain-repository';
+import { ownershipStatus } from './ownership';
 import { MAIL_FROM_LABEL, isDomainName, providerHosts, registrationRecords, withDkimTokens } from './dns-records';
 import { nextDomainCheckAt } from './recheck-schedule';
 import { ensureDomainSender } from './sender-service';
@@ -48,24 +48,23 @@ export interface Registration {
   reused: boolean;
 }
 
+/** The 409 of a domain name that another project verified first. */
+function takenElsewhere(domain: string, cause?: unknown) {
+  return conflict(`Domain ${domain} is already verified by another sender`, 'DOMAIN_TAKEN', {}, cause);
+}
+
 /**
- * Registers a sending domain: claims the name, creates the SES identity (Easy DKIM, MAIL FROM on
- * `send.<domain>`), the 8 records and the sender profile. Every step is idempotent, so registering
- * again reconciles whatever an earlier, interrupted registration left (answered with `reused`).
+ * Registers a sending domain: creates (or reuses) the SES identity (Easy DKIM, MAIL FROM on
+ * `send.<domain>`), the 8 records with this project's own ownership token, and the sender profile.
+ * Each project's registration is its own record: registering a name another project has pending
+ * neither sees nor touches that registration; only a name another project verified is refused.
+ * Every step is idempotent, so registering again reconciles whatever an earlier, interrupted
+ * registration left (answered with `reused`).
  */
 export async function registerDomain(deps: Services, projectId: string, input: RegisterInput): Promise<Registration> {
   const { db, clock, identities } = deps;
-  let claim: { takenFrom?: string };
-  try {
-    claim = await claimDomain(db, input.domain, projectId);
-  } catch (error) {
-    if (error instanceof ConditionFailedError) {
-      throw conflict(`Domain ${input.domain} is already verified by another sender`, 'DOMAIN_TAKEN', {}, error);
-    }
-    throw error;
-  }
-  // A registration nobody completed elsewhere gives way; its record would never verify.
-  if (claim.takenFrom) await deleteDomain(db, claim.takenFrom, input.domain);
+  const owner = await findDomainOwner(db, input.domain);
+  if (owner !== undefined && owner !== projectId) throw takenElsewhere(input.domain);
 
   const { dkimTokens } = await identities.ensureDomainIdentity(input.domain);
   await identities.setMailFrom(input.domain, `${MAIL_FROM_LABEL}.${input.domain}`);
@@ -121,7 +120,6 @@ export async function registerDomain(deps: Services, projectId: string, input: R
     }
     await putVerificationPage(db, domain.verification_page_token as string, projectId, domain.domain);
     const sender = await ensureDomainSender(deps, projectId, input.senderEmail, input.senderName);
-    if (domain.verification_status === 'verified') await markClaimVerified(db, domain.domain, projectId);
     return { domain, sender, reused: existing !== undefined };
   }
   throw conflict(`Domain ${input.domain} is being registered concurrently; try again`, 'DOMAIN_BUSY');
@@ -135,8 +133,11 @@ export async function requireDomain(deps: Services, projectId: string, domain: s
 }
 
 /**
- * Asks the provider about the domain and applies part 3's state machine. `resetSpfAndDmarc` is the
- * verify call's rule (those two wait for the next DNS sweep); the periodic re-check leaves them.
+ * Asks the provider about the domain and DNS about this project's ownership token, and applies
+ * part 3's state machine. The first project to reach `verified` claims the name with a conditional
+ * write; a project that gets there later is refused with 409, and its registration stays pending.
+ * `resetSpfAndDmarc` is the verify call's rule (those two wait for the next DNS sweep); the
+ * periodic re-check leaves them.
  * The write is conditional on the version read, so a transition and its events happen once even
  * when a verify call and the re-check run together; the loser simply re-reads.
  */
@@ -144,16 +145,28 @@ export async function checkDomain(deps: Services, projectId: string, name: strin
   for (let round = 0; round < 3; round++) {
     const current = await requireDomain(deps, projectId, name);
     const state = (await deps.identities.getIdentity(current.domain)) ?? UNKNOWN_IDENTITY;
-    const { next } = applyProviderState(current, state, deps.clock.now(), options);
+    const ownership = await ownershipStatus(deps, current);
+    const { next } = applyProviderState(current, state, deps.clock.now(), { ...options, ownership });
     next.version = current.version + 1;
+    if (next.verification_status === 'verified' && current.verification_status !== 'verified') {
+      // Claimed before the record says verified, so no project is ever verified without owning the name.
+      try {
+        await claimVerifiedDomain(deps.db, next.domain, projectId);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        // The loser keeps its registration, pending and unable to send, and its check schedule moves on.
+        const lost = applyProviderState(current, state, deps.clock.now(), { ...options, ownership: 'mismatch' }).next;
+        await saveDomain(deps.db, { ...lost, version: current.version + 1 }, current.version).catch((e) => {
+          if (!(e instanceof ConditionFailedError)) throw e;
+        });
+        throw takenElsewhere(next.domain, error);
+      }
+    }
     try {
       await saveDomain(deps.db, next, current.version);
     } catch (error) {
       if (error instanceof ConditionFailedError) continue;
       throw error;
-    }
-    if (next.verification_status === 'verified' && current.verification_status !== 'verified') {
-      await markClaimVerified(deps.db, next.domain, projectId);
     }
     return flushDomainEvents(deps, next);
   }
@@ -184,6 +197,9 @@ export async function recreateDomain(deps: Services, projectId: string, name: st
   if (current.verification_status === 'verified') {
     throw conflict(`Domain ${current.domain} is verified; there is nothing to recreate`, 'DOMAIN_VERIFIED');
   }
+  // The SES identity is account-wide: once another project owns the name, it is theirs to keep.
+  const owner = await findDomainOwner(deps.db, current.domain);
+  if (owner !== undefined && owner !== projectId) throw takenElsewhere(current.domain);
   await deps.identities.deleteIdentity(current.domain);
   const { dkimTokens } = await deps.identities.ensureDomainIdentity(current.domain);
   await deps.identities.setMailFrom(current.domain, `${MAIL_FROM_LABEL}.${current.domain}`);
@@ -217,7 +233,14 @@ export async function recreateDomain(deps: Services, projectId: string, name: st
 /** The scheduled re-check: every domain whose check is due is asked about once. */
 export async function recheckDueDomains(deps: Services): Promise<number> {
   const due = await domainsDueForCheck(deps.db, deps.clock.now().toISOString());
-  for (const d of due) await checkDomain(deps, d.project_id, d.domain, { resetSpfAndDmarc: false });
+  for (const d of due) {
+    try {
+      await checkDomain(deps, d.project_id, d.domain, { resetSpfAndDmarc: false });
+    } catch (error) {
+      // A name verified elsewhere (409) stays pending here; it must not stop the other checks.
+      if (!(error instanceof AppError && error.status === 409)) throw error;
+    }
+  }
   return due.length;
 }
 

@@ -69,10 +69,18 @@ export interface SenderProfile {
   from_name: string;
   from_email: string;
   sender_source: SenderSource;
-  /** Magic-link senders: false until the mailbox owner confirms. Domain senders: true. */
+  /** Magic-link senders: false until the mailbox owner follows this project's own link. Domain senders: true. */
   email_verified: boolean;
   /** Magic-link senders: the mailbox verification failed or expired. */
   verification_failed?: boolean;
+  /** Magic-link senders: the token of this project's own confirmation link (never shown). */
+  confirmation_token?: string;
+  /** Magic-link senders: the public base URL the confirmation link points at. */
+  confirmation_base_url?: string;
+  /** Magic-link senders: when this project's confirmation mail went to the mailbox. */
+  confirmation_sent_at?: string;
+  /** Magic-link senders: when the mailbox owner followed this project's own link (what makes it verified). */
+  confirmed_at?: string;
   pending_events?: PendingEvent[];
   version: number;
   check_count: number;

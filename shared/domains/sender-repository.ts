@@ -1,7 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
 import { versionedPut } from '../store/versioned-put';
-import { SENDER_CHECK_PARTITION, SENDER_SK_PREFIX, projectKey, senderCheckIndex, senderKey } from '../store/keys';
+import { SENDER_CHECK_PARTITION, SENDER_SK_PREFIX, projectKey, senderCheckIndex, senderConfirmationKey, senderKey } from '../store/keys';
 import type { SenderProfile } from './domain';
 
 function toItem(sender: SenderProfile): Record<string, unknown> {
@@ -53,4 +53,15 @@ export async function sendersDueForCheck(db: Db, nowIso: string, limit = 50): Pr
     }),
   );
   return (out.Items ?? []).map((i) => ({ project_id: i.project_id as string, from_email: i.from_email as string }));
+}
+
+/** Stores the lookup from a sender-confirmation link token to its project and address. */
+export async function putSenderConfirmation(db: Db, token: string, projectId: string, email: string): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...senderConfirmationKey(token), project_id: projectId, email: email.toLowerCase() } }));
+}
+
+/** The sender a confirmation link token points at, or undefined. */
+export async function findSenderConfirmation(db: Db, token: string): Promise<{ project_id: string; email: string } | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: senderConfirmationKey(token), ConsistentRead: true }));
+  return out.Item ? { project_id: out.Item.project_id as string, email: out.Item.email as string } : undefined;
 }

@@ -6,7 +6,11 @@ import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import { getDomain } from './domain-repository';
 import { nextSenderCheckAt } from './recheck-schedule';
-import { getSender, saveSender, sendersDueForCheck } from './sender-repository';
+import { findSenderConfirmation, getSender, putSenderConfirmation, saveSender, sendersDueForCheck } from './sender-repository';
+import { CONFIRM_TOKEN, newConfirmationToken, sendSenderConfirmation } from './sender-confirmation';
+import { refuseDisabledProject } from '../projects/project-active';
+import { getProject } from '../projects/project-repository';
+import type { Project } from '../projects/project';
 
 /** The sender profile of an address on a registered domain, created on first use (`manual` unless told otherwise). */
 export async function ensureDomainSender(deps: Services, projectId: string, email: string, name: string, source: SenderProfile['sender_source'] = 'manual'): Promise<SenderProfile> {
@@ -34,10 +38,15 @@ export async function ensureDomainSender(deps: Services, projectId: string, emai
   }
 }
 
+/** Whether a magic-link sender was confirmed through this project's own link (SES's verification alone never counts). */
+export function mailboxConfirmed(sender: SenderProfile): boolean {
+  return sender.sender_source === 'magic_link' && sender.email_verified && Boolean(sender.confirmed_at);
+}
+
 /** A sender as part 2 shows it; `domain_authenticated` and `can_send` come from the domain's state. */
 export function presentSender(sender: SenderProfile, domain: SendingDomain | undefined) {
   const domainAuthenticated = domain?.verification_status === 'verified';
-  const magicReady = sender.sender_source === 'magic_link' && sender.email_verified;
+  const magicReady = mailboxConfirmed(sender);
   return {
     id: sender.id,
     from_name: sender.from_name,
@@ -45,7 +54,7 @@ export function presentSender(sender: SenderProfile, domain: SendingDomain | und
     domain_authenticated: domainAuthenticated,
     sender_source: sender.sender_source,
     can_send: Boolean(domain?.can_send) || magicReady,
-    email_verified: sender.email_verified,
+    email_verified: sender.sender_source === 'magic_link' ? magicReady : sender.email_verified,
     created_at: sender.created_at,
   };
 }
@@ -55,67 +64,83 @@ export async function senderPermission(deps: Services, projectId: string, email:
   const domain = await getDomain(deps.db, projectId, domainOf(email));
   if (domain?.can_send) return 'domain';
   const sender = await getSender(deps.db, projectId, email);
-  return sender?.sender_source === 'magic_link' && sender.email_verified ? 'mailbox' : 'none';
+  return sender && mailboxConfirmed(sender) ? 'mailbox' : 'none';
 }
 
 /**
- * `POST /domains/verify-email`: verifies one address by mail (magic link). The provider mails the
- * owner a link; the sender is created unverified (`email_verified: false`, no DKIM) and is checked
- * until the owner confirms (`sender.verified`) or the link expires (`sender.failed`).
+ * `POST /domains/verify-email`: verifies one address by mail, for this project. Two proofs are
+ * needed, because SES identities are account-wide: SES mails its own link (once per address, for
+ * the whole account), and once SES has the address verified the scheduled check mails this
+ * project's own link; only following that one makes the sender verified here (`sender.verified`).
+ * An address another project already confirmed therefore gets just this project's link, and its
+ * owner decides. A disabled project may not make mail leave (403).
  */
-export async function startMailboxVerification(deps: Services, projectId: string, body: unknown): Promise<SenderProfile> {
+export async function startMailboxVerification(deps: Services, project: Project, body: unknown, baseUrl: string | undefined): Promise<SenderProfile> {
+  refuseDisabledProject(project);
   const b = (body ?? {}) as Record<string, unknown>;
   const email = typeof b.email === 'string' ? b.email.trim().toLowerCase() : '';
   const name = typeof b.name === 'string' && b.name.trim() ? b.name.trim() : email.split('@')[0];
   if (!email) throw badRequest('Missing required fields: email');
   if (!isEmail(email)) throw badRequest(`Invalid email: ${email}`);
-  const existing = await getSender(deps.db, projectId, email, true);
+  const existing = await getSender(deps.db, project.id, email, true);
   if (existing && existing.sender_source !== 'magic_link') {
     throw conflict(`Sender ${email} already exists on a registered domain`, 'SENDER_EXISTS');
   }
-  if (existing?.email_verified) return existing;
+  if (existing && mailboxConfirmed(existing)) return existing;
 
-  await deps.identities.createAddressIdentity(email);
+  const identity = await deps.identities.getIdentity(email);
+  if (!identity?.verifiedForSending) await deps.identities.createAddressIdentity(email);
   const now = deps.clock.now();
   const sender: SenderProfile = {
     id: existing?.id ?? randomUUID(),
-    project_id: projectId,
+    project_id: project.id,
     from_name: name,
     from_email: email,
     sender_source: 'magic_link',
     email_verified: false,
+    confirmation_token: newConfirmationToken(),
+    confirmation_base_url: baseUrl ?? deps.config.TRACKING_BASE_URL ?? '',
     version: (existing?.version ?? 0) + 1,
     check_count: 0,
     next_check_at: nextSenderCheckAt(now.toISOString(), now),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
+  // The link goes out from the scheduled check (the one function allowed to send it), the next
+  // one when SES already has the address verified.
+  if (identity?.verifiedForSending) sender.next_check_at = now.toISOString();
+  await putSenderConfirmation(deps.db, sender.confirmation_token as string, project.id, email);
   await saveSender(deps.db, sender, existing ? existing.version : 'new');
   return sender;
 }
 
-/** Asks the provider whether a magic-link sender's owner confirmed; decides `sender.verified` or `sender.failed` once. */
+/**
+ * The scheduled check of a magic-link sender: once SES has the address verified, mails this
+ * project's own confirmation link (once; not for a disabled project); decides `sender.failed` when
+ * SES fails the address or the request expires. `sender.verified` is never decided here.
+ */
 export async function checkSender(deps: Services, projectId: string, email: string): Promise<SenderProfile | undefined> {
   const current = await getSender(deps.db, projectId, email, true);
   if (!current || current.sender_source !== 'magic_link') return current;
-  if (current.email_verified || current.verification_failed) return flushSenderEvents(deps, current);
+  if (mailboxConfirmed(current) || current.verification_failed) return flushSenderEvents(deps, current);
   const state = await deps.identities.getIdentity(current.from_email);
   const now = deps.clock.now();
   const at = now.toISOString();
   const next: SenderProfile = { ...current, check_count: current.check_count + 1, version: current.version + 1, updated_at: at };
   const events = [...(current.pending_events ?? [])];
-  if (state?.verifiedForSending) {
-    next.email_verified = true;
+  const expired = nextSenderCheckAt(current.created_at, now) === undefined;
+  if (state?.verificationStatus === 'FAILED' || !state || expired) {
+    next.verification_failed = true;
     next.next_check_at = undefined;
-    events.push({ event: 'sender.verified', timestamp: at, data: { identity_id: current.id, sender_email: current.from_email, can_send: true } });
+    events.push({ event: 'sender.failed', timestamp: at, data: { identity_id: current.id, sender_email: current.from_email } });
   } else {
-    const expired = nextSenderCheckAt(current.created_at, now) === undefined;
-    if (state?.verificationStatus === 'FAILED' || !state || expired) {
-      next.verification_failed = true;
-      next.next_check_at = undefined;
-      events.push({ event: 'sender.failed', timestamp: at, data: { identity_id: current.id, sender_email: current.from_email } });
-    } else {
-      next.next_check_at = nextSenderCheckAt(current.created_at, now);
+    next.next_check_at = nextSenderCheckAt(current.created_at, now);
+    if (state.verifiedForSending && !current.confirmation_sent_at && current.confirmation_token) {
+      const project = await getProject(deps.db, projectId);
+      if (project && !project.disabled_at) {
+        await sendSenderConfirmation(deps, current, project);
+        next.confirmation_sent_at = at;
+      }
     }
   }
   next.pending_events = events.length > 0 ? events : undefined;
@@ -126,6 +151,49 @@ export async function checkSender(deps: Services, projectId: string, email: stri
     throw error;
   }
   return flushSenderEvents(deps, next);
+}
+
+/** The sender a confirmation link still confirms (well formed, current, not failed or expired), or undefined. */
+export async function senderOfConfirmationLink(deps: Services, token: string | undefined): Promise<SenderProfile | undefined> {
+  if (!token || !CONFIRM_TOKEN.test(token)) return undefined;
+  const found = await findSenderConfirmation(deps.db, token);
+  if (!found) return undefined;
+  const sender = await getSender(deps.db, found.project_id, found.email, true);
+  const current = sender?.sender_source === 'magic_link' && sender.confirmation_token === token && !sender.verification_failed;
+  return current ? sender : undefined;
+}
+
+/**
+ * Follows a project's own confirmation link: the sender becomes verified for that project alone
+ * and `sender.verified` is decided once. Undefined when the link is unknown, replaced by a newer
+ * request, or its request failed or expired.
+ */
+export async function confirmSender(deps: Services, token: string | undefined): Promise<SenderProfile | undefined> {
+  for (let round = 0; round < 3; round++) {
+    const current = await senderOfConfirmationLink(deps, token);
+    if (!current || mailboxConfirmed(current)) return current;
+    const at = deps.clock.now().toISOString();
+    const next: SenderProfile = {
+      ...current,
+      email_verified: true,
+      confirmed_at: at,
+      next_check_at: undefined,
+      pending_events: [
+        ...(current.pending_events ?? []),
+        { event: 'sender.verified', timestamp: at, data: { identity_id: current.id, sender_email: current.from_email, can_send: true } },
+      ],
+      version: current.version + 1,
+      updated_at: at,
+    };
+    try {
+      await saveSender(deps.db, next, current.version);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) continue;
+      throw error;
+    }
+    return flushSenderEvents(deps, next);
+  }
+  throw conflict('The sender is being confirmed concurrently; try again', 'SENDER_BUSY');
 }
 
 async function flushSenderEvents(deps: Services, sender: SenderProfile): Promise<SenderProfile> {

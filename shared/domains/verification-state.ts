@@ -15,8 +15,11 @@ export const UNKNOWN_IDENTITY: IdentityState = {
 };
 
 /**
- * The state machine of part 3 for one provider answer: the domain's new status, `can_send`, record
- * statuses and the events the transition decides. `domain.send_ready` is decided once, the first
+ * The state machine of part 3 for one provider answer and one ownership check: the domain's new
+ * status, `can_send`, record statuses and the events the transition decides. `ownership` is what
+ * DNS says of this project's own `provider_verification` TXT token: SES identities are account-wide,
+ * so SES's "verified" alone never makes the domain this project's; without the token the domain
+ * stays `pending` and cannot send. `domain.send_ready` is decided once, the first
  * time the provider sends for the domain, and before `domain.verified`; `domain.verified` and
  * `domain.failed` only when the status changes to them. A verified domain stays verified through a
  * temporary provider hiccup; only FAILED takes it back.
@@ -25,20 +28,22 @@ export function applyProviderState(
   domain: SendingDomain,
   state: IdentityState,
   now: Date,
-  options: { resetSpfAndDmarc: boolean },
+  options: { resetSpfAndDmarc: boolean; ownership: RecordStatus },
 ): { next: SendingDomain; events: PendingEvent[] } {
   const at = now.toISOString();
   const previous = domain.verification_status;
+  // Once verified, the name is this project's (the domain claim); a token removed later changes nothing.
+  const owned = options.ownership === 'verified' || previous === 'verified';
   const failed = state.verificationStatus === 'FAILED' || state.dkimStatus === 'FAILED';
-  const succeeded = state.verificationStatus === 'SUCCESS' && state.dkimStatus === 'SUCCESS';
+  const succeeded = state.verificationStatus === 'SUCCESS' && state.dkimStatus === 'SUCCESS' && owned;
   let status: VerificationStatus = failed ? 'failed' : succeeded ? 'verified' : 'pending';
   if (previous === 'verified' && status === 'pending') status = 'verified';
-  const canSend = state.verifiedForSending && status !== 'failed';
+  const canSend = state.verifiedForSending && owned && status !== 'failed';
 
   const records: DnsRecord[] = domain.dns_records.map((r) => {
     switch (r.purpose) {
       case 'provider_verification':
-        return { ...r, status: providerToRecord(state.verificationStatus), last_checked_at: at };
+        return { ...r, status: owned ? 'verified' : options.ownership, last_checked_at: at };
       case 'dkim':
         return { ...r, status: providerToRecord(state.dkimStatus), last_checked_at: at };
       case 'return_path':

@@ -15,10 +15,16 @@ export async function listPartnerSenders(deps: Services, project: Project) {
 
 /**
  * Creates a sender. On a verified domain it is authenticated (`path: domain`). Otherwise it needs
- * `allow_unauthenticated`: the owner gets a verification mail (`path: magic_link`, no DKIM);
+ * `allow_unauthenticated`: the owner gets a verification mail (`path: magic_link`, no DKIM; the
+ * project's own confirmation link decides, and a disabled project may not ask);
  * without the flag it is 422 DOMAIN_NOT_VERIFIED with the domain's status (null: not registered).
  */
-export async function createPartnerSender(deps: Services, project: Project, input: { name: string; email: string; allowUnauthenticated: boolean }) {
+export async function createPartnerSender(
+  deps: Services,
+  project: Project,
+  input: { name: string; email: string; allowUnauthenticated: boolean },
+  baseUrl?: string,
+) {
   const domain = await getDomain(deps.db, project.id, domainOf(input.email), true);
   if (domain?.verification_status === 'verified') {
     const sender = await ensureDomainSender(deps, project.id, input.email, input.name, 'admin');
@@ -29,7 +35,7 @@ export async function createPartnerSender(deps: Services, project: Project, inpu
       verification_status: domain?.verification_status ?? null,
     });
   }
-  const sender = await startMailboxVerification(deps, project.id, { email: input.email, name: input.name });
+  const sender = await startMailboxVerification(deps, project, { email: input.email, name: input.name }, baseUrl);
   return {
     ...presentSender(sender, domain),
     path: 'magic_link',

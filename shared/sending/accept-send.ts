@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Activity, ActivityFailure } from '../activity/activity';
 import { markFailed, putActivity } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
-import { AppError, badRequest, forbidden, isConditionalCheckFailure } from '../errors';
+import { AppError, badRequest, isConditionalCheckFailure } from '../errors';
 import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
+import { refuseDisabledProject } from '../projects/project-active';
 import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
 import { packSendJob, type SendPayload } from './send-job';
@@ -18,7 +19,7 @@ export interface SingleSendAnswer {
 
 /** Refuses sends that the project's state or settings rule out before anything is written. */
 export function checkProjectCanSend(caller: ProjectCaller, environment: string | undefined): void {
-  if (caller.project.disabled_at) throw forbidden('Project is disabled; sending is stopped', 'PROJECT_DISABLED');
+  refuseDisabledProject(caller.project);
   if (environment !== undefined && !caller.project.inbound_webhook_environments?.[environment]) {
     throw badRequest(SEND_EMAIL_MESSAGES.environmentNotConfigured, 'ENVIRONMENT_NOT_CONFIGURED', { environment });
   }

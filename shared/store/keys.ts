@@ -22,11 +22,12 @@
  * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id> | <created>#<id> | sparse                 | 1 at put when set       |
  * | Engagement event (open, click)       | ACT#<activityId>       | EV#<time>#<hash>   | conditional PutItem    | 1 per open or click     |
  * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
- * | Domain claim (domain -> project)     | DOMAINCLAIM#<domain>   | DOMAINCLAIM        | conditional PutItem    | 1 per registration      |
+ * | Domain owner (verified name -> project) | DOMAINCLAIM#<domain> | DOMAINCLAIM        | GetItem, conditional PutItem | 1 per domain verified |
  * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK     | gsi1sk <next check>| Query gsi1 <= now      | 1 per check (rare)      |
  * | Every domain, for the DNS sweep (gsi2)| gsi2pk DOMAINS        | gsi2sk <domain>#<p>| Query gsi2, paged      | 0                       |
  * | Verification page token -> domain    | VERIFYPAGE#<token>     | VERIFYPAGE         | GetItem                | 1 per registration      |
  * | Sender profile of a project          | PROJECT#<projectId>    | SENDER#<email>     | GetItem / Query        | 1 to create or verify   |
+ * | Sender confirmation link -> sender   | SENDERCONFIRM#<token>  | SENDERCONFIRM      | Put, GetItem           | 1 per mailbox request   |
  * | Senders awaiting mailbox confirmation (gsi1) | gsi1pk SENDERCHECK | gsi1sk <next check> | Query gsi1     | 1 per check (rare)      |
  * | Reply domain of a project            | PROJECT#<projectId>    | REPLYDOMAIN#<d>    | Query begins_with      | 1 to register           |
  * | Tracking domain of a project         | PROJECT#<projectId>    | TRACKDOMAIN#<d>    | Query begins_with      | 1 to register           |
@@ -127,6 +128,9 @@ export const senderKey = (projectId: string, email: string): ItemKey => ({ pk: `
 
 /** Prefix of a project's sender items. */
 export const SENDER_SK_PREFIX = 'SENDER#';
+
+/** Key of the lookup from a project's own sender-confirmation link token to its sender. */
+export const senderConfirmationKey = (token: string): ItemKey => ({ pk: `SENDERCONFIRM#${token}`, sk: 'SENDERCONFIRM' });
 
 /** gsi1 partition of the magic-link senders waiting for their owners. */
 export const SENDER_CHECK_PARTITION = 'SENDERCHECK';

@@ -296,9 +296,10 @@ describe('least privilege', () => {
     expect(allows(statements, 'sqs:SendMessage', sendQueueArn())).toBe(false);
   });
 
-  it('the domain re-check job may ask SES about identities; the DNS sweep may not', () => {
+  it('the domain re-check job may ask SES about identities and mail sender-confirmation links; the DNS sweep may not', () => {
     const recheck = statementsOfRole(template, logicalId(stack.scheduling.functions['domain-recheck'].function.role!));
     expect(allows(recheck, 'ses:GetEmailIdentity')).toBe(true);
+    expect(allows(recheck, 'ses:SendRawEmail')).toBe(true);
     const sweep = statementsOfRole(template, logicalId(stack.scheduling.functions['dns-sweep'].function.role!));
     expect(allows(sweep, /^ses:/)).toBe(false);
     expect(allows(sweep, 'sqs:SendMessage')).toBe(false);

@@ -25,6 +25,12 @@ let counter = 0;
 const fresh = (prefix = '') => `${prefix}d${Date.now().toString(36)}${(counter++).toString(36)}.example.com`;
 const register = (domain: string, key?: string, sender = `hello@${domain}`) =>
   cloud.api('POST', '/domains/register', { key, body: { domain, sender_name: 'Acme', sender_email: sender } });
+/** Registers a domain and publishes its records to the local DNS, as its owner would before verifying. */
+const registerAndPublish = async (domain: string, key?: string) => {
+  const res = await register(domain, key);
+  await cloud.publishDns(domain, key);
+  return res;
+};
 
 const eventsFor = (events: Record<string, any>[], domain: string) => events.filter((e) => e.data?.domain === domain || e.data?.sender_email?.endsWith(domain));
 
@@ -77,20 +83,82 @@ describe('POST /domains/register (4.12, part 2)', () => {
     expect(again.body.verification_url).toBe(first.verification_url);
   });
 
-  test("a domain verified by another project is a 409; an unverified one is released to the newcomer", async () => {
+  test('a domain verified by another project is a 409', async () => {
     const { db, clock } = services();
     const other = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Other' });
     const taken = fresh();
-    await register(taken);
+    await registerAndPublish(taken);
     await cloud.api('POST', `/domains/${taken}/verify`);
     const refused = await register(taken, other.liveKey);
     expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: `Domain ${taken} is already verified by another sender` });
+  });
+});
 
-    const loose = fresh();
-    await register(loose);
-    expect((await register(loose, other.liveKey)).status).toBe(201);
-    expect((await cloud.api('GET', `/domains/${loose}/dns-records`)).status).toBe(404);
-    expect((await cloud.api('GET', `/domains/${loose}/dns-records`, { key: other.liveKey })).status).toBe(200);
+describe('Ownership of a domain: two projects race (docs/decisions.md)', () => {
+  const newProject = async (name: string) => {
+    const { db, clock } = services();
+    return (await createProject(db, clock, { organizationId: cloud.seed.organization_id, name })).liveKey;
+  };
+  const provider = (body: Record<string, unknown>) => (body.dns_records as any[]).find((r) => r.purpose === 'provider_verification');
+
+  test("a second project's registration of a pending domain neither sees nor disturbs the first's", async () => {
+    const [first, second] = [await newProject('First'), await newProject('Second')];
+    const domain = fresh();
+    const a = await register(domain, first);
+    const b = await register(domain, second);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.reused).toBe(false);
+    expect(b.body.verification_token).not.toBe(a.body.verification_token);
+    expect(b.body.identity_id).not.toBe(a.body.identity_id);
+    const still = await cloud.api('GET', `/domains/${domain}/dns-records`, { key: first });
+    expect(still.status).toBe(200);
+    expect(still.body).toMatchObject({ identity_id: a.body.identity_id, verification_status: 'pending' });
+    expect(provider(still.body).value).toBe(a.body.verification_token);
+  });
+
+  test("SES verifying the identity is not enough: without this project's own token in DNS the domain stays pending and cannot send", async () => {
+    const key = await newProject('Unproven');
+    const domain = fresh();
+    await register(domain, key);
+    const res = await cloud.api('POST', `/domains/${domain}/verify`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ verification_status: 'pending', can_send: false });
+    expect(provider(res.body).status).toBe('not_set');
+    expect((res.body.dns_records as any[]).filter((r) => r.purpose === 'dkim').every((r) => r.status === 'verified')).toBe(true);
+  });
+
+  test.each([
+    ['the first project publishes first', 0],
+    ['the second project publishes first', 1],
+  ])('%s: it verifies and owns the name; the other stays pending, intact, and gets 409 once it publishes too', async (_name, winnerIndex) => {
+    const keys = [await newProject('Racer A'), await newProject('Racer B')];
+    const domain = fresh();
+    const registrations = [await register(domain, keys[0]), await register(domain, keys[1])];
+    const [winner, loser] = winnerIndex === 0 ? keys : [keys[1], keys[0]];
+    const loserRegistration = winnerIndex === 0 ? registrations[1] : registrations[0];
+
+    await cloud.publishDns(domain, winner);
+    // The winner's token is in DNS now, not the loser's: the loser cannot verify on it.
+    const early = await cloud.api('POST', `/domains/${domain}/verify`, { key: loser });
+    expect(early.body).toMatchObject({ verification_status: 'pending', can_send: false });
+    expect(provider(early.body).status).toBe('mismatch');
+
+    expect((await cloud.api('POST', `/domains/${domain}/verify`, { key: winner })).body).toMatchObject({ verification_status: 'verified', can_send: true });
+
+    await cloud.publishDns(domain, loser);
+    const late = await cloud.api('POST', `/domains/${domain}/verify`, { key: loser });
+    expect(late.status).toBe(409);
+    expect(late.body).toEqual({ error: `Domain ${domain} is already verified by another sender` });
+    const kept = await cloud.api('GET', `/domains/${domain}/status`, { key: loser });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ identity_id: loserRegistration.body.identity_id, verification_status: 'pending', can_send: false });
+    expect((await cloud.api('POST', `/domains/${domain}/recreate`, { key: loser })).status).toBe(409);
+    expect((await cloud.api('GET', `/domains/${domain}/status`, { key: winner })).body).toMatchObject({ verification_status: 'verified', can_send: true });
+
+    // Mail from the name goes out for the owner only.
+    const sent = await cloud.api('POST', '/v1/send-email', { key: loser, body: sendBody(cloud, { sender_email: `hello@${domain}` }) });
+    expect((await cloud.waitForActivity(sent.body.email_id as string, loser, (a) => a.current_status !== 'queued')).error_code).toBe('sender_not_verified');
   });
 });
 
@@ -114,7 +182,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   test('verifies the domain: send_ready then verified, each once; SPF and DMARC wait for the sweep', async () => {
     await drainEvents(cloud);
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     const res = await cloud.api('POST', `/domains/${domain}/verify`);
     expect(res.status).toBe(200);
     const body = res.body as Record<string, any>;
@@ -158,7 +226,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   test('the periodic re-check verifies a pending domain when its check is due, and not before', async () => {
     await drainEvents(cloud);
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     await recheck();
     expect((await cloud.api('GET', `/domains/${domain}/status`)).body).toMatchObject({ verification_status: 'pending' });
     const later = new Date(Date.now() + 6 * 60_000);
@@ -170,7 +238,7 @@ describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
 
   test('mail from a registered domain goes out only once it can send', async () => {
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     const early = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: `hello@${domain}` }) });
     expect((await cloud.waitForActivity(early.body.email_id as string, cloud.seed.live_key, (a) => a.current_status !== 'queued')).error_code).toBe(
       'sender_not_verified',
@@ -198,14 +266,38 @@ describe('POST /domains/:domain/recreate', () => {
 
   test('a verified domain has nothing to recreate (409)', async () => {
     const domain = fresh();
-    await register(domain);
+    await registerAndPublish(domain);
     await cloud.api('POST', `/domains/${domain}/verify`);
     expect((await cloud.api('POST', `/domains/${domain}/recreate`)).status).toBe(409);
   });
 });
 
+/** The newest link matching `pattern` in the mails to `email`. */
+async function linkMailedTo(email: string, pattern: RegExp): Promise<{ link?: string }> {
+  const mails = (await cloud.outbox()).filter((m) => m.destination.to.join().includes(email) && pattern.test(m.body.text ?? ''));
+  return { link: pattern.exec(mails.at(-1)?.body.text ?? '')?.[0] };
+}
+const SES_LINK = /http:\/\/localhost:\d+\/confirm-identity\?token=[0-9a-f]+/;
+const OWN_LINK = /http:\/\/localhost:\d+\/senders\/confirm\/[A-Za-z0-9_-]{32}/g;
+
+/** Runs the scheduled check as it would run a few minutes from now. */
+async function recheckLater() {
+  overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
+  try {
+    await recheck();
+  } finally {
+    overrideServices({ clock: realClock });
+  }
+}
+
+/** Every confirmation link of this service mailed to `email` so far, oldest first. */
+async function ownLinksMailedTo(email: string): Promise<string[]> {
+  const mails = (await cloud.outbox()).filter((m) => m.destination.to.join().includes(email));
+  return mails.flatMap((m) => (m.body.text ?? '').match(OWN_LINK) ?? []);
+}
+
 describe('Senders verified by mail (POST /domains/verify-email)', () => {
-  test('the owner confirms by the link: sender.verified once, and mail can go out unauthenticated', async () => {
+  test("the owner confirms SES's link, then this project's own link: sender.verified once, and mail can go out unauthenticated", async () => {
     await drainEvents(cloud);
     const email = `owner.${Date.now()}@gmail-like.example.net`;
     const res = await cloud.api('POST', '/domains/verify-email', { body: { email, name: 'Owner' } });
@@ -218,20 +310,32 @@ describe('Senders verified by mail (POST /domains/verify-email)', () => {
       'sender_not_verified',
     );
 
-    const mail = (await cloud.outbox()).find((m) => m.destination.to.join().includes(email));
-    const link = /http:\/\/localhost:\d+\/confirm-identity\?token=[0-9a-f]+/.exec(mail?.body.text ?? '')?.[0];
-    expect(link).toBeDefined();
-    expect((await fetch(link as string)).status).toBe(200);
+    const ses = await linkMailedTo(email, SES_LINK);
+    expect(ses.link).toBeDefined();
+    expect((await fetch(ses.link as string)).status).toBe(200);
 
-    overrideServices({ clock: { now: () => new Date(Date.now() + 3 * 60_000) } });
-    await recheck();
+    // SES now has the address; that alone verifies nothing for the project.
+    await recheckLater();
+    expect((await drainEvents(cloud)).filter((e) => e.data?.sender_email === email)).toEqual([]);
+    const [own] = await ownLinksMailedTo(email);
+    expect(own).toBeDefined();
+    const page = await fetch(own);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form method="post">');
+    expect((await fetch(own, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(own, { method: 'POST' })).status).toBe(200);
+
     const events = (await drainEvents(cloud)).filter((e) => e.data?.sender_email === email);
     expect(events.map((e) => e.event)).toEqual(['sender.verified']);
     expect(events[0].data).toMatchObject({ sender_email: email, can_send: true });
-    overrideServices({ clock: realClock });
 
     const sent = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { sender_email: email }) });
     expect((await cloud.waitForActivity(sent.body.email_id as string, cloud.seed.live_key, (a) => !['queued', 'sent'].includes(a.current_status as string))).current_status).toBe('delivered');
+  });
+
+  test('an unknown or malformed confirmation link is a 404 page', async () => {
+    expect((await fetch(`${cloud.baseUrl}/senders/confirm/${'A'.repeat(32)}`)).status).toBe(404);
+    expect((await fetch(`${cloud.baseUrl}/senders/confirm/short`, { method: 'POST' })).status).toBe(404);
   });
 
   test('a mailbox that fails verification gives sender.failed once', async () => {
@@ -247,6 +351,65 @@ describe('Senders verified by mail (POST /domains/verify-email)', () => {
   test('an invalid address is a 400', async () => {
     expect((await cloud.api('POST', '/domains/verify-email', { body: { email: 'nope' } })).status).toBe(400);
     expect((await cloud.api('POST', '/domains/verify-email', { body: {} })).status).toBe(400);
+  });
+});
+
+describe('Ownership of a mailbox sender: a project needs its own confirmation (docs/decisions.md)', () => {
+  const newProject = async (name: string) => {
+    const { db, clock } = services();
+    return (await createProject(db, clock, { organizationId: cloud.seed.organization_id, name })).liveKey;
+  };
+  /** The final status of a mail sent as `email` by the project of `key` (delivered, or failed with its code). */
+  const sendAs = async (email: string, key: string) => {
+    const res = await cloud.api('POST', '/v1/send-email', { key, body: sendBody(cloud, { sender_email: email }) });
+    const done = await cloud.waitForActivity(res.body.email_id as string, key, (a) => !['queued', 'sent', 'retrying'].includes(a.current_status as string));
+    return done.current_status === 'failed' ? `failed:${done.error_code}` : (done.current_status as string);
+  };
+  /** The own confirmation link mailed to `email` on behalf of the project called `name`. */
+  const ownLinkFor = async (email: string, name: string) => {
+    const mail = (await cloud.outbox()).filter((m) => m.destination.to.join().includes(email) && m.subject.includes(`"${name}"`)).at(-1);
+    return (mail?.body.text ?? '').match(OWN_LINK)?.[0];
+  };
+
+  test("an address another project confirmed is not verified for a newcomer by SES's word: it waits for its own link", async () => {
+    const email = `ceo.${Date.now()}@bigcorp.example`;
+    const [victim, attacker] = [await newProject('Victim'), await newProject('Attacker')];
+    await cloud.api('POST', '/domains/verify-email', { key: victim, body: { email } });
+    await fetch((await linkMailedTo(email, SES_LINK)).link as string);
+    await recheckLater();
+    expect((await fetch(await ownLinkFor(email, 'Victim') as string, { method: 'POST' })).status).toBe(200);
+    expect(await sendAs(email, victim)).toBe('delivered');
+
+    const asked = await cloud.api('POST', '/domains/verify-email', { key: attacker, body: { email } });
+    expect(asked.status).toBe(201);
+    expect(asked.body.sender).toMatchObject({ email_verified: false, can_send: false });
+    await recheckLater();
+    await recheckLater();
+    expect(await sendAs(email, attacker)).toBe('failed:sender_not_verified');
+    // The mailbox got the attacker's own link, naming the project that asks; nobody followed it.
+    expect(await ownLinkFor(email, 'Attacker')).toBeDefined();
+    expect(await sendAs(email, victim)).toBe('delivered');
+  });
+
+  test.each([
+    ['the first project to ask', 0],
+    ['the second project to ask', 1],
+  ])("the owner follows only %s's link: that project alone may send as the address; the other's request stays intact", async (_name, chosen) => {
+    const email = `both.${Date.now()}.${chosen}@mailbox.example`;
+    const names = [`Asker ${chosen} A`, `Asker ${chosen} B`];
+    const keys = [await newProject(names[0]), await newProject(names[1])];
+    for (const key of keys) expect((await cloud.api('POST', '/domains/verify-email', { key, body: { email } })).status).toBe(201);
+    await fetch((await linkMailedTo(email, SES_LINK)).link as string);
+    await recheckLater();
+    const links = [await ownLinkFor(email, names[0]), await ownLinkFor(email, names[1])];
+    expect(links.every(Boolean)).toBe(true);
+    expect(links[0]).not.toBe(links[1]);
+
+    expect((await fetch(links[chosen] as string, { method: 'POST' })).status).toBe(200);
+    expect(await sendAs(email, keys[chosen])).toBe('delivered');
+    expect(await sendAs(email, keys[1 - chosen])).toBe('failed:sender_not_verified');
+    // The other project's request is untouched: its link still opens its confirmation page.
+    expect((await fetch(links[1 - chosen] as string)).status).toBe(200);
   });
 });
 
@@ -290,7 +453,7 @@ describe('GET /domains/health', () => {
     const good = fresh();
     const bouncy = fresh();
     const stuck = fresh('fail.');
-    for (const d of [good, bouncy, stuck]) await register(d, key);
+    for (const d of [good, bouncy, stuck]) await registerAndPublish(d, key);
     for (const d of [good, bouncy, stuck]) await cloud.api('POST', `/domains/${d}/verify`, { key });
     const counts = new CounterBatch();
     const today = dayOf(new Date());

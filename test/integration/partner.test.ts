@@ -106,6 +106,7 @@ describe('POST /v1/partner/projects', () => {
   test('a domain that cannot be registered leaves a valid project: partial, errors[] on step domain', async () => {
     const domain = freshDomain();
     const owner = await create({ domain, sender: { name: 'A', email: `a@${domain}` } });
+    await cloud.publishDns(domain, owner.body.api_key as string);
     await partner('POST', `/projects/${owner.body.project_id}/domains/${domain}/verify`);
     const res = await create({ domain, sender: { name: 'B', email: `b@${domain}` } });
     expect(res.status).toBe(201);
@@ -154,6 +155,7 @@ describe('Project lifecycle', () => {
     expect(res.body.domains).toEqual([expect.objectContaining({ domain, verification_status: 'pending', can_send: false })]);
     expect(res.body.senders).toEqual([expect.objectContaining({ from_email: `a@${domain}`, sender_source: 'manual' })]);
     expect(res.body.health).toMatchObject({ can_send: false, status: 'critical' });
+    await cloud.publishDns(domain, made.body.api_key as string);
     await partner('POST', `/projects/${made.body.project_id}/domains/${domain}/verify`);
     expect((await partner('GET', `/projects/${made.body.project_id}`)).body.health).toMatchObject({ can_send: true });
   });
@@ -183,6 +185,7 @@ describe('Project lifecycle', () => {
     const made = await create({ domain, sender: { name: 'A', email: `a@${domain}` } });
     const id = made.body.project_id as string;
     const key = made.body.api_key as string;
+    await cloud.publishDns(domain, key);
     await partner('POST', `/projects/${id}/domains/${domain}/verify`);
     expect((await cloud.api('POST', '/v1/send-email', { key, body: sendBody(cloud, { sender_email: `a@${domain}` }) })).status).toBe(200);
 
@@ -190,6 +193,12 @@ describe('Project lifecycle', () => {
     expect(off.body).toEqual({ project_id: id, disabled: true });
     const refused = await cloud.api('POST', '/v1/send-email', { key, body: sendBody(cloud, { sender_email: `a@${domain}` }) });
     expect(refused.status).toBe(403);
+    // Nothing else that makes mail leave: no mailbox verification, from either API.
+    const mailbox = await cloud.api('POST', '/domains/verify-email', { key, body: { email: `someone.${id}@example.net` } });
+    expect(mailbox.status).toBe(403);
+    expect(mailbox.body).toEqual({ error: 'Project is disabled; sending is stopped' });
+    expectPartnerError(await partner('POST', `/projects/${id}/senders`, { name: 'M', email: `m.${id}@example.net`, allow_unauthenticated: true }), 403, 'PROJECT_DISABLED');
+    expect((await cloud.outbox()).some((m) => m.destination.to.join().includes(id))).toBe(false);
     expect((await cloud.api('GET', '/v1/activity/00000000-0000-4000-8000-000000000000', { key })).status).toBe(404);
     expect((await partner('PATCH', `/projects/${id}`, { name: 'Still editable' })).status).toBe(200);
     expect(((await partner("GET", `/projects/${id}`)).body.project as Record<string, unknown>).disabled_at).toEqual(expect.any(String));
@@ -239,6 +248,7 @@ describe('Domains and senders under a project', () => {
   test('verify checks identity, DKIM and return path and shows reply and tracking state read-only', async () => {
     const domain = freshDomain();
     const made = await create({ domain, sender: { name: 'A', email: `a@${domain}` } });
+    await cloud.publishDns(domain, made.body.api_key as string);
     const res = await partner('POST', `/projects/${made.body.project_id}/domains/${domain}/verify`);
     expect(res.body).toMatchObject({ domain, verification_status: 'verified', can_send: true });
     expect(res.body.reply_domain).toMatchObject({ domain: `reply.${domain}`, status: 'pending' });
@@ -261,6 +271,7 @@ describe('Domains and senders under a project', () => {
     expect(magic.body).toMatchObject({ path: 'magic_link', sender_source: 'magic_link', domain_authenticated: false, email_verified: false });
     expect(String(magic.body.warning)).toMatch(/DKIM/);
 
+    await cloud.publishDns(domain, made.body.api_key as string);
     await partner('POST', `/projects/${id}/domains/${domain}/verify`);
     const authenticated = await partner('POST', `/projects/${id}/senders`, { sender: { name: 'B', email: `b@${domain}` } });
     expect(authenticated.status).toBe(201);

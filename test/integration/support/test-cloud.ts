@@ -20,6 +20,8 @@ export interface TestCloud extends LocalCloud {
   waitForActivity(id: string, key: string, until: (a: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   /** The mails the SES emulator holds, newest last. */
   outbox(): Promise<OutboxMail[]>;
+  /** Publishes the project's records of a registered domain to the local DNS (`POST /_local/dns/publish`), as its owner would. */
+  publishDns(domain: string, key?: string): Promise<void>;
 }
 
 export interface OutboxMail {
@@ -61,6 +63,10 @@ export async function startTestCloud(options: { workers?: boolean | readonly Wor
         if (Date.now() > deadline) throw new Error(`Activity ${id} never matched; last: ${JSON.stringify(res.body)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
+    },
+    async publishDns(domain, key) {
+      const res = await api('POST', '/_local/dns/publish', { key, body: { domain } });
+      if (res.status !== 200) throw new Error(`Publishing ${domain} failed: ${res.status} ${JSON.stringify(res.body)}`);
     },
     async outbox() {
       const res = await fetch(`${cloud.sesUrl}/store`);

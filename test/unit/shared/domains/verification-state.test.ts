@@ -46,7 +46,9 @@ const state = (over: Partial<IdentityState>): IdentityState => ({
 const ready = state({ verifiedForSending: true });
 const success = state({ verifiedForSending: true, verificationStatus: 'SUCCESS', dkimStatus: 'SUCCESS', mailFromStatus: 'SUCCESS' });
 const failure = state({ verificationStatus: 'FAILED', dkimStatus: 'FAILED' });
-const apply = (d: SendingDomain, s: IdentityState, reset = false) => applyProviderState(d, s, now, { resetSpfAndDmarc: reset });
+const apply = (d: SendingDomain, s: IdentityState, reset = false) => applyProviderState(d, s, now, { resetSpfAndDmarc: reset, ownership: 'verified' });
+const applyOwned = (d: SendingDomain, s: IdentityState, ownership: 'not_set' | 'mismatch' | 'verified') =>
+  applyProviderState(d, s, now, { resetSpfAndDmarc: false, ownership });
 
 describe('Sending domain state machine (part 3)', () => {
   test('pending stays pending while the provider has not decided; no events', () => {
@@ -132,5 +134,35 @@ describe('DNS record status on verification (part 3)', () => {
     swept.dns_records = swept.dns_records.map((r) => (r.purpose === 'spf' ? { ...r, status: 'mismatch' } : r));
     const { next } = apply(swept, success, false);
     expect(next.dns_records.find((r) => r.purpose === 'spf')?.status).toBe('mismatch');
+  });
+});
+
+describe("Ownership: this project's own TXT token decides, never SES alone", () => {
+  test('SES and DKIM verified without the token in DNS: still pending, cannot send, no events', () => {
+    const { next, events } = applyOwned(pending(), success, 'not_set');
+    expect(next).toMatchObject({ verification_status: 'pending', can_send: false });
+    expect(next.send_ready_at).toBeUndefined();
+    expect(events).toEqual([]);
+    expect(next.dns_records.find((r) => r.purpose === 'provider_verification')?.status).toBe('not_set');
+    expect(next.next_check_at).toBeDefined();
+  });
+
+  test("another project's token at the name is a mismatch, not a proof", () => {
+    const { next } = applyOwned(pending(), success, 'mismatch');
+    expect(next).toMatchObject({ verification_status: 'pending', can_send: false });
+    expect(next.dns_records.find((r) => r.purpose === 'provider_verification')?.status).toBe('mismatch');
+  });
+
+  test('the token found and SES verified: verified, can send', () => {
+    expect(applyOwned(pending(), success, 'verified').next).toMatchObject({ verification_status: 'verified', can_send: true });
+  });
+
+  test('a verified domain stays the owner\'s when its token is later removed', () => {
+    const verified = applyOwned(pending(), success, 'verified').next;
+    expect(applyOwned({ ...verified, pending_events: undefined }, success, 'not_set').next).toMatchObject({ verification_status: 'verified', can_send: true });
+  });
+
+  test('a failure at SES still fails the domain, token or not', () => {
+    expect(applyOwned(pending(), failure, 'not_set').next.verification_status).toBe('failed');
   });
 });
