@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
   CreateDistributionTenantCommand,
+  EntityAlreadyExists,
+  EntityNotFound,
   GetDistributionTenantByDomainCommand,
   GetManagedCertificateDetailsCommand,
   type CloudFrontClient,
@@ -36,7 +38,7 @@ export class CloudFrontTrackingEdge implements TrackingEdge {
     if (!tenant?.Id) return { status: 'provisioning', detail: 'tenant requested' };
     const cert = await this.client.send(new GetManagedCertificateDetailsCommand({ Identifier: tenant.Id })).catch((error: unknown) => {
       // The managed certificate appears a moment after the tenant.
-      if ((error as { name?: string }).name === 'EntityNotFound') return undefined;
+      if (error instanceof EntityNotFound) return undefined;
       throw error;
     });
     const certificate = cert?.ManagedCertificateDetails?.CertificateStatus ?? 'not requested yet';
@@ -51,7 +53,7 @@ export class CloudFrontTrackingEdge implements TrackingEdge {
     try {
       return (await this.client.send(new GetDistributionTenantByDomainCommand({ Domain: domain }))).DistributionTenant;
     } catch (error) {
-      if ((error as { name?: string }).name === 'EntityNotFound') return undefined;
+      if (error instanceof EntityNotFound) return undefined;
       throw error;
     }
   }
@@ -71,7 +73,7 @@ export class CloudFrontTrackingEdge implements TrackingEdge {
       return out.DistributionTenant;
     } catch (error) {
       // A concurrent run created it between our lookup and our create: read theirs.
-      if ((error as { name?: string }).name === 'EntityAlreadyExists') return this.find(domain);
+      if (error instanceof EntityAlreadyExists) return this.find(domain);
       throw error;
     }
   }
