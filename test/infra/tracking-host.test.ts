@@ -49,6 +49,13 @@ describe('the tracking host (TRACKING_HOST)', () => {
     for (const action of ['cloudfront:CreateDistributionTenant', 'cloudfront:GetDistributionTenantByDomain', 'cloudfront:GetManagedCertificateDetails']) {
       expect(allows(statements, action)).toBe(true);
     }
+    // Scoped to this stack's distribution and connection group, and to tenants (made at run time).
+    const distribution = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::123456789012:distribution/', { 'Fn::GetAtt': [logicalId(stack.trackingEdge!.distribution), 'Id'] }]] };
+    const tenants = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudfront::123456789012:distribution-tenant/*']] };
+    expect(allows(statements, 'cloudfront:CreateDistributionTenant', distribution)).toBe(true);
+    expect(allows(statements, 'cloudfront:CreateDistributionTenant', { 'Fn::GetAtt': [logicalId(stack.trackingEdge!.connectionGroup), 'Arn'] })).toBe(true);
+    expect(allows(statements, 'cloudfront:GetManagedCertificateDetails', tenants)).toBe(true);
+    expect(allows(statements, /^cloudfront:/, '*')).toBe(false);
     const env = template.toJSON().Resources[logicalId(recheck)].Properties.Environment.Variables;
     expect(env.TRACKING_DISTRIBUTION_ID).toEqual({ 'Fn::GetAtt': [logicalId(stack.trackingEdge!.distribution), 'Id'] });
     expect(env.TRACKING_CONNECTION_GROUP_ID).toEqual({ 'Fn::GetAtt': [logicalId(stack.trackingEdge!.connectionGroup), 'Id'] });
