@@ -9,6 +9,7 @@ import { TokenSecret } from './secrets';
 import { SesSending } from './ses';
 import { SesEvents } from './ses-events';
 import { Storage } from './storage';
+import { TrackingEdge } from './tracking-edge';
 import { Workers } from './workers';
 
 /** Reply-To domain used when neither the props nor the `inboundDomain` context give one. */
@@ -47,6 +48,14 @@ export interface EmailApiStackProps extends StackProps {
    * @default the `defaultMonthlyQuota` context value (`cdk deploy -c defaultMonthlyQuota=10000`), else unlimited
    */
   readonly defaultMonthlyQuota?: number;
+  /**
+   * TRACKING_HOST: the host name (one you own) that customers' tracking CNAMEs point to. Setting it
+   * deploys the tracking edge (a CloudFront multi-tenant distribution); after the deploy, publish
+   * `<trackingHost> CNAME <TrackingRoutingEndpoint output>`. Without it, registering a tracking
+   * domain is refused with 409 TRACKING_NOT_CONFIGURED and links stay on the API's URL.
+   * @default the `trackingHost` context value (`cdk deploy -c trackingHost=track.mail.example.com`), else none
+   */
+  readonly trackingHost?: string;
 }
 
 /** The email API: storage, queues, SES sending, the HTTP API, the workers and the scheduled jobs. */
@@ -61,6 +70,8 @@ export class EmailApiStack extends Stack {
   public readonly sesEvents: SesEvents;
   /** Inbound replies: receipt rule set, bucket and function (the rule set must be activated by hand). */
   public readonly inbound: Inbound;
+  /** HTTPS for customers' tracking domains; undefined without a tracking host. */
+  public readonly trackingEdge?: TrackingEdge;
 
   constructor(scope: Construct, id: string, props: EmailApiStackProps = {}) {
     super(scope, id, props);
@@ -82,6 +93,8 @@ export class EmailApiStack extends Stack {
     }
     const defaultMonthlyQuota = monthlyQuotaOf(props.defaultMonthlyQuota ?? this.node.tryGetContext('defaultMonthlyQuota'));
     if (defaultMonthlyQuota !== undefined) environment.DEFAULT_MONTHLY_QUOTA = String(defaultMonthlyQuota);
+    const trackingHost = trackingHostOf(props.trackingHost ?? this.node.tryGetContext('trackingHost'));
+    if (trackingHost) environment.TRACKING_HOST = trackingHost;
     const resources: ServiceResources = {
       table: this.storage.table,
       payloadBucket: this.storage.payloadBucket,
@@ -100,12 +113,31 @@ export class EmailApiStack extends Stack {
     this.workers.functions['send-worker'].function.addEnvironment('TRACKING_BASE_URL', this.api.url);
     this.scheduling = new Scheduling(this, 'Scheduling', { resources, logRemovalPolicy: removalPolicy });
     this.inbound = new Inbound(this, 'Inbound', { resources, inboundDomain, removalPolicy, logRemovalPolicy: removalPolicy });
+    if (trackingHost) {
+      this.trackingEdge = new TrackingEdge(this, 'TrackingEdge', { httpApi: this.api.httpApi, trackingHost });
+      // The minute re-check creates each verified tracking domain's tenant (shared/tracking/tracking-tls.ts).
+      this.trackingEdge.grantServeTenants(this.scheduling.functions['domain-recheck'].function);
+      new CfnOutput(this, 'TrackingRoutingEndpoint', {
+        value: this.trackingEdge.routingEndpoint,
+        description: `Publish ${trackingHost} as a CNAME of this name; customers' tracking domains CNAME to ${trackingHost}`,
+      });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the email API' });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
     new CfnOutput(this, 'PayloadBucketName', { value: this.storage.payloadBucket.bucketName });
     new CfnOutput(this, 'ConfigurationSetName', { value: this.ses.configurationSetName });
   }
+}
+
+/** The tracking host from a prop or the context: a lowercase DNS name (no scheme, no port), or undefined; anything else fails the synth. */
+function trackingHostOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const host = typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : '';
+  if (!/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/.test(host)) {
+    throw new Error(`trackingHost must be a DNS name such as track.mail.example.com; got ${JSON.stringify(value)}`);
+  }
+  return host;
 }
 
 /** The default monthly quota from a prop (a number) or the context (`-c` gives a string); a bad value fails the synth. */

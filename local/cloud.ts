@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { resetConfig } from '../shared/config';
-import { resetServices, services } from '../shared/container';
+import { overrideServices, resetServices, services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
 import { endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
@@ -21,6 +21,7 @@ import { provisionBucket, provisionQueues, provisionTable } from './provision';
 import { startQueuePollers } from './queue-pollers';
 import { ensureSeed, type Seed } from './seed';
 import { startTimers } from './timers';
+import { LocalTrackingEdge } from './tracking-edge';
 import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -118,10 +119,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       ALLOW_PRIVATE_URLS: 'true',
       TOKEN_SECRET: tokenSecretIn(dataDir),
       DNS_SERVERS: dns.address,
+      // Tracking CNAMEs point at the host that serves tracking here: the local API on localhost.
+      TRACKING_HOST: 'localhost',
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
     resetConfig();
     resetServices();
+    overrideServices({ edge: new LocalTrackingEdge(path.join(dataDir, 'tracking-edge.json')) });
 
     const handlers = {} as Record<EndpointGroup, Parameters<typeof startApiServer>[0]['handlers'][EndpointGroup]>;
     for (const [group, def] of Object.entries(endpointGroups)) {

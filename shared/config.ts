@@ -45,8 +45,14 @@ const schema = z.object({
   DMARC_REPORTS_DOMAIN: z.string().optional(),
   /** Public base URL of the API, for open and click links (see shared/tracking/tracking-service.ts). */
   TRACKING_BASE_URL: z.string().url().optional(),
-  /** Host that tracking-domain CNAMEs point to (the service's tracking endpoint). */
-  TRACKING_HOST: z.string().default('track.mailroom.local'),
+  /**
+   * Tracking domains (docs/decisions.md, "Tracking domains and TLS"). TRACKING_HOST: the host that
+   * customers' tracking CNAMEs point to, a name the operator CNAMEs to the CloudFront connection group;
+   * unset, tracking-domain registration is refused. The distribution and connection group serve them.
+   */
+  TRACKING_HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i).optional()),
+  TRACKING_DISTRIBUTION_ID: z.string().optional(),
+  TRACKING_CONNECTION_GROUP_ID: z.string().optional(),
   /** Comma-separated DNS servers for the DNS sweep and Domain Connect discovery (host or host:port). */
   DNS_SERVERS: z.string().optional(),
   /** Domain Connect: our service provider id and service id (the template registered with DNS providers). */

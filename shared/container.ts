@@ -1,7 +1,9 @@
+import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { CloudFrontTrackingEdge } from './adapters/cloudfront-tracking-edge';
 import { HttpFetcher } from './adapters/http-fetcher';
 import { SesIdentityProvider } from './adapters/ses-identity-provider';
 import { NodeDnsResolver } from './adapters/node-dns-resolver';
@@ -10,7 +12,7 @@ import { SesMailer } from './adapters/ses-mailer';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
 import { config, type Config } from './config';
-import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue } from './ports';
+import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue, TrackingEdge } from './ports';
 import type { IdentityProvider } from './domains/identity-provider';
 import type { EventPublisher } from './events/events';
 import { QueueEventPublisher } from './events/queue-event-publisher';
@@ -28,6 +30,8 @@ export interface Services {
   readonly identities: IdentityProvider;
   readonly events: EventPublisher;
   readonly dns: DnsResolver;
+  /** Serves tracking domains over HTTPS; undefined where no edge is deployed (no TRACKING_DISTRIBUTION_ID). */
+  readonly edge: TrackingEdge | undefined;
 }
 
 let built: Services | undefined;
@@ -60,6 +64,9 @@ export function services(): Services {
       identities: new SesIdentityProvider(ses, cfg.SES_CONFIGURATION_SET),
       events: new QueueEventPublisher(queue),
       dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
+      edge: cfg.TRACKING_DISTRIBUTION_ID
+        ? new CloudFrontTrackingEdge(new CloudFrontClient({}), cfg.TRACKING_DISTRIBUTION_ID, cfg.TRACKING_CONNECTION_GROUP_ID)
+        : undefined,
     };
   }
   return built;

@@ -79,3 +79,23 @@ export interface DnsResolver {
   /** CNAME targets at `name`; [] when none. */
   resolveCname(name: string): Promise<string[]>;
 }
+
+/** Where serving one tracking domain over HTTPS stands at the edge. */
+export interface EdgeDomainState {
+  /** `provisioning`: the tenant or its certificate is not ready; `active`: https://<domain> serves; `failed`: see `detail`. */
+  readonly status: 'provisioning' | 'active' | 'failed';
+  /** The edge's own words when it is not active (certificate status, deployment status). */
+  readonly detail?: string;
+}
+
+/**
+ * The edge that serves customers' tracking domains over HTTPS (CloudFront SaaS Manager in AWS: one
+ * distribution tenant with a CloudFront-managed certificate per domain; emulated in the local cloud).
+ */
+export interface TrackingEdge {
+  /**
+   * Makes sure the edge serves `domain` (whose CNAME already points at the service) and says how far
+   * it got. Idempotent: the tenant is found by its domain, so a repeat after a crash creates nothing twice.
+   */
+  serve(domain: string): Promise<EdgeDomainState>;
+}

@@ -2,12 +2,17 @@ import { services } from '../../shared/container';
 import { recheckDueDomains } from '../../shared/domains/domain-service';
 import { recheckDueSenders } from '../../shared/domains/sender-service';
 import { logger } from '../../shared/logger';
+import { provisionTrackingTls } from '../../shared/tracking/tracking-tls';
 
-/** Scheduled every minute: asks the provider about pending domains and magic-link senders that are due. */
-export const handler = async (): Promise<{ domains: number; senders: number }> => {
+/**
+ * Scheduled every minute: asks the provider about pending domains and magic-link senders that are
+ * due, and the edge about verified tracking domains whose HTTPS is not active yet.
+ */
+export const handler = async (): Promise<{ domains: number; senders: number; trackingDomains: number }> => {
   const deps = services();
   const domains = await recheckDueDomains(deps);
   const senders = await recheckDueSenders(deps);
-  if (domains + senders > 0) logger.info('Re-checked identities', { domains, senders });
-  return { domains, senders };
+  const trackingDomains = await provisionTrackingTls(deps);
+  if (domains + senders + trackingDomains > 0) logger.info('Re-checked identities', { domains, senders, trackingDomains });
+  return { domains, senders, trackingDomains };
 };

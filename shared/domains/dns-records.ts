@@ -10,7 +10,8 @@ export interface ProviderHosts {
   feedbackHost: string;
   inboundHost: string;
   dmarcReportsDomain: string;
-  trackingHost: string;
+  /** Unset when the deployment serves no tracking domains (no TRACKING_HOST). */
+  trackingHost: string | undefined;
 }
 
 /** The provider hosts from the configuration. */

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Services } from '../container';
-import { badRequest, conflict } from '../errors';
+import { badRequest, conflict, writtenUnlessConditionFails } from '../errors';
 import { stripKeys, type Db } from '../store/client';
-import { REPLY_DOMAIN_SK_PREFIX, TRACKING_DOMAIN_SK_PREFIX, projectKey, replyDomainKey, trackingDomainKey } from '../store/keys';
+import {
+  REPLY_DOMAIN_SK_PREFIX,
+  TRACKING_DOMAIN_SK_PREFIX,
+  TRACKING_TLS_PARTITION,
+  projectKey,
+  replyDomainKey,
+  trackingDomainKey,
+  trackingTlsIndex,
+} from '../store/keys';
 import type { DnsRecord, RecordStatus } from './domain';
-import { isDomainName, providerHosts } from './dns-records';
+import { isDomainName, providerHosts, type ProviderHosts } from './dns-records';
 import { getDomain } from './domain-repository';
 
 /**
@@ -27,17 +35,51 @@ export interface Subdomain {
   records: DnsRecord[];
   created_at: string;
   last_checked_at: string | null;
+  /** Tracking domains only: whether https://<domain> is served yet (docs/decisions.md, "Tracking domains and TLS"). */
+  tls?: TrackingTls;
 }
+
+/** HTTPS of a tracking domain at the edge; links use the domain only once this is `active`. */
+export interface TrackingTls {
+  status: 'provisioning' | 'active' | 'failed';
+  /** The edge's words when not active. */
+  detail?: string;
+  /** First time the edge was asked to serve the domain. */
+  requested_at: string;
+  checked_at: string;
+  /** When the re-check job asks the edge again; null once active or failed. */
+  next_check_at: string | null;
+}
+
+/** The refusal when the deployment has no tracking host for customers' CNAMEs to point at. */
+export const TRACKING_NOT_CONFIGURED =
+  'Tracking domains are not available on this deployment: it has no tracking host (TRACKING_HOST) for the CNAME to point to';
 
 export const SUBDOMAIN_LABEL: Record<SubdomainKind, string> = { reply: 'reply', tracking: 'track' };
 
 const keyOf = (kind: SubdomainKind, projectId: string, parent: string) =>
   kind === 'reply' ? replyDomainKey(projectId, parent) : trackingDomainKey(projectId, parent);
 
+/** A stored subdomain without its key and index attributes (the index is derived again on every put). */
+function fromItem(item: Record<string, unknown>): Subdomain {
+  const { gsi1pk: _pk, gsi1sk: _sk, ...rest } = stripKeys<Record<string, unknown>>(item);
+  return rest as unknown as Subdomain;
+}
+
+/**
+ * The TLS index entry a tracking subdomain should have: one while its CNAME is verified and its
+ * HTTPS is neither active nor failed, due at its next check (a never-checked one is due at once).
+ */
+function tlsIndexOf(sub: Subdomain): Record<string, string> {
+  if (sub.kind !== 'tracking' || sub.status !== 'verified') return {};
+  if (sub.tls && sub.tls.next_check_at === null) return {};
+  return trackingTlsIndex(sub.tls?.next_check_at ?? sub.last_checked_at ?? sub.created_at, sub.project_id, sub.parent_domain);
+}
+
 /** The reply or tracking subdomain of a sending domain, or undefined. */
-export async function getSubdomain(db: Db, kind: SubdomainKind, projectId: string, parent: string): Promise<Subdomain | undefined> {
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: keyOf(kind, projectId, parent) }));
-  return out.Item ? stripKeys<Subdomain>(out.Item) : undefined;
+export async function getSubdomain(db: Db, kind: SubdomainKind, projectId: string, parent: string, consistent = false): Promise<Subdomain | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: keyOf(kind, projectId, parent), ConsistentRead: consistent }));
+  return out.Item ? fromItem(out.Item) : undefined;
 }
 
 /** Both subdomains of one sending domain (either may be missing). */
@@ -55,12 +97,57 @@ export async function listSubdomains(db: Db, kind: SubdomainKind, projectId: str
       ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': kind === 'reply' ? REPLY_DOMAIN_SK_PREFIX : TRACKING_DOMAIN_SK_PREFIX },
     }),
   );
-  return (out.Items ?? []).map((i) => stripKeys<Subdomain>(i));
+  return (out.Items ?? []).map(fromItem);
 }
 
-/** Writes a subdomain whole. */
+/** Writes a subdomain whole, with the TLS index entry its state calls for. */
 export async function putSubdomain(db: Db, sub: Subdomain): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...keyOf(sub.kind, sub.project_id, sub.parent_domain), ...sub } }));
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...keyOf(sub.kind, sub.project_id, sub.parent_domain), ...sub, ...tlsIndexOf(sub) } }));
+}
+
+/** Tracking subdomains whose HTTPS check is due (gsi1, oldest first), as (project, sending domain). */
+export async function trackingDomainsDueForTls(db: Db, nowIso: string, limit = 25): Promise<{ project_id: string; parent_domain: string }[]> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
+      ExpressionAttributeValues: { ':pk': TRACKING_TLS_PARTITION, ':now': `${nowIso}#~` },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((i) => ({ project_id: i.project_id as string, parent_domain: i.parent_domain as string }));
+}
+
+/**
+ * Records a tracking subdomain's HTTPS state and moves (or drops) its TLS index entry, touching no
+ * other attribute, so a DNS sweep writing its records meanwhile keeps them. Written only while the
+ * CNAME is still verified; false when it no longer is (or the item is gone).
+ */
+export async function saveTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls): Promise<boolean> {
+  const next = { ...sub, tls };
+  const index = tlsIndexOf(next);
+  const indexed = 'gsi1pk' in index;
+  return writtenUnlessConditionFails(
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: keyOf('tracking', sub.project_id, sub.parent_domain),
+        UpdateExpression: indexed ? 'SET tls = :tls, gsi1pk = :gpk, gsi1sk = :gsk' : 'SET tls = :tls REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#status = :verified',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':tls': tls, ':verified': 'verified', ...(indexed ? { ':gpk': index.gsi1pk, ':gsk': index.gsi1sk } : {}) },
+      }),
+    ),
+  );
+}
+
+/** The one record of a new reply (MX) or tracking (CNAME) subdomain; refused when no tracking host is configured. */
+function recordOf(kind: SubdomainKind, hosts: ProviderHosts): DnsRecord {
+  const common = { id: randomUUID(), name: SUBDOMAIN_LABEL[kind], status: 'not_set', ttl_hint: 300, last_checked_at: null } as const;
+  if (kind === 'reply') return { ...common, record_type: 'MX', value: hosts.inboundHost, priority: 10, purpose: 'reply_mx' };
+  if (!hosts.trackingHost) throw conflict(TRACKING_NOT_CONFIGURED, 'TRACKING_NOT_CONFIGURED');
+  return { ...common, record_type: 'CNAME', value: hosts.trackingHost, purpose: 'tracking_cname' };
 }
 
 /**
@@ -78,6 +165,7 @@ export async function registerSubdomain(
   if (!parent) throw badRequest('Missing required fields: domain');
   if (!isDomainName(parent)) throw badRequest(`Invalid domain: ${parent}`);
   const label = SUBDOMAIN_LABEL[kind];
+  const record = recordOf(kind, providerHosts(deps.config));
   // Accept either the sending domain or the subdomain itself.
   const sending = parent.startsWith(`${label}.`) && !(await getDomain(deps.db, projectId, parent)) ? parent.slice(label.length + 1) : parent;
   if (!(await getDomain(deps.db, projectId, sending))) {
@@ -85,11 +173,6 @@ export async function registerSubdomain(
   }
   const found = await getSubdomain(deps.db, kind, projectId, sending);
   if (found) return { subdomain: found, existing: true };
-  const hosts = providerHosts(deps.config);
-  const record: DnsRecord =
-    kind === 'reply'
-      ? { id: randomUUID(), record_type: 'MX', name: label, value: hosts.inboundHost, priority: 10, purpose: 'reply_mx', status: 'not_set', ttl_hint: 300, last_checked_at: null }
-      : { id: randomUUID(), record_type: 'CNAME', name: label, value: hosts.trackingHost, purpose: 'tracking_cname', status: 'not_set', ttl_hint: 300, last_checked_at: null };
   const subdomain: Subdomain = {
     project_id: projectId,
     kind,
@@ -111,7 +194,9 @@ export async function registerSubdomain(
 /** The state object part 2 shows on an identity (`reply_domain`, `tracking_domain`), or null. */
 export function presentSubdomain(sub: Subdomain | undefined) {
   if (!sub) return null;
-  return { domain: sub.domain, status: sub.status, records: sub.records, last_checked_at: sub.last_checked_at };
+  const view = { domain: sub.domain, status: sub.status, records: sub.records, last_checked_at: sub.last_checked_at };
+  // `https`: whether links on the domain are live yet (pending until the edge serves it).
+  return sub.kind === 'tracking' ? { ...view, https: sub.tls?.status ?? 'pending', ...(sub.tls?.detail ? { https_detail: sub.tls.detail } : {}) } : view;
 }
 
 /** A record status from a DNS answer: the expected value present, another value present, or nothing. */

@@ -31,6 +31,7 @@
  * | Senders awaiting mailbox confirmation (gsi1) | gsi1pk SENDERCHECK | gsi1sk <next check> | Query gsi1     | 1 per check (rare)      |
  * | Reply domain of a project            | PROJECT#<projectId>    | REPLYDOMAIN#<d>    | Query begins_with      | 1 to register           |
  * | Tracking domain of a project         | PROJECT#<projectId>    | TRACKDOMAIN#<d>    | Query begins_with      | 1 to register           |
+ * | Tracking domains awaiting TLS (gsi1) | gsi1pk TRACKTLS        | gsi1sk <next check>| sparse: CNAME verified, TLS not active; Query gsi1 <= now | 1 per check (rare) |
  * | Domain send counters per day         | PROJECT#<projectId>    | STAT#<domain>#<day>| UpdateItem ADD, Query  | 1 per worker batch and domain |
  * | Project events out (webhook outbox)  | (SQS events queue)     |                    |                        | 0                       |
  * | Partner key record of an organization| ORG#<orgId>            | PKEY#<keyId>       | Put / Delete (revoke)  | 1 (rare)                |
@@ -152,6 +153,15 @@ export const trackingDomainKey = (projectId: string, domain: string): ItemKey =>
 
 /** Prefix of a project's tracking-domain items. */
 export const TRACKING_DOMAIN_SK_PREFIX = 'TRACKDOMAIN#';
+
+/** gsi1 partition of the tracking domains whose HTTPS (edge tenant and certificate) is not active yet. */
+export const TRACKING_TLS_PARTITION = 'TRACKTLS';
+
+/** gsi1 attributes of a tracking domain whose HTTPS is due for a check at `dueAt` (ISO). */
+export const trackingTlsIndex = (dueAt: string, projectId: string, parentDomain: string) => ({
+  gsi1pk: TRACKING_TLS_PARTITION,
+  gsi1sk: `${dueAt}#${projectId}#${parentDomain.toLowerCase()}`,
+});
 
 /** Prefix of a project's daily sender-domain counters. */
 export const DOMAIN_STAT_SK_PREFIX = 'STAT#';

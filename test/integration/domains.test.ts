@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { handler as recheck } from '../../functions/domain-recheck/handler';
 import { overrideServices, services } from '../../shared/container';
+import { TRACKING_NOT_CONFIGURED, getSubdomain, putSubdomain } from '../../shared/domains/subdomains';
 import { createProject } from '../../shared/projects/project-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
 import type { Clock } from '../../shared/ports';
@@ -437,11 +438,72 @@ describe('Reply and tracking domains', () => {
     await register(domain);
     const res = await cloud.api('POST', '/domains/tracking', { body: { domain } });
     expect(res.status).toBe(201);
-    expect(res.body.tracking_domain).toMatchObject({ domain: `track.${domain}`, records: [expect.objectContaining({ record_type: 'CNAME', name: 'track' })] });
+    expect(res.body.tracking_domain).toMatchObject({
+      domain: `track.${domain}`,
+      https: 'pending',
+      // The local cloud serves tracking on localhost, so that is the host the CNAME names.
+      records: [expect.objectContaining({ record_type: 'CNAME', name: 'track', value: 'localhost' })],
+    });
   });
 
   test('a reply domain for a domain the project has not registered is a 400', async () => {
     expect((await cloud.api('POST', '/domains/reply', { body: { domain: 'nowhere.example.org' } })).status).toBe(400);
+  });
+});
+
+describe('tracking domains and their HTTPS (docs/decisions.md, "Tracking domains and TLS")', () => {
+  /** Marks the tracking CNAME verified, as the DNS sweep does once DNS answers with the tracking host. */
+  async function cnameVerified(domain: string) {
+    const sub = (await getSubdomain(services().db, 'tracking', cloud.seed.project_id, domain, true))!;
+    await putSubdomain(services().db, { ...sub, status: 'verified', records: sub.records.map((r) => ({ ...r, status: 'verified' as const })) });
+  }
+  const httpsOf = async (domain: string) => (await cloud.api('POST', `/domains/${domain}/verify`)).body.tracking_domain;
+  const minutesLater = (minutes: number) => overrideServices({ clock: { now: () => new Date(realClock.now().getTime() + minutes * 60_000) } });
+
+  test('without a tracking host, registering a tracking domain is a 409 that says so, and reply domains still work', async () => {
+    const domain = fresh();
+    await register(domain);
+    const configured = services().config;
+    overrideServices({ config: { ...configured, TRACKING_HOST: undefined } });
+    try {
+      const res = await cloud.api('POST', '/domains/tracking', { body: { domain } });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ error: TRACKING_NOT_CONFIGURED });
+      expect((await cloud.api('POST', '/domains/reply', { body: { domain } })).status).toBe(201);
+    } finally {
+      overrideServices({ config: configured });
+    }
+  });
+
+  test('the re-check puts a verified tracking domain on the edge; it is served over HTTPS once the certificate is issued', async () => {
+    const domain = fresh();
+    await register(domain);
+    await cloud.api('POST', '/domains/tracking', { body: { domain } });
+    await recheck();
+    expect(await httpsOf(domain)).toMatchObject({ status: 'pending', https: 'pending' });
+
+    await cnameVerified(domain);
+    await recheck();
+    expect(await httpsOf(domain)).toMatchObject({ status: 'verified', https: 'provisioning', https_detail: expect.stringContaining('pending-validation') });
+
+    minutesLater(3);
+    await recheck();
+    expect(await httpsOf(domain)).toMatchObject({ status: 'verified', https: 'active' });
+    // Settled: later runs leave it alone.
+    minutesLater(60);
+    await recheck();
+    expect((await getSubdomain(services().db, 'tracking', cloud.seed.project_id, domain, true))?.tls).toMatchObject({ status: 'active', next_check_at: null });
+  });
+
+  test('a certificate that cannot be validated is reported as failed and not retried', async () => {
+    const domain = fresh('fail.');
+    await register(domain);
+    await cloud.api('POST', '/domains/tracking', { body: { domain } });
+    await cnameVerified(domain);
+    await recheck();
+    minutesLater(3);
+    await recheck();
+    expect(await httpsOf(domain)).toMatchObject({ https: 'failed', https_detail: 'certificate validation-timed-out' });
   });
 });
 

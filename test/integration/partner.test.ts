@@ -1,4 +1,5 @@
-import { services } from '../../shared/container';
+import { overrideServices, services } from '../../shared/container';
+import { TRACKING_NOT_CONFIGURED } from '../../shared/domains/subdomains';
 import { createOrganization, issuePartnerKey, setMaxProjects } from '../../shared/organizations/organization-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
 import { routes } from '../../shared/routes';
@@ -224,6 +225,23 @@ describe('Domains and senders under a project', () => {
     expect(again.status).toBe(200);
     expect(again.body.reused).toBe(true);
     expect((again.body.skipped as any[]).map((s) => s.step)).toEqual(['reply_domain', 'tracking_domain']);
+  });
+
+  test('without a tracking host the domain is onboarded all the same, with the tracking step as a warning', async () => {
+    const made = await create();
+    const domain = freshDomain();
+    const configured = services().config;
+    overrideServices({ config: { ...configured, TRACKING_HOST: undefined } });
+    try {
+      const res = await partner('POST', `/projects/${made.body.project_id}/domains`, { domain, sender: { name: 'A', email: `a@${domain}` } });
+      expect(res.status).toBe(201);
+      expect(res.body.warnings).toEqual([{ step: 'tracking_domain', error_code: 'TRACKING_NOT_CONFIGURED', error: TRACKING_NOT_CONFIGURED }]);
+      expect(res.body.tracking_domain).toBeNull();
+      expect((res.body.records as any[]).map((r) => r.purpose)).not.toContain('tracking_cname');
+      expect(res.body.reply_domain).toMatchObject({ domain: `reply.${domain}` });
+    } finally {
+      overrideServices({ config: configured });
+    }
   });
 
   test('loose sender fields are refused: the sender must be nested', async () => {

@@ -206,7 +206,7 @@ describe('clicks', () => {
 });
 
 describe('the project\'s tracking domain', () => {
-  test('a verified track.<domain> brands the links; a pending one does not', async () => {
+  test('a verified track.<domain> served over HTTPS brands the links; a pending one, or one without HTTPS yet, does not', async () => {
     const domain = domainOf(cloud.seed.sender_email);
     const sub = {
       project_id: cloud.seed.project_id,
@@ -221,7 +221,12 @@ describe('the project\'s tracking domain', () => {
       await putSubdomain(services().db, { ...sub, status: 'pending' });
       expect((await sendTracked()).pixel.startsWith(`${cloud.baseUrl}/t/o/`)).toBe(true);
 
+      // Verified but not yet served over HTTPS: the links stay on the API.
       await putSubdomain(services().db, { ...sub, status: 'verified' });
+      expect((await sendTracked()).pixel.startsWith(`${cloud.baseUrl}/t/o/`)).toBe(true);
+
+      const at = new Date().toISOString();
+      await putSubdomain(services().db, { ...sub, status: 'verified', tls: { status: 'active', requested_at: at, checked_at: at, next_check_at: null } });
       const mail = await sendTracked();
       expect(mail.pixel.startsWith(`https://track.${domain}/t/o/`)).toBe(true);
       expect(mail.clicks.every((u) => u.startsWith(`https://track.${domain}/t/c/`))).toBe(true);

@@ -30,7 +30,7 @@ const AT = '2025-06-01T12:00:00.000Z';
 const EARLIER = '2025-06-01T06:00:00.000Z';
 const DOMAIN = 'example.com';
 const IDENTITY = '6f1c2a9e-0000-4000-8000-000000000001';
-const HOSTS: ProviderHosts = {
+const HOSTS = {
   label: 'amazonses',
   dkimHost: 'dkim.amazonses.com',
   spfHost: 'amazonses.com',
@@ -38,7 +38,7 @@ const HOSTS: ProviderHosts = {
   inboundHost: 'inbound-smtp.us-east-1.amazonaws.com',
   dmarcReportsDomain: 'reply.mailroom.local',
   trackingHost: 'track.mailroom.local',
-};
+} satisfies ProviderHosts;
 const OUR_SPF = 'v=spf1 include:amazonses.com ~all';
 
 /** The 8 registration records, every one not_set. */

@@ -12,14 +12,22 @@ function fakeDb(items: Partial<Subdomain>[]): Db {
   return { tableName: 't', doc: { send: async () => ({ Items: items.map((i) => ({ pk: 'x', sk: 'y', ...i })) }) } as unknown as Db['doc'] };
 }
 
-const tracking = (parent: string, status: 'pending' | 'verified'): Partial<Subdomain> => ({ project_id: PROJECT, kind: 'tracking', parent_domain: parent, domain: `track.${parent}`, status });
+/** A tracking subdomain; `https` is its TLS state at the edge (active unless said otherwise). */
+const tracking = (parent: string, status: 'pending' | 'verified', https: 'provisioning' | 'active' | 'failed' = 'active'): Partial<Subdomain> => ({
+  project_id: PROJECT,
+  kind: 'tracking',
+  parent_domain: parent,
+  domain: `track.${parent}`,
+  status,
+  tls: { status: https, requested_at: '2026-01-01T00:00:00.000Z', checked_at: '2026-01-01T00:00:00.000Z', next_check_at: null },
+});
 
-describe('the service tracking base URL (TRACKING_BASE_URL, else https://TRACKING_HOST)', () => {
-  test('TRACKING_BASE_URL wins, without its trailing slash', () => {
+describe('the service tracking base URL (TRACKING_BASE_URL)', () => {
+  test('TRACKING_BASE_URL, without its trailing slash', () => {
     expect(serviceTrackingBaseUrl({ TRACKING_BASE_URL: 'http://localhost:3000/', TRACKING_HOST: 'track.svc.example' })).toBe('http://localhost:3000');
   });
-  test('TRACKING_HOST gives an https URL', () => {
-    expect(serviceTrackingBaseUrl({ TRACKING_HOST: 'track.svc.example' })).toBe('https://track.svc.example');
+  test('TRACKING_HOST alone gives no URL: it is a CNAME target that no certificate covers', () => {
+    expect(serviceTrackingBaseUrl({ TRACKING_HOST: 'track.svc.example' })).toBeUndefined();
   });
   test('nothing set: none', () => {
     expect(serviceTrackingBaseUrl({})).toBeUndefined();
@@ -38,6 +46,12 @@ describe('trackingBaseUrl', () => {
   test('a sender on a subdomain uses the closest verified parent', async () => {
     const db = fakeDb([tracking('example.com', 'verified'), tracking('mail.example.com', 'verified')]);
     expect(await trackingBaseUrl({ db }, PROJECT, 'a@news.mail.example.com')).toBe('https://track.mail.example.com');
+  });
+  test('a verified tracking domain whose HTTPS is not active (yet, or failed) is not used', async () => {
+    for (const https of ['provisioning', 'failed'] as const) {
+      const db = fakeDb([tracking('example.com', 'verified', https)]);
+      expect(await trackingBaseUrl({ db }, PROJECT, 'news@example.com')).toBe('https://api.svc.example');
+    }
   });
   test('a pending tracking domain, or another domain\'s, is not used', async () => {
     const db = fakeDb([tracking('example.com', 'pending'), tracking('other.com', 'verified'), tracking('ample.com', 'verified')]);
