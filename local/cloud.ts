@@ -4,8 +4,8 @@ import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { resetConfig } from '../shared/config';
-import { resetServices, services } from '../shared/container';
+import { refreshConfig } from '../shared/config';
+import { services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
 import { endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
@@ -99,7 +99,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     };
     await provisionBucket(new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials, forcePathStyle: true }), bucket);
 
-    Object.assign(process.env, {
+    refreshConfig({
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
@@ -114,8 +114,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       TOKEN_SECRET: tokenSecretIn(dataDir),
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
-    resetConfig();
-    resetServices();
 
     const handlers = {} as Record<EndpointGroup, Parameters<typeof startApiServer>[0]['handlers'][EndpointGroup]>;
     for (const [group, def] of Object.entries(endpointGroups)) {
@@ -127,7 +125,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const api = await startApiServer({ port: ports.api, handlers, localRoutes });
     stops.push(() => api.stop());
     // Open and click links point at this API (read at every send, so setting it now is in time).
-    process.env.TRACKING_BASE_URL = api.url;
+    refreshConfig({ TRACKING_BASE_URL: api.url });
 
     if (options.workers !== false) {
       const specs = [];

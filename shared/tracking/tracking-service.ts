@@ -1,4 +1,5 @@
 import type { Activity } from '../activity/activity';
+import { config, isConfigured, type Config } from '../config';
 import type { Services } from '../container';
 import { listSubdomains } from '../domains/subdomains';
 import { logger } from '../logger';
@@ -18,18 +19,24 @@ import { rewriteForTracking } from './rewrite-html';
  *                      CNAMEs point to, which serves the same endpoints): `https://<TRACKING_HOST>`.
  *
  * Neither set and no verified tracking domain: the mail goes out untracked (logged once per process).
- * The variables are read at each send (not cached), so tests may set them after start-up.
+ * The variables are read at each send, so a refreshConfig after start-up takes effect at once.
  */
 
 /** Email types sent without tracking. */
 const UNTRACKED_TYPES: ReadonlySet<string> = new Set(['transactional']);
 
 /** The service's own public base URL for tracking links, or undefined when none is configured. */
-export function serviceTrackingBaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const explicit = env.TRACKING_BASE_URL?.trim();
+export function serviceTrackingBaseUrl(settings: Partial<Pick<Config, 'TRACKING_BASE_URL' | 'TRACKING_HOST'>> = configuredTracking()): string | undefined {
+  const explicit = settings.TRACKING_BASE_URL?.trim();
   if (explicit) return explicit.replace(/\/+$/, '');
-  const host = env.TRACKING_HOST?.trim();
+  const host = settings.TRACKING_HOST?.trim();
   return host ? `https://${host.replace(/\/+$/, '')}` : undefined;
+}
+
+/** The tracking variables as the environment sets them: TRACKING_HOST's schema default does not count as configured. */
+function configuredTracking(): Partial<Pick<Config, 'TRACKING_BASE_URL' | 'TRACKING_HOST'>> {
+  const cfg = config();
+  return { TRACKING_BASE_URL: cfg.TRACKING_BASE_URL, TRACKING_HOST: isConfigured('TRACKING_HOST') ? cfg.TRACKING_HOST : undefined };
 }
 
 /**
