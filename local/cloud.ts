@@ -7,7 +7,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { refreshConfig } from '../shared/config';
 import { services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
-import { endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
+import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
 import { startApiServer } from './api-server';
 import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
@@ -120,7 +120,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       handlers[group as EndpointGroup] = (await import(path.join(ROOT, def.entry))).handler;
     }
     // Injects an inbound reply as the SES receipt rule would (local only; see shared/inbound/local-injection.ts).
-    const inbound = await import(path.join(ROOT, 'functions/inbound/handler.ts'));
+    const inbound = await import(path.join(ROOT, bucketFunctions.inbound.entry));
     const localRoutes = { 'POST /_local/inbound': inboundInjection(inbound.inboundStore, inbound.handler) };
     const api = await startApiServer({ port: ports.api, handlers, localRoutes });
     stops.push(() => api.stop());
