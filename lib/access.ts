@@ -84,8 +84,6 @@ export interface FunctionAccess {
   readonly settings?: readonly Exclude<Setting, 'LOG_LEVEL'>[];
 }
 
-/** Every function of the stack: endpoint groups, queue workers, scheduled jobs and bucket-fed functions. */
-export type FunctionName = EndpointGroup | WorkerName | ScheduleName | BucketFunctionName;
 
 /**
  * Grants per endpoint group and worker. Typed over every group and worker of the route table, so a
@@ -160,11 +158,6 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
   /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
 };
-
-/** The access entry of any function of the stack. */
-export function accessOf(name: FunctionName): FunctionAccess {
-  return name in scheduledAccess ? scheduledAccess[name as ScheduleName] : functionAccess[name as Exclude<FunctionName, ScheduleName>];
-}
 
 /** Sets one variable of shared/config.ts: a name the configuration does not know does not compile. */
 function setVariable(fn: lambda.Function, key: ConfigKey, value: string): void {
