@@ -6,12 +6,30 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { NagSuppressions, type NagPackSuppression, type NagPackSuppressionAppliesTo } from 'cdk-nag';
-import { queues as queueDefinitions, type QueueName } from '../shared/queues';
-import type { EndpointGroup, ScheduleName, WorkerName } from '../shared/routes';
+import { queueUrlKey, type ConfigKey } from '../shared/config';
+import type { QueueName } from '../shared/queues';
+import type { BucketFunctionName, EndpointGroup, ScheduleName, WorkerName } from '../shared/routes';
 import { tableDefinition } from '../shared/store/table-definition';
 import type { SesSending } from './ses';
 
-/** The shared resources a function can be connected to, and the values of the common environment. */
+/**
+ * Deploy-time settings the stack may give a function (variables of shared/config.ts). A function is
+ * given those its access lists, and LOG_LEVEL, since every function logs.
+ */
+export const settingKeys = [
+  'SERVICE_NAME',
+  'INBOUND_DOMAIN',
+  'ACTIVITY_RETENTION_DAYS',
+  'DEFAULT_MONTHLY_QUOTA',
+  'TRACKING_BASE_URL',
+  'TRACKING_HOST',
+  'INBOUND_BUCKET',
+  'LOG_LEVEL',
+] as const satisfies readonly ConfigKey[];
+
+export type Setting = (typeof settingKeys)[number];
+
+/** The shared resources a function can be connected to, and the values of the settings. */
 export interface ServiceResources {
   /** The single table (TABLE_NAME). */
   readonly table: dynamodb.ITable;
@@ -23,18 +41,19 @@ export interface ServiceResources {
   readonly tokenSecret: secretsmanager.ISecret;
   /** SES sending resources (SES_CONFIGURATION_SET). */
   readonly ses: SesSending;
-  /** SERVICE_NAME. */
-  readonly serviceName: string;
-  /** INBOUND_DOMAIN. */
-  readonly inboundDomain: string;
   /**
-   * Further variables for every function (LOG_LEVEL, ACTIVITY_RETENTION_DAYS...).
-   * @default - none
+   * Values of the settings. A function that reads a setting without a value here runs on the code's
+   * default (shared/config.ts).
    */
-  readonly environment?: Readonly<Record<string, string>>;
+  readonly settings: Readonly<Partial<Record<Setting, string>>>;
 }
 
-/** What one function may do beyond reading the token secret, which every function does. */
+/**
+ * What one function may do and which settings it reads, beyond reading the token secret, which every
+ * function does. Its environment follows: TABLE_NAME, the URL of each queue it enqueues to,
+ * PAYLOAD_BUCKET with payload access, SES_CONFIGURATION_SET with SES access, TOKEN_SECRET_ARN,
+ * LOG_LEVEL and its settings; nothing else.
+ */
 export interface FunctionAccess {
   /** Table access: `read` for query-only functions. */
   readonly table: 'read' | 'readWrite';
@@ -58,24 +77,43 @@ export interface FunctionAccess {
    * @default false
    */
   readonly sesIdentities?: boolean;
+  /**
+   * Settings the function's code reads (LOG_LEVEL aside); test/unit/lib/function-settings.test.ts
+   * checks the list against the modules each function imports.
+   * @default - none
+   */
+  readonly settings?: readonly Exclude<Setting, 'LOG_LEVEL'>[];
 }
+
 
 /**
  * Grants per endpoint group and worker. Typed over every group and worker of the route table, so a
  * new one does not compile until someone decides what it may touch.
  */
-export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: FunctionAccess } = {
+export const functionAccess: { readonly [name in EndpointGroup | WorkerName | BucketFunctionName]: FunctionAccess } = {
   /**
    * Writes the queued activity, stores the payload, enqueues one message per activity; stores
    * scheduled sends and queues the fire message of one due within the sweep's lookahead.
    */
-  send: { table: 'readWrite', enqueue: ['send', 'scheduled'], payloads: 'put' },
+  send: {
+    table: 'readWrite',
+    enqueue: ['send', 'scheduled'],
+    payloads: 'put',
+    // TRACKING_BASE_URL has no value behind the API: the links then use the URL the request reached.
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL'],
+  },
   /** Only answers queries. */
-  activity: { table: 'read' },
+  activity: { table: 'read', settings: ['INBOUND_DOMAIN'] },
   /** Adds and removes suppression entries and publishes suppression.removed. */
   suppressions: { table: 'readWrite', enqueue: ['events'] },
   /** Claims and updates activities, re-enqueues retries with a delay, reads payloads, calls SES. */
-  'send-worker': { table: 'readWrite', enqueue: ['send', 'events'], payloads: 'read', sesSend: true },
+  'send-worker': {
+    table: 'readWrite',
+    enqueue: ['send', 'events'],
+    payloads: 'read',
+    sesSend: true,
+    settings: ['INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL'],
+  },
   /** Reads projects' webhook URLs and queues one delivery per (event, URL). */
   'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
   /** POSTs deliveries, delays retries (visibility of its own queue), records final failures. */
@@ -85,53 +123,54 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName]: Fu
   /** Template CRUD and the usage markers checked before a delete. */
   templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
-  'ses-events': { table: 'readWrite', enqueue: ['events'] },
+  'ses-events': { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
-  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['INBOUND_DOMAIN'] },
   /** The public verification page runs the same verification as the domains group. */
-  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['INBOUND_DOMAIN'] },
   /** Records opens and clicks on activities and counters, publishes email.open and email.click. */
-  tracking: { table: 'readWrite', enqueue: ['events'] },
+  tracking: { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /** Unsubscribe (suppresses the address, publishes suppression.added) and view-in-browser pages. */
-  links: { table: 'readWrite', enqueue: ['events'] },
+  links: { table: 'readWrite', enqueue: ['events'], settings: ['INBOUND_DOMAIN'] },
   /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
-  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true },
+  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['INBOUND_DOMAIN'] },
   /** Reads, moves and cancels scheduled sends; a send moved to within the lookahead gets its fire message at once. */
-  'scheduled-sends': { table: 'readWrite', enqueue: ['scheduled'] },
+  'scheduled-sends': { table: 'readWrite', enqueue: ['scheduled'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /**
    * Claims a due scheduled send and queues its mail as the send group would (activity, send job,
    * a large payload to the bucket); re-queues a fire message that arrived early.
    */
-  'scheduled-send-worker': { table: 'readWrite', enqueue: ['send', 'scheduled'], payloads: 'put' },
+  /** Reads the activity of a reply, publishes email.inbound, sends the "Undeliverable" mail (its bucket read is in lib/inbound.ts). */
+  inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
+  'scheduled-send-worker': {
+    table: 'readWrite',
+    enqueue: ['send', 'scheduled'],
+    payloads: 'put',
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL'],
+  },
 };
 
-/** Grants of the scheduled jobs of shared/routes.ts; a job not listed gets DEFAULT_SCHEDULED_ACCESS. */
+/** Grants of the scheduled jobs of shared/routes.ts, typed over every job: a new one does not compile until listed. */
 export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess } = {
   /**
    * Asks SES about pending identities and publishes the transitions' events; mails a project's own
    * sender-confirmation link (from the address to itself) once SES has the address verified.
    */
-  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true, sesSend: true },
+  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true, sesSend: true, settings: ['INBOUND_DOMAIN'] },
   /** Resolves DNS and writes record statuses. */
-  'dns-sweep': { table: 'readWrite' },
+  'dns-sweep': { table: 'readWrite', settings: ['INBOUND_DOMAIN'] },
   /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
 };
 
-/** Access of a scheduled job unless its construct is told otherwise. */
-export const DEFAULT_SCHEDULED_ACCESS: FunctionAccess = { table: 'readWrite' };
-
-/** The access entry of a group or worker; fails the synth with the missing name. */
-export function accessFor(name: string): FunctionAccess {
-  const access = (functionAccess as Readonly<Record<string, FunctionAccess | undefined>>)[name];
-  if (!access) throw new Error(`No entry for "${name}" in functionAccess (lib/access.ts): decide what it may touch`);
-  return access;
+/** Sets one variable of shared/config.ts: a name the configuration does not know does not compile. */
+function setVariable(fn: lambda.Function, key: ConfigKey, value: string): void {
+  fn.addEnvironment(key, value);
 }
 
 /**
- * Gives a function the common environment and the grants `access` lists, each grant beside its variable.
- * Every function gets every variable because shared/config.ts requires them all at cold start; only the
- * grants differ.
+ * Gives a function the variables and grants `access` lists, each grant beside its variable; a function
+ * gets no variable it does not read (shared/config.ts validates each one only when it is read).
  */
 export function connect(fn: lambda.Function, resources: ServiceResources, access: FunctionAccess): void {
   // Each grant below that CDK words with a wildcard is recorded here with its reason, for cdk-nag.
@@ -139,19 +178,20 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
   const allow = (appliesTo: NagPackSuppressionAppliesTo[], reason: string) =>
     wildcards.push({ id: 'AwsSolutions-IAM5', reason, appliesTo });
 
-  fn.addEnvironment('TABLE_NAME', resources.table.tableName);
+  setVariable(fn, 'TABLE_NAME', resources.table.tableName);
   if (access.table === 'readWrite') resources.table.grantReadWriteData(fn);
   else resources.table.grantReadData(fn);
   if (tableDefinition.globalSecondaryIndexes.length > 0) {
     allow([`Resource::${arnToken(resources.table)}/index/*`], 'Queries go to the indexes of this stack\'s own table.');
   }
 
-  for (const [name, queue] of Object.entries(resources.queues) as [QueueName, sqs.IQueue][]) {
-    fn.addEnvironment(queueDefinitions[name].urlEnv, queue.queueUrl);
-    if (access.enqueue?.includes(name)) queue.grantSendMessages(fn);
+  for (const name of access.enqueue ?? []) {
+    const queue: sqs.IQueue = resources.queues[name];
+    setVariable(fn, queueUrlKey(name), queue.queueUrl);
+    queue.grantSendMessages(fn);
   }
 
-  fn.addEnvironment('PAYLOAD_BUCKET', resources.payloadBucket.bucketName);
+  if (access.payloads) setVariable(fn, 'PAYLOAD_BUCKET', resources.payloadBucket.bucketName);
   const payloadObjects = () => `Resource::${arnToken(resources.payloadBucket)}/*`;
   const perActivityKeys = 'Payload keys are generated per activity, so access is to the objects of this stack\'s own bucket';
   if (access.payloads === 'put') {
@@ -165,10 +205,10 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
     );
   }
 
-  fn.addEnvironment('TOKEN_SECRET_ARN', resources.tokenSecret.secretArn);
+  setVariable(fn, 'TOKEN_SECRET_ARN', resources.tokenSecret.secretArn);
   resources.tokenSecret.grantRead(fn);
 
-  fn.addEnvironment('SES_CONFIGURATION_SET', resources.ses.configurationSetName);
+  if (access.sesSend || access.sesIdentities) setVariable(fn, 'SES_CONFIGURATION_SET', resources.ses.configurationSetName);
   if (access.sesIdentities) {
     resources.ses.grantManageIdentities(fn);
     allow(
@@ -185,9 +225,10 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
     );
   }
 
-  fn.addEnvironment('SERVICE_NAME', resources.serviceName);
-  fn.addEnvironment('INBOUND_DOMAIN', resources.inboundDomain);
-  for (const [key, value] of Object.entries(resources.environment ?? {})) fn.addEnvironment(key, value);
+  for (const key of ['LOG_LEVEL' as const, ...(access.settings ?? [])]) {
+    const value = resources.settings[key];
+    if (value !== undefined) setVariable(fn, key, value);
+  }
 
   if (fn.role && wildcards.length > 0) NagSuppressions.addResourceSuppressions(fn.role, wildcards, true);
 }

@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { endpointGroups, routeKey, routes, type EndpointGroup, type RouteDefinition } from '../shared/routes';
-import { accessFor, connect, type ServiceResources } from './access';
+import { connect, functionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 import { pascal } from './queues';
 
@@ -159,7 +159,7 @@ export class Api extends Construct {
         timeout: API_FUNCTION_TIMEOUT,
         logRemovalPolicy: props.logRemovalPolicy,
       });
-      connect(fn.function, props.resources, accessFor(group));
+      connect(fn.function, props.resources, functionAccess[group]);
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${pascal(group)}Integration`, fn.function, {
         // One invoke permission per function instead of one per route: the Lambda resource policy

@@ -1,6 +1,6 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
-import type { ServiceResources } from './access';
+import type { ServiceResources, Setting } from './access';
 import { Api } from './api';
 import { Inbound } from './inbound';
 import { Queues } from './queues';
@@ -9,8 +9,10 @@ import { TokenSecret } from './secrets';
 import { SesSending } from './ses';
 import { SesEvents } from './ses-events';
 import { Storage } from './storage';
+import type { ProjectFunction } from './project-function';
 import { TrackingEdge } from './tracking-edge';
-import { Workers } from './workers';
+import { attachWorkers } from './workers';
+import type { WorkerName } from '../shared/routes';
 
 /** Reply-To domain used when neither the props nor the `inboundDomain` context give one. */
 export const DEFAULT_INBOUND_DOMAIN = 'reply.example.com';
@@ -65,7 +67,8 @@ export class EmailApiStack extends Stack {
   public readonly tokenSecret: TokenSecret;
   public readonly ses: SesSending;
   public readonly api: Api;
-  public readonly workers: Workers;
+  /** The queue workers' functions (their queues, dead-letter queues and alarms are in `queues`). */
+  public readonly workers: { readonly functions: Readonly<Record<WorkerName, ProjectFunction>> };
   public readonly scheduling: Scheduling;
   public readonly sesEvents: SesEvents;
   /** Inbound replies: receipt rule set, bucket and function (the rule set must be activated by hand). */
@@ -86,31 +89,29 @@ export class EmailApiStack extends Stack {
     this.ses = new SesSending(this, 'Ses');
     this.sesEvents = new SesEvents(this, 'SesEvents', { configurationSet: this.ses.configurationSet, queue: this.queues.queues['ses-events'] });
 
-    const environment: Record<string, string> = {};
-    if (props.logLevel) environment.LOG_LEVEL = props.logLevel;
+    const settings: Partial<Record<Setting, string>> = { SERVICE_NAME: serviceName, INBOUND_DOMAIN: inboundDomain };
+    if (props.logLevel) settings.LOG_LEVEL = props.logLevel;
     if (props.activityRetentionDays !== undefined) {
-      environment.ACTIVITY_RETENTION_DAYS = String(props.activityRetentionDays);
+      settings.ACTIVITY_RETENTION_DAYS = String(props.activityRetentionDays);
     }
     const defaultMonthlyQuota = monthlyQuotaOf(props.defaultMonthlyQuota ?? this.node.tryGetContext('defaultMonthlyQuota'));
-    if (defaultMonthlyQuota !== undefined) environment.DEFAULT_MONTHLY_QUOTA = String(defaultMonthlyQuota);
+    if (defaultMonthlyQuota !== undefined) settings.DEFAULT_MONTHLY_QUOTA = String(defaultMonthlyQuota);
     const trackingHost = trackingHostOf(props.trackingHost ?? this.node.tryGetContext('trackingHost'));
-    if (trackingHost) environment.TRACKING_HOST = trackingHost;
+    if (trackingHost) settings.TRACKING_HOST = trackingHost;
     const resources: ServiceResources = {
       table: this.storage.table,
       payloadBucket: this.storage.payloadBucket,
       queues: this.queues.queues,
       tokenSecret: this.tokenSecret.secret,
       ses: this.ses,
-      serviceName,
-      inboundDomain,
-      environment,
+      settings,
     };
 
     this.api = new Api(this, 'Api', { resources, apiName: serviceName, logRemovalPolicy: removalPolicy });
-    this.workers = new Workers(this, 'Workers', { resources, logRemovalPolicy: removalPolicy });
-    // Open and click links point at the API. Only the send worker builds them, and it is not behind
-    // the API, so naming the API's URL in its environment makes no dependency cycle.
-    this.workers.functions['send-worker'].function.addEnvironment('TRACKING_BASE_URL', this.api.url);
+    // Open and click links point at the API. The workers are not behind the API, so naming its URL in
+    // their environment makes no dependency cycle (each gets it only if it reads TRACKING_BASE_URL).
+    const workerResources: ServiceResources = { ...resources, settings: { ...settings, TRACKING_BASE_URL: this.api.url } };
+    this.workers = { functions: attachWorkers({ queues: this.queues, resources: workerResources, logRemovalPolicy: removalPolicy }) };
     this.scheduling = new Scheduling(this, 'Scheduling', { resources, logRemovalPolicy: removalPolicy });
     this.inbound = new Inbound(this, 'Inbound', { resources, inboundDomain, removalPolicy, logRemovalPolicy: removalPolicy });
     if (trackingHost) {

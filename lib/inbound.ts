@@ -7,14 +7,12 @@ import * as actions from 'aws-cdk-lib/aws-ses-actions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { INBOUND_PREFIX } from '../shared/inbound/s3-event';
-import { connect, type ServiceResources } from './access';
+import { bucketFunctions } from '../shared/routes';
+import { connect, functionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 
 /** Days an inbound mail stays in the bucket; the function reads it within seconds. */
 export const INBOUND_EXPIRY_DAYS = 30;
-
-/** The inbound function's entry (not in the route table: it is fed by S3, not by a queue or a route). */
-export const INBOUND_FUNCTION_ENTRY = 'functions/inbound/handler.ts';
 
 export interface InboundProps {
   /** The shared resources (table, queues, token secret, SES) the inbound function is connected to. */
@@ -94,17 +92,15 @@ export class Inbound extends Construct {
     ]);
 
     this.function = new ProjectFunction(this, 'Function', {
-      entry: INBOUND_FUNCTION_ENTRY,
-      description: 'Inbound replies: parses each mail the SES receipt rule stores and publishes email.inbound',
+      entry: bucketFunctions.inbound.entry,
+      description: bucketFunctions.inbound.description,
       // A mail can be up to 40 MB; one over 150 KB is only read for its headers, but it is read.
       memorySize: 512,
       timeout: Duration.seconds(30),
       logRemovalPolicy: props.logRemovalPolicy,
     });
     const fn = this.function.function;
-    // Reads the table and the activity, publishes email.inbound, sends the "Undeliverable" mail.
-    connect(fn, props.resources, { table: 'readWrite', enqueue: ['events'], sesSend: true });
-    fn.addEnvironment('INBOUND_BUCKET', this.bucketName);
+    connect(fn, { ...props.resources, settings: { ...props.resources.settings, INBOUND_BUCKET: this.bucketName } }, functionAccess.inbound);
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [`${bucketArn}/${INBOUND_PREFIX}*`] }));
     NagSuppressions.addResourceSuppressions(
       fn.role!,

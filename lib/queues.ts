@@ -1,39 +1,34 @@
-import { Duration } from 'aws-cdk-lib';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queues as queueDefinitions, type QueueDefinition, type QueueName } from '../shared/queues';
+import { QueueWorker } from './queue-worker';
 
-/** Days a message that exhausted its receives waits in the dead-letter queue (the SQS maximum). */
-export const DLQ_RETENTION_DAYS = 14;
+export { DLQ_RETENTION_DAYS } from './queue-worker';
 
-/** One SQS queue per definition in shared/queues.ts, each with its dead-letter queue. */
+/** One QueueWorker per definition in shared/queues.ts: the queue, its dead-letter queue and its alarm. */
 export class Queues extends Construct {
+  /** The workers, keyed by queue name; lib/workers.ts attaches their functions. */
+  public readonly workers: Readonly<Record<QueueName, QueueWorker>>;
   /** The work queues, keyed by queue name. */
   public readonly queues: Readonly<Record<QueueName, sqs.Queue>>;
   /** Their dead-letter queues, keyed by the name of the queue they serve. */
   public readonly deadLetterQueues: Readonly<Record<QueueName, sqs.Queue>>;
+  /** The alarms on the dead-letter queues' depth, keyed by queue name. */
+  public readonly deadLetterAlarms: Readonly<Record<QueueName, cloudwatch.Alarm>>;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    const built = {} as Record<QueueName, sqs.Queue>;
-    const dlqs = {} as Record<QueueName, sqs.Queue>;
-
-    for (const [name, def] of Object.entries(queueDefinitions) as [QueueName, QueueDefinition][]) {
-      const dlq = new sqs.Queue(this, `${pascal(name)}Dlq`, {
-        retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
-        encryption: sqs.QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-      });
-      dlqs[name] = dlq;
-      built[name] = new sqs.Queue(this, pascal(name), {
-        visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
-        encryption: sqs.QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        deadLetterQueue: { queue: dlq, maxReceiveCount: def.maxReceiveCount },
-      });
+    const workers = {} as Record<QueueName, QueueWorker>;
+    for (const [name, definition] of Object.entries(queueDefinitions) as [QueueName, QueueDefinition][]) {
+      workers[name] = new QueueWorker(this, pascal(name), { definition });
     }
-    this.queues = built;
-    this.deadLetterQueues = dlqs;
+    this.workers = workers;
+    const each = <T>(pick: (w: QueueWorker) => T) =>
+      Object.fromEntries(Object.entries(workers).map(([name, w]) => [name, pick(w)])) as Record<QueueName, T>;
+    this.queues = each((w) => w.queue);
+    this.deadLetterQueues = each((w) => w.deadLetterQueue);
+    this.deadLetterAlarms = each((w) => w.deadLetterAlarm);
   }
 }
 

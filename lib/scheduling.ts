@@ -3,8 +3,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { schedules as sharedSchedules, type ScheduleDefinition } from '../shared/routes';
-import { connect, DEFAULT_SCHEDULED_ACCESS, scheduledAccess, type FunctionAccess, type ServiceResources } from './access';
+import { schedules as sharedSchedules, type ScheduleDefinition, type ScheduleName } from '../shared/routes';
+import { connect, scheduledAccess, type FunctionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 import { pascal } from './queues';
 
@@ -21,19 +21,26 @@ export function rateExpression(everySeconds: number): string {
   return `rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`;
 }
 
+/** A job and what its function may touch. */
+export interface ScheduledJob extends ScheduleDefinition {
+  readonly access: FunctionAccess;
+}
+
+/** The route table's jobs with their access; the access table is typed over every job, so none goes without. */
+export function routeTableJobs(): Readonly<Record<ScheduleName, ScheduledJob>> {
+  const jobs = {} as Record<ScheduleName, ScheduledJob>;
+  for (const name of Object.keys(sharedSchedules) as ScheduleName[]) jobs[name] = { ...sharedSchedules[name], access: scheduledAccess[name] };
+  return jobs;
+}
+
 export interface SchedulingProps {
   /** The shared resources the job functions are connected to. */
   readonly resources: ServiceResources;
   /**
-   * The jobs, keyed by name.
-   * @default the `schedules` of shared/routes.ts
+   * Other jobs than the route table's, keyed by name, each with what it may touch.
+   * @default the `schedules` of shared/routes.ts, each with its entry in scheduledAccess (lib/access.ts)
    */
-  readonly schedules?: Readonly<Record<string, ScheduleDefinition>>;
-  /**
-   * What every job function may touch.
-   * @default each job's entry in scheduledAccess (lib/access.ts), else DEFAULT_SCHEDULED_ACCESS
-   */
-  readonly access?: FunctionAccess;
+  readonly jobs?: Readonly<Record<string, ScheduledJob>>;
   /**
    * What happens to the log groups when the stack deletes them.
    * @default RemovalPolicy.RETAIN
@@ -52,7 +59,7 @@ export class Scheduling extends Construct {
 
   constructor(scope: Construct, id: string, props: SchedulingProps) {
     super(scope, id);
-    const jobs = Object.entries(props.schedules ?? sharedSchedules);
+    const jobs: [string, ScheduledJob][] = Object.entries(props.jobs ?? routeTableJobs());
     const functions: Record<string, ProjectFunction> = {};
     const schedules: Record<string, scheduler.CfnSchedule> = {};
     this.functions = functions;
@@ -76,7 +83,7 @@ export class Scheduling extends Construct {
         timeout: SCHEDULED_JOB_TIMEOUT,
         logRemovalPolicy: props.logRemovalPolicy,
       });
-      connect(fn.function, props.resources, props.access ?? (scheduledAccess as Readonly<Record<string, FunctionAccess | undefined>>)[name] ?? DEFAULT_SCHEDULED_ACCESS);
+      connect(fn.function, props.resources, def.access);
       fn.function.grantInvoke(role);
       functions[name] = fn;
 

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { resetConfig } from '../shared/config';
-import { overrideServices, resetServices, services } from '../shared/container';
+import { refreshConfig } from '../shared/config';
+import { overrideServices, services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
-import { endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
+import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
 import { startApiServer } from './api-server';
 import { dnsPublishRoute, publishDomainRecords } from './dns-publishing';
@@ -105,7 +105,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     };
     await provisionBucket(new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials, forcePathStyle: true }), bucket);
 
-    Object.assign(process.env, {
+    refreshConfig({
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
@@ -123,8 +123,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       TRACKING_HOST: 'localhost',
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
-    resetConfig();
-    resetServices();
     overrideServices({ edge: new LocalTrackingEdge(path.join(dataDir, 'tracking-edge.json')) });
 
     const handlers = {} as Record<EndpointGroup, Parameters<typeof startApiServer>[0]['handlers'][EndpointGroup]>;
@@ -132,7 +130,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       handlers[group as EndpointGroup] = (await import(path.join(ROOT, def.entry))).handler;
     }
     // Injects an inbound reply as the SES receipt rule would (local only; see shared/inbound/local-injection.ts).
-    const inbound = await import(path.join(ROOT, 'functions/inbound/handler.ts'));
+    const inbound = await import(path.join(ROOT, bucketFunctions.inbound.entry));
     const localRoutes = {
       'POST /_local/inbound': inboundInjection(inbound.inboundStore, inbound.handler),
       // Publishes a project's records of a domain to the local DNS, as its owner would (local only).
@@ -141,7 +139,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const api = await startApiServer({ port: ports.api, handlers, localRoutes });
     stops.push(() => api.stop());
     // Open and click links point at this API (read at every send, so setting it now is in time).
-    process.env.TRACKING_BASE_URL = api.url;
+    refreshConfig({ TRACKING_BASE_URL: api.url });
 
     if (options.workers !== false) {
       const specs = [];

@@ -1,10 +1,22 @@
 import { z } from 'zod';
+import { queues, type QueueName } from './queues';
 
-/** Environment read once at cold start; a missing variable fails with its name. */
-const schema = z.object({
+/**
+ * The service's configuration: the one reader of `process.env` in product code.
+ *
+ * Each variable has its own schema and is validated on first use, then kept: a function fails with
+ * the variable's name when it reads one that is missing or invalid, and never because of one it does
+ * not use (the stack gives each function only the variables it reads; see lib/access.ts).
+ */
+const shape = {
+
   TABLE_NAME: z.string().min(3),
+  /** The queues' URLs (the `urlEnv` of each queue in shared/queues.ts). */
   SEND_QUEUE_URL: z.string().url(),
   EVENTS_QUEUE_URL: z.string().url(),
+  WEBHOOKS_QUEUE_URL: z.string().url(),
+  SES_EVENTS_QUEUE_URL: z.string().url(),
+  SCHEDULED_QUEUE_URL: z.string().url(),
   PAYLOAD_BUCKET: z.string().min(3),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.string().optional(),
@@ -61,26 +73,79 @@ const schema = z.object({
   /** Scheme used to reach a DNS provider's Domain Connect settings; https except in tests. */
   DOMAIN_CONNECT_SCHEME: z.enum(['https', 'http']).default('https'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-}).refine((env) => env.TOKEN_SECRET || env.TOKEN_SECRET_ARN, { path: ['TOKEN_SECRET'] });
+  /** Powertools' own level variable; wins over LOG_LEVEL (the tests silence the logs with it). */
+  POWERTOOLS_LOG_LEVEL: z.string().optional(),
+  /**
+   * Seconds between webhook attempts, a comma list (`1,1,1,1`): a test and operations knob, checked
+   * by shared/webhooks/deliver-webhook.ts, which falls back to its default on a bad value.
+   */
+  WEBHOOK_BACKOFF_SECONDS: z.string().optional(),
+};
 
-export type Config = z.infer<typeof schema>;
+export type Config = Readonly<z.infer<z.ZodObject<typeof shape>>>;
 
-let cached: Config | undefined;
+/** The name of a configuration variable. */
+export type ConfigKey = keyof Config;
 
-/** The validated configuration; parsed on first use and kept for the life of the process. */
-export function config(): Config {
-  if (!cached) {
-    const parsed = schema.safeParse(process.env);
-    if (!parsed.success) {
-      const names = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-      throw new Error(`Invalid or missing environment variables: ${names}`);
-    }
-    cached = parsed.data;
-  }
-  return cached;
+/** Every configuration variable, in schema order. */
+export const configKeys = Object.keys(shape) as ConfigKey[];
+
+/** The variable through which functions learn a queue's URL; a queue whose variable is not in the schema does not compile. */
+export function queueUrlKey(queue: QueueName): ConfigKey {
+  return queues[queue].urlEnv;
 }
 
-/** Forget the cached configuration (the local cloud and tests change the environment). */
-export function resetConfig(): void {
-  cached = undefined;
+/** Variables the AWS SDK reads itself (credentials, region, endpoints); the local cloud sets them too. */
+export type SdkVariable = `AWS_${string}`;
+
+/** Values to set (a string) or remove (undefined), by variable name. */
+export type EnvironmentChanges = Readonly<Partial<Record<ConfigKey | SdkVariable, string | undefined>>>;
+
+const cache = new Map<ConfigKey, unknown>();
+let generation = 0;
+
+/** One variable, validated against its schema on first use and kept until the next refresh. */
+function read<K extends ConfigKey>(key: K): Config[K] {
+  if (!cache.has(key)) {
+    const parsed = shape[key].safeParse(process.env[key]);
+    if (!parsed.success) throw new Error(`Invalid or missing environment variables: ${key}`);
+    cache.set(key, parsed.data);
+  }
+  return cache.get(key) as Config[K];
+}
+
+// One object for the life of the process; its properties read through the cache, so a refresh reaches
+// every holder. Spreading it reads (and validates) every variable.
+const view = Object.defineProperties(
+  {},
+  Object.fromEntries(configKeys.map((key) => [key, { enumerable: true, get: () => read(key) }])),
+) as Config;
+
+/** The validated configuration; each variable is parsed on first use and kept for the life of the process. */
+export function config(): Config {
+  return view;
+}
+
+/** Whether the environment itself sets a variable (rather than the schema's default supplying it). */
+export function isConfigured(key: ConfigKey): boolean {
+  return (process.env[key] ?? '').trim() !== '';
+}
+
+/**
+ * The one way to change the configuration of a running process (the local cloud and tests): applies
+ * `changes` to the environment and forgets every validated value, so the services are rebuilt from
+ * the new values on next use.
+ */
+export function refreshConfig(changes: EnvironmentChanges = {}): void {
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  cache.clear();
+  generation += 1;
+}
+
+/** Counts refreshes, so that what is built from the configuration knows when to rebuild. */
+export function configGeneration(): number {
+  return generation;
 }

@@ -11,7 +11,7 @@ import { S3BlobStore } from './adapters/s3-blob-store';
 import { SesMailer } from './adapters/ses-mailer';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
-import { config, type Config } from './config';
+import { config, configGeneration, type Config } from './config';
 import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue, TrackingEdge } from './ports';
 import type { IdentityProvider } from './domains/identity-provider';
 import type { EventPublisher } from './events/events';
@@ -34,50 +34,58 @@ export interface Services {
   readonly edge: TrackingEdge | undefined;
 }
 
-let built: Services | undefined;
+let built: { services: Services; generation: number } | undefined;
+let overrides: Partial<Services> = {};
 
 /**
- * The process-wide services. SDK clients pick their endpoints from the standard
- * AWS_ENDPOINT_URL_<SERVICE> variables, which is how the local cloud points them at the emulators.
+ * The process-wide services, rebuilt after a refreshConfig (keeping what tests replaced). SDK
+ * clients pick their endpoints from the standard AWS_ENDPOINT_URL_<SERVICE> variables, which is how
+ * the local cloud points them at the emulators.
  */
 export function services(): Services {
-  if (!built) {
-    const cfg = config();
-    const ses = new SESv2Client({});
-    const queue = SqsQueue.fromEnv(new SQSClient({}));
-    built = {
-      config: cfg,
-      db: { doc: createDocumentClient(new DynamoDBClient({})), tableName: cfg.TABLE_NAME },
-      queue,
-      mailer: new SesMailer(ses, cfg.SES_CONFIGURATION_SET),
-      blobs: new S3BlobStore(
-        new S3Client({
-          forcePathStyle: cfg.S3_FORCE_PATH_STYLE === 'true',
-          // Whole-body checksums are enough for small payload objects and work with every S3 emulator.
-          requestChecksumCalculation: 'WHEN_REQUIRED',
-          responseChecksumValidation: 'WHEN_REQUIRED',
-        }),
-        cfg.PAYLOAD_BUCKET,
-      ),
-      fetcher: new HttpFetcher({ allowPrivate: cfg.ALLOW_PRIVATE_URLS === 'true' }),
-      clock: systemClock,
-      identities: new SesIdentityProvider(ses, cfg.SES_CONFIGURATION_SET),
-      events: new QueueEventPublisher(queue),
-      dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
-      edge: cfg.TRACKING_DISTRIBUTION_ID
-        ? new CloudFrontTrackingEdge(new CloudFrontClient({}), cfg.TRACKING_DISTRIBUTION_ID, cfg.TRACKING_CONNECTION_GROUP_ID)
-        : undefined,
-    };
+  if (!built || built.generation !== configGeneration()) {
+    built = { services: { ...build(config()), ...overrides }, generation: configGeneration() };
   }
-  return built;
+  return built.services;
+}
+
+/** The adapters over AWS. Variables only some functions are given (queue URLs, the bucket) are read at first use. */
+function build(cfg: Config): Services {
+  const ses = new SESv2Client({});
+  const queue = SqsQueue.fromConfig(new SQSClient({}), cfg);
+  return {
+    config: cfg,
+    db: { doc: createDocumentClient(new DynamoDBClient({})), tableName: cfg.TABLE_NAME },
+    queue,
+    mailer: new SesMailer(ses, cfg.SES_CONFIGURATION_SET),
+    blobs: new S3BlobStore(
+      new S3Client({
+        forcePathStyle: cfg.S3_FORCE_PATH_STYLE === 'true',
+        // Whole-body checksums are enough for small payload objects and work with every S3 emulator.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+      () => cfg.PAYLOAD_BUCKET,
+    ),
+    fetcher: new HttpFetcher({ allowPrivate: cfg.ALLOW_PRIVATE_URLS === 'true' }),
+    clock: systemClock,
+    identities: new SesIdentityProvider(ses, cfg.SES_CONFIGURATION_SET),
+    events: new QueueEventPublisher(queue),
+    dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
+    edge: cfg.TRACKING_DISTRIBUTION_ID
+      ? new CloudFrontTrackingEdge(new CloudFrontClient({}), cfg.TRACKING_DISTRIBUTION_ID, cfg.TRACKING_CONNECTION_GROUP_ID)
+      : undefined,
+  };
 }
 
 /** Replaces some services (tests inject a fixed clock or a failing mailer). */
-export function overrideServices(overrides: Partial<Services>): void {
-  built = { ...services(), ...overrides };
+export function overrideServices(replaced: Partial<Services>): void {
+  overrides = { ...overrides, ...replaced };
+  built = { services: { ...services(), ...replaced }, generation: configGeneration() };
 }
 
-/** Forgets the built services (the local cloud rebuilds them after changing the environment). */
+/** Forgets the built services and every override (tests start from the real adapters again). */
 export function resetServices(): void {
+  overrides = {};
   built = undefined;
 }

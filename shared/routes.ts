@@ -113,6 +113,13 @@ export const workers = {
 
 export type WorkerName = keyof typeof workers;
 
+/** Functions fed by S3 notifications: inbound mail, stored by the SES receipt rule. */
+export const bucketFunctions = {
+  inbound: { entry: 'functions/inbound/handler.ts', description: 'Inbound replies: parses each mail the SES receipt rule stores and publishes email.inbound' },
+} as const;
+
+export type BucketFunctionName = keyof typeof bucketFunctions;
+
 /** A job run on a timer: EventBridge Scheduler in AWS, a local timer in the local cloud. */
 export interface ScheduleDefinition {
   readonly entry: string;

@@ -7,6 +7,7 @@ let pending: Promise<string> | undefined;
 export function tokenSecret(): Promise<string> {
   if (!pending) {
     const { TOKEN_SECRET, TOKEN_SECRET_ARN } = config();
+    if (!TOKEN_SECRET && !TOKEN_SECRET_ARN) throw new Error('Invalid or missing environment variables: TOKEN_SECRET');
     pending = TOKEN_SECRET
       ? Promise.resolve(TOKEN_SECRET)
       : new SecretsManagerClient({})

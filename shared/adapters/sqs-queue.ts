@@ -1,30 +1,31 @@
 import { ChangeMessageVisibilityCommand, SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { queues, type QueueName } from '../queues';
+import { queueUrlKey, type Config } from '../config';
+import type { QueueName } from '../queues';
 import type { Queue } from '../ports';
 
-/** Queue port over SQS; queue URLs come from the environment variables named in shared/queues.ts. */
+/** Queue port over SQS; queue URLs come from the configuration variables named in shared/queues.ts. */
 export class SqsQueue implements Queue {
+  private readonly url: (queue: QueueName) => string;
+
   constructor(
     private readonly client: SQSClient,
-    private readonly urls: Readonly<Record<QueueName, string>>,
-  ) {}
+    urls: Readonly<Record<QueueName, string>> | ((queue: QueueName) => string),
+  ) {
+    this.url = typeof urls === 'function' ? urls : (queue) => urls[queue];
+  }
 
-  /** Reads every queue URL from the environment. */
-  static fromEnv(client: SQSClient, env: NodeJS.ProcessEnv = process.env): SqsQueue {
-    const urls = Object.fromEntries(
-      Object.entries(queues).map(([name, def]) => {
-        const url = env[def.urlEnv];
-        if (!url) throw new Error(`Missing environment variable ${def.urlEnv}`);
-        return [name, url];
-      }),
-    ) as Record<QueueName, string>;
-    return new SqsQueue(client, urls);
+  /**
+   * Reads each queue's URL from the configuration when the queue is first used: a function is given
+   * only the URLs of the queues it uses (lib/access.ts).
+   */
+  static fromConfig(client: SQSClient, cfg: Config): SqsQueue {
+    return new SqsQueue(client, (queue) => cfg[queueUrlKey(queue)] as string);
   }
 
   async send(queue: QueueName, body: unknown, options: { delaySeconds?: number } = {}): Promise<void> {
     await this.client.send(
       new SendMessageCommand({
-        QueueUrl: this.urls[queue],
+        QueueUrl: this.url(queue),
         MessageBody: JSON.stringify(body),
         DelaySeconds: options.delaySeconds,
       }),
@@ -37,7 +38,7 @@ export class SqsQueue implements Queue {
       let entries = batch.map((m, n) => ({ Id: String(n), MessageBody: m.body, DelaySeconds: m.delay }));
       // A batch can partly fail (throttling): send the failed entries again, a few times.
       for (let round = 0; entries.length > 0; round++) {
-        const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.urls[queue], Entries: entries }));
+        const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.url(queue), Entries: entries }));
         const failed = new Set((out.Failed ?? []).map((f) => f.Id));
         entries = entries.filter((e) => failed.has(e.Id));
         if (entries.length > 0 && round >= 3) throw new Error(`${entries.length} messages could not be queued on ${queue}`);
@@ -46,7 +47,7 @@ export class SqsQueue implements Queue {
   }
 
   async changeVisibility(queue: QueueName, receiptHandle: string, seconds: number): Promise<void> {
-    await this.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.urls[queue], ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
+    await this.client.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.url(queue), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
   }
 }
 

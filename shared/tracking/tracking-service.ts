@@ -1,4 +1,5 @@
 import type { Activity } from '../activity/activity';
+import { config, type Config } from '../config';
 import type { Services } from '../container';
 import { listSubdomains } from '../domains/subdomains';
 import { logger } from '../logger';
@@ -16,17 +17,18 @@ import { rewriteForTracking } from './rewrite-html';
  * covers that name itself, so no link is built on it.
  *
  * Not set and no active tracking domain: the mail goes out untracked (logged once per process).
- * The variables are read at each send (not cached), so tests may set them after start-up.
+ * The variable is read at each send, so a refreshConfig after start-up takes effect at once.
  */
 
 /** Email types sent without tracking. */
 const UNTRACKED_TYPES: ReadonlySet<string> = new Set(['transactional']);
 
 /** The service's own public base URL for tracking links, or undefined when none is configured. */
-export function serviceTrackingBaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const explicit = env.TRACKING_BASE_URL?.trim();
+export function serviceTrackingBaseUrl(settings: Partial<Pick<Config, 'TRACKING_BASE_URL' | 'TRACKING_HOST'>> = { TRACKING_BASE_URL: config().TRACKING_BASE_URL }): string | undefined {
+  const explicit = settings.TRACKING_BASE_URL?.trim();
   return explicit ? explicit.replace(/\/+$/, '') : undefined;
 }
+
 
 /**
  * The base URL of an activity's tracking links: the verified tracking domain served over HTTPS of

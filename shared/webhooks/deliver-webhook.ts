@@ -1,3 +1,4 @@
+import { config, type Config } from '../config';
 import type { ServiceEvent } from '../events/events';
 import { logger } from '../logger';
 import type { Clock, Queue } from '../ports';
@@ -20,10 +21,11 @@ const MAX_VISIBILITY_SECONDS = 43_200;
 
 /**
  * The backoff schedule: `WEBHOOK_BACKOFF_SECONDS` (a comma list of whole seconds, e.g. `1,1,1,1`,
- * a test and operations knob) when set and valid, else the default. Read at each use.
+ * a test and operations knob) when set and valid, else the default. Read at each use, so a
+ * refreshConfig takes effect at once.
  */
-export function backoffSchedule(env: Readonly<Record<string, string | undefined>> = process.env): readonly number[] {
-  const raw = env.WEBHOOK_BACKOFF_SECONDS?.trim();
+export function backoffSchedule(settings: Pick<Config, 'WEBHOOK_BACKOFF_SECONDS'> = config()): readonly number[] {
+  const raw = settings.WEBHOOK_BACKOFF_SECONDS?.trim();
   if (!raw) return DEFAULT_BACKOFF_SECONDS;
   const values = raw.split(',').map((v) => v.trim());
   if (values.some((v) => !/^\d+$/.test(v))) {

@@ -1,6 +1,7 @@
 import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { functionAccess } from '../../lib/access';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import { INBOUND_EXPIRY_DAYS } from '../../lib/inbound';
 import { allows, logicalId, nagErrors, statementsOfRole } from './template-helpers';
@@ -100,11 +101,14 @@ describe('the SES receipt rule set', () => {
 });
 
 describe('the inbound function', () => {
-  it('runs Node.js 22 on arm64 with the common environment, INBOUND_BUCKET and the inbound domain', () => {
+  it('runs Node.js 22 on arm64 with the variables of its access entry, INBOUND_BUCKET and the inbound domain', () => {
     const fn = template.toJSON().Resources[functionId()];
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     const env = fn.Properties.Environment.Variables;
-    for (const key of ['TABLE_NAME', 'EVENTS_QUEUE_URL', 'TOKEN_SECRET_ARN', 'SES_CONFIGURATION_SET', 'PAYLOAD_BUCKET']) expect(env).toHaveProperty(key);
+    expect(Object.keys(env).sort()).toEqual(
+      ['NODE_OPTIONS', 'TABLE_NAME', 'EVENTS_QUEUE_URL', 'TOKEN_SECRET_ARN', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'].sort(),
+    );
+    expect(functionAccess.inbound).toMatchObject({ table: 'readWrite', enqueue: ['events'], sesSend: true });
     expect(env.INBOUND_DOMAIN).toBe('in.mail.test');
     // The bucket's name as a value, not a reference to the bucket (which depends on the function).
     expect(env.INBOUND_BUCKET).toEqual(resolve(stack.inbound.bucketName));

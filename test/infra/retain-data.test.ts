@@ -33,8 +33,14 @@ describe('a stack with retainData: false', () => {
     const fns = Object.values(template.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
     expect(fns.length).toBeGreaterThan(0);
     for (const fn of fns) {
-      expect(fn.Properties.Environment.Variables).toMatchObject({ SERVICE_NAME: 'Postbox', INBOUND_DOMAIN: 'in.mail.test', LOG_LEVEL: 'debug' });
+      const env = fn.Properties.Environment.Variables;
+      expect(env.LOG_LEVEL).toBe('debug');
+      if ('SERVICE_NAME' in env) expect(env.SERVICE_NAME).toBe('Postbox');
+      if ('INBOUND_DOMAIN' in env) expect(env.INBOUND_DOMAIN).toBe('in.mail.test');
     }
+    const named = (key: string) => fns.filter((fn) => key in fn.Properties.Environment.Variables).length;
+    expect(named('SERVICE_NAME')).toBeGreaterThan(0);
+    expect(named('INBOUND_DOMAIN')).toBeGreaterThan(0);
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'Postbox' });
   });
 

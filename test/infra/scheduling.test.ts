@@ -3,21 +3,21 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ServiceResources } from '../../lib/access';
 import { Queues } from '../../lib/queues';
-import { rateExpression, Scheduling } from '../../lib/scheduling';
+import { rateExpression, Scheduling, type ScheduledJob } from '../../lib/scheduling';
 import { TokenSecret } from '../../lib/secrets';
 import { SesSending } from '../../lib/ses';
 import { Storage } from '../../lib/storage';
-import type { ScheduleDefinition } from '../../shared/routes';
 import { allows, logicalId, nagErrors, statementsOfRole } from './template-helpers';
 
 const entry = 'test/infra/fixtures/scheduled-job.ts';
-const jobs: Record<string, ScheduleDefinition> = {
-  'every-30-seconds': { entry, everySeconds: 30 },
-  'every-90-seconds': { entry, everySeconds: 90 },
-  'every-5-minutes': { entry, everySeconds: 300 },
+const access = { table: 'readWrite' } as const;
+const jobs: Record<string, ScheduledJob> = {
+  'every-30-seconds': { entry, everySeconds: 30, access },
+  'every-90-seconds': { entry, everySeconds: 90, access },
+  'every-5-minutes': { entry, everySeconds: 300, access },
 };
 
-function buildStack(schedules: Record<string, ScheduleDefinition>): { stack: Stack; scheduling: Scheduling } {
+function buildStack(scheduled: Record<string, ScheduledJob>): { stack: Stack; scheduling: Scheduling } {
   const app = new App();
   const stack = new Stack(app, 'SchedulingTest', { env: { account: '123456789012', region: 'eu-west-1' } });
   const storage = new Storage(stack, 'Storage');
@@ -27,10 +27,9 @@ function buildStack(schedules: Record<string, ScheduleDefinition>): { stack: Sta
     queues: new Queues(stack, 'Queues').queues,
     tokenSecret: new TokenSecret(stack, 'TokenSecret').secret,
     ses: new SesSending(stack, 'Ses'),
-    serviceName: 'Mailroom',
-    inboundDomain: 'reply.example.com',
+    settings: { SERVICE_NAME: 'Mailroom', INBOUND_DOMAIN: 'reply.example.com' },
   };
-  const scheduling = new Scheduling(stack, 'Scheduling', { resources, schedules });
+  const scheduling = new Scheduling(stack, 'Scheduling', { resources, jobs: scheduled });
   Aspects.of(stack).add(new AwsSolutionsChecks());
   return { stack, scheduling };
 }
@@ -49,7 +48,7 @@ describe('rateExpression', () => {
   });
 });
 
-describe('the scheduling construct, given a schedules record', () => {
+describe('the scheduling construct, given its jobs', () => {
   // One synthesis (one esbuild bundle per job) for the whole block.
   let stack: Stack;
   let scheduling: Scheduling;
@@ -107,7 +106,7 @@ describe('the scheduling construct, given a schedules record', () => {
   });
 });
 
-describe('the scheduling construct, given no schedules', () => {
+describe('the scheduling construct, given no jobs', () => {
   it('creates no schedule, no function and no role', () => {
     const { stack, scheduling } = buildStack({});
     const template = Template.fromStack(stack);

@@ -26,7 +26,12 @@ const workerNames = Object.keys(workers) as WorkerName[];
 const queueNames = Object.keys(queues) as QueueName[];
 
 function allFunctions(): [string, ProjectFunction][] {
-  return [...Object.entries(stack.api.functions), ...Object.entries(stack.workers.functions)];
+  return [
+    ...Object.entries(stack.api.functions),
+    ...Object.entries(stack.workers.functions),
+    ...Object.entries(stack.scheduling.functions),
+    ['inbound', stack.inbound.function],
+  ];
 }
 
 function functionNamed(name: string): ProjectFunction {
@@ -120,6 +125,28 @@ describe('the payload bucket', () => {
 describe('the queues', () => {
   it('creates one queue and one dead-letter queue per definition of shared/queues.ts', () => {
     template.resourceCountIs('AWS::SQS::Queue', queueNames.length * 2);
+  });
+
+  it.each(queueNames)('%s: an alarm goes off as soon as its DLQ holds a message', (name) => {
+    const alarm = template.toJSON().Resources[logicalId(stack.queues.deadLetterAlarms[name])];
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.queues.deadLetterQueues[name]), 'QueueName'] } }],
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it.each(workerNames)('%s: is fed by its own queue, whose DLQ has the alarm', (name) => {
+    const worker = stack.queues.workers[workers[name].queue];
+    expect(worker.function).toBe(stack.workers.functions[name]);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(worker.queue), 'Arn'] },
+      FunctionName: { Ref: logicalId(worker.function.function) },
+    });
   });
 
   it.each(queueNames)('%s: redrives to its DLQ after maxReceiveCount receives, with its visibility timeout', (name) => {
@@ -217,15 +244,43 @@ describe('the functions', () => {
     }
   });
 
-  it.each([...groupNames, ...workerNames])('%s: gets the common environment, never TOKEN_SECRET', (name) => {
-    const env = environmentOf(functionNamed(name));
-    for (const key of ['TABLE_NAME', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TOKEN_SECRET_ARN']) {
-      expect(env).toHaveProperty(key);
+  // Every function: TABLE_NAME, TOKEN_SECRET_ARN, NODE_OPTIONS; then what it enqueues to, stores,
+  // sends and reads as settings (lib/access.ts). Never TOKEN_SECRET, never a variable it does not read.
+  const ownVariables: Record<string, string[]> = {
+    send: ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
+    activity: ['INBOUND_DOMAIN'],
+    suppressions: ['EVENTS_QUEUE_URL'],
+    webhooks: [],
+    templates: [],
+    domains: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'INBOUND_DOMAIN'],
+    pages: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'INBOUND_DOMAIN'],
+    tracking: ['EVENTS_QUEUE_URL'],
+    links: ['EVENTS_QUEUE_URL', 'INBOUND_DOMAIN'],
+    partner: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'INBOUND_DOMAIN'],
+    'scheduled-sends': ['SCHEDULED_QUEUE_URL'],
+    'send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'ses-events': ['EVENTS_QUEUE_URL'],
+    'webhook-fanout': ['WEBHOOKS_QUEUE_URL'],
+    'webhook-delivery': ['WEBHOOKS_QUEUE_URL'],
+    'scheduled-send-worker': ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'domain-recheck': ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'INBOUND_DOMAIN'],
+    'dns-sweep': ['INBOUND_DOMAIN'],
+    'scheduled-sweep': ['SCHEDULED_QUEUE_URL'],
+    inbound: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'],
+  };
+
+  it('the expectations below name every function of the stack', () => {
+    expect(allFunctions().map(([name]) => name).sort()).toEqual(Object.keys(ownVariables).sort());
+  });
+
+  it.each(Object.entries(ownVariables))('%s: gets exactly the variables it reads', (name, own) => {
+    const env = environmentOf(allFunctions().find(([n]) => n === name)![1]);
+    expect(Object.keys(env).sort()).toEqual(['NODE_OPTIONS', 'TABLE_NAME', 'TOKEN_SECRET_ARN', ...own].sort());
+    if (own.includes('SERVICE_NAME')) expect(env.SERVICE_NAME).toBe('Mailroom');
+    if (own.includes('INBOUND_DOMAIN')) expect(env.INBOUND_DOMAIN).toBe('reply.example.com');
+    for (const [queue, def] of Object.entries(queues)) {
+      if (own.includes(def.urlEnv)) expect(env[def.urlEnv]).toEqual({ Ref: logicalId(stack.queues.queues[queue as QueueName]) });
     }
-    for (const def of Object.values(queues)) expect(env).toHaveProperty(def.urlEnv);
-    expect(env).not.toHaveProperty('TOKEN_SECRET');
-    expect(env.SERVICE_NAME).toBe('Mailroom');
-    expect(env.INBOUND_DOMAIN).toBe('reply.example.com');
   });
 
   it.each([...groupNames, ...workerNames])('%s: may read the token secret and the table', (name) => {
@@ -316,11 +371,11 @@ describe('least privilege', () => {
 });
 
 describe('the SES configuration set', () => {
-  it('exists and is named to every function as SES_CONFIGURATION_SET', () => {
+  it('exists and is named as SES_CONFIGURATION_SET to every function that sends or registers identities', () => {
     template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
-    for (const [, fn] of allFunctions()) {
-      expect(environmentOf(fn).SES_CONFIGURATION_SET).toEqual({ Ref: logicalId(stack.ses.configurationSet) });
-    }
+    const named = allFunctions().filter(([, fn]) => 'SES_CONFIGURATION_SET' in environmentOf(fn));
+    expect(named.map(([n]) => n).sort()).toEqual(['domain-recheck', 'domains', 'inbound', 'pages', 'partner', 'send-worker']);
+    for (const [, fn] of named) expect(environmentOf(fn).SES_CONFIGURATION_SET).toEqual({ Ref: logicalId(stack.ses.configurationSet) });
   });
 });
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
+import { refreshConfig } from '../../shared/config';
 import { overrideServices, services } from '../../shared/container';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { updateProjectFields } from '../../shared/projects/project-repository';
@@ -166,15 +167,14 @@ async function waitForFailures(key: string, count: number, timeoutMs = 20_000): 
 
 beforeAll(async () => {
   // One second between attempts instead of 30 s to 30 min (read at each retry by the worker).
-  process.env.WEBHOOK_BACKOFF_SECONDS = '1,1,1,1';
+  refreshConfig({ WEBHOOK_BACKOFF_SECONDS: '1,1,1,1' });
   await receiver.start();
   cloud = await startTestCloud();
   sqs = new SQSClient({});
 }, CLOUD_TIMEOUT_MS);
 
 afterAll(async () => {
-  if (previousBackoff === undefined) delete process.env.WEBHOOK_BACKOFF_SECONDS;
-  else process.env.WEBHOOK_BACKOFF_SECONDS = previousBackoff;
+  refreshConfig({ WEBHOOK_BACKOFF_SECONDS: previousBackoff });
   sqs?.destroy();
   await cloud?.stop();
   await receiver.stop();

@@ -1,4 +1,4 @@
-import { resetConfig } from '../../../shared/config';
+import { refreshConfig } from '../../../shared/config';
 import { resetServices } from '../../../shared/container';
 import { queues } from '../../../shared/queues';
 
@@ -13,22 +13,18 @@ const NOWHERE_QUEUE = 'http://127.0.0.1:9/000000000000/q';
 export function useServiceEnvironment(extra: Record<string, string | undefined> = {}): void {
   const saved = { ...process.env };
   beforeAll(() => {
-    Object.assign(process.env, {
+    refreshConfig({
       TABLE_NAME: 'mailroom',
       PAYLOAD_BUCKET: 'payloads',
       AWS_REGION: 'us-east-1',
       ...Object.fromEntries(Object.values(queues).map((q) => [q.urlEnv, NOWHERE_QUEUE])),
+      ...extra,
     });
-    for (const [name, value] of Object.entries(extra)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
     resetServices();
   });
   afterAll(() => {
     process.env = saved;
-    resetConfig();
+    refreshConfig();
     resetServices();
   });
 }

@@ -1,4 +1,4 @@
-import { config, resetConfig } from '../../../../shared/config';
+import { config, refreshConfig } from '../../../../shared/config';
 
 /** DEFAULT_MONTHLY_QUOTA as read from the environment at cold start. */
 describe('config: DEFAULT_MONTHLY_QUOTA', () => {
@@ -11,13 +11,13 @@ describe('config: DEFAULT_MONTHLY_QUOTA', () => {
     TOKEN_SECRET: 'a-secret-of-at-least-16',
   };
   const withQuota = (value?: string) => {
-    process.env = { ...base, ...(value === undefined ? {} : { DEFAULT_MONTHLY_QUOTA: value }) };
-    resetConfig();
+    process.env = { ...base };
+    refreshConfig({ DEFAULT_MONTHLY_QUOTA: value });
     return config();
   };
   afterAll(() => {
     process.env = saved;
-    resetConfig();
+    refreshConfig();
   });
 
   it('is unset (unlimited) when absent or empty', () => {
@@ -31,6 +31,6 @@ describe('config: DEFAULT_MONTHLY_QUOTA', () => {
   });
 
   it.each(['-1', '2.5', 'unlimited'])('refuses %p, naming the variable', (value) => {
-    expect(() => withQuota(value)).toThrow(/DEFAULT_MONTHLY_QUOTA/);
+    expect(() => withQuota(value).DEFAULT_MONTHLY_QUOTA).toThrow(/DEFAULT_MONTHLY_QUOTA/);
   });
 });

@@ -1,3 +1,4 @@
+import { refreshConfig } from '../../../../shared/config';
 import type { Db } from '../../../../shared/store/client';
 import type { Subdomain } from '../../../../shared/domains/subdomains';
 import { serviceTrackingBaseUrl, trackedHtml, trackingBaseUrl } from '../../../../shared/tracking/tracking-service';
@@ -37,8 +38,8 @@ describe('the service tracking base URL (TRACKING_BASE_URL)', () => {
 
 describe('trackingBaseUrl', () => {
   const saved = process.env.TRACKING_BASE_URL;
-  beforeEach(() => (process.env.TRACKING_BASE_URL = 'https://api.svc.example'));
-  afterAll(() => (saved === undefined ? delete process.env.TRACKING_BASE_URL : (process.env.TRACKING_BASE_URL = saved)));
+  beforeEach(() => refreshConfig({ TRACKING_BASE_URL: 'https://api.svc.example' }));
+  afterAll(() => refreshConfig({ TRACKING_BASE_URL: saved }));
 
   test('a verified tracking domain of the sender domain brands the links', async () => {
     expect(await trackingBaseUrl({ db: fakeDb([tracking('example.com', 'verified')]) }, PROJECT, 'news@example.com')).toBe('https://track.example.com');
@@ -61,12 +62,12 @@ describe('trackingBaseUrl', () => {
 
 describe('trackedHtml', () => {
   const saved = process.env.TRACKING_BASE_URL;
-  afterEach(() => (saved === undefined ? delete process.env.TRACKING_BASE_URL : (process.env.TRACKING_BASE_URL = saved)));
+  afterEach(() => refreshConfig({ TRACKING_BASE_URL: saved }));
   const activity = { id: ID, project_id: PROJECT, email_type: 'api', sender_email: 'a@example.com' };
   const html = '<p><a href="https://example.com/">x</a></p>';
 
   test('API sends are tracked', async () => {
-    process.env.TRACKING_BASE_URL = 'https://api.svc.example';
+    refreshConfig({ TRACKING_BASE_URL: 'https://api.svc.example' });
     const out = await trackedHtml({ db: fakeDb([]) }, activity, html, SECRET);
     expect(out).toContain('href="https://api.svc.example/t/c/');
     const token = /\/t\/o\/([A-Za-z0-9_-]+)\.gif/.exec(out)?.[1];
@@ -74,23 +75,22 @@ describe('trackedHtml', () => {
   });
 
   test('transactional sends are not (part 4.1)', async () => {
-    process.env.TRACKING_BASE_URL = 'https://api.svc.example';
+    refreshConfig({ TRACKING_BASE_URL: 'https://api.svc.example' });
     expect(await trackedHtml({ db: fakeDb([]) }, { ...activity, email_type: 'transactional' }, html, SECRET)).toBe(html);
   });
 
   test('without any base URL the mail goes out as it is', async () => {
-    delete process.env.TRACKING_BASE_URL;
     const savedHost = process.env.TRACKING_HOST;
-    delete process.env.TRACKING_HOST;
+    refreshConfig({ TRACKING_BASE_URL: undefined, TRACKING_HOST: undefined });
     try {
       expect(await trackedHtml({ db: fakeDb([]) }, activity, html, SECRET)).toBe(html);
     } finally {
-      if (savedHost !== undefined) process.env.TRACKING_HOST = savedHost;
+      refreshConfig({ TRACKING_HOST: savedHost });
     }
   });
 
   test('an empty body stays empty', async () => {
-    process.env.TRACKING_BASE_URL = 'https://api.svc.example';
+    refreshConfig({ TRACKING_BASE_URL: 'https://api.svc.example' });
     expect(await trackedHtml({ db: fakeDb([]) }, activity, '', SECRET)).toBe('');
   });
 });

@@ -1,3 +1,4 @@
+import { refreshConfig } from '../../../../shared/config';
 import { DEFAULT_BACKOFF_SECONDS, backoffSchedule, backoffSeconds, parseWebhookJob } from '../../../../shared/webhooks/deliver-webhook';
 
 describe('backoff', () => {
@@ -23,14 +24,13 @@ describe('backoff', () => {
     expect(backoffSchedule({ WEBHOOK_BACKOFF_SECONDS: '99999' })).toEqual([43200]);
   });
 
-  test('process.env is read at each use', () => {
+  test('the configuration is read at each use, so a refresh takes effect at once', () => {
     const before = process.env.WEBHOOK_BACKOFF_SECONDS;
-    process.env.WEBHOOK_BACKOFF_SECONDS = '5,6';
+    refreshConfig({ WEBHOOK_BACKOFF_SECONDS: '5,6' });
     try {
       expect(backoffSeconds(2)).toBe(6);
     } finally {
-      if (before === undefined) delete process.env.WEBHOOK_BACKOFF_SECONDS;
-      else process.env.WEBHOOK_BACKOFF_SECONDS = before;
+      refreshConfig({ WEBHOOK_BACKOFF_SECONDS: before });
     }
   });
 });

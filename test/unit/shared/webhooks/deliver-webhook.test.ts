@@ -3,6 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { attemptOf } from '../../../../functions/webhook-delivery/handler';
 import type { Queue } from '../../../../shared/ports';
 import type { Db } from '../../../../shared/store/client';
+import { refreshConfig } from '../../../../shared/config';
 import { deliverWebhook } from '../../../../shared/webhooks/deliver-webhook';
 import type { WebhookJob } from '../../../../shared/webhooks/webhook-job';
 import type { PostResult, WebhookPoster } from '../../../../shared/webhooks/webhook-poster';
@@ -76,10 +77,8 @@ const FAIL: PostResult = { ok: false, status: 503, error: 'HTTP 503' };
 
 describe('deliverWebhook', () => {
   const before = process.env.WEBHOOK_BACKOFF_SECONDS;
-  beforeEach(() => void delete process.env.WEBHOOK_BACKOFF_SECONDS);
-  afterAll(() => {
-    if (before !== undefined) process.env.WEBHOOK_BACKOFF_SECONDS = before;
-  });
+  beforeEach(() => refreshConfig({ WEBHOOK_BACKOFF_SECONDS: undefined }));
+  afterAll(() => refreshConfig({ WEBHOOK_BACKOFF_SECONDS: before }));
 
   test('a 2xx: delivered, nothing else touched; the body is the event, signed with the project secret', async () => {
     const s = setup([{ ok: true, status: 200 }]);
@@ -118,7 +117,7 @@ describe('deliverWebhook', () => {
   });
 
   test('WEBHOOK_BACKOFF_SECONDS replaces the schedule', async () => {
-    process.env.WEBHOOK_BACKOFF_SECONDS = '1,2,3,4';
+    refreshConfig({ WEBHOOK_BACKOFF_SECONDS: '1,2,3,4' });
     const s = setup([FAIL]);
     await deliverWebhook(s.deps, job(), 3, 'rh');
     expect(s.visibility).toEqual([{ queue: 'webhooks', handle: 'rh', seconds: 3 }]);
