@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../container';
 import { badRequest, conflict, ConditionFailedError } from '../errors';
-import { domainOf, isEmail } from '../sending/addresses';
+import { domainOf, isEmail } from '../mail/addresses';
 import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import { getDomain } from './domain-repository';

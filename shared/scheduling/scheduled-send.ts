@@ -1,5 +1,5 @@
 import type { Activity, ActivityStatus } from '../activity/activity';
-import type { KeyMode } from '../auth/api-keys';
+import type { KeyMode } from '../security/api-keys';
 import type { ScheduledSendContent } from '../sending/advanced-send-types';
 
 /**

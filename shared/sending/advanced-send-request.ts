@@ -1,5 +1,5 @@
 import { badRequest } from '../errors';
-import { asAddressList, isEmail } from './addresses';
+import { asAddressList, isEmail } from '../mail/addresses';
 import type { AdvancedEmailType, AdvancedSendInput, SendSource } from './advanced-send-types';
 import { SEND_LIMITS } from './limits';
 import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';

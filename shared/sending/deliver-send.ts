@@ -13,7 +13,7 @@ import { WORKER_TIMEOUT_SECONDS } from '../queues';
 import { ttlAfterDays } from '../store/client';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
-import { domainOf } from './addresses';
+import { domainOf } from '../mail/addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
 import { buildMime, htmlToText } from './mime';
 import { replyAddress } from './reply-token';

@@ -1,5 +1,5 @@
 import { badRequest } from '../errors';
-import { asAddressList, isEmail } from './addresses';
+import { asAddressList, isEmail } from '../mail/addresses';
 import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';
 import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
 

@@ -2,7 +2,7 @@ import type { Services } from '../container';
 import { hasWebhookTargets, suppressionAddedEvent, suppressionRemovedEvent } from '../events/email-events';
 import { badRequest, notFound } from '../errors';
 import type { Project } from '../projects/project';
-import { isEmail, normalizeEmail } from '../sending/addresses';
+import { isEmail, normalizeEmail } from '../mail/addresses';
 import { addSuppressionIfAbsent, deleteSuppression, type SuppressionEntry } from './suppression-repository';
 
 /** suppression.removed events per bulk removal (part 6 and 8). */

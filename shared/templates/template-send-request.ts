@@ -1,5 +1,5 @@
 import { badRequest } from '../errors';
-import { isEmail, normalizeEmail } from '../sending/addresses';
+import { isEmail, normalizeEmail } from '../mail/addresses';
 import { parseEnvironment } from '../sending/send-email-request';
 
 /** Messages of part 7 for `/v1/send-template-email`, to the letter. */

@@ -2,7 +2,7 @@ import type { Activity } from '../activity/activity';
 import type { Services } from '../container';
 import { listSubdomains } from '../domains/subdomains';
 import { logger } from '../logger';
-import { domainOf } from '../sending/addresses';
+import { domainOf } from '../mail/addresses';
 import { rewriteForTracking } from './rewrite-html';
 
 /**
