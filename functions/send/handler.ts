@@ -6,8 +6,8 @@ import { acceptAdvancedSend } from '../../shared/sending/advanced-send';
 import { parseAdvancedSendRequest } from '../../shared/sending/advanced-send-request';
 import { parseSendEmailRequest } from '../../shared/sending/send-email-request';
 import { getTemplate, getTemplateByInternalId } from '../../shared/templates/template-repository';
-import { sendTemplateEmail } from '../../shared/templates/template-send';
-import { parseTemplateSendRequest } from '../../shared/templates/template-send-request';
+import { sendTemplateEmail } from '../../shared/sending/template-send';
+import { parseTemplateSendRequest } from '../../shared/sending/template-send-request';
 
 /** Endpoint group `send`: single sends (v1 plain and template, and the advanced send with scheduling and dry runs). */
 export const handler = apiHandler('send', {

@@ -3,7 +3,7 @@ import { services } from '../../shared/container';
 import { logger } from '../../shared/logger';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { deliverWebhook, parseWebhookJob } from '../../shared/webhooks/deliver-webhook';
-import { HttpWebhookPoster, type WebhookPoster } from '../../shared/webhooks/webhook-poster';
+import { HttpWebhookPoster, type WebhookPoster } from '../../shared/adapters/webhook-poster';
 
 /** A delivery that must come back (a retry, or on its way to the DLQ): logged at info, not as an error. */
 class RedeliverError extends Error {

@@ -1,6 +1,6 @@
 import { badRequest } from '../errors';
 import { asAddressList, isEmail } from '../mail/addresses';
-import type { AdvancedEmailType, AdvancedSendInput, SendSource } from './advanced-send-types';
+import type { AdvancedEmailType, AdvancedSendInput, SendSource } from '../mail/advanced-send-types';
 import { SEND_LIMITS } from './limits';
 import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';
 import { SEND_EMAIL_MESSAGES, parseAttachments, parseEnvironment } from './send-email-request';

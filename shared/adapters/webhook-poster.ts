@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import ipaddr from 'ipaddr.js';
-import { guardedLookup, isPrivateAddress } from '../adapters/http-fetcher';
+import { guardedLookup, isPrivateAddress } from './http-fetcher';
 
 /** What one POST came to. `ok` is a 2xx answer; anything else is retried (part 6). */
 export interface PostResult {

@@ -1,4 +1,4 @@
-import type { AttachmentInput } from './send-email-request';
+import type { AttachmentInput } from '../sending/send-email-request';
 
 /** `email_type` of the advanced send: transactional (default) goes out untracked and without unsubscribe headers. */
 export type AdvancedEmailType = 'transactional' | 'marketing';

@@ -3,12 +3,12 @@ import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { notFound, unprocessable } from '../errors';
 import { tokenSecret } from '../secrets';
-import { checkProjectCanSend, defaultSubject, queueSend } from '../sending/accept-send';
-import { isEmptyHtml } from '../sending/compose-mail';
+import { checkProjectCanSend, defaultSubject, queueSend } from './accept-send';
+import { isEmptyHtml } from './compose-mail';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
-import { renderTemplate, templateVariableNames } from './render';
-import type { Template } from './template';
+import { renderTemplate, templateVariableNames } from '../templates/render';
+import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES, type TemplateSendInput } from './template-send-request';
 
 /** Finds a template of the project by uuid or internal id (undefined when there is none). */
