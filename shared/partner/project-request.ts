@@ -1,5 +1,5 @@
 import { AppError, badRequest } from '../errors';
-import { isDomainName } from '../domains/dns-records';
+import { isDomainName } from '../mail/addresses';
 import { isEmail } from '../mail/addresses';
 import { ENVIRONMENT_PATTERN } from '../sending/limits';
 

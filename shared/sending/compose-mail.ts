@@ -7,7 +7,7 @@ import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables }
 import { defaultSubject } from './accept-send';
 import type { AdvancedEmailType } from '../mail/advanced-send-types';
 import type { SendPayload } from './send-job';
-import type { AttachmentInput } from './send-email-request';
+import type { AttachmentInput } from '../mail/advanced-send-types';
 
 /** One mail of an advanced send: the request's content for one recipient. */
 export interface MailContent {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCode } from '../activity/activity';
-import { emailEvent, failedEvent, hasWebhookTargets, isApiSend, suppressedEvent } from '../events/email-events';
+import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
+import { suppressedEvent } from '../suppression/suppression-events';
 import type { ServiceEvent } from '../events/events';
 import { encodeBody } from '../activity/activity-body';
 import { claimSendAttempt, getActivity, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';

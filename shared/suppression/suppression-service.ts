@@ -1,5 +1,6 @@
 import type { Services } from '../container';
-import { hasWebhookTargets, suppressionAddedEvent, suppressionRemovedEvent } from '../events/email-events';
+import { hasWebhookTargets } from '../events/email-events';
+import { suppressionAddedEvent, suppressionRemovedEvent } from './suppression-events';
 import { badRequest, notFound } from '../errors';
 import type { Project } from '../projects/project';
 import { isEmail, normalizeEmail } from '../mail/addresses';
