@@ -4,8 +4,7 @@ import type { SendingDomain } from '../../shared/domains/domain';
 import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
 import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
-import { listSenders } from '../../shared/domains/sender-repository';
-import { presentSender, startMailboxVerification } from '../../shared/domains/sender-service';
+import { findSenderById, presentSender, startMailboxVerification } from '../../shared/domains/sender-service';
 import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
@@ -54,7 +53,7 @@ export const handler = apiHandler('domains', {
     const deps = services();
     const projectId = projectOf(request);
     const domain = await checkDomain(deps, projectId, domainParam(request), { resetSpfAndDmarc: true });
-    const sender = domain.sender_profile_id ? await findSenderById(projectId, domain.sender_profile_id) : undefined;
+    const sender = domain.sender_profile_id ? await findSenderById(services(), projectId, domain.sender_profile_id) : undefined;
     return {
       status: 200,
       body: {
@@ -132,8 +131,3 @@ export const handler = apiHandler('domains', {
     };
   },
 });
-
-/** The sender profile with this id (a project has few senders). */
-async function findSenderById(projectId: string, id: string) {
-  return (await listSenders(services().db, projectId)).find((s) => s.id === id);
-}

@@ -6,7 +6,7 @@ import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import { getDomain } from './domain-repository';
 import { nextSenderCheckAt } from './recheck-schedule';
-import { getSender, saveSender, sendersDueForCheck } from './sender-repository';
+import { getSender, listSenders, saveSender, sendersDueForCheck } from './sender-repository';
 
 /** The sender profile of an address on a registered domain, created on first use (`manual` unless told otherwise). */
 export async function ensureDomainSender(deps: Services, projectId: string, email: string, name: string, source: SenderProfile['sender_source'] = 'manual'): Promise<SenderProfile> {
@@ -146,4 +146,9 @@ export async function recheckDueSenders(deps: Services): Promise<number> {
   const due = await sendersDueForCheck(deps.db, deps.clock.now().toISOString());
   for (const s of due) await checkSender(deps, s.project_id, s.from_email);
   return due.length;
+}
+
+/** The project's sender profile with this id (a project has few senders). */
+export async function findSenderById(deps: Services, projectId: string, id: string): Promise<SenderProfile | undefined> {
+  return (await listSenders(deps.db, projectId)).find((s) => s.id === id);
 }
