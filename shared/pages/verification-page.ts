@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { escapeHtml, pageLayout } from './page-layout';
-import { htmlPageHeaders } from '../http/html-headers';
+import { htmlPageHeaders } from './page-headers';
 import { fqdn } from '../domains/dns-records';
 import type { RecordStatus, SendingDomain, VerificationStatus } from '../domains/domain';
 

@@ -1,4 +1,4 @@
-import { htmlPageHeaders } from '../http/html-headers';
+import { htmlPageHeaders } from '../pages/page-headers';
 import { escapeHtml, pageLayout } from '../pages/page-layout';
 
 /**
