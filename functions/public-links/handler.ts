@@ -2,7 +2,7 @@ import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
 import { logger } from '../../shared/logger';
-import { newNonce } from '../../shared/pages/verification-page';
+import { newNonce } from '../../shared/pages/page-headers';
 import { tokenSecret } from '../../shared/secrets';
 import {
   linkPageHeaders,
