@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
- * The layering rules of docs/architecture, checked on the source itself: the folders of shared/
- * form no cycle, and handlers reach the store only through services.
+ * The layering rules of docs/decisions.md ("Code layers"), checked on the source itself: the
+ * folders of shared/ form no cycle, and handlers reach the store only through services.
  */
 
 const ROOT = resolve(__dirname, '../../..');
@@ -21,7 +21,11 @@ function sourceFiles(dir: string): string[] {
 /** The relative module specifiers a file imports or re-exports (type-only imports included: they still couple the folders). */
 function relativeImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g), ...text.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g)];
+  const specifiers = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g),
+    ...text.matchAll(/\b(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ];
   return specifiers.map((m) => m[1]).filter((s) => s.startsWith('.'));
 }
 
@@ -87,7 +91,7 @@ function cycles(graph: Map<string, Map<string, string[]>>): string[][] {
 }
 
 /** Each import between two folders of a component, as `a -> b (file, ...)`. */
-function describe_(component: string[], graph: Map<string, Map<string, string[]>>): string {
+function describeCycle(component: string[], graph: Map<string, Map<string, string[]>>): string {
   const lines = component.flatMap((from) =>
     [...(graph.get(from)?.entries() ?? [])].filter(([to]) => component.includes(to)).map(([to, files]) => `  ${from} -> ${to} (${[...new Set(files)].join(', ')})`),
   );
@@ -98,7 +102,7 @@ describe('the folders of shared/', () => {
   it('import from no folder that imports them back, directly or through others', () => {
     const graph = folderGraph();
     expect(graph.size).toBeGreaterThan(10);
-    const found = cycles(graph).map((c) => describe_(c, graph));
+    const found = cycles(graph).map((c) => describeCycle(c, graph));
     expect(found).toEqual([]);
   });
 });
