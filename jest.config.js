@@ -1,7 +1,7 @@
 /** Jest projects: unit (fast, no emulators), integration (against the local cloud), infra (CDK assertions). */
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
-// middy ships ES modules only: let swc turn them into CommonJS for jest.
-const transformIgnorePatterns = ['/node_modules/(?!@middy)'];
+// middy and request-filtering-agent ship ES modules only: let swc turn them into CommonJS for jest.
+const transformIgnorePatterns = ['/node_modules/(?!@middy|request-filtering-agent)'];
 const common = { transform, transformIgnorePatterns, testEnvironment: 'node', setupFiles: ['<rootDir>/test/setup-env.ts'] };
 
 module.exports = {

@@ -2,16 +2,17 @@
  * `npm run admin -- <command>`: operator commands for organizations, partner keys, project
  * quotas and projects' monthly send quotas, against the local cloud (default) or a deployed table
  * (`--table`). The commands themselves live in shared/organizations/admin-commands.ts and
- * shared/quota/quota-admin.ts; this file parses the arguments, picks the table, prints and sets
- * the exit code (0 done, 1 failed, 2 usage).
+ * shared/quota/quota-admin.ts and return data; this file parses the arguments, picks the table,
+ * prints (with bin/admin-render.ts) and sets the exit code (0 done, 1 failed, 2 usage).
  */
 import { parseArgs } from 'node:util';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { AppError } from '../shared/errors';
-import { PartialCreateError, render, runAdminCommand, type AdminCommand } from '../shared/organizations/admin-commands';
+import { PartialCreateError, runAdminCommand, type AdminCommand } from '../shared/organizations/admin-commands';
 import type { MonthlyQuotaSetting } from '../shared/quota/monthly-quota';
-import { renderProjectQuota, runProjectQuotaCommand, type ProjectQuotaCommand } from '../shared/quota/quota-admin';
+import { runProjectQuotaCommand, type ProjectQuotaCommand } from '../shared/quota/quota-admin';
 import { systemClock } from '../shared/adapters/system-clock';
+import { render, renderProjectQuota } from './admin-render';
 import type { Clock } from '../shared/ports';
 import { createDocumentClient, type Db } from '../shared/store/client';
 

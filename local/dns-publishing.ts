@@ -1,4 +1,4 @@
-import { parseAuthorization } from '../shared/auth/api-keys';
+import { parseAuthorization } from '../shared/security/api-keys';
 import type { Services } from '../shared/container';
 import { fqdn } from '../shared/domains/dns-records';
 import { getDomain } from '../shared/domains/domain-repository';

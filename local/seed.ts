@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { parseAuthorization } from '../shared/auth/api-keys';
+import { parseAuthorization } from '../shared/security/api-keys';
 import type { Services } from '../shared/container';
 import { checkDomain, registerDomain } from '../shared/domains/domain-service';
 import { findPartnerKey, updateOrganization } from '../shared/organizations/organization-repository';

@@ -67,7 +67,7 @@ function build(cfg: Config): Services {
       }),
       () => cfg.PAYLOAD_BUCKET,
     ),
-    fetcher: new HttpFetcher({ allowPrivate: cfg.ALLOW_PRIVATE_URLS === 'true' }),
+    fetcher: new HttpFetcher({ allowLoopback: cfg.ALLOW_PRIVATE_URLS === 'true' }),
     clock: systemClock,
     identities: new SesIdentityProvider(ses, cfg.SES_CONFIGURATION_SET),
     events: new QueueEventPublisher(queue),

@@ -5,8 +5,7 @@ import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requ
 import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
 import { renderConfirmPage, renderConfirmedPage, renderInvalidLinkPage } from '../../shared/domains/sender-confirmation-page';
-import { listSenders } from '../../shared/domains/sender-repository';
-import { confirmSender, mailboxConfirmed, presentSender, senderOfConfirmationLink, startMailboxVerification } from '../../shared/domains/sender-service';
+import { confirmSender, findSenderById, mailboxConfirmed, presentSender, senderOfConfirmationLink, startMailboxVerification } from '../../shared/domains/sender-service';
 import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
@@ -56,7 +55,7 @@ export const handler = apiHandler('domains', {
     const deps = services();
     const projectId = projectOf(request);
     const domain = await checkDomain(deps, projectId, domainParam(request), { resetSpfAndDmarc: true });
-    const sender = domain.sender_profile_id ? await findSenderById(projectId, domain.sender_profile_id) : undefined;
+    const sender = domain.sender_profile_id ? await findSenderById(services(), projectId, domain.sender_profile_id) : undefined;
     return {
       status: 200,
       body: {
@@ -146,8 +145,3 @@ export const handler = apiHandler('domains', {
 });
 
 const htmlPage = (status: number, page: { headers: Record<string, string>; body: string }) => ({ status, headers: page.headers, body: page.body });
-
-/** The sender profile with this id (a project has few senders). */
-async function findSenderById(projectId: string, id: string) {
-  return (await listSenders(services().db, projectId)).find((s) => s.id === id);
-}

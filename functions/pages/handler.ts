@@ -1,34 +1,11 @@
-import { services, type Services } from '../../shared/container';
-import type { SendingDomain } from '../../shared/domains/domain';
-import { findVerificationPage, getDomain } from '../../shared/domains/domain-repository';
-import { checkDomain } from '../../shared/domains/domain-service';
-import { notFound } from '../../shared/errors';
+import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
 import { logger } from '../../shared/logger';
-import {
-  PAGE_TOKEN,
-  newNonce,
-  pageHeaders,
-  pageView,
-  renderErrorPage,
-  renderNotFoundPage,
-  renderVerificationPage,
-  verifyResult,
-} from '../../shared/pages/verification-page';
-
-/**
- * The domain a page token points at, or undefined. The token must be well formed, its lookup must
- * exist, and the domain must still carry this very token (a domain deleted and registered again
- * gets a new one, so an old link does not come back to life).
- */
-async function domainOfToken(deps: Services, token: string | undefined): Promise<SendingDomain | undefined> {
-  if (!token || !PAGE_TOKEN.test(token)) return undefined;
-  const page = await findVerificationPage(deps.db, token);
-  if (!page) return undefined;
-  const domain = await getDomain(deps.db, page.project_id, page.domain, true);
-  return domain && domain.verification_page_token === token ? domain : undefined;
-}
+import { newNonce } from '../../shared/pages/page-headers';
+import { pageHeaders, renderErrorPage, renderNotFoundPage, renderVerificationPage } from '../../shared/pages/verification-page';
+import { domainOfPageToken, verifyByPageToken } from '../../shared/pages/verification-service';
+import { pageView, verifyResult } from '../../shared/pages/verification-view';
 
 function html(status: number, render: (nonce: string) => string): ApiResult {
   const nonce = newNonce();
@@ -39,7 +16,7 @@ function html(status: number, render: (nonce: string) => string): ApiResult {
 export const handler = apiHandler('pages', {
   'GET /verify/{token}': async (request: ApiRequest) => {
     try {
-      const domain = await domainOfToken(services(), request.params.token);
+      const domain = await domainOfPageToken(services(), request.params.token);
       if (!domain) return html(404, renderNotFoundPage);
       const view = pageView(domain);
       return html(200, (nonce) => renderVerificationPage(view, nonce));
@@ -51,10 +28,7 @@ export const handler = apiHandler('pages', {
   },
 
   'POST /verify/{token}': async (request: ApiRequest) => {
-    const deps = services();
-    const domain = await domainOfToken(deps, request.params.token);
-    if (!domain) throw notFound('This verification link is not valid');
-    const checked = await checkDomain(deps, domain.project_id, domain.domain, { resetSpfAndDmarc: true });
+    const checked = await verifyByPageToken(services(), request.params.token);
     return { status: 200, headers: { 'cache-control': 'no-store' }, body: verifyResult(checked) };
   },
 });

@@ -1,11 +1,9 @@
 import type { PartnerCaller } from '../../shared/auth/authenticate';
 import { services } from '../../shared/container';
-import { listDomains } from '../../shared/domains/domain-repository';
-import { verificationUrl } from '../../shared/domains/domain-presenter';
 import { apiHandler } from '../../shared/http/api-handler';
 import { publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
 import { domainParam } from '../../shared/http/path-params';
-import { onboardDomain, readDomainPack, verifyDomainPack } from '../../shared/partner/partner-domains';
+import { listDomainSummaries, onboardDomain, readDomainPack, verifyDomainPack } from '../../shared/partner/partner-domains';
 import {
   createPartnerProject,
   disablePartnerProject,
@@ -55,18 +53,7 @@ export const handler = apiHandler('partner', {
 
   'GET /v1/partner/projects/{projectId}/domains': async (request) => {
     const project = await owned(request);
-    const base = publicBaseUrl(request);
-    const domains = await listDomains(services().db, project.id);
-    return ok({
-      domains: domains.map((d) => ({
-        domain: d.domain,
-        identity_id: d.identity_id,
-        verification_status: d.verification_status,
-        can_send: d.can_send,
-        // Reading never creates a page token: a domain without one shows null.
-        verification_url: verificationUrl(d, base),
-      })),
-    });
+    return ok({ domains: await listDomainSummaries(services(), project.id, publicBaseUrl(request)) });
   },
 
   'GET /v1/partner/projects/{projectId}/domains/{domain}': async (request) => {

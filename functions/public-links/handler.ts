@@ -1,14 +1,9 @@
-import { decodeBody } from '../../shared/activity/activity-body';
-import { getActivity, getActivityWithBody } from '../../shared/activity/activity-repository';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
 import { logger } from '../../shared/logger';
-import { newNonce } from '../../shared/pages/verification-page';
-import { getProject } from '../../shared/projects/project-repository';
+import { newNonce } from '../../shared/pages/page-headers';
 import { tokenSecret } from '../../shared/secrets';
-import { addSuppressionIfAbsent, type SuppressionEntry } from '../../shared/suppression/suppression-repository';
-import { suppressAutomatically } from '../../shared/suppression/suppression-service';
 import {
   linkPageHeaders,
   renderInvalidLinkPage,
@@ -17,7 +12,7 @@ import {
   renderUnsubscribedPage,
   viewHeaders,
 } from '../../shared/unsubscribe/unsubscribe-pages';
-import { verifyUnsubscribeToken, verifyViewToken, type UnsubscribeToken } from '../../shared/unsubscribe/unsubscribe-tokens';
+import { unsubscribe, unsubscribeTarget, viewInBrowser } from '../../shared/unsubscribe/unsubscribe-service';
 
 function page(status: number, render: (nonce: string) => string): ApiResult {
   const nonce = newNonce();
@@ -36,14 +31,6 @@ async function guarded(request: ApiRequest, what: string, run: () => Promise<Api
   }
 }
 
-/** The token's content when it is valid and its activity still exists, with the activity's project. */
-async function unsubscribeTarget(token: string | undefined): Promise<(UnsubscribeToken & { projectId: string }) | undefined> {
-  const content = verifyUnsubscribeToken(token, await tokenSecret());
-  if (!content) return undefined;
-  const activity = await getActivity(services().db, content.activityId);
-  return activity ? { ...content, projectId: activity.project_id } : undefined;
-}
-
 /** RFC 8058 one-click: a POST whose (form-encoded) body is `List-Unsubscribe=One-Click`. */
 function isOneClick(body: unknown): boolean {
   return typeof body === 'string' && /(^|&)List-Unsubscribe=One-Click(&|$)/.test(body.trim());
@@ -53,38 +40,24 @@ function isOneClick(body: unknown): boolean {
 export const handler = apiHandler('links', {
   'GET /u/{token}': (request) =>
     guarded(request, 'Unsubscribe page', async () => {
-      const target = await unsubscribeTarget(request.params.token);
+      const target = await unsubscribeTarget(services(), request.params.token, await tokenSecret());
       if (!target) return invalid();
       return page(200, (nonce) => renderUnsubscribePage(target.email, nonce));
     }),
 
   // Mail clients post here without a person (RFC 8058), and the page's button posts here too.
-  // Idempotent: an address already suppressed (for any reason) stays as it is.
   'POST /u/{token}': (request) =>
     guarded(request, 'Unsubscribe', async () => {
-      const target = await unsubscribeTarget(request.params.token);
+      const target = await unsubscribeTarget(services(), request.params.token, await tokenSecret());
       if (!target) return invalid();
-      const deps = services();
-      const entry: SuppressionEntry = {
-        project_id: target.projectId,
-        email: target.email,
-        reason: 'unsubscribe',
-        source: isOneClick(request.body) ? 'one_click' : 'page',
-        description: null,
-        suppressed_at: deps.clock.now().toISOString(),
-      };
-      const project = await getProject(deps.db, target.projectId);
-      if (project) await suppressAutomatically(deps, project, entry);
-      else await addSuppressionIfAbsent(deps.db, entry);
+      await unsubscribe(services(), target, isOneClick(request.body) ? 'one_click' : 'page');
       return page(200, (nonce) => renderUnsubscribedPage(target.email, nonce));
     }),
 
   'GET /v/{token}': (request) =>
     guarded(request, 'View in browser', async () => {
-      const activityId = verifyViewToken(request.params.token, await tokenSecret());
-      if (!activityId) return invalid();
-      const { activity, body } = await getActivityWithBody(services().db, activityId);
-      if (!activity || !body) return invalid();
-      return { status: 200, headers: viewHeaders(), body: decodeBody(body).html };
+      const html = await viewInBrowser(services(), request.params.token, await tokenSecret());
+      if (html === undefined) return invalid();
+      return { status: 200, headers: viewHeaders(), body: html };
     }),
 });

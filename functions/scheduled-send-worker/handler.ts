@@ -3,11 +3,12 @@ import { services } from '../../shared/container';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
 import { parseFireMessage } from '../../shared/scheduling/scheduled-send-fire-message';
+import { sendScheduledNow } from '../../shared/sending/advanced-send';
 
 /** Worker of the `scheduled` queue: fires each scheduled send at its time, at most once. */
 export const handler = async (event: SQSEvent) => {
   const deps = services();
   return sqsBatchHandler(async (record) => {
-    await fireScheduledSend(deps, parseFireMessage(record.body), record.messageId);
+    await fireScheduledSend(deps, parseFireMessage(record.body), record.messageId, sendScheduledNow);
   })(event);
 };

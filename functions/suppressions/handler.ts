@@ -3,19 +3,13 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
 import { emailParam } from '../../shared/http/path-params';
 import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
-import { badRequest, notFound } from '../../shared/errors';
-import { getSuppression, pageSuppressions } from '../../shared/suppression/suppression-repository';
-import { addManually, parseEmails, presentSuppression, removeAddresses, removeOne } from '../../shared/suppression/suppression-service';
-
-const REASONS = ['bounce', 'complaint', 'unsubscribe', 'manual'];
+import { addManually, listSuppressions, parseEmails, presentSuppression, removeAddresses, removeOne, requireSuppression } from '../../shared/suppression/suppression-service';
 
 /** Endpoint group `suppressions`: the project's suppression list. */
 export const handler = apiHandler('suppressions', {
   'GET /v1/suppressions': async (request) => {
     const page = parsePageRequest(request.query);
-    const reason = request.query.reason;
-    if (reason && !REASONS.includes(reason)) throw badRequest(`reason must be one of ${REASONS.join(', ')}`);
-    const { entries, total } = await pageSuppressions(services().db, projectCaller(request).project.id, { ...page, reason });
+    const { entries, total } = await listSuppressions(services(), projectCaller(request).project.id, page, request.query.reason);
     return { status: 200, body: { success: true, data: entries.map(presentSuppression), pagination: paginationBlock(page, total) } };
   },
 
@@ -32,8 +26,7 @@ export const handler = apiHandler('suppressions', {
   // API Gateway hands path parameters over decoded: decoding again would misread a `%` in an address.
   'GET /v1/suppressions/{email}': async (request) => {
     const email = emailParam(request.params).toLowerCase();
-    const entry = await getSuppression(services().db, projectCaller(request).project.id, email);
-    if (!entry) throw notFound(`${email} is not suppressed`);
+    const entry = await requireSuppression(services(), projectCaller(request).project.id, email);
     return { status: 200, body: { success: true, data: presentSuppression(entry) } };
   },
 

@@ -3,7 +3,7 @@ import { services } from '../../shared/container';
 import { logger } from '../../shared/logger';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { deliverWebhook, parseWebhookJob } from '../../shared/webhooks/deliver-webhook';
-import { HttpWebhookPoster, type WebhookPoster } from '../../shared/webhooks/webhook-poster';
+import { HttpWebhookPoster, type WebhookPoster } from '../../shared/adapters/webhook-poster';
 
 /** A delivery that must come back (a retry, or on its way to the DLQ): logged at info, not as an error. */
 class RedeliverError extends Error {
@@ -19,16 +19,16 @@ export function attemptOf(record: Pick<SQSRecord, 'attributes'>): number {
   return Number.isInteger(count) && count >= 1 ? count : 1;
 }
 
-const defaultPoster = (allowPrivate: boolean): WebhookPoster => new HttpWebhookPoster({ allowPrivate });
+const defaultPoster = (allowLoopback: boolean): WebhookPoster => new HttpWebhookPoster({ allowLoopback });
 
 /**
  * Webhook delivery worker: one POST per record, concurrently. A failed attempt hides its message
  * for the backoff and reports it as a batch item failure; see shared/webhooks/deliver-webhook.ts
  * and docs/webhooks.md for the attempts and the DLQ. An unreadable body is a batch item failure
  * too, so it ends in the DLQ after the queue's receives. The poster is built per invocation from
- * the configuration (ALLOW_PRIVATE_URLS), so overridden services take effect at once.
+ * the configuration (ALLOW_PRIVATE_URLS, which allows loopback only), so overridden services take effect at once.
  */
-export function createWebhookDeliveryHandler(posterFor: (allowPrivate: boolean) => WebhookPoster = defaultPoster) {
+export function createWebhookDeliveryHandler(posterFor: (allowLoopback: boolean) => WebhookPoster = defaultPoster) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const deps = services();
     const poster = posterFor(deps.config.ALLOW_PRIVATE_URLS === 'true');

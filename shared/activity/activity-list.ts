@@ -1,7 +1,7 @@
 import { BatchGetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../errors';
 import type { PageRequest } from '../http/pagination';
-import { isDomainName } from '../domains/dns-records';
+import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
 import { countAll } from '../store/query';
 import { RARE_STATUSES, activityKey, activityListPartition } from '../store/keys';

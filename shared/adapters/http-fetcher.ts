@@ -1,44 +1,13 @@
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { FetchError, type Fetcher } from '../ports';
+import { guardedAgent, refusalMessage, type AddressPolicy } from './address-guard';
 
 const MAX_REDIRECTS = 3;
 
-/** True for loopback, private, link-local, unique-local, CGNAT, multicast and other non-public ranges. */
-export function isPrivateAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return true;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() !== 'unicast';
-}
-
-/**
- * A DNS lookup that refuses private addresses. Checking the address the socket actually connects
- * to (not a separate pre-resolution) closes the DNS-rebinding gap.
- */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as dns.LookupAddress[];
-      const allowed = allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
-      if (allowed.length === 0) {
-        return callback(new FetchError(`Refusing to connect to a private address for ${hostname}`) as NodeJS.ErrnoException, '', 0);
-      }
-      if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
-      callback(null, allowed[0].address, allowed[0].family);
-    });
-  };
-}
-
-/** Fetcher over node's http(s) with the private-address guard, a byte cap, a timeout and few redirects. */
+/** Fetcher over node's http(s) with the address guard (on every redirect too), a byte cap, a timeout and few redirects. */
 export class HttpFetcher implements Fetcher {
-  constructor(private readonly options: { allowPrivate: boolean }) {}
+  constructor(private readonly policy: AddressPolicy) {}
 
   async fetch(url: string, limits: { maxBytes: number; timeoutMs: number }): Promise<{ body: Buffer; contentType?: string }> {
     let current = url;
@@ -66,12 +35,9 @@ export class HttpFetcher implements Fetcher {
     if (target.protocol !== 'https:' && target.protocol !== 'http:') {
       return Promise.reject(new FetchError(`Unsupported URL scheme ${target.protocol}`));
     }
-    if (!this.options.allowPrivate && ipaddr.isValid(target.hostname.replace(/^\[|\]$/g, '')) && isPrivateAddress(target.hostname.replace(/^\[|\]$/g, ''))) {
-      return Promise.reject(new FetchError(`Refusing to connect to a private address ${target.hostname}`));
-    }
     const lib = target.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const req = lib.get(target, { lookup: guardedLookup(this.options.allowPrivate), timeout: limits.timeoutMs }, (res) => {
+      const req = lib.get(target, { agent: guardedAgent(target.protocol, this.policy), timeout: limits.timeoutMs }, (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
           res.resume();
@@ -103,7 +69,11 @@ export class HttpFetcher implements Fetcher {
       const deadline = setTimeout(() => req.destroy(new FetchError(`GET ${url} timed out`)), limits.timeoutMs);
       req.on('close', () => clearTimeout(deadline));
       req.on('timeout', () => req.destroy(new FetchError(`GET ${url} timed out`)));
-      req.on('error', (e) => reject(e instanceof FetchError ? e : new FetchError(`GET ${url} failed: ${e.message}`, { cause: e })));
+      req.on('error', (e) => {
+        if (e instanceof FetchError) return reject(e);
+        const refused = refusalMessage(e);
+        reject(new FetchError(refused ? `${refused} (${url})` : `GET ${url} failed: ${e.message}`, { cause: e }));
+      });
     });
   }
 }

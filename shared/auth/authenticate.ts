@@ -3,7 +3,7 @@ import { findPartnerKey } from '../organizations/organization-repository';
 import type { Project } from '../projects/project';
 import { findApiKey, getProject } from '../projects/project-repository';
 import type { Db } from '../store/client';
-import { AUTH_MESSAGES, parseAuthorization, type KeyMode } from './api-keys';
+import { AUTH_MESSAGES, parseAuthorization, type KeyMode } from '../security/api-keys';
 
 /** Who is calling a project route: the project taken from the key, and the mode taken from its prefix. */
 export interface ProjectCaller {

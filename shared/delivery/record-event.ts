@@ -5,7 +5,7 @@ import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';
 import { getProject } from '../projects/project-repository';
-import { domainOf } from '../sending/addresses';
+import { domainOf } from '../mail/addresses';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
 import { ttlAfterDays } from '../store/client';
 import { suppressAutomatically } from '../suppression/suppression-service';

@@ -78,10 +78,3 @@ export function withDkimTokens(records: DnsRecord[], dkimTokens: string[], hosts
 export function fqdn(name: string, domain: string): string {
   return name === '@' ? domain : `${name}.${domain}`;
 }
-
-const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-
-/** True for a registrable-looking domain name (lowercase letters, digits, hyphens, a TLD). */
-export function isDomainName(value: string): boolean {
-  return DOMAIN.test(value);
-}

@@ -12,7 +12,8 @@ import {
   saveDomain,
 } from './domain-repository';
 import { ownershipStatus } from './ownership';
-import { MAIL_FROM_LABEL, isDomainName, providerHosts, registrationRecords, withDkimTokens } from './dns-records';
+import { isDomainName } from '../mail/addresses';
+import { MAIL_FROM_LABEL, providerHosts, registrationRecords, withDkimTokens } from './dns-records';
 import { nextDomainCheckAt } from './recheck-schedule';
 import { ensureDomainSender } from './sender-service';
 import { UNKNOWN_IDENTITY, applyProviderState } from './verification-state';

@@ -1,19 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { htmlPageHeaders } from '../http/html-headers';
+import { htmlPageHeaders, newNonce, nonceSource } from '../pages/page-headers';
 import { escapeHtml, pageLayout } from '../pages/page-layout';
 
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.5rem 1rem}';
 
 /** A page of the sender-confirmation link, with its headers (its own nonced style; the form posts to itself). */
 function page(title: string, main: string): { headers: Record<string, string>; body: string } {
-  const nonce = randomBytes(16).toString('base64');
-  const headers = htmlPageHeaders([
-    "default-src 'none'",
-    `style-src 'nonce-${nonce}'`,
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ]);
+  const nonce = newNonce();
+  const headers = htmlPageHeaders({ 'style-src': nonceSource(nonce), 'form-action': "'self'" });
   return { headers, body: pageLayout({ nonce, title, main, style: STYLE }) };
 }
 

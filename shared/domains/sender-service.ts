@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../container';
 import { badRequest, conflict, ConditionFailedError } from '../errors';
-import { domainOf, isEmail } from '../sending/addresses';
+import { domainOf, isEmail } from '../mail/addresses';
 import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import { getDomain } from './domain-repository';
 import { nextSenderCheckAt } from './recheck-schedule';
-import { findSenderConfirmation, getSender, putSenderConfirmation, saveSender, sendersDueForCheck } from './sender-repository';
+import { findSenderConfirmation, getSender, listSenders, putSenderConfirmation, saveSender, sendersDueForCheck } from './sender-repository';
 import { CONFIRM_TOKEN, newConfirmationToken, sendSenderConfirmation } from './sender-confirmation';
 import { refuseDisabledProject } from '../projects/project-active';
 import { getProject } from '../projects/project-repository';
@@ -214,4 +214,9 @@ export async function recheckDueSenders(deps: Services): Promise<number> {
   const due = await sendersDueForCheck(deps.db, deps.clock.now().toISOString());
   for (const s of due) await checkSender(deps, s.project_id, s.from_email);
   return due.length;
+}
+
+/** The project's sender profile with this id (a project has few senders). */
+export async function findSenderById(deps: Services, projectId: string, id: string): Promise<SenderProfile | undefined> {
+  return (await listSenders(deps.db, projectId)).find((s) => s.id === id);
 }

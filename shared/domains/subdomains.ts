@@ -13,7 +13,8 @@ import {
   trackingTlsIndex,
 } from '../store/keys';
 import type { DnsRecord, RecordStatus } from './domain';
-import { isDomainName, providerHosts, type ProviderHosts } from './dns-records';
+import { isDomainName } from '../mail/addresses';
+import { providerHosts, type ProviderHosts } from './dns-records';
 import { getDomain } from './domain-repository';
 
 /**

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
 import { badRequest } from '../errors';
-import { idempotencyCheck, idempotencyRecord } from '../idempotency/idempotency-middleware';
+import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logger } from '../logger';
 import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';

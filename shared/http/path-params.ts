@@ -1,6 +1,5 @@
-import { isDomainName } from '../domains/dns-records';
 import { badRequest } from '../errors';
-import { isEmail } from '../sending/addresses';
+import { isDomainName, isEmail } from '../mail/addresses';
 
 /**
  * Readers of path parameters that name stored items by value. API Gateway hands them over decoded;

@@ -8,7 +8,7 @@ import { createOrganization, issuePartnerKey, revokePartnerKey, setMaxProjects }
 /**
  * The operator commands behind `npm run admin` (bin/admin.ts parses the arguments). Each runs the
  * same service functions as the local seed against whatever table it is given, and returns a plain
- * result that `render` turns into JSON or short text. Partner keys are shown only when issued.
+ * result that bin/admin-render.ts turns into JSON or short text. Partner keys are shown only when issued.
  */
 export type AdminCommand =
   | { readonly kind: 'org create'; readonly name: string; readonly maxProjects: number | null; readonly rootProject?: string }
@@ -137,65 +137,4 @@ function organizationView(o: Organization): OrganizationView {
     root_project_id: o.root_project_id ?? null,
     created_at: o.created_at,
   };
-}
-
-/** The result as printed: pretty JSON (without the internal `kind`) or a few aligned lines. */
-export function render(result: AdminResult, options: { json: boolean }): string {
-  if (options.json) {
-    const { kind: _kind, ...body } = result;
-    return JSON.stringify(body, null, 2);
-  }
-  switch (result.kind) {
-    case 'org create': {
-      const o = result.organization;
-      const lines = [
-        row('Organization', o.id),
-        row('Name', o.name),
-        row('Max projects', quotaText(o.max_projects)),
-        row('Partner key', result.partner_key.key),
-        row('Key id', result.partner_key.key_id),
-      ];
-      if (result.root_project) {
-        const p = result.root_project;
-        lines.push(row('Root project', `${p.id} (${p.name}, not counted in the quota)`), row('Live key', p.live_key), row('Test key', p.test_key));
-      }
-      lines.push('', 'The keys are shown only now: store them.');
-      return lines.join('\n');
-    }
-    case 'org show': {
-      const o = result.organization;
-      return [
-        row('Organization', o.id),
-        row('Name', o.name),
-        row('Created', o.created_at),
-        row('Max projects', `${quotaText(o.max_projects)} (${o.active_projects} active)`),
-        row('Root project', o.root_project_id ?? 'none'),
-        ...keyLines(result.partner_keys),
-      ].join('\n');
-    }
-    case 'key issue':
-      return [row('Partner key', result.key), row('Key id', result.key_id), row('Organization', result.organization_id), '', 'The key is shown only now: store it.'].join('\n');
-    case 'key list':
-      return keyLines(result.partner_keys).join('\n');
-    case 'key revoke':
-      return `Revoked ${result.key_id}; it stops working at once.`;
-    case 'quota set': {
-      const text = `Max projects of ${result.organization_id}: ${quotaText(result.max_projects)} (${result.active_projects} active)`;
-      const over = result.max_projects !== null && result.active_projects > result.max_projects;
-      return over ? `${text}\nAbove the new quota: existing projects keep working, new ones are refused.` : text;
-    }
-  }
-}
-
-function keyLines(keys: PartnerKeyView[]): string[] {
-  if (keys.length === 0) return [row('Partner keys', 'none')];
-  return keys.map((k, i) => row(i === 0 ? 'Partner keys' : '', `${k.key_id}  (created ${k.created_at})`));
-}
-
-function row(label: string, value: string): string {
-  return `${label.padEnd(14)}${value}`;
-}
-
-function quotaText(max: number | null): string {
-  return max === null ? 'unlimited' : String(max);
 }

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { generateKey } from '../auth/api-keys';
+import { generateKey } from '../security/api-keys';
 import { notFound } from '../errors';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';

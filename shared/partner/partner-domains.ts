@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 import type { SendingDomain } from '../domains/domain';
 import { presentRecord, verificationUrl } from '../domains/domain-presenter';
 import { checkDomain, registerDomain, requireDomain } from '../domains/domain-service';
+import { listDomains } from '../domains/domain-repository';
 import { presentSubdomain, registerSubdomain, subdomainsOf, type Subdomain, type SubdomainKind } from '../domains/subdomains';
 import { presentSender } from '../domains/sender-service';
 import type { SenderInput } from './project-request';
@@ -84,4 +85,17 @@ export async function verifyDomainPack(deps: Services, projectId: string, name: 
   const domain = await checkDomain(deps, projectId, name, { resetSpfAndDmarc: true });
   const { reply, tracking } = await subdomainsOf(deps.db, projectId, domain.domain);
   return { ...domainPack(domain, reply, tracking, baseUrl), details: domain.details ?? null };
+}
+
+/** The project's domains as `GET /v1/partner/projects/{projectId}/domains` lists them. */
+export async function listDomainSummaries(deps: Services, projectId: string, baseUrl: string | undefined) {
+  const domains = await listDomains(deps.db, projectId);
+  return domains.map((d) => ({
+    domain: d.domain,
+    identity_id: d.identity_id,
+    verification_status: d.verification_status,
+    can_send: d.can_send,
+    // Reading never creates a page token: a domain without one shows null.
+    verification_url: verificationUrl(d, baseUrl),
+  }));
 }

@@ -1,4 +1,4 @@
-import type { KeyMode } from '../auth/api-keys';
+import type { KeyMode } from '../security/api-keys';
 import type { PartnerCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { domainHealth } from '../domains/domain-health';

@@ -3,7 +3,7 @@ import { getDomain, listDomains } from '../domains/domain-repository';
 import { listSenders } from '../domains/sender-repository';
 import { ensureDomainSender, presentSender, startMailboxVerification } from '../domains/sender-service';
 import type { Project } from '../projects/project';
-import { domainOf } from '../sending/addresses';
+import { domainOf } from '../mail/addresses';
 import { partnerError } from './project-request';
 
 /** The project's senders, each with `sender_source`. */

@@ -1,6 +1,6 @@
 import { AppError, badRequest } from '../errors';
-import { isDomainName } from '../domains/dns-records';
-import { isEmail } from '../sending/addresses';
+import { isDomainName } from '../mail/addresses';
+import { isEmail } from '../mail/addresses';
 import { ENVIRONMENT_PATTERN } from '../sending/limits';
 
 /** Partner error: the message plus the stable code partner bodies repeat as `code` and `error_code`. */

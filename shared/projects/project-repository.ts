@@ -3,7 +3,7 @@ import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
-import type { KeyMode } from '../auth/api-keys';
+import type { KeyMode } from '../security/api-keys';
 import type { Project } from './project';
 
 const HASH_FIELD: Record<KeyMode, 'live_key_hash' | 'test_key_hash'> = { live: 'live_key_hash', test: 'test_key_hash' };

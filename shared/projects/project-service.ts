@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { generateKey, type KeyMode } from '../auth/api-keys';
+import { generateKey, type KeyMode } from '../security/api-keys';
 import { ConditionFailedError, conflict, notFound } from '../errors';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';

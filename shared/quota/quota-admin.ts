@@ -38,21 +38,3 @@ export async function runProjectQuotaCommand(db: Db, clock: Clock, command: Proj
     sent_this_month: await getMonthlyUsage(db, project.id, month),
   };
 }
-
-/** The result as printed: pretty JSON (without the internal `kind`) or a few aligned lines. */
-export function renderProjectQuota(result: ProjectQuotaResult, options: { json: boolean }): string {
-  if (options.json) {
-    const { kind: _kind, ...body } = result;
-    return JSON.stringify(body, null, 2);
-  }
-  const setting = result.monthly_quota === null ? 'deployment default (DEFAULT_MONTHLY_QUOTA)' : String(result.monthly_quota);
-  const lines = [row('Project', result.project_id), row('Monthly quota', setting), row(`Sent ${result.month}`, `${result.sent_this_month}${result.monthly_quota === 'unlimited' ? ' (not counted while unlimited)' : ''}`)];
-  if (typeof result.monthly_quota === 'number' && result.sent_this_month >= result.monthly_quota) {
-    lines.push('', 'The quota is used up: further sends this month fail with quota_exceeded.');
-  }
-  return lines.join('\n');
-}
-
-function row(label: string, value: string): string {
-  return `${label.padEnd(14)}${value}`;
-}

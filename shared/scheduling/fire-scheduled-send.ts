@@ -3,10 +3,17 @@ import type { Services } from '../container';
 import { AppError } from '../errors';
 import { logger } from '../logger';
 import { getProject } from '../projects/project-repository';
-import { sendScheduledNow } from '../sending/advanced-send';
+import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import type { ScheduledSend } from './scheduled-send';
 import { enqueueFire, type FireMessage } from './scheduled-send-fire-message';
 import { claimScheduledSend, getScheduledSend, markScheduledSendFailed } from './scheduled-send-repository';
+
+/**
+ * Sends a scheduled send's content now, as the activity `activityId` (the advanced send's
+ * `sendScheduledNow`). Passed in by the worker, because sending depends on scheduling and not the
+ * other way round.
+ */
+export type SendNow = (deps: Services, caller: ProjectCaller, content: ScheduledSendContent, activityId: string) => Promise<void>;
 
 /** A message may arrive this much before its time (clock skew, rounding) and still fire. */
 export const EARLY_TOLERANCE_MS = 1000;
@@ -46,7 +53,7 @@ export function decideFire(send: ScheduledSend | undefined, message: FireMessage
  * activity `email_id` and queues the mail. A permanent refusal (AppError below 500: project
  * disabled, template deleted...) marks the send `failed`; anything else is thrown, for SQS to retry.
  */
-export async function fireScheduledSend(deps: Services, message: FireMessage, messageId: string): Promise<FireDecision> {
+export async function fireScheduledSend(deps: Services, message: FireMessage, messageId: string, sendNow: SendNow): Promise<FireDecision> {
   const now = deps.clock.now();
   const send = await getScheduledSend(deps.db, message.id, true);
   const decision = decideFire(send, message, messageId, now);
@@ -67,12 +74,12 @@ export async function fireScheduledSend(deps: Services, message: FireMessage, me
       if (again.action !== 'resume') return again.action === 'drop' ? again : { action: 'drop', reason: 'claimed-elsewhere' };
     }
   }
-  await deliver(deps, send);
+  await deliver(deps, send, sendNow);
   return decision;
 }
 
 /** Sends a claimed send in its project and mode; records a permanent refusal on the send. */
-async function deliver(deps: Services, send: ScheduledSend): Promise<void> {
+async function deliver(deps: Services, send: ScheduledSend, sendNow: SendNow): Promise<void> {
   const project = await getProject(deps.db, send.project_id);
   if (!project) {
     await markScheduledSendFailed(deps.db, send.id, 'Project not found', deps.clock.now().toISOString());
@@ -80,7 +87,7 @@ async function deliver(deps: Services, send: ScheduledSend): Promise<void> {
   }
   const caller: ProjectCaller = { kind: 'project', mode: send.mode, project };
   try {
-    await sendScheduledNow(deps, caller, send.content, send.email_id);
+    await sendNow(deps, caller, send.content, send.email_id);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     logger.info('Scheduled send refused at its time', { id: send.id, status: error.status, error: error.message });

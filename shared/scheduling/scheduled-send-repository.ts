@@ -4,7 +4,7 @@ import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { queryAll } from '../store/query';
 import { SCHEDULED_DUE_PARTITION, parseScheduledDueSortKey, scheduledDueIndex, scheduledSendKey } from '../store/keys';
-import type { ScheduledSendContent } from '../sending/advanced-send-types';
+import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import type { ScheduledSend } from './scheduled-send';
 
 const DUE_INDEX = 'gsi5';

@@ -4,7 +4,7 @@ import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { AppError, badRequest, conflict } from '../errors';
 import { logger } from '../logger';
-import type { ScheduledSendContent } from '../sending/advanced-send-types';
+import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import { ttlAfterDays, type Db } from '../store/client';
 import { deriveScheduledStatus, presentScheduledSend, type ScheduledSend, type ScheduledSendResource, type ScheduledSendStatus } from './scheduled-send';
 import { enqueueFire, isWithinLookahead } from './scheduled-send-fire-message';

@@ -1,6 +1,6 @@
 import type { Activity, ActivityStatus } from '../activity/activity';
-import type { KeyMode } from '../auth/api-keys';
-import type { ScheduledSendContent } from '../sending/advanced-send-types';
+import type { KeyMode } from '../security/api-keys';
+import type { ScheduledSendContent } from '../mail/advanced-send-types';
 
 /**
  * What is stored. `sent` is never stored: a send that left is `processing` with an `email_id`, and

@@ -1,6 +1,6 @@
 import { badRequest } from '../errors';
-import { asAddressList, isEmail } from './addresses';
-import type { AdvancedEmailType, AdvancedSendInput, SendSource } from './advanced-send-types';
+import { asAddressList, isEmail } from '../mail/addresses';
+import type { AdvancedEmailType, AdvancedSendInput, SendSource } from '../mail/advanced-send-types';
 import { isRefusedCustomHeader } from './header-policy';
 import { SEND_LIMITS } from './limits';
 import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';

@@ -7,11 +7,11 @@ import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve
 import { createScheduledSend } from '../scheduling/scheduled-send-service';
 import { tokenSecret } from '../secrets';
 import type { Template } from '../templates/template';
-import { TEMPLATE_SEND_MESSAGES } from '../templates/template-send-request';
+import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { isTemplateError } from '../templates/render';
 import { findTemplate } from '../templates/template-service';
 import { checkProjectCanSend, queueSends, recordFailedSend, type QueuedSend } from './accept-send';
-import type { AdvancedSendInput, ScheduledSendContent } from './advanced-send-types';
+import type { AdvancedSendInput, ScheduledSendContent } from '../mail/advanced-send-types';
 import { composeMail, type ComposedMail, type MailContent } from './compose-mail';
 import { packSendJob } from './send-job';
 

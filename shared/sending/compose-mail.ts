@@ -2,12 +2,12 @@ import type { Services } from '../container';
 import { AppError, unprocessable } from '../errors';
 import { renderTemplate, templateVariableNames } from '../templates/render';
 import type { Template } from '../templates/template';
-import { TEMPLATE_SEND_MESSAGES } from '../templates/template-send-request';
+import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
 import { defaultSubject } from './accept-send';
-import type { AdvancedEmailType } from './advanced-send-types';
+import type { AdvancedEmailType } from '../mail/advanced-send-types';
 import type { SendPayload } from './send-job';
-import type { AttachmentInput } from './send-email-request';
+import type { AttachmentInput } from '../mail/advanced-send-types';
 
 /** One mail of an advanced send: the request's content for one recipient. */
 export interface MailContent {

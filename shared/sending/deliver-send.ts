@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCode } from '../activity/activity';
-import { emailEvent, failedEvent, hasWebhookTargets, isApiSend, suppressedEvent } from '../events/email-events';
+import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
+import { suppressedEvent } from '../suppression/suppression-events';
 import type { ServiceEvent } from '../events/events';
 import { encodeBody } from '../activity/activity-body';
 import { claimSendAttempt, getActivity, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';
@@ -13,7 +14,7 @@ import { WORKER_TIMEOUT_SECONDS } from '../queues';
 import { ttlAfterDays } from '../store/client';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
-import { domainOf } from './addresses';
+import { domainOf } from '../mail/addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
 import { buildMime, htmlToText } from './mime';
 import { replyAddress } from './reply-token';

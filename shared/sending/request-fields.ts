@@ -1,5 +1,5 @@
 import { badRequest } from '../errors';
-import { asAddressList, isEmail, normalizeEmail } from './addresses';
+import { asAddressList, isEmail, normalizeEmail } from '../mail/addresses';
 
 /** Field readers shared by the send endpoints' request parsers; each throws a 400 naming the field. */
 

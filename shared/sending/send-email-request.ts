@@ -1,15 +1,8 @@
 import { badRequest } from '../errors';
-import { asAddressList, isEmail } from './addresses';
+import { asAddressList, isEmail } from '../mail/addresses';
 import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';
 import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
-
-/** An attachment as the API takes it: by URL or by base64 content, never both. */
-export interface AttachmentInput {
-  filename: string;
-  url?: string;
-  content?: string;
-  contentType?: string;
-}
+import type { AttachmentInput } from '../mail/advanced-send-types';
 
 /** A validated `POST /v1/send-email` request. */
 export interface SingleSendInput {

@@ -1,9 +1,11 @@
 import type { Services } from '../container';
-import { hasWebhookTargets, suppressionAddedEvent, suppressionRemovedEvent } from '../events/email-events';
+import { hasWebhookTargets } from '../events/email-events';
+import { suppressionAddedEvent, suppressionRemovedEvent } from './suppression-events';
 import { badRequest, notFound } from '../errors';
 import type { Project } from '../projects/project';
-import { isEmail, normalizeEmail } from '../sending/addresses';
-import { addSuppressionIfAbsent, deleteSuppression, type SuppressionEntry } from './suppression-repository';
+import { isEmail, normalizeEmail } from '../mail/addresses';
+import type { PageRequest } from '../http/pagination';
+import { addSuppressionIfAbsent, deleteSuppression, getSuppression, pageSuppressions, type SuppressionEntry } from './suppression-repository';
 
 /** suppression.removed events per bulk removal (part 6 and 8). */
 export const REMOVED_EVENTS_CAP = 200;
@@ -86,4 +88,19 @@ export function presentSuppression(entry: SuppressionEntry) {
     removed_at: null,
     removed_by: null,
   };
+}
+
+const REASONS = ['bounce', 'complaint', 'unsubscribe', 'manual'];
+
+/** One page of the project's suppression list, optionally of one reason. */
+export async function listSuppressions(deps: Services, projectId: string, page: PageRequest, reason: string | undefined) {
+  if (reason && !REASONS.includes(reason)) throw badRequest(`reason must be one of ${REASONS.join(', ')}`);
+  return pageSuppressions(deps.db, projectId, { ...page, reason });
+}
+
+/** The project's suppression entry of an address, or the 404 of `GET /v1/suppressions/{email}`. */
+export async function requireSuppression(deps: Services, projectId: string, email: string): Promise<SuppressionEntry> {
+  const entry = await getSuppression(deps.db, projectId, email);
+  if (!entry) throw notFound(`${email} is not suppressed`);
+  return entry;
 }

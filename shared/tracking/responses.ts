@@ -1,4 +1,6 @@
 import type { ApiResult } from '../http/api-types';
+import { htmlPageHeaders, newNonce, nonceSource } from '../pages/page-headers';
+import { escapeHtml, pageLayout } from '../pages/page-layout';
 
 /** Counters are kept for a little over a year, enough for any statistics period (as the send worker's). */
 export const COUNTER_RETENTION_DAYS = 400;
@@ -6,30 +8,23 @@ export const COUNTER_RETENTION_DAYS = 400;
 /** A 1x1 transparent GIF (42 bytes: GIF89a, a two-colour table, colour 0 transparent). */
 export const TRANSPARENT_GIF: Buffer = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
-
-function page(title: string, message: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}</style></head>
-<body><h1>${title}</h1><p>${message}</p></body>
-</html>`;
+/** The one page of the tracking host: a title and a sentence, its own nonced style, no script. */
+function page(status: number, title: string, message: string): ApiResult {
+  const nonce = newNonce();
+  const main = `
+    <h1>${escapeHtml(title)}</h1>
+    <p>${escapeHtml(message)}</p>`;
+  return { status, headers: htmlPageHeaders({ 'style-src': nonceSource(nonce) }), body: pageLayout({ nonce, title, main, style: STYLE }) };
 }
+
+const STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}';
 
 /** The answer to a click token that is tampered with, unknown, or names no link of its mail. */
 export function invalidLinkPage(): ApiResult {
-  return { status: 404, headers: PAGE_HEADERS, body: page('This link is not valid', 'The link you followed is not valid. Please check the original email.') };
+  return page(404, 'This link is not valid', 'The link you followed is not valid. Please check the original email.');
 }
 
 /** The answer when the link could not be looked up (the visitor may try again). */
 export function trackingErrorPage(): ApiResult {
-  return { status: 500, headers: PAGE_HEADERS, body: page('Something went wrong', 'This link could not be opened right now. Please try again in a moment.') };
+  return page(500, 'Something went wrong', 'This link could not be opened right now. Please try again in a moment.');
 }

@@ -3,7 +3,7 @@ import { config, type Config } from '../config';
 import type { Services } from '../container';
 import { listSubdomains } from '../domains/subdomains';
 import { logger } from '../logger';
-import { domainOf } from '../sending/addresses';
+import { domainOf } from '../mail/addresses';
 import { rewriteForTracking } from './rewrite-html';
 
 /**

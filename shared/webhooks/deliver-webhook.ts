@@ -7,7 +7,7 @@ import { ttlAfterDays, type Db } from '../store/client';
 import { WEBHOOK_FAILURE_RETENTION_DAYS, putWebhookFailure } from './failure-repository';
 import { webhookHeaders } from './signing';
 import type { WebhookJob } from './webhook-job';
-import type { PostResult, WebhookPoster } from './webhook-poster';
+import type { PostResult, WebhookPoster } from '../adapters/webhook-poster';
 import { webhookSecretOf } from './webhook-secret';
 
 /**

@@ -1,4 +1,4 @@
-import type { KeyMode } from '../auth/api-keys';
+import type { KeyMode } from '../security/api-keys';
 import type { ServiceEvent } from '../events/events';
 
 /** Which of the project's two slots a URL belongs to; sent as `X-Svc-Environment`. */

@@ -6,7 +6,7 @@ import type { Queue } from '../../shared/ports';
 import { getProject } from '../../shared/projects/project-repository';
 import { claimScheduledSend } from '../../shared/scheduling/scheduled-send-repository';
 import { createScheduledSend } from '../../shared/scheduling/scheduled-send-service';
-import type { ScheduledSendContent } from '../../shared/sending/advanced-send-types';
+import type { ScheduledSendContent } from '../../shared/mail/advanced-send-types';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

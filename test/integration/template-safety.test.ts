@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { services } from '../../shared/container';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
+import { sendScheduledNow } from '../../shared/sending/advanced-send';
 import { getScheduledSend } from '../../shared/scheduling/scheduled-send-repository';
 import { putNewTemplate } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, drainEvents, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
@@ -169,9 +170,9 @@ describe('the scheduled-send worker: a template that can no longer be rendered a
     await drainEvents(cloud);
     const atItsTime = { ...services(), clock: { now: () => new Date(at.getTime() + 1000) } };
     const message = { v: 1 as const, id: send.id, scheduled_for: send.scheduled_for };
-    await expect(fireScheduledSend(atItsTime, message, 'fire-1')).resolves.toMatchObject({ action: 'claim' });
+    await expect(fireScheduledSend(atItsTime, message, 'fire-1', sendScheduledNow)).resolves.toMatchObject({ action: 'claim' });
     // A redelivery of the same message changes nothing.
-    await fireScheduledSend(atItsTime, message, 'fire-1');
+    await fireScheduledSend(atItsTime, message, 'fire-1', sendScheduledNow);
 
     const activity = await storedActivity(send.email_id);
     expect(activity).toMatchObject({ current_status: 'failed', failure: { error_code: 'template_error', permanent: true } });

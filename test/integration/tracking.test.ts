@@ -3,7 +3,7 @@ import { services } from '../../shared/container';
 import { listEngagement } from '../../shared/delivery/engagement-repository';
 import { putSubdomain } from '../../shared/domains/subdomains';
 import { tokenSecret } from '../../shared/secrets';
-import { domainOf } from '../../shared/sending/addresses';
+import { domainOf } from '../../shared/mail/addresses';
 import { dayOf, readDomainCounts } from '../../shared/stats/domain-stats';
 import { TRANSPARENT_GIF } from '../../shared/tracking/responses';
 import { clickToken, openToken, verifyClickToken } from '../../shared/tracking/tracking-tokens';

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, describeError, parseAdminArgs, parseMonthlyQuota, parseQuota, resolveTarget, runAdminCli, UsageError, type Target } from '../../../bin/admin';
-import { PartialCreateError, render } from '../../../shared/organizations/admin-commands';
-import { renderProjectQuota } from '../../../shared/quota/quota-admin';
+import { render, renderProjectQuota } from '../../../bin/admin-render';
+import { PartialCreateError } from '../../../shared/organizations/admin-commands';
 import { notFound } from '../../../shared/errors';
 import type { Db } from '../../../shared/store/client';
 

@@ -1,4 +1,5 @@
-import { fqdn, isDomainName, registrationRecords, withDkimTokens } from '../../../../shared/domains/dns-records';
+import { fqdn, registrationRecords, withDkimTokens } from '../../../../shared/domains/dns-records';
+import { isDomainName } from '../../../../shared/mail/addresses';
 
 const hosts = {
   label: 'amazonses',

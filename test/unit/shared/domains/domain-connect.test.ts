@@ -69,7 +69,7 @@ beforeAll(async () => {
   deps = {
     config: { DOMAIN_CONNECT_SCHEME: 'http', DOMAIN_CONNECT_PROVIDER_ID: 'mailroom.dev', DOMAIN_CONNECT_SERVICE_ID: 'email' },
     dns: new NodeDnsResolver([dns.address]),
-    fetcher: new HttpFetcher({ allowPrivate: true }),
+    fetcher: new HttpFetcher({ allowLoopback: true }),
   } as unknown as Services;
 });
 

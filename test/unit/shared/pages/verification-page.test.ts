@@ -2,14 +2,8 @@ import vm from 'node:vm';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { DnsRecord, SendingDomain } from '../../../../shared/domains/domain';
 import { escapeHtml } from '../../../../shared/pages/page-layout';
-import {
-  pageHeaders,
-  pageView,
-  renderErrorPage,
-  renderNotFoundPage,
-  renderVerificationPage,
-  verifyResult,
-} from '../../../../shared/pages/verification-page';
+import { pageHeaders, renderErrorPage, renderNotFoundPage, renderVerificationPage } from '../../../../shared/pages/verification-page';
+import { pageView, verifyResult } from '../../../../shared/pages/verification-view';
 
 // The handler tests below run the real middy stack with the store and the service replaced.
 jest.mock('../../../../shared/container', () => ({ services: () => ({ db: {} }) }));

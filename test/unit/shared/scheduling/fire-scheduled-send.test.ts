@@ -4,16 +4,14 @@ import { mockClient } from 'aws-sdk-client-mock';
 import type { Services } from '../../../../shared/container';
 import { AppError } from '../../../../shared/errors';
 import type { Queue } from '../../../../shared/ports';
-import { decideFire, fireScheduledSend } from '../../../../shared/scheduling/fire-scheduled-send';
+import { decideFire, fireScheduledSend, type SendNow } from '../../../../shared/scheduling/fire-scheduled-send';
 import type { ScheduledSend } from '../../../../shared/scheduling/scheduled-send';
 import type { FireMessage } from '../../../../shared/scheduling/scheduled-send-fire-message';
 import { encodeContent } from '../../../../shared/scheduling/scheduled-send-repository';
-import { sendScheduledNow } from '../../../../shared/sending/advanced-send';
 import { createDocumentClient } from '../../../../shared/store/client';
 import { projectKey, scheduledSendKey } from '../../../../shared/store/keys';
 
-jest.mock('../../../../shared/sending/advanced-send', () => ({ sendScheduledNow: jest.fn() }));
-const sendNow = sendScheduledNow as jest.MockedFunction<typeof sendScheduledNow>;
+const sendNow = jest.fn() as jest.MockedFunction<SendNow>;
 
 const DUE = '2030-01-01T09:00:00.000Z';
 const DUE_MS = Date.parse(DUE);
@@ -114,7 +112,7 @@ describe('fireScheduledSend', () => {
   test('reads strongly consistent, claims with a condition on pending and the message time, then sends as the project in the stored mode', async () => {
     given(stored());
     doc.on(UpdateCommand).resolves({});
-    await expect(fireScheduledSend(deps(), message, MESSAGE_ID)).resolves.toEqual({ action: 'claim' });
+    await expect(fireScheduledSend(deps(), message, MESSAGE_ID, sendNow)).resolves.toEqual({ action: 'claim' });
     expect(doc.commandCalls(GetCommand)[0].args[0].input.ConsistentRead).toBe(true);
     const [claim] = updates();
     expect(claim.ConditionExpression).toBe('#s = :pending AND scheduled_for = :for');
@@ -133,7 +131,7 @@ describe('fireScheduledSend', () => {
     doc.on(GetCommand, { Key: scheduledSendKey(ID) })
       .resolvesOnce({ Item: asItem(stored()) })
       .resolves({ Item: asItem(stored({ status: 'processing', claimed_by: 'msg-0' })) });
-    await expect(fireScheduledSend(deps(), message, MESSAGE_ID)).resolves.toEqual({ action: 'drop', reason: 'claimed-elsewhere' });
+    await expect(fireScheduledSend(deps(), message, MESSAGE_ID, sendNow)).resolves.toEqual({ action: 'drop', reason: 'claimed-elsewhere' });
     expect(sendNow).not.toHaveBeenCalled();
   });
 
@@ -143,13 +141,13 @@ describe('fireScheduledSend', () => {
     doc.on(GetCommand, { Key: scheduledSendKey(ID) })
       .resolvesOnce({ Item: asItem(stored()) })
       .resolves({ Item: asItem(stored({ status: 'processing', claimed_by: MESSAGE_ID })) });
-    await fireScheduledSend(deps(), message, MESSAGE_ID);
+    await fireScheduledSend(deps(), message, MESSAGE_ID, sendNow);
     expect(sendNow).toHaveBeenCalledTimes(1);
   });
 
   test('a redelivery of the claiming message sends again without a second claim (the send is idempotent on email_id)', async () => {
     given(stored({ status: 'processing', claimed_by: MESSAGE_ID }));
-    await expect(fireScheduledSend(deps(), message, MESSAGE_ID)).resolves.toEqual({ action: 'resume' });
+    await expect(fireScheduledSend(deps(), message, MESSAGE_ID, sendNow)).resolves.toEqual({ action: 'resume' });
     expect(updates()).toHaveLength(0);
     expect(sendNow).toHaveBeenCalledTimes(1);
   });
@@ -159,7 +157,7 @@ describe('fireScheduledSend', () => {
     ['missing', undefined],
   ])('a %s send: nothing written, nothing sent', async (_name, item) => {
     given(item);
-    await fireScheduledSend(deps(), message, MESSAGE_ID);
+    await fireScheduledSend(deps(), message, MESSAGE_ID, sendNow);
     expect(updates()).toHaveLength(0);
     expect(sendNow).not.toHaveBeenCalled();
   });
@@ -167,7 +165,7 @@ describe('fireScheduledSend', () => {
   test('early by more than 1 s: a fresh message for the remaining wait, nothing claimed', async () => {
     given(stored());
     now = new Date(DUE_MS - 12_500);
-    await expect(fireScheduledSend(deps(), message, MESSAGE_ID)).resolves.toEqual({ action: 'requeue' });
+    await expect(fireScheduledSend(deps(), message, MESSAGE_ID, sendNow)).resolves.toEqual({ action: 'requeue' });
     expect(sent).toEqual([['scheduled', { v: 1, id: ID, scheduled_for: DUE }, { delaySeconds: 13 }]]);
     expect(updates()).toHaveLength(0);
     expect(sendNow).not.toHaveBeenCalled();
@@ -177,7 +175,7 @@ describe('fireScheduledSend', () => {
     given(stored());
     doc.on(UpdateCommand).resolves({});
     sendNow.mockRejectedValue(new AppError(404, 'Template not found with ID t-1'));
-    await fireScheduledSend(deps(), message, MESSAGE_ID);
+    await fireScheduledSend(deps(), message, MESSAGE_ID, sendNow);
     const failed = updates()[1];
     expect(failed.ConditionExpression).toBe('#s = :processing');
     expect(failed.ExpressionAttributeValues).toMatchObject({ ':failed': 'failed', ':error': 'Template not found with ID t-1' });
@@ -190,7 +188,7 @@ describe('fireScheduledSend', () => {
     given(stored());
     doc.on(UpdateCommand).resolves({});
     sendNow.mockRejectedValue(error);
-    await expect(fireScheduledSend(deps(), message, MESSAGE_ID)).rejects.toBe(error);
+    await expect(fireScheduledSend(deps(), message, MESSAGE_ID, sendNow)).rejects.toBe(error);
     expect(updates()).toHaveLength(1);
   });
 
@@ -198,7 +196,7 @@ describe('fireScheduledSend', () => {
     doc.on(GetCommand, { Key: scheduledSendKey(ID) }).resolves({ Item: asItem(stored()) });
     doc.on(GetCommand, { Key: projectKey('p-1') }).resolves({});
     doc.on(UpdateCommand).resolves({});
-    await fireScheduledSend(deps(), message, MESSAGE_ID);
+    await fireScheduledSend(deps(), message, MESSAGE_ID, sendNow);
     expect(sendNow).not.toHaveBeenCalled();
     expect(updates()[1].ExpressionAttributeValues).toMatchObject({ ':failed': 'failed', ':error': 'Project not found' });
   });

@@ -5,7 +5,7 @@ import type { ProjectCaller } from '../../../../shared/auth/authenticate';
 import type { Config } from '../../../../shared/config';
 import type { Queue } from '../../../../shared/ports';
 import { createScheduledSend, MAX_CONTENT_BYTES } from '../../../../shared/scheduling/scheduled-send-service';
-import type { ScheduledSendContent } from '../../../../shared/sending/advanced-send-types';
+import type { ScheduledSendContent } from '../../../../shared/mail/advanced-send-types';
 import { createDocumentClient } from '../../../../shared/store/client';
 import { scheduledDueIndex } from '../../../../shared/store/keys';
 

@@ -6,7 +6,7 @@ import type { Db } from '../../../../shared/store/client';
 import { refreshConfig } from '../../../../shared/config';
 import { deliverWebhook } from '../../../../shared/webhooks/deliver-webhook';
 import type { WebhookJob } from '../../../../shared/webhooks/webhook-job';
-import type { PostResult, WebhookPoster } from '../../../../shared/webhooks/webhook-poster';
+import type { PostResult, WebhookPoster } from '../../../../shared/adapters/webhook-poster';
 
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
 const NOW = new Date('2026-03-04T05:06:07.000Z');

@@ -4,7 +4,7 @@ import { createWebhookDeliveryHandler } from '../../../../functions/webhook-deli
 import { overrideServices, services } from '../../../../shared/container';
 import type { Queue } from '../../../../shared/ports';
 import type { Db } from '../../../../shared/store/client';
-import type { WebhookPoster } from '../../../../shared/webhooks/webhook-poster';
+import type { WebhookPoster } from '../../../../shared/adapters/webhook-poster';
 import { useServiceEnvironment } from '../../support/service-environment';
 
 /** The worker's batch handling with a fake table, queue and poster: which records come back. */

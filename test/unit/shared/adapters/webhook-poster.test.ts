@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpWebhookPoster, MAX_RESPONSE_BYTES, WEBHOOK_TIMEOUT_MS } from '../../../../shared/webhooks/webhook-poster';
+import { HttpWebhookPoster, MAX_RESPONSE_BYTES, WEBHOOK_TIMEOUT_MS } from '../../../../shared/adapters/webhook-poster';
 
 interface Received {
   url: string;
@@ -80,7 +80,7 @@ describe('HttpWebhookPoster (against loopback servers)', () => {
   });
 
   const poster = (options: Partial<ConstructorParameters<typeof HttpWebhookPoster>[0]> = {}) =>
-    new HttpWebhookPoster({ allowPrivate: true, timeoutMs: 1_000, ...options });
+    new HttpWebhookPoster({ allowLoopback: true, timeoutMs: 1_000, ...options });
   const BODY = '{"event":"email.send","data":{"activity_id":"a"}}';
 
   test('defaults: 10 s for the whole attempt, 64 KB of response', () => {
@@ -148,7 +148,7 @@ describe('HttpWebhookPoster (against loopback servers)', () => {
   });
 
   describe('private addresses, when not allowed', () => {
-    const strict = () => new HttpWebhookPoster({ allowPrivate: false, timeoutMs: 1_000 });
+    const strict = () => new HttpWebhookPoster({ allowLoopback: false, timeoutMs: 1_000 });
 
     test.each(['127.0.0.1', '[::1]', '10.1.2.3', '169.254.169.254', '192.168.0.10', '[::ffff:127.0.0.1]', '0x7f.1'])(
       'a literal %s in the URL is refused without connecting',
@@ -171,7 +171,7 @@ describe('HttpWebhookPoster (against loopback servers)', () => {
       expect(received).toEqual([]);
     });
 
-    test('the same loopback URL is reached when private URLs are allowed', async () => {
+    test('the same loopback URL is reached when loopback is allowed', async () => {
       await expect(poster().post(`http://localhost:${new URL(base).port}/ok`, BODY, {})).resolves.toMatchObject({ ok: true });
     });
   });

@@ -1,4 +1,10 @@
-import type { AttachmentInput } from './send-email-request';
+/** An attachment as the API takes it: by URL or by base64 content, never both. */
+export interface AttachmentInput {
+  filename: string;
+  url?: string;
+  content?: string;
+  contentType?: string;
+}
 
 /** `email_type` of the advanced send: transactional (default) goes out untracked and without unsubscribe headers. */
 export type AdvancedEmailType = 'transactional' | 'marketing';

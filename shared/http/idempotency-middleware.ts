@@ -2,11 +2,11 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { services } from '../container';
 import { badRequest } from '../errors';
-import type { ApiContext } from '../http/api-context';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, REPLAYED_HEADER, checkIdempotencyKey } from './idempotency-key';
-import type { StoredResponse } from './idempotency-record';
-import { finishIdempotentRequest, startIdempotentRequest } from './idempotency-service';
-import { isDryRun, requestFingerprint } from './request-fingerprint';
+import type { ApiContext } from './api-context';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, REPLAYED_HEADER, checkIdempotencyKey } from '../idempotency/idempotency-key';
+import type { StoredResponse } from '../idempotency/idempotency-record';
+import { finishIdempotentRequest, startIdempotentRequest } from '../idempotency/idempotency-service';
+import { isDryRun, requestFingerprint } from '../idempotency/request-fingerprint';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;

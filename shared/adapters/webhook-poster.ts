@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import ipaddr from 'ipaddr.js';
-import { guardedLookup, isPrivateAddress } from '../adapters/http-fetcher';
+import { guardedAgent, refusalMessage, type AddressPolicy } from './address-guard';
 
 /** What one POST came to. `ok` is a 2xx answer; anything else is retried (part 6). */
 export interface PostResult {
@@ -25,17 +24,16 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** The most of a response body that is ever read; the socket is destroyed after it. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
-export interface HttpWebhookPosterOptions {
-  /** Allow loopback, private and link-local addresses (local mode and tests only). */
-  allowPrivate: boolean;
+export interface HttpWebhookPosterOptions extends AddressPolicy {
   timeoutMs?: number;
   maxResponseBytes?: number;
 }
 
 /**
  * POSTs over node's http/https, one fresh connection per attempt (no keep-alive), with:
- * - the private-address guard: a literal private IP in the URL is refused before connecting, and a
- *   host name is checked on the address the socket actually connects to (no DNS-rebinding gap);
+ * - the address guard shared with the attachment fetcher (address-guard.ts): a literal private IP
+ *   in the URL is refused before connecting, and a host name is checked on the address the socket
+ *   actually connects to (no DNS-rebinding gap);
  * - one deadline for the whole attempt;
  * - at most `maxResponseBytes` of the answer read, then the socket destroyed, so a slow or huge
  *   response never ties up the worker;
@@ -60,12 +58,6 @@ export class HttpWebhookPoster implements WebhookPoster {
     if (target.protocol !== 'https:' && target.protocol !== 'http:') {
       return Promise.resolve({ ok: false, error: `Unsupported URL scheme ${target.protocol}` });
     }
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    // Node connects to an IP literal without any lookup, so the guard must look at the URL itself.
-    if (!this.options.allowPrivate && ipaddr.isValid(host) && isPrivateAddress(host)) {
-      return Promise.resolve({ ok: false, error: `Refusing to connect to a private address ${host}` });
-    }
-    const lookup = guardedLookup(this.options.allowPrivate);
     const lib = target.protocol === 'https:' ? https : http;
     const payload = Buffer.from(body, 'utf8');
 
@@ -92,8 +84,7 @@ export class HttpWebhookPoster implements WebhookPoster {
         {
           method: 'POST',
           headers: { ...headers, 'content-length': String(payload.length) },
-          lookup,
-          agent: false,
+          agent: guardedAgent(target.protocol, this.options),
         },
         (res) => {
           status = res.statusCode ?? 0;
@@ -122,6 +113,7 @@ export class HttpWebhookPoster implements WebhookPoster {
 }
 
 function describe(error: NodeJS.ErrnoException): string {
-  if (error.name === 'FetchError') return error.message;
+  const refused = refusalMessage(error);
+  if (refused) return refused;
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }

@@ -3,16 +3,19 @@ import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { notFound, unprocessable } from '../errors';
 import { tokenSecret } from '../secrets';
-import { checkProjectCanSend, defaultSubject, queueSend } from '../sending/accept-send';
-import { isEmptyHtml } from '../sending/compose-mail';
+import { checkProjectCanSend, defaultSubject, queueSend } from './accept-send';
+import { isEmptyHtml } from './compose-mail';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
-import { renderTemplate, templateVariableNames } from './render';
-import type { Template } from './template';
+import { renderTemplate, templateVariableNames } from '../templates/render';
+import type { Template } from '../templates/template';
+import { getTemplate, getTemplateByInternalId } from '../templates/template-repository';
 import { TEMPLATE_SEND_MESSAGES, type TemplateSendInput } from './template-send-request';
 
-/** Finds a template of the project by uuid or internal id (undefined when there is none). */
-export type TemplateResolver = (projectId: string, ref: { id?: string; internalId?: number }) => Promise<Template | undefined>;
+/** The template of the project named by uuid or internal id (undefined when there is none). */
+function findTemplateByRef(deps: Services, projectId: string, ref: { id?: string; internalId?: number }): Promise<Template | undefined> {
+  return ref.id ? getTemplate(deps.db, projectId, ref.id) : getTemplateByInternalId(deps.db, projectId, ref.internalId as number);
+}
 
 /**
  * `POST /v1/send-template-email` (4.2). Suppression is checked before answering (`skipped`). The
@@ -24,7 +27,6 @@ export async function sendTemplateEmail(
   deps: Services,
   caller: ProjectCaller,
   input: TemplateSendInput,
-  resolve: TemplateResolver,
   /** Where the API was reached; unsubscribe and view links point there. */
   requestBaseUrl?: string,
 ) {
@@ -38,7 +40,7 @@ export async function sendTemplateEmail(
 
   let template: Template | undefined;
   if (input.templateId || input.templateInternalId !== undefined) {
-    template = await resolve(projectId, { id: input.templateId, internalId: input.templateInternalId });
+    template = await findTemplateByRef(deps, projectId, { id: input.templateId, internalId: input.templateInternalId });
     if (!template) throw notFound(TEMPLATE_SEND_MESSAGES.notFound(input.templateId ?? String(input.templateInternalId)));
   }
   const source = template?.html ?? input.html ?? '';

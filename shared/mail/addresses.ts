@@ -1,4 +1,4 @@
-/** Email address checks shared by every send endpoint. */
+/** Email address and domain name checks shared by every folder that takes them. */
 
 // Deliberately plain: one @, no spaces or angle brackets, a dot in the domain. SES has the last word.
 const EMAIL = /^[^\s@<>()[\]",;:\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
@@ -23,4 +23,11 @@ export function asAddressList(value: unknown): string[] | undefined {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
   return undefined;
+}
+
+const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** True for a registrable-looking domain name (lowercase letters, digits, hyphens, a TLD). */
+export function isDomainName(value: string): boolean {
+  return DOMAIN.test(value);
 }

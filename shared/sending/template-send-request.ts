@@ -1,6 +1,6 @@
 import { badRequest } from '../errors';
-import { isEmail, normalizeEmail } from '../sending/addresses';
-import { parseEnvironment } from '../sending/send-email-request';
+import { isEmail, normalizeEmail } from '../mail/addresses';
+import { parseEnvironment } from './send-email-request';
 
 /** Messages of part 7 for `/v1/send-template-email`, to the letter. */
 export const TEMPLATE_SEND_MESSAGES = {

@@ -1,0 +1,48 @@
+import { decodeBody } from '../activity/activity-body';
+import { getActivity, getActivityWithBody } from '../activity/activity-repository';
+import type { Services } from '../container';
+import { getProject } from '../projects/project-repository';
+import { addSuppressionIfAbsent, type SuppressionEntry } from '../suppression/suppression-repository';
+import { suppressAutomatically } from '../suppression/suppression-service';
+import { verifyUnsubscribeToken, verifyViewToken, type UnsubscribeToken } from './unsubscribe-tokens';
+
+/** Whom an unsubscribe link names: the token's content and the project of its (still existing) activity. */
+export type UnsubscribeTarget = UnsubscribeToken & { projectId: string };
+
+/** How the unsubscribe arrived: RFC 8058 one-click from a mail client, or the page's button. */
+export type UnsubscribeSource = 'one_click' | 'page';
+
+/** The token's target when the token is valid and its activity still exists; undefined otherwise. */
+export async function unsubscribeTarget(deps: Services, token: string | undefined, secret: string): Promise<UnsubscribeTarget | undefined> {
+  const content = verifyUnsubscribeToken(token, secret);
+  if (!content) return undefined;
+  const activity = await getActivity(deps.db, content.activityId);
+  return activity ? { ...content, projectId: activity.project_id } : undefined;
+}
+
+/**
+ * Suppresses the target's address in its project, idempotently: an address already suppressed
+ * (for any reason) stays as it is. A project that still exists gets its `suppression.added`
+ * event; a deleted project's address is suppressed all the same, silently.
+ */
+export async function unsubscribe(deps: Services, target: UnsubscribeTarget, source: UnsubscribeSource): Promise<void> {
+  const entry: SuppressionEntry = {
+    project_id: target.projectId,
+    email: target.email,
+    reason: 'unsubscribe',
+    source,
+    description: null,
+    suppressed_at: deps.clock.now().toISOString(),
+  };
+  const project = await getProject(deps.db, target.projectId);
+  if (project) await suppressAutomatically(deps, project, entry);
+  else await addSuppressionIfAbsent(deps.db, entry);
+}
+
+/** The HTML of the mail a view token names, or undefined when the token or the mail is gone. */
+export async function viewInBrowser(deps: Services, token: string | undefined, secret: string): Promise<string | undefined> {
+  const activityId = verifyViewToken(token, secret);
+  if (!activityId) return undefined;
+  const { activity, body } = await getActivityWithBody(deps.db, activityId);
+  return activity && body ? decodeBody(body).html : undefined;
+}
