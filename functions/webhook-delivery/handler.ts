@@ -1,17 +1,9 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { services } from '../../shared/container';
 import { logger } from '../../shared/logger';
-import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { RetryLaterError, sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { deliverWebhook, parseWebhookJob } from '../../shared/webhooks/deliver-webhook';
 import { HttpWebhookPoster, type WebhookPoster } from '../../shared/webhooks/webhook-poster';
-
-/** A delivery that must come back (a retry, or on its way to the DLQ): logged at info, not as an error. */
-class RedeliverError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RetryLaterError';
-  }
-}
 
 /** The attempt number of a receive: SQS's receive count (1 on the first). */
 export function attemptOf(record: Pick<SQSRecord, 'attributes'>): number {
@@ -45,7 +37,8 @@ export function createWebhookDeliveryHandler(posterFor: (allowPrivate: boolean) 
         outcome.kind === 'retry'
           ? `attempt ${outcome.attempt} failed (${outcome.result.error}); next in ${outcome.delaySeconds} s`
           : `attempt ${outcome.attempt}: ${outcome.kind}, on its way to the DLQ`;
-      throw new RedeliverError(`Webhook ${job.delivery_id} ${detail}`);
+      // A retry, or on its way to the DLQ: either way the message must come back, which is no error of ours.
+      throw new RetryLaterError(`Webhook ${job.delivery_id} ${detail}`);
     })(event);
   };
 }

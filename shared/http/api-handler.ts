@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
-import { badRequest } from '../errors';
+import { AppError, badRequest } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from '../idempotency/idempotency-middleware';
 import { logger } from '../logger';
 import { routeKey, routes, type EndpointGroup } from '../routes';
@@ -64,7 +64,7 @@ const authenticate: Middleware = {
 const mapErrors: Middleware = {
   onError: (request) => {
     const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId ?? 'local';
-    if ((request.error as Error | undefined)?.name !== 'AppError') {
+    if (!(request.error instanceof AppError)) {
       logger.error('Unhandled error', { requestId, routeKey: request.event.routeKey, error: request.error as Error });
     }
     const { status, body } = errorResponse(request.error, request.context.api?.auth ?? 'project', requestId);

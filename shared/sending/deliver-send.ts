@@ -10,6 +10,7 @@ import { MailerError } from '../ports';
 import { getProject } from '../projects/project-repository';
 import { reserveMonthlySend } from '../quota/send-quota';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
+import { RetryLaterError } from '../queue-worker/batch-handler';
 import { ttlAfterDays } from '../store/client';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
@@ -20,14 +21,6 @@ import { replyAddress } from './reply-token';
 import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';
 import { trackedHtml } from '../tracking/tracking-service';
-
-/** The message must come back later: another delivery of it holds the claim right now. */
-export class RetryLaterError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RetryLaterError';
-  }
-}
 
 /** What became of one send job. */
 export type DeliveryOutcome = 'sent' | 'suppressed' | 'failed' | 'retry_scheduled' | 'skipped';
@@ -64,6 +57,7 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
   const activity = await getActivity(db, job.activity_id, true);
   if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
   if (!SENDABLE_STATUSES.includes(activity.current_status)) return 'skipped';
+  // Another delivery of this message holds the claim right now.
   if (claim === 'busy') throw new RetryLaterError(`Attempt ${job.attempt} of ${job.activity_id} is being sent by another delivery`);
 
   const at = () => clock.now().toISOString();

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import ipaddr from 'ipaddr.js';
 import { guardedLookup, isPrivateAddress } from '../adapters/http-fetcher';
+import { FetchError } from '../ports';
 
 /** What one POST came to. `ok` is a 2xx answer; anything else is retried (part 6). */
 export interface PostResult {
@@ -122,6 +123,6 @@ export class HttpWebhookPoster implements WebhookPoster {
 }
 
 function describe(error: NodeJS.ErrnoException): string {
-  if (error.name === 'FetchError') return error.message;
+  if (error instanceof FetchError) return error.message;
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }

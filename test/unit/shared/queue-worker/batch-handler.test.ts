@@ -1,6 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../../../shared/logger';
-import { sqsBatchHandler } from '../../../../shared/queue-worker/batch-handler';
+import { RetryLaterError, sqsBatchHandler } from '../../../../shared/queue-worker/batch-handler';
 
 const record = (messageId: string, body = '{}'): SQSRecord => ({
   messageId,
@@ -101,9 +101,6 @@ describe('sqsBatchHandler (partial batch failures)', () => {
   });
 
   test('failures are logged with the messageId (RetryLaterError at info, others at error)', async () => {
-    class RetryLaterError extends Error {
-      override name = 'RetryLaterError';
-    }
     const handler = sqsBatchHandler(async (r) => {
       if (r.messageId === 'later') throw new RetryLaterError('throttled');
       if (r.messageId === 'broken') throw new Error('bug');
@@ -112,5 +109,15 @@ describe('sqsBatchHandler (partial batch failures)', () => {
     expect(infoLog).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ messageId: 'later' }));
     expect(errorLog).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ messageId: 'broken' }));
     expect(errorLog).toHaveBeenCalledTimes(1);
+  });
+
+  test('an error that only borrows the name RetryLaterError is an error, not an expected retry', async () => {
+    const impostor = Object.assign(new Error('bug'), { name: 'RetryLaterError' });
+    const handler = sqsBatchHandler(async () => {
+      throw impostor;
+    });
+    expect(await handler(eventOf('m1'))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(errorLog).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ messageId: 'm1', error: impostor }));
+    expect(infoLog).not.toHaveBeenCalled();
   });
 });
