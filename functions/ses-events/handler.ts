@@ -4,10 +4,8 @@ import { parseSesMessage } from '../../shared/delivery/ses-event';
 import { recordDeliveryEvent, type ProjectCache } from '../../shared/delivery/record-event';
 import { logger } from '../../shared/logger';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
-import { ttlAfterDays } from '../../shared/store/client';
-
-const COUNTER_RETENTION_DAYS = 400;
 
 /** SES events worker: applies each event to its activity, suppression list and counters. */
 export const handler = async (event: SQSEvent) => {
@@ -18,6 +16,6 @@ export const handler = async (event: SQSEvent) => {
     const outcome = await recordDeliveryEvent(deps, parseSesMessage(record.body), counters, projects);
     if (outcome === 'unknown_activity') logger.info('SES event for no activity of ours', { messageId: record.messageId });
   })(event);
-  await counters.flush(deps.db, ttlAfterDays(deps.clock.now(), COUNTER_RETENTION_DAYS)).catch((error) => logger.error('Counter flush failed', { error }));
+  await flushCounters(deps, counters);
   return result;
 };
