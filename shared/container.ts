@@ -14,6 +14,7 @@ import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue } from './po
 import type { IdentityProvider } from './domains/identity-provider';
 import type { EventPublisher } from './events/events';
 import { QueueEventPublisher } from './events/queue-event-publisher';
+import { tokenSecretOf, type TokenSecret } from './secrets';
 import { createDocumentClient, type Db } from './store/client';
 
 /** Everything a service may need, built once per process from the configuration. */
@@ -28,6 +29,8 @@ export interface Services {
   readonly identities: IdentityProvider;
   readonly events: EventPublisher;
   readonly dns: DnsResolver;
+  /** The secret that signs Reply-To, tracking, unsubscribe and view tokens (read on first use). */
+  readonly tokenSecret: TokenSecret;
 }
 
 let built: Services | undefined;
@@ -60,6 +63,7 @@ export function services(): Services {
       identities: new SesIdentityProvider(ses, cfg.SES_CONFIGURATION_SET),
       events: new QueueEventPublisher(queue),
       dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
+      tokenSecret: tokenSecretOf(cfg),
     };
   }
   return built;

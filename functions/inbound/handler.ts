@@ -4,7 +4,6 @@ import { S3BlobStore } from '../../shared/adapters/s3-blob-store';
 import { services } from '../../shared/container';
 import { handleInboundObject, type InboundResult } from '../../shared/inbound/handle-inbound';
 import { createdObjects } from '../../shared/inbound/s3-event';
-import { tokenSecret } from '../../shared/secrets';
 
 let inbound: { bucket: string; store: S3BlobStore } | undefined;
 
@@ -34,7 +33,7 @@ export function inboundStore(): { bucket: string; store: S3BlobStore } {
  */
 export const handler = async (event: S3Event): Promise<{ results: InboundResult[] }> => {
   const { bucket, store } = inboundStore();
-  const deps = { ...services(), inboundMail: store, inboundBucket: bucket, secret: await tokenSecret() };
+  const deps = { ...services(), inboundMail: store, inboundBucket: bucket };
   const results: InboundResult[] = [];
   for (const object of createdObjects(event)) results.push(await handleInboundObject(deps, object));
   return { results };

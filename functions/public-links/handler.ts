@@ -6,7 +6,6 @@ import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
 import { logger } from '../../shared/logger';
 import { newNonce } from '../../shared/pages/verification-page';
 import { getProject } from '../../shared/projects/project-repository';
-import { tokenSecret } from '../../shared/secrets';
 import { addSuppressionIfAbsent, type SuppressionEntry } from '../../shared/suppression/suppression-repository';
 import { suppressAutomatically } from '../../shared/suppression/suppression-service';
 import {
@@ -38,7 +37,7 @@ async function guarded(request: ApiRequest, what: string, run: () => Promise<Api
 
 /** The token's content when it is valid and its activity still exists, with the activity's project. */
 async function unsubscribeTarget(token: string | undefined): Promise<(UnsubscribeToken & { projectId: string }) | undefined> {
-  const content = verifyUnsubscribeToken(token, await tokenSecret());
+  const content = verifyUnsubscribeToken(token, await services().tokenSecret());
   if (!content) return undefined;
   const activity = await getActivity(services().db, content.activityId);
   return activity ? { ...content, projectId: activity.project_id } : undefined;
@@ -81,7 +80,7 @@ export const handler = apiHandler('links', {
 
   'GET /v/{token}': (request) =>
     guarded(request, 'View in browser', async () => {
-      const activityId = verifyViewToken(request.params.token, await tokenSecret());
+      const activityId = verifyViewToken(request.params.token, await services().tokenSecret());
       if (!activityId) return invalid();
       const { activity, body } = await getActivityWithBody(services().db, activityId);
       if (!activity || !body) return invalid();

@@ -3,7 +3,6 @@ import { services } from '../../shared/container';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { deliverSend } from '../../shared/sending/deliver-send';
 import { parseSendJob } from '../../shared/sending/send-job';
-import { tokenSecret } from '../../shared/secrets';
 import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
 
@@ -12,7 +11,7 @@ export const handler = async (event: SQSEvent) => {
   const deps = services();
   const counters = new CounterBatch();
   const result = await sqsBatchHandler(async (record) => {
-    await deliverSend(deps, parseSendJob(record.body), await tokenSecret(), counters);
+    await deliverSend(deps, parseSendJob(record.body), counters);
   })(event);
   await flushCounters(deps, counters);
   return result;

@@ -2,7 +2,6 @@ import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
 import { logger } from '../../shared/logger';
-import { tokenSecret } from '../../shared/secrets';
 import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
 import { followClick, pixelToken, recordOpen, visitorOf } from '../../shared/tracking/engagement';
@@ -20,7 +19,7 @@ export const handler = apiHandler('tracking', {
   'GET /t/o/{token}': async (request: ApiRequest) => {
     const counters = new CounterBatch();
     try {
-      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), await tokenSecret(), counters);
+      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters);
       await flushCounters(services(), counters);
     } catch (error) {
       logger.error('Recording an open failed', { requestId: request.requestId, error: error as Error });
@@ -32,7 +31,7 @@ export const handler = apiHandler('tracking', {
   'GET /t/c/{token}': async (request: ApiRequest) => {
     const counters = new CounterBatch();
     try {
-      const click = await followClick(services(), request.params.token, visitorOf(request.headers), await tokenSecret(), counters);
+      const click = await followClick(services(), request.params.token, visitorOf(request.headers), counters);
       if (!click) return invalidLinkPage();
       await flushCounters(services(), counters);
       return {

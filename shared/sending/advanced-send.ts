@@ -5,7 +5,6 @@ import type { Services } from '../container';
 import { notFound } from '../errors';
 import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve-scheduled-at';
 import { createScheduledSend } from '../scheduling/scheduled-send-service';
-import { tokenSecret } from '../secrets';
 import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from '../templates/template-send-request';
 import { findTemplate } from '../templates/template-service';
@@ -31,7 +30,7 @@ export async function acceptAdvancedSend(deps: Services, caller: ProjectCaller, 
   if (input.dryRun) return dryRun(deps, caller, input, template, schedule, requestBaseUrl);
   if (schedule) return scheduleSend(deps, caller, input, template, schedule);
 
-  const secret = await tokenSecret();
+  const secret = await deps.tokenSecret();
   const mails = input.recipients.map((recipient) => {
     const activityId = randomUUID();
     const composed = composeMail(deps, {
@@ -68,7 +67,7 @@ export async function sendScheduledNow(deps: Services, caller: ProjectCaller, co
     template,
     activityId,
     projectId: caller.project.id,
-    secret: await tokenSecret(),
+    secret: await deps.tokenSecret(),
   });
   const existing = await getActivity(deps.db, activityId, true);
   if (!existing) {
@@ -198,7 +197,7 @@ async function dryRun(
     template,
     activityId: randomUUID(),
     projectId: caller.project.id,
-    secret: await tokenSecret(),
+    secret: await deps.tokenSecret(),
     requestBaseUrl,
     preview: true,
   });

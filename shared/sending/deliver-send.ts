@@ -32,8 +32,9 @@ const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
  * Hands one activity to SES, at most once per attempt: the claim is a conditional write, so a
  * redelivered message finds the attempt taken (or the activity already final) and sends nothing.
  */
-export async function deliverSend(deps: Services, job: SendJob, secret: string, counters?: CounterBatch): Promise<DeliveryOutcome> {
+export async function deliverSend(deps: Services, job: SendJob, counters?: CounterBatch): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
+  const secret = await deps.tokenSecret();
   const payload = await loadPayload(deps.blobs, job);
   const now = clock.now();
   const claim = await claimSendAttempt(db, {
