@@ -1,13 +1,7 @@
-import type { SQSEvent } from 'aws-lambda';
 import { services } from '../../shared/container';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
 import { parseFireMessage } from '../../shared/scheduling/scheduled-send-fire-message';
 
 /** Worker of the `scheduled` queue: fires each scheduled send at its time, at most once. */
-export const handler = async (event: SQSEvent) => {
-  const deps = services();
-  return sqsBatchHandler(async (record) => {
-    await fireScheduledSend(deps, parseFireMessage(record.body), record.messageId);
-  })(event);
-};
+export const handler = sqsBatchHandler((record) => fireScheduledSend(services(), parseFireMessage(record.body), record.messageId));

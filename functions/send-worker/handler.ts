@@ -1,4 +1,3 @@
-import type { SQSEvent } from 'aws-lambda';
 import { services } from '../../shared/container';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { deliverSend } from '../../shared/sending/deliver-send';
@@ -7,12 +6,7 @@ import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
 
 /** Send worker: hands each queued activity to SES, at most once, and counts what was sent per batch. */
-export const handler = async (event: SQSEvent) => {
-  const deps = services();
-  const counters = new CounterBatch();
-  const result = await sqsBatchHandler(async (record) => {
-    await deliverSend(deps, parseSendJob(record.body), counters);
-  })(event);
-  await flushCounters(deps, counters);
-  return result;
-};
+export const handler = sqsBatchHandler((record, batch) => deliverSend(batch.deps, parseSendJob(record.body), batch.counters), {
+  start: () => ({ deps: services(), counters: new CounterBatch() }),
+  finish: ({ deps, counters }) => flushCounters(deps, counters),
+});

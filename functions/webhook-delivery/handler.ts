@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { services } from '../../shared/container';
 import { logger } from '../../shared/logger';
 import { RetryLaterError, sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
@@ -21,10 +21,8 @@ const defaultPoster = (allowPrivate: boolean): WebhookPoster => new HttpWebhookP
  * the configuration (ALLOW_PRIVATE_URLS), so overridden services take effect at once.
  */
 export function createWebhookDeliveryHandler(posterFor: (allowPrivate: boolean) => WebhookPoster = defaultPoster) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const deps = services();
-    const poster = posterFor(deps.config.ALLOW_PRIVATE_URLS === 'true');
-    return sqsBatchHandler(async (record) => {
+  return sqsBatchHandler(
+    async (record, { deps, poster }) => {
       const job = parseWebhookJob(record.body);
       const outcome = await deliverWebhook({ ...deps, poster }, job, attemptOf(record), record.receiptHandle);
       const context = { deliveryId: job.delivery_id, event: job.event.event, projectId: job.project_id, slot: job.slot };
@@ -39,8 +37,14 @@ export function createWebhookDeliveryHandler(posterFor: (allowPrivate: boolean) 
           : `attempt ${outcome.attempt}: ${outcome.kind}, on its way to the DLQ`;
       // A retry, or on its way to the DLQ: either way the message must come back, which is no error of ours.
       throw new RetryLaterError(`Webhook ${job.delivery_id} ${detail}`);
-    })(event);
-  };
+    },
+    {
+      start: () => {
+        const deps = services();
+        return { deps, poster: posterFor(deps.config.ALLOW_PRIVATE_URLS === 'true') };
+      },
+    },
+  );
 }
 
 export const handler = createWebhookDeliveryHandler();

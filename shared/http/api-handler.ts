@@ -4,6 +4,7 @@ import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
 import { AppError, badRequest } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from '../idempotency/idempotency-middleware';
+import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
 import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';
@@ -84,6 +85,7 @@ export function apiHandler(group: EndpointGroup, implementations: Readonly<Recor
   if (missing.length > 0) throw new Error(`Group ${group} lacks implementations for ${missing.join(', ')}`);
 
   return middy<Event, Result, Error, ApiContext>()
+    .use(logLambdaContext<Event, Result, ApiContext>())
     .use(idempotencyRecord)
     .use(mapErrors)
     .use(normalize(group))

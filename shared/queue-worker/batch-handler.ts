@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaHandler } from '../lambda-handler';
 import { logger } from '../logger';
 
 /**
@@ -13,13 +14,26 @@ export class RetryLaterError extends Error {
   }
 }
 
+/** What the records of one batch share: built when the batch starts, finished once every record settled. */
+export interface BatchScope<TBatch> {
+  /** Builds what the batch's records share (the services, counters, caches). */
+  readonly start: () => TBatch;
+  /** Runs after every record settled, whatever became of them (writes what they gathered). */
+  readonly finish?: (batch: TBatch) => Promise<void>;
+}
+
 /**
- * Runs one function per SQS record, concurrently, and reports the failed ones as partial batch
- * failures: only they come back after the visibility timeout, the rest are deleted.
+ * A worker's Lambda entry point: runs one function per SQS record, concurrently, and reports the
+ * failed ones as partial batch failures, so only they come back after the visibility timeout. Its
+ * log lines carry the invocation's request id. `scope` gives the records of a batch what they share.
  */
-export function sqsBatchHandler(processRecord: (record: SQSRecord) => Promise<void>) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const results = await Promise.allSettled(event.Records.map((record) => processRecord(record)));
+export function sqsBatchHandler<TBatch = undefined>(
+  processRecord: (record: SQSRecord, batch: TBatch) => Promise<unknown>,
+  scope?: BatchScope<TBatch>,
+) {
+  return lambdaHandler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const batch = scope ? scope.start() : (undefined as TBatch);
+    const results = await Promise.allSettled(event.Records.map((record) => processRecord(record, batch)));
     const batchItemFailures = results.flatMap((result, i) => {
       if (result.status === 'fulfilled') return [];
       const record = event.Records[i];
@@ -28,6 +42,7 @@ export function sqsBatchHandler(processRecord: (record: SQSRecord) => Promise<vo
       logger[level]('Record failed; it will be retried', { messageId: record.messageId, error });
       return [{ itemIdentifier: record.messageId }];
     });
+    await scope?.finish?.(batch);
     return { batchItemFailures };
-  };
+  });
 }

@@ -96,6 +96,8 @@ describe('sqsBatchHandler (partial batch failures)', () => {
       if (r.messageId === 'slow') await new Promise((resolve) => setTimeout(resolve, 50));
     });
     const done = handler(eventOf('slow', 'fast1', 'fast2'));
+    // Long before the slow record's 50 ms are up, every record has started.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual(['slow', 'fast1', 'fast2']);
     await done;
   });
@@ -119,5 +121,23 @@ describe('sqsBatchHandler (partial batch failures)', () => {
     expect(await handler(eventOf('m1'))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
     expect(errorLog).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ messageId: 'm1', error: impostor }));
     expect(infoLog).not.toHaveBeenCalled();
+  });
+
+  test('a batch scope is started once per batch, shared by its records, and finished after every record settled', async () => {
+    const events: string[] = [];
+    let batches = 0;
+    const handler = sqsBatchHandler(
+      async (r, batch: { id: number; seen: string[] }) => {
+        batch.seen.push(r.messageId);
+        if (r.messageId === 'bad') throw new Error('bug');
+      },
+      {
+        start: () => ({ id: ++batches, seen: [] }),
+        finish: async (batch) => void events.push(`finish ${batch.id}: ${[...batch.seen].sort().join(',')}`),
+      },
+    );
+    expect(await handler(eventOf('a', 'bad', 'b'))).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }] });
+    await handler(eventOf('c'));
+    expect(events).toEqual(['finish 1: a,b,bad', 'finish 2: c']);
   });
 });
