@@ -33,7 +33,8 @@ export function sqsBatchHandler<TBatch = undefined>(
 ) {
   return lambdaHandler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batch = scope ? scope.start() : (undefined as TBatch);
-    const results = await Promise.allSettled(event.Records.map((record) => processRecord(record, batch)));
+    // async, so that a processor throwing before its first await fails its record only, not the batch.
+    const results = await Promise.allSettled(event.Records.map(async (record) => processRecord(record, batch)));
     const batchItemFailures = results.flatMap((result, i) => {
       if (result.status === 'fulfilled') return [];
       const record = event.Records[i];

@@ -65,6 +65,15 @@ describe('sqsBatchHandler (partial batch failures)', () => {
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
   });
 
+  test('a processor that throws before returning a promise fails its record only', async () => {
+    const handler = sqsBatchHandler((r) => {
+      if (r.messageId === 'bad') throw new Error('unreadable');
+      return Promise.resolve();
+    });
+    const result = await handler(eventOf('ok', 'bad'));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
+  });
+
   test('an empty batch reports no failures', async () => {
     const handler = sqsBatchHandler(async () => undefined);
     expect(await handler({ Records: [] })).toEqual({ batchItemFailures: [] });
