@@ -14,7 +14,8 @@ export function logLambdaContext<TEvent, TResult, TContext extends Context = Con
 /**
  * A worker's or a scheduled job's Lambda entry point: the handler as it is, with the Lambda context
  * on its log lines. The context is optional for callers other than Lambda (tests); middy then
- * gives the handler an empty one.
+ * gives the handler an empty one. A handler that reads no event (a scheduled job) types it `void`,
+ * so it may be called with none.
  */
 export function lambdaHandler<TEvent = void, TResult = unknown>(handler: (event: TEvent, context: Context) => Promise<TResult>) {
   // No early timeout: a worker runs until Lambda's own timeout, as it did before middy wrapped it.
