@@ -16,6 +16,7 @@ import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue, TrackingEdg
 import type { IdentityProvider } from './domains/identity-provider';
 import type { EventPublisher } from './events/events';
 import { QueueEventPublisher } from './events/queue-event-publisher';
+import { tokenSecretOf, type TokenSecret } from './secrets';
 import { createDocumentClient, type Db } from './store/client';
 
 /** Everything a service may need, built once per process from the configuration. */
@@ -32,6 +33,8 @@ export interface Services {
   readonly dns: DnsResolver;
   /** Serves tracking domains over HTTPS; undefined where no edge is deployed (no TRACKING_DISTRIBUTION_ID). */
   readonly edge: TrackingEdge | undefined;
+  /** The secret that signs Reply-To, tracking, unsubscribe and view tokens (read on first use). */
+  readonly tokenSecret: TokenSecret;
 }
 
 let built: { services: Services; generation: number } | undefined;
@@ -75,6 +78,7 @@ function build(cfg: Config): Services {
     edge: cfg.TRACKING_DISTRIBUTION_ID
       ? new CloudFrontTrackingEdge(new CloudFrontClient({}), cfg.TRACKING_DISTRIBUTION_ID, cfg.TRACKING_CONNECTION_GROUP_ID)
       : undefined,
+    tokenSecret: tokenSecretOf(cfg),
   };
 }
 

@@ -1,22 +1,31 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config } from './config';
+import type { Config } from './config';
 
-let pending: Promise<string> | undefined;
+/** The token-signing secret, resolved on first use and then kept: call it wherever a token is signed or checked. */
+export type TokenSecret = () => Promise<string>;
 
-/** The token-signing secret: from the environment locally, from Secrets Manager once per cold start in AWS. */
-export function tokenSecret(): Promise<string> {
-  if (!pending) {
-    const { TOKEN_SECRET, TOKEN_SECRET_ARN } = config();
-    if (!TOKEN_SECRET && !TOKEN_SECRET_ARN) throw new Error('Invalid or missing environment variables: TOKEN_SECRET');
-    pending = TOKEN_SECRET
-      ? Promise.resolve(TOKEN_SECRET)
-      : new SecretsManagerClient({})
-          .send(new GetSecretValueCommand({ SecretId: TOKEN_SECRET_ARN }))
-          .then((out) => {
-            if (!out.SecretString) throw new Error('Token secret is empty');
-            return out.SecretString;
-          });
-    pending.catch(() => (pending = undefined));
-  }
-  return pending;
+/**
+ * The token-signing secret of a configuration: TOKEN_SECRET as given (local mode, tests), else the
+ * Secrets Manager secret TOKEN_SECRET_ARN, read once per process (the CDK stack sets the ARN). A
+ * failed read is not kept, so the next call tries again.
+ */
+export function tokenSecretOf(
+  cfg: Pick<Config, 'TOKEN_SECRET' | 'TOKEN_SECRET_ARN'>,
+  secretsManager: () => SecretsManagerClient = () => new SecretsManagerClient({}),
+): TokenSecret {
+  let pending: Promise<string> | undefined;
+  const resolve = async (): Promise<string> => {
+    if (cfg.TOKEN_SECRET) return cfg.TOKEN_SECRET;
+    if (!cfg.TOKEN_SECRET_ARN) throw new Error('Neither TOKEN_SECRET nor TOKEN_SECRET_ARN is set');
+    const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: cfg.TOKEN_SECRET_ARN }));
+    if (!out.SecretString) throw new Error('Token secret is empty');
+    return out.SecretString;
+  };
+  return () => {
+    if (!pending) {
+      pending = resolve();
+      pending.catch(() => (pending = undefined));
+    }
+    return pending;
+  };
 }

@@ -1,6 +1,7 @@
 import { services } from '../../shared/container';
 import { recheckDueDomains } from '../../shared/domains/domain-service';
 import { recheckDueSenders } from '../../shared/domains/sender-service';
+import { lambdaHandler } from '../../shared/lambda-handler';
 import { logger } from '../../shared/logger';
 import { provisionTrackingTls } from '../../shared/tracking/tracking-tls';
 
@@ -8,11 +9,11 @@ import { provisionTrackingTls } from '../../shared/tracking/tracking-tls';
  * Scheduled every minute: asks the provider about pending domains and magic-link senders that are
  * due, and the edge about verified tracking domains whose HTTPS is not active yet.
  */
-export const handler = async (): Promise<{ domains: number; senders: number; trackingDomains: number }> => {
+export const handler = lambdaHandler(async (): Promise<{ domains: number; senders: number; trackingDomains: number }> => {
   const deps = services();
   const domains = await recheckDueDomains(deps);
   const senders = await recheckDueSenders(deps);
   const trackingDomains = await provisionTrackingTls(deps);
   if (domains + senders + trackingDomains > 0) logger.info('Re-checked identities', { domains, senders, trackingDomains });
   return { domains, senders, trackingDomains };
-};
+});

@@ -4,7 +4,7 @@ import { S3BlobStore } from '../../shared/adapters/s3-blob-store';
 import { services } from '../../shared/container';
 import { handleInboundObject, type InboundResult } from '../../shared/inbound/handle-inbound';
 import { createdObjects } from '../../shared/inbound/s3-event';
-import { tokenSecret } from '../../shared/secrets';
+import { lambdaHandler } from '../../shared/lambda-handler';
 
 let inbound: { bucket: string; store: S3BlobStore } | undefined;
 
@@ -32,10 +32,10 @@ export function inboundStore(): { bucket: string; store: S3BlobStore } {
  * event. An error fails the invocation, and Lambda's asynchronous retries redeliver the event; the
  * per-object marker keeps a redelivery from publishing twice.
  */
-export const handler = async (event: S3Event): Promise<{ results: InboundResult[] }> => {
+export const handler = lambdaHandler(async (event: S3Event): Promise<{ results: InboundResult[] }> => {
   const { bucket, store } = inboundStore();
-  const deps = { ...services(), inboundMail: store, inboundBucket: bucket, secret: await tokenSecret() };
+  const deps = { ...services(), inboundMail: store, inboundBucket: bucket };
   const results: InboundResult[] = [];
   for (const object of createdObjects(event)) results.push(await handleInboundObject(deps, object));
   return { results };
-};
+});

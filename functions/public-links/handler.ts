@@ -3,7 +3,6 @@ import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
 import { logger } from '../../shared/logger';
 import { newNonce } from '../../shared/pages/page-headers';
-import { tokenSecret } from '../../shared/secrets';
 import {
   linkPageHeaders,
   renderInvalidLinkPage,
@@ -40,7 +39,7 @@ function isOneClick(body: unknown): boolean {
 export const handler = apiHandler('links', {
   'GET /u/{token}': (request) =>
     guarded(request, 'Unsubscribe page', async () => {
-      const target = await unsubscribeTarget(services(), request.params.token, await tokenSecret());
+      const target = await unsubscribeTarget(services(), request.params.token);
       if (!target) return invalid();
       return page(200, (nonce) => renderUnsubscribePage(target.email, nonce));
     }),
@@ -48,7 +47,7 @@ export const handler = apiHandler('links', {
   // Mail clients post here without a person (RFC 8058), and the page's button posts here too.
   'POST /u/{token}': (request) =>
     guarded(request, 'Unsubscribe', async () => {
-      const target = await unsubscribeTarget(services(), request.params.token, await tokenSecret());
+      const target = await unsubscribeTarget(services(), request.params.token);
       if (!target) return invalid();
       await unsubscribe(services(), target, isOneClick(request.body) ? 'one_click' : 'page');
       return page(200, (nonce) => renderUnsubscribedPage(target.email, nonce));
@@ -56,7 +55,7 @@ export const handler = apiHandler('links', {
 
   'GET /v/{token}': (request) =>
     guarded(request, 'View in browser', async () => {
-      const html = await viewInBrowser(services(), request.params.token, await tokenSecret());
+      const html = await viewInBrowser(services(), request.params.token);
       if (html === undefined) return invalid();
       return { status: 200, headers: viewHeaders(), body: html };
     }),

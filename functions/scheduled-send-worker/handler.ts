@@ -1,4 +1,3 @@
-import type { SQSEvent } from 'aws-lambda';
 import { services } from '../../shared/container';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
@@ -6,9 +5,4 @@ import { parseFireMessage } from '../../shared/scheduling/scheduled-send-fire-me
 import { sendScheduledNow } from '../../shared/sending/advanced-send';
 
 /** Worker of the `scheduled` queue: fires each scheduled send at its time, at most once. */
-export const handler = async (event: SQSEvent) => {
-  const deps = services();
-  return sqsBatchHandler(async (record) => {
-    await fireScheduledSend(deps, parseFireMessage(record.body), record.messageId, sendScheduledNow);
-  })(event);
-};
+export const handler = sqsBatchHandler((record) => fireScheduledSend(services(), parseFireMessage(record.body), record.messageId, sendScheduledNow));

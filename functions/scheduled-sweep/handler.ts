@@ -1,10 +1,11 @@
 import { services } from '../../shared/container';
+import { lambdaHandler } from '../../shared/lambda-handler';
 import { logger } from '../../shared/logger';
 import { sweepScheduledSends, type SweepResult } from '../../shared/scheduling/scheduled-sweep';
 
 /** Scheduled every minute: queues a delayed fire message for each scheduled send due within the lookahead. */
-export const handler = async (): Promise<SweepResult> => {
+export const handler = lambdaHandler(async (): Promise<SweepResult> => {
   const result = await sweepScheduledSends(services());
   if (result.due > 0) logger.info('Queued scheduled sends', { ...result });
   return result;
-};
+});

@@ -1,23 +1,19 @@
-import type { SQSEvent } from 'aws-lambda';
 import { services } from '../../shared/container';
 import { parseSesMessage } from '../../shared/delivery/ses-event';
 import { recordDeliveryEvent, type ProjectCache } from '../../shared/delivery/record-event';
 import { logger } from '../../shared/logger';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
-import { ttlAfterDays } from '../../shared/store/client';
-
-const COUNTER_RETENTION_DAYS = 400;
 
 /** SES events worker: applies each event to its activity, suppression list and counters. */
-export const handler = async (event: SQSEvent) => {
-  const deps = services();
-  const counters = new CounterBatch();
-  const projects: ProjectCache = new Map();
-  const result = await sqsBatchHandler(async (record) => {
+export const handler = sqsBatchHandler(
+  async (record, { deps, counters, projects }) => {
     const outcome = await recordDeliveryEvent(deps, parseSesMessage(record.body), counters, projects);
     if (outcome === 'unknown_activity') logger.info('SES event for no activity of ours', { messageId: record.messageId });
-  })(event);
-  await counters.flush(deps.db, ttlAfterDays(deps.clock.now(), COUNTER_RETENTION_DAYS)).catch((error) => logger.error('Counter flush failed', { error }));
-  return result;
-};
+  },
+  {
+    start: () => ({ deps: services(), counters: new CounterBatch(), projects: new Map() as ProjectCache }),
+    finish: ({ deps, counters }) => flushCounters(deps, counters),
+  },
+);

@@ -2,17 +2,10 @@ import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
 import { logger } from '../../shared/logger';
-import { tokenSecret } from '../../shared/secrets';
+import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
-import { ttlAfterDays } from '../../shared/store/client';
 import { followClick, pixelToken, recordOpen, visitorOf } from '../../shared/tracking/engagement';
-import { COUNTER_RETENTION_DAYS, TRANSPARENT_GIF, invalidLinkPage, trackingErrorPage } from '../../shared/tracking/responses';
-
-/** Writes the counters a request gathered; a lost increment only makes the statistics a little low. */
-async function flush(counters: CounterBatch): Promise<void> {
-  const deps = services();
-  await counters.flush(deps.db, ttlAfterDays(deps.clock.now(), COUNTER_RETENTION_DAYS)).catch((error) => logger.error('Counter flush failed', { error }));
-}
+import { TRANSPARENT_GIF, invalidLinkPage, trackingErrorPage } from '../../shared/tracking/responses';
 
 const pixel: ApiResult = {
   status: 200,
@@ -26,8 +19,8 @@ export const handler = apiHandler('tracking', {
   'GET /t/o/{token}': async (request: ApiRequest) => {
     const counters = new CounterBatch();
     try {
-      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), await tokenSecret(), counters);
-      await flush(counters);
+      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters);
+      await flushCounters(services(), counters);
     } catch (error) {
       logger.error('Recording an open failed', { requestId: request.requestId, error: error as Error });
     }
@@ -38,9 +31,9 @@ export const handler = apiHandler('tracking', {
   'GET /t/c/{token}': async (request: ApiRequest) => {
     const counters = new CounterBatch();
     try {
-      const click = await followClick(services(), request.params.token, visitorOf(request.headers), await tokenSecret(), counters);
+      const click = await followClick(services(), request.params.token, visitorOf(request.headers), counters);
       if (!click) return invalidLinkPage();
-      await flush(counters);
+      await flushCounters(services(), counters);
       return {
         status: 302,
         headers: { location: click.location, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },

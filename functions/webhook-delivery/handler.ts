@@ -1,17 +1,9 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { services } from '../../shared/container';
 import { logger } from '../../shared/logger';
-import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { RetryLaterError, sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { deliverWebhook, parseWebhookJob } from '../../shared/webhooks/deliver-webhook';
 import { HttpWebhookPoster, type WebhookPoster } from '../../shared/adapters/webhook-poster';
-
-/** A delivery that must come back (a retry, or on its way to the DLQ): logged at info, not as an error. */
-class RedeliverError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RetryLaterError';
-  }
-}
 
 /** The attempt number of a receive: SQS's receive count (1 on the first). */
 export function attemptOf(record: Pick<SQSRecord, 'attributes'>): number {
@@ -29,10 +21,8 @@ const defaultPoster = (allowLoopback: boolean): WebhookPoster => new HttpWebhook
  * the configuration (ALLOW_PRIVATE_URLS, which allows loopback only), so overridden services take effect at once.
  */
 export function createWebhookDeliveryHandler(posterFor: (allowLoopback: boolean) => WebhookPoster = defaultPoster) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const deps = services();
-    const poster = posterFor(deps.config.ALLOW_PRIVATE_URLS === 'true');
-    return sqsBatchHandler(async (record) => {
+  return sqsBatchHandler(
+    async (record, { deps, poster }) => {
       const job = parseWebhookJob(record.body);
       const outcome = await deliverWebhook({ ...deps, poster }, job, attemptOf(record), record.receiptHandle);
       const context = { deliveryId: job.delivery_id, event: job.event.event, projectId: job.project_id, slot: job.slot };
@@ -45,9 +35,16 @@ export function createWebhookDeliveryHandler(posterFor: (allowLoopback: boolean)
         outcome.kind === 'retry'
           ? `attempt ${outcome.attempt} failed (${outcome.result.error}); next in ${outcome.delaySeconds} s`
           : `attempt ${outcome.attempt}: ${outcome.kind}, on its way to the DLQ`;
-      throw new RedeliverError(`Webhook ${job.delivery_id} ${detail}`);
-    })(event);
-  };
+      // A retry, or on its way to the DLQ: either way the message must come back, which is no error of ours.
+      throw new RetryLaterError(`Webhook ${job.delivery_id} ${detail}`);
+    },
+    {
+      start: () => {
+        const deps = services();
+        return { deps, poster: posterFor(deps.config.ALLOW_PRIVATE_URLS === 'true') };
+      },
+    },
+  );
 }
 
 export const handler = createWebhookDeliveryHandler();

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { services } from '../../shared/container';
 import type { ServiceEvent } from '../../shared/events/events';
+import { lambdaHandler } from '../../shared/lambda-handler';
 import { logger } from '../../shared/logger';
 import { fanOut } from '../../shared/webhooks/fanout';
 
@@ -9,7 +10,7 @@ import { fanOut } from '../../shared/webhooks/fanout';
  * SendMessageBatch per ten deliveries); if that fails the whole batch comes back, and the
  * deliveries of a batch sent twice carry new ids but the same event, which receivers deduplicate.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = lambdaHandler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const events: ServiceEvent[] = [];
   const unreadable: string[] = [];
   for (const record of event.Records) {
@@ -23,4 +24,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   if (unreadable.length > 0) logger.error('Unreadable events', { messageIds: unreadable });
   logger.debug('Fanned out', { events: events.length, deliveries });
   return { batchItemFailures: unreadable.map((itemIdentifier) => ({ itemIdentifier })) };
-};
+});

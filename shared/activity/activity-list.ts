@@ -1,8 +1,9 @@
-import { BatchGetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../errors';
 import type { PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
+import { batchGetAll } from '../store/batch-get';
 import { countAll } from '../store/query';
 import { RARE_STATUSES, activityKey, activityListPartition } from '../store/keys';
 import type { Activity, ActivityStatus } from './activity';
@@ -135,14 +136,7 @@ async function skip(db: Db, query: ConstructorParameters<typeof QueryCommand>[0]
 
 /** The records of the given partitions, in the given order (BatchGet returns them unordered). */
 async function readRecords(db: Db, partitions: string[]): Promise<Activity[]> {
-  const byPk = new Map<string, Activity>();
-  for (let i = 0; i < partitions.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = partitions.slice(i, i + 100).map((pk) => ({ ...activityKey(pk.slice('ACT#'.length)) }));
-    for (let round = 0; keys && keys.length > 0 && round < 5; round++) {
-      const out = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: keys } } }));
-      for (const item of out.Responses?.[db.tableName] ?? []) byPk.set(item.pk as string, fromItem(item));
-      keys = out.UnprocessedKeys?.[db.tableName]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
+  const items = await batchGetAll(db, partitions.map((pk) => ({ ...activityKey(pk.slice('ACT#'.length)) })));
+  const byPk = new Map(items.map((item) => [item.pk as string, fromItem(item)]));
   return partitions.map((pk) => byPk.get(pk)).filter((a): a is Activity => a !== undefined);
 }

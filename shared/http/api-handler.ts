@@ -2,8 +2,9 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
-import { badRequest } from '../errors';
+import { AppError, badRequest } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
+import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
 import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';
@@ -83,7 +84,7 @@ const authenticate: Middleware = {
 const mapErrors: Middleware = {
   onError: (request) => {
     const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId ?? 'local';
-    if ((request.error as Error | undefined)?.name !== 'AppError') {
+    if (!(request.error instanceof AppError)) {
       logger.error('Unhandled error', { requestId, routeKey: request.event.routeKey, error: request.error as Error });
     }
     const { status, body } = errorResponse(request.error, request.context.api?.auth ?? 'project', requestId);
@@ -103,6 +104,7 @@ export function apiHandler(group: EndpointGroup, implementations: Readonly<Recor
   if (missing.length > 0) throw new Error(`Group ${group} lacks implementations for ${missing.join(', ')}`);
 
   return middy<Event, Result, Error, ApiContext>()
+    .use(logLambdaContext<Event, Result, ApiContext>())
     .use(idempotencyRecord)
     .use(mapErrors)
     .use(normalize(group))

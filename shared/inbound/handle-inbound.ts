@@ -21,14 +21,12 @@ import {
 import { INBOUND_MARKER_DAYS, claimInboundMail, releaseInboundMail } from './inbound-repository';
 import { undeliverableMail } from './undeliverable';
 
-/** What the inbound function needs: the shared services, the inbound bucket and the token secret. */
-export interface InboundDeps extends Pick<Services, 'db' | 'mailer' | 'events' | 'clock' | 'config'> {
+/** What the inbound function needs: the shared services (the token secret among them) and the inbound bucket. */
+export interface InboundDeps extends Pick<Services, 'db' | 'mailer' | 'events' | 'clock' | 'config' | 'tokenSecret'> {
   /** Objects of the inbound bucket (where the SES receipt rule stores each mail). */
   readonly inboundMail: BlobStore;
   /** That bucket's name: records of any other bucket are ignored. */
   readonly inboundBucket: string;
-  /** The secret that signed the Reply-To tokens. */
-  readonly secret: string;
 }
 
 /** One object of an S3 ObjectCreated event. */
@@ -94,7 +92,7 @@ export async function handleInboundObject(deps: InboundDeps, object: InboundObje
   if (sesVerdict(mail, 'virus') === 'FAIL') return log('virus');
 
   const recipients = recipientAddresses(mail.headerLines);
-  const match = matchReplyToken(recipients, deps.secret);
+  const match = matchReplyToken(recipients, await deps.tokenSecret());
   if (!match) {
     // Also what becomes of SES's own set-up object (AMAZON_SES_SETUP_NOTIFICATION) under the prefix.
     return replyCandidates(recipients).length > 0 ? log('bad_token', { recipients: replyCandidates(recipients) }) : log('no_token');

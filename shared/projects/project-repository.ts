@@ -1,6 +1,7 @@
-import { BatchGetCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
+import { batchGetAll } from '../store/batch-get';
 import { queryAllByPrefix } from '../store/query';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../security/api-keys';
@@ -143,18 +144,9 @@ export async function listOrganizationProjectIds(db: Db, organizationId: string)
   return (await queryAllByPrefix(db, organizationKey(organizationId).pk, ORGANIZATION_PROJECT_PREFIX)).map((i) => i.project_id as string);
 }
 
-/** Several projects by id (100 per request), in no particular order. */
+/** Several projects by id, in no particular order. */
 export async function getProjects(db: Db, ids: string[]): Promise<Project[]> {
-  const found: Project[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = ids.slice(i, i + 100).map((id) => ({ ...projectKey(id) }));
-    for (let round = 0; keys && keys.length > 0 && round < 5; round++) {
-      const out = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: keys } } }));
-      found.push(...(out.Responses?.[db.tableName] ?? []).map((item) => stripKeys<Project>(item)));
-      keys = out.UnprocessedKeys?.[db.tableName]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
-  return found;
+  return (await batchGetAll(db, ids.map((id) => ({ ...projectKey(id) })))).map((item) => stripKeys<Project>(item));
 }
 
 /** Sets only the given project fields. */

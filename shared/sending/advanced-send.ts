@@ -5,7 +5,6 @@ import type { Services } from '../container';
 import { type AppError, notFound } from '../errors';
 import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve-scheduled-at';
 import { createScheduledSend } from '../scheduling/scheduled-send-service';
-import { tokenSecret } from '../secrets';
 import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { isTemplateError } from '../templates/render';
@@ -32,7 +31,7 @@ export async function acceptAdvancedSend(deps: Services, caller: ProjectCaller, 
   if (input.dryRun) return dryRun(deps, caller, input, template, schedule, requestBaseUrl);
   if (schedule) return scheduleSend(deps, caller, input, template, schedule);
 
-  const secret = await tokenSecret();
+  const secret = await deps.tokenSecret();
   const mails = input.recipients.map((recipient) => {
     const activityId = randomUUID();
     const composed = composeMail(deps, {
@@ -71,7 +70,7 @@ export async function sendScheduledNow(deps: Services, caller: ProjectCaller, co
       template,
       activityId,
       projectId: caller.project.id,
-      secret: await tokenSecret(),
+      secret: await deps.tokenSecret(),
     });
   } catch (error) {
     // The template changed (or its data grew) since the send was accepted: the mail fails for good.
@@ -193,7 +192,7 @@ async function scheduleSend(deps: Services, caller: ProjectCaller, input: Advanc
     template,
     activityId: randomUUID(),
     projectId: caller.project.id,
-    secret: await tokenSecret(),
+    secret: await deps.tokenSecret(),
   });
   const scheduled = await createScheduledSend(deps, caller, {
     content: { ...scheduledContent(input), templateId: template?.id ?? input.templateId },
@@ -228,7 +227,7 @@ async function dryRun(
     template,
     activityId: randomUUID(),
     projectId: caller.project.id,
-    secret: await tokenSecret(),
+    secret: await deps.tokenSecret(),
     requestBaseUrl,
     preview: true,
   });

@@ -11,6 +11,7 @@ import { MailerError } from '../ports';
 import { getProject } from '../projects/project-repository';
 import { reserveMonthlySend } from '../quota/send-quota';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
+import { RetryLaterError } from '../queue-worker/batch-handler';
 import { ttlAfterDays } from '../store/client';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
@@ -22,14 +23,6 @@ import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';
 import { trackedHtml } from '../tracking/tracking-service';
 
-/** The message must come back later: another delivery of it holds the claim right now. */
-export class RetryLaterError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RetryLaterError';
-  }
-}
-
 /** What became of one send job. */
 export type DeliveryOutcome = 'sent' | 'suppressed' | 'failed' | 'retry_scheduled' | 'skipped';
 
@@ -40,8 +33,9 @@ const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
  * Hands one activity to SES, at most once per attempt: the claim is a conditional write, so a
  * redelivered message finds the attempt taken (or the activity already final) and sends nothing.
  */
-export async function deliverSend(deps: Services, job: SendJob, secret: string, counters?: CounterBatch): Promise<DeliveryOutcome> {
+export async function deliverSend(deps: Services, job: SendJob, counters?: CounterBatch): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
+  const secret = await deps.tokenSecret();
   const payload = await loadPayload(deps.blobs, job);
   const now = clock.now();
   const claim = await claimSendAttempt(db, {
@@ -65,6 +59,7 @@ export async function deliverSend(deps: Services, job: SendJob, secret: string, 
   const activity = await getActivity(db, job.activity_id, true);
   if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
   if (!SENDABLE_STATUSES.includes(activity.current_status)) return 'skipped';
+  // Another delivery of this message holds the claim right now.
   if (claim === 'busy') throw new RetryLaterError(`Attempt ${job.attempt} of ${job.activity_id} is being sent by another delivery`);
 
   const at = () => clock.now().toISOString();

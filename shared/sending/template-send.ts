@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { notFound, unprocessable } from '../errors';
-import { tokenSecret } from '../secrets';
 import { checkProjectCanSend, defaultSubject, queueSend } from './accept-send';
 import { isEmptyHtml } from './compose-mail';
 import { findSuppressed } from '../suppression/suppression-repository';
@@ -46,7 +45,7 @@ export async function sendTemplateEmail(
   const source = template?.html ?? input.html ?? '';
 
   const activityId = randomUUID();
-  const links = recipientUnsubscribeLinks({ activityId, projectId, email: input.recipient, secret: await tokenSecret(), requestBaseUrl });
+  const links = recipientUnsubscribeLinks({ activityId, projectId, email: input.recipient, secret: await deps.tokenSecret(), requestBaseUrl });
   const variables = withLinkVariables(input.variables, links);
 
   const rendered = renderTemplate(source, variables, { field: template ? 'html' : 'html_body', cacheKey: template ? `${template.id}:${template.version}` : undefined });

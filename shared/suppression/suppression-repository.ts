@@ -1,5 +1,6 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
+import { batchGetAll } from '../store/batch-get';
 import { countAndPage } from '../store/query';
 import { SUPPRESSION_SK_PREFIX, projectKey, suppressionKey } from '../store/keys';
 
@@ -19,24 +20,13 @@ export interface SuppressionEntry {
   suppressed_at: string;
 }
 
-const BATCH_GET_LIMIT = 100;
-
 /** The entries among `emails` that the project suppresses, keyed by lowercased address. */
 export async function findSuppressed(db: Db, projectId: string, emails: readonly string[]): Promise<Map<string, SuppressionEntry>> {
+  const keys = emails.map((e) => ({ ...suppressionKey(projectId, e) }));
   const found = new Map<string, SuppressionEntry>();
-  const unique = [...new Set(emails.map((e) => e.toLowerCase()))];
-  for (let i = 0; i < unique.length; i += BATCH_GET_LIMIT) {
-    let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_GET_LIMIT).map((e) => ({ ...suppressionKey(projectId, e) }));
-    // BatchGet may hand back unprocessed keys under load: ask again until none are left.
-    for (let round = 0; keys && keys.length > 0 && round < 5; round++) {
-      const out = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: keys } } }));
-      for (const item of out.Responses?.[db.tableName] ?? []) {
-        const entry = stripKeys<SuppressionEntry>(item);
-        found.set(entry.email, entry);
-      }
-      keys = out.UnprocessedKeys?.[db.tableName]?.Keys as Record<string, unknown>[] | undefined;
-    }
-    if (keys && keys.length > 0) throw new Error('Suppression lookup left unprocessed keys');
+  for (const item of await batchGetAll(db, keys)) {
+    const entry = stripKeys<SuppressionEntry>(item);
+    found.set(entry.email, entry);
   }
   return found;
 }

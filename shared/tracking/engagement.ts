@@ -38,8 +38,8 @@ export function pixelToken(segment: string | undefined): string | undefined {
 export type OpenOutcome = RecordOutcome | 'invalid_token';
 
 /** Records an open for a pixel token; an invalid token or an unknown activity records nothing. */
-export async function recordOpen(deps: Services, token: string | undefined, visitor: Visitor, secret: string, counters?: CounterBatch): Promise<OpenOutcome> {
-  const activityId = verifyOpenToken(token, secret);
+export async function recordOpen(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch): Promise<OpenOutcome> {
+  const activityId = verifyOpenToken(token, await deps.tokenSecret());
   if (!activityId) return 'invalid_token';
   const activity = await getActivity(deps.db, activityId);
   if (!activity) return 'unknown_activity';
@@ -54,8 +54,8 @@ export type ClickOutcome = { location: string; link: string; recorded: OpenOutco
  * ever leads to a link that was in that mail. A failure while recording the click is logged and
  * does not stop the redirect.
  */
-export async function followClick(deps: Services, token: string | undefined, visitor: Visitor, secret: string, counters?: CounterBatch): Promise<ClickOutcome> {
-  const claim = verifyClickToken(token, secret);
+export async function followClick(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch): Promise<ClickOutcome> {
+  const claim = verifyClickToken(token, await deps.tokenSecret());
   if (!claim) return undefined;
   const { activity, body } = await getActivityWithBody(deps.db, claim.activityId);
   if (!activity || !body) return undefined;

@@ -2,9 +2,6 @@ import type { ApiResult } from '../http/api-types';
 import { htmlPageHeaders, newNonce, nonceSource } from '../pages/page-headers';
 import { escapeHtml, pageLayout } from '../pages/page-layout';
 
-/** Counters are kept for a little over a year, enough for any statistics period (as the send worker's). */
-export const COUNTER_RETENTION_DAYS = 400;
-
 /** A 1x1 transparent GIF (42 bytes: GIF89a, a two-colour table, colour 0 transparent). */
 export const TRANSPARENT_GIF: Buffer = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 

@@ -13,8 +13,8 @@ export type UnsubscribeTarget = UnsubscribeToken & { projectId: string };
 export type UnsubscribeSource = 'one_click' | 'page';
 
 /** The token's target when the token is valid and its activity still exists; undefined otherwise. */
-export async function unsubscribeTarget(deps: Services, token: string | undefined, secret: string): Promise<UnsubscribeTarget | undefined> {
-  const content = verifyUnsubscribeToken(token, secret);
+export async function unsubscribeTarget(deps: Services, token: string | undefined): Promise<UnsubscribeTarget | undefined> {
+  const content = verifyUnsubscribeToken(token, await deps.tokenSecret());
   if (!content) return undefined;
   const activity = await getActivity(deps.db, content.activityId);
   return activity ? { ...content, projectId: activity.project_id } : undefined;
@@ -40,8 +40,8 @@ export async function unsubscribe(deps: Services, target: UnsubscribeTarget, sou
 }
 
 /** The HTML of the mail a view token names, or undefined when the token or the mail is gone. */
-export async function viewInBrowser(deps: Services, token: string | undefined, secret: string): Promise<string | undefined> {
-  const activityId = verifyViewToken(token, secret);
+export async function viewInBrowser(deps: Services, token: string | undefined): Promise<string | undefined> {
+  const activityId = verifyViewToken(token, await deps.tokenSecret());
   if (!activityId) return undefined;
   const { activity, body } = await getActivityWithBody(deps.db, activityId);
   return activity && body ? decodeBody(body).html : undefined;

@@ -97,9 +97,10 @@ describe('npm run admin against a local cloud', () => {
     // The root project does not count against the quota.
     expect(me.body.partner).toMatchObject({ max_projects: 3, active_projects: 0 });
 
-    // The root project's live key is a working project key.
+    // The root project's live key is a working project key: it is let in, and told the activity is not its.
     const activity = await cloud.api('GET', '/v1/activity/00000000-0000-4000-8000-000000000000', { key: out.root_project.live_key });
-    expect(activity.status).not.toBe(401);
+    expect(activity.status).toBe(404);
+    expect(activity.body).toEqual({ error: 'Activity not found' });
   });
 
   it('sets max_projects, to a number and back to unlimited', async () => {

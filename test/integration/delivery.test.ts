@@ -119,7 +119,8 @@ describe('The mailbox simulator through the SES events handler', () => {
     await drainEvents(cloud);
     const res = await send({ recipient_email: 'suppressionlist@simulator.amazonses.com' });
     const a = await waitFor(res.body.email_id as string, (x) => x.current_status === 'bounced');
-    expect(a.id).toBeDefined();
+    const timeline = ((await get(`/v1/activity/${a.id}?include=events`)).body.data as any).events;
+    expect(timeline.find((e: any) => e.event_type === 'bounce')).toMatchObject({ bounce_type: 'Permanent', bounce_subtype: 'OnAccountSuppressionList' });
     expect((await get('/v1/suppressions/suppressionlist%40simulator.amazonses.com')).status).toBe(404);
     expect((await drainEvents(cloud)).filter((e) => e.event === 'suppression.added')).toEqual([]);
   });

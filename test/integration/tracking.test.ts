@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { services } from '../../shared/container';
 import { listEngagement } from '../../shared/delivery/engagement-repository';
 import { putSubdomain } from '../../shared/domains/subdomains';
-import { tokenSecret } from '../../shared/secrets';
 import { domainOf } from '../../shared/mail/addresses';
 import { dayOf, readDomainCounts } from '../../shared/stats/domain-stats';
 import { TRANSPARENT_GIF } from '../../shared/tracking/responses';
@@ -183,7 +182,7 @@ describe('clicks', () => {
 
   test('validly signed tokens that name no link of the mail are 404s: an index beyond the links, another link, another activity', async () => {
     const mail = await sendTracked();
-    const secret = await tokenSecret();
+    const secret = await services().tokenSecret();
     const claim = verifyClickToken(new URL(mail.clicks[0]).pathname.slice('/t/c/'.length), secret);
     expect(claim).toEqual(expect.objectContaining({ activityId: mail.id, index: 0 }));
 

@@ -11,6 +11,11 @@ import {
 import { createDocumentClient, type Db } from '../../../../shared/store/client';
 import { idempotencyKey } from '../../../../shared/store/keys';
 
+/**
+ * The requests the idempotency repository sends and how it reads DynamoDB's answers. What the
+ * conditional writes let through and refuse is tested against DynamoDB Local, in
+ * test/integration/idempotency-repository.test.ts.
+ */
 const doc = mockClient(DynamoDBDocumentClient);
 afterEach(() => doc.reset());
 afterAll(() => doc.restore());
@@ -37,15 +42,6 @@ describe('claimIdempotencyKey', () => {
       created_at: NOW.toISOString(),
       ttl: NOW_S + 86_400,
     });
-    expect(input.ExpressionAttributeValues?.[':now']).toBe(NOW_S);
-  });
-
-  test('is conditional: absent, expired, or the same request with a lease that ran out', async () => {
-    doc.on(PutCommand).resolves({});
-    await claimIdempotencyKey(db, { claim, fingerprint: 'fp', now: NOW });
-    const input = doc.commandCalls(PutCommand)[0].args[0].input;
-    expect(input.ConditionExpression).toBe('attribute_not_exists(pk) OR #ttl <= :now OR (#status = :in_progress AND #lease < :now AND #fingerprint = :fingerprint)');
-    expect(input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
   });
 
   test('refused: returns the standing record from the failed write, with no read', async () => {
@@ -81,10 +77,7 @@ describe('completeIdempotencyKey', () => {
     await expect(completeIdempotencyKey(db, { claim, response, now: NOW })).resolves.toBe(true);
     const input = doc.commandCalls(UpdateCommand)[0].args[0].input;
     expect(input.Key).toEqual(idempotencyKey('p-1', 'a'.repeat(64)));
-    expect(input.ConditionExpression).toBe('#status = :in_progress AND #token = :token');
-    expect(input.ExpressionAttributeValues).toMatchObject({ ':token': 'tok-1', ':completed': 'completed', ':response': JSON.stringify(response) });
-    // The ttl stays 24 h from the first request.
-    expect(input.UpdateExpression).not.toContain('ttl');
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':token': 'tok-1', ':response': JSON.stringify(response) });
   });
 
   test('false when the claim was lost', async () => {
@@ -99,8 +92,7 @@ describe('releaseIdempotencyKey', () => {
     await releaseIdempotencyKey(db, claim);
     const input = doc.commandCalls(DeleteCommand)[0].args[0].input;
     expect(input.Key).toEqual(idempotencyKey('p-1', 'a'.repeat(64)));
-    expect(input.ConditionExpression).toBe('#token = :token');
-    expect(input.ExpressionAttributeValues).toEqual({ ':token': 'tok-1' });
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':token': 'tok-1' });
   });
 
   test('a record taken over by another request is left alone without an error', async () => {

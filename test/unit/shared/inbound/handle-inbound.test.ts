@@ -103,7 +103,7 @@ function setup(options: { activity?: Activity | null; project?: Project; objects
       put: async (key, body) => void (objects[key] = body),
     },
     inboundBucket: BUCKET,
-    secret: SECRET,
+    tokenSecret: async () => SECRET,
   };
   const store = (key: string, raw: Buffer) => (objects[key] = raw);
   return { deps, published, sent, table, store };

@@ -1,6 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../../../shared/logger';
-import { sqsBatchHandler } from '../../../../shared/queue-worker/batch-handler';
+import { RetryLaterError, sqsBatchHandler } from '../../../../shared/queue-worker/batch-handler';
 
 const record = (messageId: string, body = '{}'): SQSRecord => ({
   messageId,
@@ -65,6 +65,15 @@ describe('sqsBatchHandler (partial batch failures)', () => {
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
   });
 
+  test('a processor that throws before returning a promise fails its record only', async () => {
+    const handler = sqsBatchHandler((r) => {
+      if (r.messageId === 'bad') throw new Error('unreadable');
+      return Promise.resolve();
+    });
+    const result = await handler(eventOf('ok', 'bad'));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'bad' }]);
+  });
+
   test('an empty batch reports no failures', async () => {
     const handler = sqsBatchHandler(async () => undefined);
     expect(await handler({ Records: [] })).toEqual({ batchItemFailures: [] });
@@ -96,14 +105,13 @@ describe('sqsBatchHandler (partial batch failures)', () => {
       if (r.messageId === 'slow') await new Promise((resolve) => setTimeout(resolve, 50));
     });
     const done = handler(eventOf('slow', 'fast1', 'fast2'));
+    // Long before the slow record's 50 ms are up, every record has started.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(started).toEqual(['slow', 'fast1', 'fast2']);
     await done;
   });
 
   test('failures are logged with the messageId (RetryLaterError at info, others at error)', async () => {
-    class RetryLaterError extends Error {
-      override name = 'RetryLaterError';
-    }
     const handler = sqsBatchHandler(async (r) => {
       if (r.messageId === 'later') throw new RetryLaterError('throttled');
       if (r.messageId === 'broken') throw new Error('bug');
@@ -112,5 +120,33 @@ describe('sqsBatchHandler (partial batch failures)', () => {
     expect(infoLog).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ messageId: 'later' }));
     expect(errorLog).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ messageId: 'broken' }));
     expect(errorLog).toHaveBeenCalledTimes(1);
+  });
+
+  test('an error that only borrows the name RetryLaterError is an error, not an expected retry', async () => {
+    const impostor = Object.assign(new Error('bug'), { name: 'RetryLaterError' });
+    const handler = sqsBatchHandler(async () => {
+      throw impostor;
+    });
+    expect(await handler(eventOf('m1'))).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(errorLog).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ messageId: 'm1', error: impostor }));
+    expect(infoLog).not.toHaveBeenCalled();
+  });
+
+  test('a batch scope is started once per batch, shared by its records, and finished after every record settled', async () => {
+    const events: string[] = [];
+    let batches = 0;
+    const handler = sqsBatchHandler(
+      async (r, batch: { id: number; seen: string[] }) => {
+        batch.seen.push(r.messageId);
+        if (r.messageId === 'bad') throw new Error('bug');
+      },
+      {
+        start: () => ({ id: ++batches, seen: [] }),
+        finish: async (batch) => void events.push(`finish ${batch.id}: ${[...batch.seen].sort().join(',')}`),
+      },
+    );
+    expect(await handler(eventOf('a', 'bad', 'b'))).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad' }] });
+    await handler(eventOf('c'));
+    expect(events).toEqual(['finish 1: a,b,bad', 'finish 2: c']);
   });
 });
