@@ -100,10 +100,10 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     enqueue: ['send', 'scheduled'],
     payloads: 'put',
     // TRACKING_BASE_URL has no value behind the API: the links then use the URL the request reached.
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL'],
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
   },
   /** Only answers queries. */
-  activity: { table: 'read', settings: ['INBOUND_DOMAIN'] },
+  activity: { table: 'read' },
   /** Adds and removes suppression entries and publishes suppression.removed. */
   suppressions: { table: 'readWrite', enqueue: ['events'] },
   /** Claims and updates activities, re-enqueues retries with a delay, reads payloads, calls SES. */
@@ -112,7 +112,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     enqueue: ['send', 'events'],
     payloads: 'read',
     sesSend: true,
-    settings: ['INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL'],
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
   },
   /** Reads projects' webhook URLs and queues one delivery per (event, URL). */
   'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
@@ -125,15 +125,15 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
   'ses-events': { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
-  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['INBOUND_DOMAIN'] },
+  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST'] },
   /** The public verification page runs the same verification as the domains group. */
-  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['INBOUND_DOMAIN'] },
+  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST'] },
   /** Records opens and clicks on activities and counters, publishes email.open and email.click. */
   tracking: { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /** Unsubscribe (suppresses the address, publishes suppression.added) and view-in-browser pages. */
-  links: { table: 'readWrite', enqueue: ['events'], settings: ['INBOUND_DOMAIN'] },
+  links: { table: 'readWrite', enqueue: ['events'] },
   /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
-  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['INBOUND_DOMAIN'] },
+  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST'] },
   /** Reads, moves and cancels scheduled sends; a send moved to within the lookahead gets its fire message at once. */
   'scheduled-sends': { table: 'readWrite', enqueue: ['scheduled'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /**
@@ -146,7 +146,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     table: 'readWrite',
     enqueue: ['send', 'scheduled'],
     payloads: 'put',
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL'],
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
   },
 };
 
@@ -156,9 +156,9 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
    * Asks SES about pending identities and publishes the transitions' events; mails a project's own
    * sender-confirmation link (from the address to itself) once SES has the address verified.
    */
-  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true, sesSend: true, settings: ['INBOUND_DOMAIN'] },
+  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true, sesSend: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST'] },
   /** Resolves DNS and writes record statuses. */
-  'dns-sweep': { table: 'readWrite', settings: ['INBOUND_DOMAIN'] },
+  'dns-sweep': { table: 'readWrite', settings: ['INBOUND_DOMAIN', 'TRACKING_HOST'] },
   /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
 };

@@ -4,7 +4,7 @@ import type { SendingDomain } from '../../shared/domains/domain';
 import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
 import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
-import { renderConfirmPage, renderConfirmedPage, renderInvalidLinkPage } from '../../shared/domains/sender-confirmation-page';
+import { renderConfirmPage, renderConfirmedPage, renderInvalidLinkPage } from '../../shared/pages/sender-confirmation-page';
 import { confirmSender, findSenderById, mailboxConfirmed, presentSender, senderOfConfirmationLink, startMailboxVerification } from '../../shared/domains/sender-service';
 import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
 import { apiHandler } from '../../shared/http/api-handler';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../container';
-import { escapeHtml } from '../pages/page-layout';
+import { escapeHtml } from '../mail/escape-html';
 import type { Project } from '../projects/project';
-import { buildMime } from '../sending/mime';
+import { buildMime } from '../mail/mime';
 import type { SenderProfile } from './domain';
 
 /** Path of a project's own sender-confirmation link (`/senders/confirm/<token>`). */

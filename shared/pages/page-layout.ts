@@ -1,9 +1,7 @@
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+import { escapeHtml } from '../mail/escape-html';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+// The one escape function lives with the mail vocabulary, so that folders the pages import can use it too.
+export { escapeHtml };
 
 /**
  * The HTML document of a public page: not indexed, no referrer, its style (and script, if any)

@@ -1,7 +1,7 @@
 import { badRequest } from '../errors';
 import { asAddressList, isEmail } from '../mail/addresses';
 import type { AdvancedEmailType, AdvancedSendInput, SendSource } from '../mail/advanced-send-types';
-import { isRefusedCustomHeader } from './header-policy';
+import { isRefusedCustomHeader } from '../mail/header-policy';
 import { SEND_LIMITS } from './limits';
 import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';
 import { SEND_EMAIL_MESSAGES, parseAttachments, parseEnvironment } from './send-email-request';

@@ -17,7 +17,7 @@ import { findSuppressed } from '../suppression/suppression-repository';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
 import { domainOf } from '../mail/addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
-import { buildMime, htmlToText } from './mime';
+import { buildMime, htmlToText } from '../mail/mime';
 import { replyAddress } from './reply-token';
 import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';

@@ -1,4 +1,4 @@
-import { buildMime, htmlToText, type MimeInput } from '../../../../shared/sending/mime';
+import { buildMime, htmlToText, type MimeInput } from '../../../../shared/mail/mime';
 
 // mailparser ships no type declarations: type the little we use.
 interface ParsedAddress {

@@ -2,7 +2,7 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { SesMailer } from '../../../../shared/adapters/ses-mailer';
 import { MailerError } from '../../../../shared/ports';
-import { buildMime } from '../../../../shared/sending/mime';
+import { buildMime } from '../../../../shared/mail/mime';
 
 const ses = mockClient(SESv2Client);
 afterEach(() => ses.reset());

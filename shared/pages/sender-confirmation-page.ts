@@ -1,5 +1,5 @@
-import { htmlPageHeaders, newNonce, nonceSource } from '../pages/page-headers';
-import { escapeHtml, pageLayout } from '../pages/page-layout';
+import { htmlPageHeaders, newNonce, nonceSource } from './page-headers';
+import { escapeHtml, pageLayout } from './page-layout';
 
 const STYLE = 'body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.5rem 1rem}';
 
