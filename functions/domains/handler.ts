@@ -4,8 +4,7 @@ import type { SendingDomain } from '../../shared/domains/domain';
 import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
 import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
-import { renderConfirmPage, renderConfirmedPage, renderInvalidLinkPage } from '../../shared/pages/sender-confirmation-page';
-import { confirmSender, findSenderById, mailboxConfirmed, presentSender, senderOfConfirmationLink, startMailboxVerification } from '../../shared/domains/sender-service';
+import { findSenderById, mailboxConfirmed, presentSender, startMailboxVerification } from '../../shared/domains/sender-service';
 import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
@@ -18,7 +17,7 @@ const domainParam = (request: ApiRequest) => readDomainParam(request.params);
 const identityView = async (request: ApiRequest, domain: SendingDomain) =>
   presentIdentity(domain, { ...(await subdomainsOf(services().db, domain.project_id, domain.domain)), baseUrl: publicBaseUrl(request) });
 
-/** Endpoint group `domains`: sending domains, their records and verification, senders and their public confirmation links. */
+/** Endpoint group `domains`: sending domains, their records and verification, and senders. */
 export const handler = apiHandler('domains', {
   'POST /domains/register': async (request) => {
     const deps = services();
@@ -132,16 +131,4 @@ export const handler = apiHandler('domains', {
       },
     };
   },
-
-  'GET /senders/confirm/{token}': async (request) => {
-    const sender = await senderOfConfirmationLink(services(), request.params.token);
-    return htmlPage(sender ? 200 : 404, sender ? renderConfirmPage(sender.from_email) : renderInvalidLinkPage());
-  },
-
-  'POST /senders/confirm/{token}': async (request) => {
-    const sender = await confirmSender(services(), request.params.token);
-    return htmlPage(sender ? 200 : 404, sender ? renderConfirmedPage(sender.from_email) : renderInvalidLinkPage());
-  },
 });
-
-const htmlPage = (status: number, page: { headers: Record<string, string>; body: string }) => ({ status, headers: page.headers, body: page.body });

@@ -28,7 +28,7 @@ describe('API Gateway throttling', () => {
   test('every public token route has its own, tighter limit; the verify button (an SES call) the tightest', () => {
     const settings = stageOf(synth()).Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     expect(Object.keys(settings).sort()).toEqual([...PUBLIC_ROUTES].sort());
-    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(['GET /verify/{token}', 'POST /verify/{token}', 'GET /t/o/{token}', 'GET /t/c/{token}', 'GET /u/{token}', 'POST /u/{token}', 'GET /v/{token}']));
+    expect(PUBLIC_ROUTES).toEqual(expect.arrayContaining(['GET /verify/{token}', 'POST /verify/{token}', 'GET /senders/confirm/{token}', 'POST /senders/confirm/{token}', 'GET /t/o/{token}', 'GET /t/c/{token}', 'GET /u/{token}', 'POST /u/{token}', 'GET /v/{token}']));
     expect(settings['POST /verify/{token}']).toEqual({ ThrottlingRateLimit: DEFAULT_API_THROTTLES.verify.rateLimit, ThrottlingBurstLimit: DEFAULT_API_THROTTLES.verify.burstLimit });
     expect(settings['POST /u/{token}']).toEqual({ ThrottlingRateLimit: DEFAULT_API_THROTTLES.links.rateLimit, ThrottlingBurstLimit: DEFAULT_API_THROTTLES.links.burstLimit });
     expect(settings['GET /t/c/{token}']).toEqual({ ThrottlingRateLimit: DEFAULT_API_THROTTLES.tracking.rateLimit, ThrottlingBurstLimit: DEFAULT_API_THROTTLES.tracking.burstLimit });
