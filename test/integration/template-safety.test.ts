@@ -30,6 +30,9 @@ const BROKEN = [
   ['a blockHelperMissing block', '<p>{{#blockHelperMissing}}x{{/blockHelperMissing}}</p>', 1, 4],
   ['the log helper', '<p>{{log "forged"}}</p>', 1, 4],
 ] as const;
+// Over HTTP a NUL never reaches the parser: every JSON body carrying one is refused first (api-handler.ts).
+const BROKEN_OVER_HTTP = BROKEN.filter(([name]) => name !== 'a NUL character');
+const NUL_IN_BODY = 'Request body strings may not contain NUL characters (U+0000)';
 
 const createTemplate = async (html: string) => {
   const res = await api('POST', '/v1/templates', { name: `T ${randomUUID()}`, html, subject: 'Hi {{name}}' });
@@ -64,7 +67,7 @@ function expectSyntaxError(res: { status: number; body: Data }, field: string, l
 }
 
 describe('POST /v1/templates refuses a template that does not compile', () => {
-  test.each(BROKEN)('%s: 400 with the reason, line and column; nothing stored', async (_name, html, line, column) => {
+  test.each(BROKEN_OVER_HTTP)('%s: 400 with the reason, line and column; nothing stored', async (_name, html, line, column) => {
     const before = ((await api('GET', '/v1/templates?per_page=200')).body.pagination as Data).total;
     expectSyntaxError(await api('POST', '/v1/templates', { name: 'Broken', html }), 'html', line, column);
     expect(((await api('GET', '/v1/templates?per_page=200')).body.pagination as Data).total).toBe(before);
@@ -89,10 +92,31 @@ describe('PUT /v1/templates/:id refuses a template that does not compile', () =>
   });
 });
 
+describe('a NUL character in template content', () => {
+  test('is refused with the request body on every route that takes template content: 400', async () => {
+    const nul = '<p>a\u0000</p>';
+    for (const [path, body] of [
+      ['/v1/templates', { name: 'Broken', html: nul }],
+      ['/v1/send-template-email', { recipient_email: 'buyer@example.com', sender_email: cloud.seed.sender_email, html_body: nul }],
+      ['/send-email', { recipient: 'buyer@example.com', sender: cloud.seed.sender_email, subject: 'S', html: nul, data: {} }],
+    ] as const) {
+      const res = await api('POST', path, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe(NUL_IN_BODY);
+    }
+  });
+
+  test('in a template stored before that check: the send answers the syntax 400 with its place', async () => {
+    const id = await storedBrokenTemplate('<p>a\u0000</p>');
+    const res = await api('POST', '/v1/send-template-email', { recipient_email: 'buyer@example.com', sender_email: cloud.seed.sender_email, template_id: id });
+    expectSyntaxError(res, 'html', 1, 5);
+  });
+});
+
 describe('POST /v1/send-template-email: template content never answers 500', () => {
   const body = (over: Data) => ({ recipient_email: 'buyer@example.com', sender_email: cloud.seed.sender_email, ...over });
 
-  test.each(BROKEN)('inline html_body with %s: 400', async (_name, html, line, column) => {
+  test.each(BROKEN_OVER_HTTP)('inline html_body with %s: 400', async (_name, html, line, column) => {
     expectSyntaxError(await api('POST', '/v1/send-template-email', body({ html_body: html })), 'html_body', line, column);
   });
 
@@ -123,7 +147,7 @@ describe('POST /send-email: template content never answers 500', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  test.each(BROKEN)('inline html with %s (rendered with data): 400', async (_name, html, line, column) => {
+  test.each(BROKEN_OVER_HTTP)('inline html with %s (rendered with data): 400', async (_name, html, line, column) => {
     expectSyntaxError(await api('POST', '/send-email', body({ html, data: {} })), 'html', line, column);
     expectSyntaxError(await api('POST', '/send-email', body({ html, data: {}, dry_run: true })), 'html', line, column);
   });

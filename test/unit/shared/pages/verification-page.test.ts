@@ -207,6 +207,8 @@ describe('apiHandler with HTML bodies', () => {
   const custom = apiHandler('pages', {
     'GET /verify/{token}': async () => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<p>hi</p>' }),
     'POST /verify/{token}': async () => ({ status: 200, body: '<p>hi</p>' }),
+    'GET /senders/confirm/{token}': async () => ({ status: 404, body: '' }),
+    'POST /senders/confirm/{token}': async () => ({ status: 404, body: '' }),
   });
 
   test('a string body with a text/html type is sent as is', async () => {
