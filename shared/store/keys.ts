@@ -16,10 +16,10 @@
  * | Activity record by id                | ACT#<activityId>       | ACT                | PutItem / UpdateItem   | 1 put + 1 sent update   |
  * | Activity body (html, text, lists)    | ACT#<activityId>       | BODY               | conditional PutItem    | ceil(gzip KB), the claim|
  * | Activity with body (include=html)    | ACT#<activityId>       | (all)              | Query                  | 0                       |
- * | Activities of a project (gsi3, keys) | gsi3pk ACTS#<projectId>| <created>#<id>     | Query desc, BatchGet   | 1 (index entry at put)  |
- * | Activities to a recipient (gsi4)     | gsi4pk ACTR#<p>#<email>| <created>#<id>     | Query desc, BatchGet   | 1 (index entry at put)  |
- * | Activities in a rare status (gsi5)   | gsi5pk ACTST#<p>#<st>  | <created>#<id>     | sparse: bounced, complained, failed, suppressed, cancelled | 1 when entering one |
- * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id> | <created>#<id> | sparse                 | 1 at put when set       |
+ * | Activities of a project (gsi3)      | gsi3pk ACTS#<p>#<shard of recipient> | <created>#<id> | Query desc on all 16 shards, merged; BatchGet | 1 (index entry at put) |
+ * | Activities to a recipient (gsi3)     | gsi3pk ACTS#<p>#<shard of recipient> | <created>#<id> | Query desc on 1 shard, filter recipient_primary (projected) | 0 (same entry) |
+ * | Activities in a rare status (gsi5)   | gsi5pk ACTST#<p>#<st>#<shard of id> | <created>#<id> | sparse: bounced, complained, failed, suppressed, cancelled | 1 when entering one |
+ * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id>#<shard of id> | <created>#<id> | sparse        | 1 at put when set       |
  * | Engagement event (open, click)       | ACT#<activityId>       | EV#<time>#<hash>   | conditional PutItem    | 1 per open or click     |
  * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
  * | Domain claim (domain -> project)     | DOMAINCLAIM#<domain>   | DOMAINCLAIM        | conditional PutItem    | 1 per registration      |
@@ -48,9 +48,16 @@
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
- * Per mail through `sent`: 1 (activity put) + ceil(gzip body / 1 KB) (body put, which doubles as
- * the worker's claim) + 1 (sent) = 3 WCU for a typical mail whose gzipped body is under 1 KB.
- * The API writes no separate claim item and no index entry; see docs/cost.md.
+ * Per mail through `delivered`: 1 (activity put) + 1 (its project-list entry, which also serves the
+ * recipient filter) + ceil(gzip body / 1 KB) (body put, which doubles as the worker's claim) + 1
+ * (sent) + 1 (delivered) = 5 WCU for a typical mail whose gzipped body is under 1 KB, plus the
+ * counters' share of a batch; see docs/cost.md and `npm run bench`.
+ *
+ * Sharding: no partition key, in the table or an index, may take more than 300 writes a second
+ * while the deployment sends 3,000 mails a second, from one project or many (test/unit/shared/store/
+ * partition-spread.test.ts). Keys that every mail of a project writes carry a shard: the activity
+ * indexes (16, by recipient or by id), the daily counters STAT# and the monthly quota USAGE#; the
+ * deployment-wide SCHEDDUE and DOMAINCHECK partitions too. Readers query every shard and merge.
  */
 
 export interface ItemKey {
@@ -182,36 +189,94 @@ export const externalKeyKey = (organizationId: string, externalKey: string): Ite
 /** The statuses rare enough to get their own sparse index entry (gsi5); the rest are filtered in memory. */
 export const RARE_STATUSES = ['bounced', 'complained', 'failed', 'suppressed', 'cancelled'] as const;
 
+/**
+ * Shards of every activity index partition. A partition takes about 1,000 writes a second and the
+ * goal is at most 300: at 3,000 mails a second from one project, 16 shards take about 190 each.
+ */
+export const ACTIVITY_INDEX_SHARDS = 16;
+
+/** A stable shard number in [0, shards) for `text` (FNV-1a): the same text always lands on the same shard. */
+export function shardOf(text: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % shards;
+}
+
+/** Every shard number below `shards`. */
+const allShards = (shards: number) => Array.from({ length: shards }, (_, i) => i);
+
 /** Sort key shared by the activity indexes: newest first when read backwards. */
 const activitySort = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
-/** Index attributes written with a new activity record (project list, recipient list, campaign or run). */
+/**
+ * Index attributes written with a new activity record: the project list, and its campaign or run.
+ * The project list is sharded by recipient and carries `recipient_primary` (gsi3 projects it), so
+ * the recipient filter reads one shard and filters on it: one index serves both, one entry per mail.
+ */
 export function activityIndexes(a: { project_id: string; id: string; created_at: string; recipient_primary: string; campaign_id?: string; automation_run_id?: string }) {
   const sort = activitySort(a.created_at, a.id);
   const attributes: Record<string, string> = {
-    gsi3pk: `ACTS#${a.project_id}`,
+    gsi3pk: `ACTS#${a.project_id}#${shardOf(a.recipient_primary.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`,
     gsi3sk: sort,
-    gsi4pk: `ACTR#${a.project_id}#${a.recipient_primary.toLowerCase()}`,
-    gsi4sk: sort,
   };
   const group = a.campaign_id ? `c:${a.campaign_id}` : a.automation_run_id ? `a:${a.automation_run_id}` : undefined;
-  if (group) Object.assign(attributes, { gsi6pk: `ACTC#${a.project_id}#${group}`, gsi6sk: sort });
+  if (group) Object.assign(attributes, { gsi6pk: `ACTC#${a.project_id}#${group}#${shardOf(a.id, ACTIVITY_INDEX_SHARDS)}`, gsi6sk: sort });
   return attributes;
 }
 
-/** gsi5 attributes of an activity in one of the rare statuses. */
+/** gsi5 attributes of an activity in one of the rare statuses (sharded by id: a bad list can bounce every mail). */
 export const activityStatusIndex = (projectId: string, status: string, createdAt: string, id: string) => ({
-  gsi5pk: `ACTST#${projectId}#${status}`,
+  gsi5pk: `ACTST#${projectId}#${status}#${shardOf(id, ACTIVITY_INDEX_SHARDS)}`,
   gsi5sk: activitySort(createdAt, id),
 });
 
-/** Index partition values for listing activity by a filter. */
+/** Where a filtered activity list reads: the index, its shard partitions, and a key filter if any. */
+export interface ActivityListPartition {
+  index: string;
+  pkName: string;
+  skName: string;
+  /** Every partition to read; their entries merge newest first. */
+  pks: string[];
+  /** A condition on an attribute the index projects (a FilterExpression, with its values). */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, string> };
+}
+
+/** Index partitions for listing activity by a filter. */
 export const activityListPartition = {
-  project: (projectId: string) => ({ index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: `ACTS#${projectId}` }),
-  recipient: (projectId: string, email: string) => ({ index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: `ACTR#${projectId}#${email.toLowerCase()}` }),
-  status: (projectId: string, status: string) => ({ index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: `ACTST#${projectId}#${status}` }),
-  campaign: (projectId: string, campaignId: string) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `ACTC#${projectId}#c:${campaignId}` }),
-  automationRun: (projectId: string, runId: string) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `ACTC#${projectId}#a:${runId}` }),
+  project: (projectId: string): ActivityListPartition => ({
+    index: 'gsi3',
+    pkName: 'gsi3pk',
+    skName: 'gsi3sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTS#${projectId}#${s}`),
+  }),
+  recipient: (projectId: string, email: string): ActivityListPartition => ({
+    index: 'gsi3',
+    pkName: 'gsi3pk',
+    skName: 'gsi3sk',
+    pks: [`ACTS#${projectId}#${shardOf(email.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`],
+    filter: { expression: '#recipient = :recipient', names: { '#recipient': 'recipient_primary' }, values: { ':recipient': email.toLowerCase() } },
+  }),
+  status: (projectId: string, status: string): ActivityListPartition => ({
+    index: 'gsi5',
+    pkName: 'gsi5pk',
+    skName: 'gsi5sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTST#${projectId}#${status}#${s}`),
+  }),
+  campaign: (projectId: string, campaignId: string): ActivityListPartition => ({
+    index: 'gsi6',
+    pkName: 'gsi6pk',
+    skName: 'gsi6sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTC#${projectId}#c:${campaignId}#${s}`),
+  }),
+  automationRun: (projectId: string, runId: string): ActivityListPartition => ({
+    index: 'gsi6',
+    pkName: 'gsi6pk',
+    skName: 'gsi6sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTC#${projectId}#a:${runId}#${s}`),
+  }),
 };
 
 /** Key of an engagement event (open or click) of an activity, kept apart so opens never grow the record. */
