@@ -23,14 +23,14 @@
  * | Engagement event (open, click)       | ACT#<activityId>       | EV#<time>#<hash>   | conditional PutItem    | 1 per open or click     |
  * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
  * | Domain claim (domain -> project)     | DOMAINCLAIM#<domain>   | DOMAINCLAIM        | conditional PutItem    | 1 per registration      |
- * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK     | gsi1sk <next check>| Query gsi1 <= now      | 1 per check (rare)      |
+ * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK#<shard of domain> | gsi1sk <next check> | Query all 4 shards <= now | 1 per check (rare) |
  * | Every domain, for the DNS sweep (gsi2)| gsi2pk DOMAINS        | gsi2sk <domain>#<p>| Query gsi2, paged      | 0                       |
  * | Verification page token -> domain    | VERIFYPAGE#<token>     | VERIFYPAGE         | GetItem                | 1 per registration      |
  * | Sender profile of a project          | PROJECT#<projectId>    | SENDER#<email>     | GetItem / Query        | 1 to create or verify   |
  * | Senders awaiting mailbox confirmation (gsi1) | gsi1pk SENDERCHECK | gsi1sk <next check> | Query gsi1     | 1 per check (rare)      |
  * | Reply domain of a project            | PROJECT#<projectId>    | REPLYDOMAIN#<d>    | Query begins_with      | 1 to register           |
  * | Tracking domain of a project         | PROJECT#<projectId>    | TRACKDOMAIN#<d>    | Query begins_with      | 1 to register           |
- * | Domain send counters per day         | PROJECT#<projectId>    | STAT#<domain>#<day>| UpdateItem ADD, Query  | 1 per worker batch and domain |
+ * | Domain send counters per day         | STAT#<p>#<random shard of 8> | STAT#<domain>#<day> | UpdateItem ADD, Query all shards | 1 per worker batch and domain |
  * | Project events out (webhook outbox)  | (SQS events queue)     |                    |                        | 0                       |
  * | Partner key record of an organization| ORG#<orgId>            | PKEY#<keyId>       | Put / Delete (revoke)  | 1 (rare)                |
  * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
@@ -42,9 +42,9 @@
  * | Template internal id -> uuid         | PROJECT#<projectId>    | TPLNUM#<internalId>| conditional Put, GetItem | 1 per create |
  * | Template usage (campaign, automation)| PROJECT#<projectId>    | TPLUSE#<tpl>#<kind>#<id> | Put, Query begins_with | 1 per use recorded |
  * | Scheduled send by id                 | SCHED#<id>             | SCHED              | Put, conditional Update| 1 to create, 1 per claim/patch/cancel |
- * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE        | gsi5sk <due>#<id>  | sparse: pending only; Query <= now + lookahead | 1 index entry at create, 1 at claim |
+ * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE#<shard of id> | gsi5sk <due>#<id> | sparse: pending only; Query all 32 shards <= now + lookahead | 1 index entry at create, 1 at claim |
  * | Idempotency record (24 h)            | IDEMP#<p>#<sha256 key> | IDEMP              | conditional Put, Update, Delete (TTL 24 h) | 2 per request that carries the header |
- * | Monthly send usage of a project      | PROJECT#<projectId>    | USAGE#<yyyy-mm>    | conditional UpdateItem ADD | 1 per mail, only when the project has a quota |
+ * | Monthly send usage of a project      | USAGE#<p>#<shard of 16>| USAGE#<yyyy-mm>    | conditional UpdateItem ADD on one shard's share | 1 per mail (more when shards fill), only when the project has a quota |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -111,12 +111,15 @@ export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAINCLAIM#$
 /** Key of the lookup from a public verification-page token to its domain. */
 export const verificationPageKey = (token: string): ItemKey => ({ pk: `VERIFYPAGE#${token}`, sk: 'VERIFYPAGE' });
 
-/** gsi1 partition of the domains due for a re-check. */
-export const DOMAIN_CHECK_PARTITION = 'DOMAINCHECK';
+/** Shards of the deployment-wide re-check partition (a domain always lands on the same one). */
+export const DOMAIN_CHECK_SHARDS = 4;
+
+/** gsi1 partitions of the domains due for a re-check, one per shard. */
+export const domainCheckPartitions = (): string[] => Array.from({ length: DOMAIN_CHECK_SHARDS }, (_, s) => `DOMAINCHECK#${s}`);
 
 /** gsi1 attributes of a domain due for a re-check at `dueAt` (ISO); removed once it is final. */
 export const domainCheckIndex = (dueAt: string, projectId: string, domain: string) => ({
-  gsi1pk: DOMAIN_CHECK_PARTITION,
+  gsi1pk: `DOMAINCHECK#${shardOf(domain.toLowerCase(), DOMAIN_CHECK_SHARDS)}`,
   gsi1sk: `${dueAt}#${projectId}#${domain.toLowerCase()}`,
 });
 
@@ -159,9 +162,21 @@ export const TRACKING_DOMAIN_SK_PREFIX = 'TRACKDOMAIN#';
 /** Prefix of a project's daily sender-domain counters. */
 export const DOMAIN_STAT_SK_PREFIX = 'STAT#';
 
-/** Key of a daily counter of one sender domain (UTC day, YYYY-MM-DD). */
-export const domainStatKey = (projectId: string, domain: string, day: string): ItemKey => ({
-  pk: `PROJECT#${projectId}`,
+/**
+ * Shards of a project's counters: each worker batch adds to one shard chosen at random, so at 3,000
+ * mails a second (300 send batches and 300 event batches a second) a shard takes about 75 writes.
+ */
+export const DOMAIN_STAT_SHARDS = 8;
+
+/** Partition of one shard of a project's daily sender-domain counters. */
+export const domainStatPartition = (projectId: string, shard: number): string => `STAT#${projectId}#${shard}`;
+
+/** Every counter partition of a project (readers sum over them). */
+export const domainStatPartitions = (projectId: string): string[] => Array.from({ length: DOMAIN_STAT_SHARDS }, (_, s) => domainStatPartition(projectId, s));
+
+/** Key of one shard of a daily counter of one sender domain (UTC day, YYYY-MM-DD). */
+export const domainStatKey = (projectId: string, domain: string, day: string, shard: number): ItemKey => ({
+  pk: domainStatPartition(projectId, shard),
   sk: `${DOMAIN_STAT_SK_PREFIX}${domain.toLowerCase()}#${day}`,
 });
 
@@ -327,12 +342,18 @@ export const templateUsagePrefix = (templateId: string): string => `TPLUSE#${tem
 /** Key of a scheduled send (part 2); the item names its project, and reads check it. */
 export const scheduledSendKey = (id: string): ItemKey => ({ pk: `SCHED#${id}`, sk: 'SCHED' });
 
-/** Partition of the scheduled-sends due index (gsi5 is keys-only, so the entry costs 1 WCU). */
-export const SCHEDULED_DUE_PARTITION = 'SCHEDDUE';
+/**
+ * Shards of the deployment-wide due index (gsi5 is keys-only, so an entry costs 1 WCU): 3,000
+ * scheduled sends a second write 6,000 entries (creation and claim), about 190 per shard.
+ */
+export const SCHEDULED_DUE_SHARDS = 32;
+
+/** gsi5 partitions of the scheduled-sends due index; the sweep reads them all. */
+export const scheduledDuePartitions = (): string[] => Array.from({ length: SCHEDULED_DUE_SHARDS }, (_, s) => `SCHEDDUE#${s}`);
 
 /** gsi5 attributes of a pending scheduled send due at `dueAt` (ISO UTC); removed when it is claimed or cancelled. */
 export const scheduledDueIndex = (dueAt: string, id: string) => ({
-  gsi5pk: SCHEDULED_DUE_PARTITION,
+  gsi5pk: `SCHEDDUE#${shardOf(id, SCHEDULED_DUE_SHARDS)}`,
   gsi5sk: `${dueAt}#${id}`,
 });
 
@@ -349,5 +370,12 @@ export function parseScheduledDueSortKey(sortKey: string): { id: string; schedul
 /** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
 export const idempotencyKey = (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' });
 
-/** Key of a project's send counter for one calendar month (UTC, `yyyy-mm`). */
-export const monthlyUsageKey = (projectId: string, month: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `USAGE#${month}` });
+/**
+ * Shards of a project's monthly send counter. Each holds an even share of the quota, and a mail
+ * takes a unit from one of them (another when that one is full): at 3,000 mails a second a shard
+ * takes about 190 writes.
+ */
+export const MONTHLY_USAGE_SHARDS = 16;
+
+/** Key of one shard of a project's send counter for one calendar month (UTC, `yyyy-mm`). */
+export const monthlyUsageKey = (projectId: string, month: string, shard: number): ItemKey => ({ pk: `USAGE#${projectId}#${shard}`, sk: `USAGE#${month}` });
