@@ -63,8 +63,39 @@ function meteredSqs(counter: { requests: number }): SQSClient {
   return client;
 }
 
-/** Lambda bills each invocation's duration rounded up to the millisecond. */
-const gbSeconds = (ms: number, memoryMb: number) => (Math.ceil(ms) / 1000) * (memoryMb / 1024);
+/** Lambda gives a function one full vCPU at 1,769 MB, and CPU in proportion to memory below that. */
+const FULL_VCPU_MB = 1769;
+
+/** Memory sizes compared when choosing by cost per mail. */
+export const MEMORY_OPTIONS = [128, 256, 512, 1024, 1769] as const;
+
+/** One function's estimated time and cost per mail at one memory size. */
+export interface MemoryEstimate {
+  memory_mb: number;
+  ms_per_mail: number;
+  gb_seconds_per_mail: number;
+  dollars_per_million_mails: number;
+}
+
+/**
+ * What a function's measured time per mail becomes at other memory sizes: its CPU part (measured
+ * here on one core) stretches as Lambda's CPU share shrinks, its waiting part (DynamoDB, SQS, SES)
+ * does not. A model, not a measurement in Lambda: it says which way memory moves the cost.
+ */
+export function memoryEstimates(cpuMsPerMail: number, wallMsPerMail: number, sizes: readonly number[] = MEMORY_OPTIONS): MemoryEstimate[] {
+  const waiting = Math.max(0, wallMsPerMail - cpuMsPerMail);
+  return sizes.map((memory) => {
+    const ms = cpuMsPerMail * Math.max(1, FULL_VCPU_MB / memory) + waiting;
+    const gbs = (ms / 1000) * (memory / 1024);
+    return { memory_mb: memory, ms_per_mail: round(ms, 1), gb_seconds_per_mail: round(gbs, 5), dollars_per_million_mails: round(gbs * PRICES.lambdaGbSecondArm * 1e6, 3) };
+  });
+}
+
+/** CPU milliseconds this process spent since `since` (process.cpuUsage). */
+const cpuMsSince = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 export interface SingleSendResult {
   mails: number;
@@ -79,8 +110,14 @@ export interface SingleSendResult {
   sqs_requests_per_mail: number;
   event_publishes_per_mail: number;
   lambda_invocations_per_mail: number;
+  /** At each function's configured memory, from the model (the local core is faster than Lambda's share of one). */
   lambda_gb_seconds_per_mail: number;
+  /** Wall time measured locally, on a full core. */
   lambda_ms_per_mail: { send: number; 'send-worker': number; 'ses-events': number };
+  /** CPU of this process while each step ran (it also runs the local API server and some emulators: an upper bound). */
+  cpu_ms_per_mail: { send: number; 'send-worker': number; 'ses-events': number };
+  /** Each function's time and cost per mail at other memory sizes (see memoryEstimates). */
+  memory_model: { send: MemoryEstimate[]; 'send-worker': MemoryEstimate[]; 'ses-events': MemoryEstimate[] };
   memory_mb: FunctionMemory;
   dollars_by_part_per_1000_mails: { dynamodb: number; sqs: number; event_publish: number; lambda: number };
   api_gateway_pct: number;
@@ -111,17 +148,18 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
     const api: Meter = { write: 0, read: 0, requests: 0 };
     use(api);
     const latencies: number[] = [];
-    let apiGbs = 0;
+    let apiCpu = 0;
     for (let i = 0; i < MAILS; i++) {
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const res = await fetch(`${cloud.baseUrl}/v1/send-email`, {
         method: 'POST',
         headers: { authorization: `Bearer ${cloud.seed.live_key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ recipient_email: `reader${i}@example.com`, sender_email: cloud.seed.sender_email, subject: `Bench ${i}`, html_body: html }),
       });
       const ms = performance.now() - started;
+      apiCpu += cpuMsSince(cpu);
       latencies.push(ms);
-      apiGbs += gbSeconds(ms, options.memory.send);
       if (res.status !== 200) throw new Error(`send ${i} answered ${res.status}: ${await res.text()}`);
     }
 
@@ -132,7 +170,7 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
     let processed = 0;
     let workerInvocations = 0;
     let workerMs = 0;
-    let workerGbs = 0;
+    let workerCpu = 0;
     let pollRequests = 0;
     while (processed < MAILS) {
       const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls.send, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
@@ -140,10 +178,11 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
       if (messages.length === 0) continue;
       const event = { Records: messages.map((m) => ({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body })) } as unknown as SQSEvent;
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const result = (await handler(event)) as { batchItemFailures: unknown[] };
       const ms = performance.now() - started;
+      workerCpu += cpuMsSince(cpu);
       workerMs += ms;
-      workerGbs += gbSeconds(ms, options.memory['send-worker']);
       workerInvocations++;
       if (result.batchItemFailures.length > 0) throw new Error('worker reported failures');
       await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: cloud.queueUrls.send, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
@@ -171,14 +210,15 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
     }
     let eventInvocations = 0;
     let eventMs = 0;
-    let eventGbs = 0;
+    let eventCpu = 0;
     for (let i = 0; i < published.length; i += 10) {
       const batch = { Records: published.slice(i, i + 10) } as unknown as SQSEvent;
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await sesEvents(batch);
       const ms = performance.now() - started;
+      eventCpu += cpuMsSince(cpu);
       eventMs += ms;
-      eventGbs += gbSeconds(ms, options.memory['ses-events']);
       eventInvocations++;
     }
 
@@ -190,7 +230,17 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
     const eventPublishes = perMail(published.length);
     const sqsRequests = perMail(queueRequests.requests + pollRequests + published.length + 2 * eventInvocations);
     const invocations = perMail(MAILS + workerInvocations + eventInvocations);
-    const gbs = perMail(apiGbs + workerGbs + eventGbs);
+    // Measured here on a full core; at the configured memory Lambda gives less CPU (memoryEstimates).
+    const apiWall = perMail(latencies.reduce((sum, x) => sum + x, 0));
+    const model = {
+      send: memoryEstimates(perMail(apiCpu), apiWall),
+      'send-worker': memoryEstimates(perMail(workerCpu), perMail(workerMs)),
+      'ses-events': memoryEstimates(perMail(eventCpu), perMail(eventMs)),
+    };
+    const gbs =
+      memoryEstimates(perMail(apiCpu), apiWall, [options.memory.send])[0].gb_seconds_per_mail +
+      memoryEstimates(perMail(workerCpu), perMail(workerMs), [options.memory['send-worker']])[0].gb_seconds_per_mail +
+      memoryEstimates(perMail(eventCpu), perMail(eventMs), [options.memory['ses-events']])[0].gb_seconds_per_mail;
     const dollars = {
       dynamodb: write * PRICES.dynamodbWriteUnit + read * PRICES.dynamodbReadUnit,
       sqs: sqsRequests * PRICES.sqsRequest,
@@ -214,7 +264,9 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
       event_publishes_per_mail: round(eventPublishes, 2),
       lambda_invocations_per_mail: round(invocations, 2),
       lambda_gb_seconds_per_mail: round(gbs, 5),
-      lambda_ms_per_mail: { send: round(perMail(latencies.reduce((s, x) => s + x, 0)), 1), 'send-worker': round(perMail(workerMs), 1), 'ses-events': round(perMail(eventMs), 1) },
+      lambda_ms_per_mail: { send: round(apiWall, 1), 'send-worker': round(perMail(workerMs), 1), 'ses-events': round(perMail(eventMs), 1) },
+      cpu_ms_per_mail: { send: round(perMail(apiCpu), 1), 'send-worker': round(perMail(workerCpu), 1), 'ses-events': round(perMail(eventCpu), 1) },
+      memory_model: model,
       memory_mb: options.memory,
       dollars_by_part_per_1000_mails: {
         dynamodb: round(dollars.dynamodb * 1000, 5),

@@ -37,12 +37,16 @@ async function main(): Promise<void> {
       ['SES event publishes per mail', String(single.event_publishes_per_mail)],
       ['Lambda invocations per mail', String(single.lambda_invocations_per_mail)],
       ['Lambda GB-seconds per mail', `${single.lambda_gb_seconds_per_mail} (ms per mail: send ${single.lambda_ms_per_mail.send}, worker ${single.lambda_ms_per_mail['send-worker']}, events ${single.lambda_ms_per_mail['ses-events']})`],
+      ['CPU ms per mail (upper bound)', `send ${single.cpu_ms_per_mail.send}, worker ${single.cpu_ms_per_mail['send-worker']}, events ${single.cpu_ms_per_mail['ses-events']}`],
       ['$ per 1,000 mails: DynamoDB / SQS / events / Lambda', Object.values(single.dollars_by_part_per_1000_mails).map((d) => `$${d}`).join(' / ')],
       ['overhead through delivered', `$${single.dollars_per_1000_mails} per 1,000 mails = ${single.overhead_pct}% of SES`],
       ['API Gateway (listed apart)', `${single.api_gateway_pct}% of SES`],
       ['API latency p50 / p95 (local)', `${single.api_latency_ms.p50} ms / ${single.api_latency_ms.p95} ms`],
       ['prices', `us-east-1 list prices of ${PRICES_DATE}`],
     ];
+    for (const [name, estimates] of Object.entries(single.memory_model)) {
+      rows.push([`model: ${name} at 128/256/512/1024/1769 MB`, estimates.map((e) => `${e.ms_per_mail} ms $${e.dollars_per_million_mails}/M`).join(', ')]);
+    }
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log('\nMailroom benchmark: cost per mail\n');
     for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
