@@ -6,6 +6,9 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
+/** Memory of every function that does not set its own (docs/cost.md: chosen by cost per mail). */
+export const DEFAULT_MEMORY_MB = 256;
+
 /** Repository root: route table entries are relative to it. */
 export const REPO_ROOT = path.join(__dirname, '..');
 
@@ -24,7 +27,7 @@ export interface ProjectFunctionProps {
   readonly description?: string;
   /**
    * Memory in MB (CPU grows with it).
-   * @default 256
+   * @default DEFAULT_MEMORY_MB
    */
   readonly memorySize?: number;
   /**
@@ -72,7 +75,7 @@ export class ProjectFunction extends Construct {
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: props.memorySize ?? 256,
+      memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: lambda.Tracing.ACTIVE,
       logGroup: this.logGroup,

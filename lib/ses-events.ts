@@ -35,8 +35,11 @@ export interface SesEventsProps {
 
 /**
  * SES events into the service: configuration set -> SNS topic -> SQS queue (raw delivery) -> the
- * ses-events worker. SNS rather than EventBridge: a publish costs half an EventBridge custom event,
- * and the delivery to SQS is free.
+ * ses-events worker. SNS rather than SES's EventBridge destination (default bus -> rule -> SQS):
+ * an SNS publish costs $0.50 per million and its delivery to SQS nothing, while SES sending events
+ * on the default bus are opt-in data events at $1.00 per million (rules and same-account delivery
+ * free); both wirings put one message on the queue. Compared in docs/cost.md; the event parser
+ * reads the EventBridge envelope too, so switching is this construct's change alone.
  */
 export class SesEvents extends Construct {
   public readonly topic: sns.Topic;

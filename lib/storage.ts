@@ -47,7 +47,8 @@ export class Storage extends Construct {
         indexName: gsi.name,
         partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
-        projectionType: gsi.projection === 'KEYS_ONLY' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
+        projectionType: dynamodb.ProjectionType[gsi.projection],
+        nonKeyAttributes: gsi.nonKeyAttributes ? [...gsi.nonKeyAttributes] : undefined,
       });
     }
 

@@ -22,7 +22,7 @@ export async function provisionTable(client: DynamoDBClient, tableName: string):
       { AttributeName: g.partitionKey, KeyType: 'HASH' },
       { AttributeName: g.sortKey, KeyType: 'RANGE' },
     ],
-    Projection: { ProjectionType: g.projection },
+    Projection: { ProjectionType: g.projection, NonKeyAttributes: g.nonKeyAttributes ? [...g.nonKeyAttributes] : undefined },
   }));
   try {
     await client.send(

@@ -1,11 +1,11 @@
-import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { badRequest } from '../errors';
 import type { PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
 import { countAll } from '../store/query';
-import { RARE_STATUSES, activityKey, activityListPartition } from '../store/keys';
+import { RARE_STATUSES, activityKey, activityListPartition, type ActivityListPartition } from '../store/keys';
 import type { Activity, ActivityStatus } from './activity';
 import { fromItem } from './activity-repository';
 
@@ -52,54 +52,99 @@ export function parseActivityFilters(query: Readonly<Record<string, string | und
 
 /**
  * `GET /v1/activity`, newest first. The most selective index serves the query (recipient, campaign
- * or run, a rare status, else the project's list), bounded by `since`/`until` on the creation time;
- * what that index cannot answer (sender domain, a common status, a second filter) is checked on the
- * records themselves. Without such a remainder a page reads only its own records, wherever it is;
- * the total is a keys-only count of the range (about 40 entries per read unit).
+ * or run, a rare status, else the project's list), bounded by `since`/`until` on the creation time.
+ * Every index is sharded (keys.ts), so its shard partitions are read side by side and merged newest
+ * first. What the index cannot answer (sender domain, a common status, a second filter) is checked
+ * on the records themselves. Without such a remainder a page reads only its own records; the total
+ * is a count of the index entries (about 40 per read unit).
  */
 export async function listActivity(db: Db, projectId: string, filters: ActivityFilters, page: PageRequest): Promise<{ data: Activity[]; total: number }> {
   const { partition, remainder } = choosePartition(projectId, filters);
-  const query = {
-    TableName: db.tableName,
-    IndexName: partition.index,
-    KeyConditionExpression: `#pk = :pk${rangeCondition(filters)}`,
-    ExpressionAttributeNames: { '#pk': partition.pkName, ...(filters.since || filters.until ? { '#sk': partition.skName } : {}) },
-    ExpressionAttributeValues: {
-      ':pk': partition.pk,
-      ...(filters.since ? { ':since': filters.since } : {}),
-      ...(filters.until ? { ':until': `${filters.until}#~` } : {}),
-    },
-    ScanIndexForward: false,
-  };
+  const queries = partition.pks.map((pk) => shardQuery(db, partition, pk, filters));
   const offset = (page.page - 1) * page.perPage;
 
   if (!remainder) {
-    const total = await countAll(db, query);
-    const startKey = offset > 0 ? await skip(db, query, offset) : undefined;
-    if (offset > 0 && !startKey) return { data: [], total };
-    const keysPage = await db.doc.send(new QueryCommand({ ...query, Limit: page.perPage, ExclusiveStartKey: startKey }));
-    return { data: await readRecords(db, (keysPage.Items ?? []).map((i) => i.pk as string)), total };
+    const counts = await Promise.all(queries.map((q) => countAll(db, q)));
+    const total = counts.reduce((sum, n) => sum + n, 0);
+    if (offset >= total) return { data: [], total };
+    const wanted: string[] = [];
+    let seen = 0;
+    for await (const entry of newestFirst(db, queries, partition.skName, Math.min(offset + page.perPage, 1000))) {
+      if (seen++ < offset) continue;
+      wanted.push(entry.pk as string);
+      if (wanted.length === page.perPage) break;
+    }
+    return { data: await readRecords(db, wanted), total };
   }
 
-  // A remainder filter: walk the range newest first, reading records in pages, and keep the matches.
+  // A remainder filter: walk the range newest first, reading records a hundred at a time, and keep the matches.
   const data: Activity[] = [];
   let total = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, Limit: 100, ExclusiveStartKey: start }));
-    for (const activity of await readRecords(db, (out.Items ?? []).map((i) => i.pk as string))) {
+  let chunk: string[] = [];
+  const take = async () => {
+    for (const activity of await readRecords(db, chunk)) {
       if (!remainder(activity)) continue;
       if (total >= offset && data.length < page.perPage) data.push(activity);
       total++;
     }
-    start = out.LastEvaluatedKey;
-  } while (start);
+    chunk = [];
+  };
+  for await (const entry of newestFirst(db, queries, partition.skName, 100)) {
+    chunk.push(entry.pk as string);
+    if (chunk.length === 100) await take();
+  }
+  await take();
   return { data, total };
 }
 
-function choosePartition(projectId: string, f: ActivityFilters) {
+/** The query of one shard partition, newest first, bounded by `since`/`until`. */
+function shardQuery(db: Db, partition: ActivityListPartition, pk: string, filters: ActivityFilters) {
+  return {
+    TableName: db.tableName,
+    IndexName: partition.index,
+    KeyConditionExpression: `#pk = :pk${rangeCondition(filters)}`,
+    ...(partition.filter ? { FilterExpression: partition.filter.expression } : {}),
+    ExpressionAttributeNames: { '#pk': partition.pkName, ...(filters.since || filters.until ? { '#sk': partition.skName } : {}), ...partition.filter?.names },
+    ExpressionAttributeValues: {
+      ':pk': pk,
+      ...(filters.since ? { ':since': filters.since } : {}),
+      ...(filters.until ? { ':until': `${filters.until}#~` } : {}),
+      ...partition.filter?.values,
+    },
+    ScanIndexForward: false,
+  };
+}
+
+/**
+ * The entries of several shard partitions merged newest first: each shard is read page by page
+ * (each already newest first), and the newest head among them comes out next.
+ */
+async function* newestFirst(db: Db, queries: QueryCommandInput[], skName: string, pageSize: number): AsyncGenerator<Record<string, unknown>> {
+  const shards = queries.map((query) => ({ query, items: [] as Record<string, unknown>[], start: undefined as Record<string, unknown> | undefined, done: false }));
+  const fill = async (shard: (typeof shards)[number]) => {
+    // A page can come back empty when a filter drops all it read: keep going until items or the end.
+    while (shard.items.length === 0 && !shard.done) {
+      const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...shard.query, Limit: pageSize, ExclusiveStartKey: shard.start }));
+      shard.items.push(...(out.Items ?? []));
+      shard.start = out.LastEvaluatedKey;
+      shard.done = !shard.start;
+    }
+  };
+  await Promise.all(shards.map(fill));
+  for (;;) {
+    let newest: (typeof shards)[number] | undefined;
+    for (const shard of shards) {
+      if (shard.items.length > 0 && (!newest || String(shard.items[0][skName]) > String(newest.items[0][skName]))) newest = shard;
+    }
+    if (!newest) return;
+    yield newest.items.shift() as Record<string, unknown>;
+    await fill(newest);
+  }
+}
+
+function choosePartition(projectId: string, f: ActivityFilters): { partition: ActivityListPartition; remainder?: (a: Activity) => boolean } {
   const checks: ((a: Activity) => boolean)[] = [];
-  let partition;
+  let partition: ActivityListPartition;
   if (f.email) partition = activityListPartition.recipient(projectId, f.email);
   else if (f.campaignId) partition = activityListPartition.campaign(projectId, f.campaignId);
   else if (f.automationRunId) partition = activityListPartition.automationRun(projectId, f.automationRunId);
@@ -119,19 +164,6 @@ function rangeCondition(f: ActivityFilters): string {
   if (f.since) return ' AND #sk >= :since';
   if (f.until) return ' AND #sk <= :until';
   return '';
-}
-
-
-/** The key after the first `count` entries: a keys-only count, so skipping stays cheap. */
-async function skip(db: Db, query: ConstructorParameters<typeof QueryCommand>[0], count: number): Promise<Record<string, unknown> | undefined> {
-  let remaining = count;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, Select: 'COUNT', Limit: remaining, ExclusiveStartKey: start }));
-    remaining -= out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (remaining > 0 && start);
-  return remaining === 0 ? start : undefined;
 }
 
 /** The records of the given partitions, in the given order (BatchGet returns them unordered). */

@@ -21,7 +21,7 @@ export async function getActivity(db: Db, activityId: string, consistent = false
   return out.Item ? fromItem(out.Item) : undefined;
 }
 
-const INDEX_ATTRIBUTES = ['gsi3pk', 'gsi3sk', 'gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk'];
+const INDEX_ATTRIBUTES = ['gsi3pk', 'gsi3sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk'];
 
 /** A stored activity item without its key and index attributes. */
 export function fromItem(item: Record<string, unknown>): Activity {

@@ -4,10 +4,10 @@ import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
 import { versionedPut } from '../store/versioned-put';
 import {
-  DOMAIN_CHECK_PARTITION,
   DOMAIN_SWEEP_PARTITION,
   DOMAIN_SK_PREFIX,
   domainCheckIndex,
+  domainCheckPartitions,
   domainClaimKey,
   domainKey,
   domainSweepIndex,
@@ -99,18 +99,23 @@ export async function claimVerifiedDomain(db: Db, domain: string, projectId: str
   }
 }
 
-/** Domains whose next provider check is due at `nowIso` or earlier (oldest first). */
+/** Domains whose next provider check is due at `nowIso` or earlier (oldest first, over every shard). */
 export async function domainsDueForCheck(db: Db, nowIso: string, limit = 50): Promise<{ project_id: string; domain: string }[]> {
-  const out = await db.doc.send(
-    new QueryCommand({
-      TableName: db.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
-      ExpressionAttributeValues: { ':pk': DOMAIN_CHECK_PARTITION, ':now': `${nowIso}#~` },
-      Limit: limit,
-    }),
+  const pages = await Promise.all(
+    domainCheckPartitions().map((pk) =>
+      db.doc.send(
+        new QueryCommand({
+          TableName: db.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
+          ExpressionAttributeValues: { ':pk': pk, ':now': `${nowIso}#~` },
+          Limit: limit,
+        }),
+      ),
+    ),
   );
-  return (out.Items ?? []).map((i) => ({ project_id: i.project_id as string, domain: i.domain as string }));
+  const due = pages.flatMap((out) => out.Items ?? []).sort((a, b) => String(a.gsi1sk).localeCompare(String(b.gsi1sk)));
+  return due.slice(0, limit).map((i) => ({ project_id: i.project_id as string, domain: i.domain as string }));
 }
 
 /** One page of every domain of every project (for the DNS sweep). */

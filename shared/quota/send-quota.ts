@@ -19,10 +19,11 @@ export async function reserveMonthlySend(deps: Pick<Services, 'db' | 'clock' | '
   if (quota === null) return NOTHING_TO_RELEASE;
   const now = deps.clock.now();
   const month = monthOf(now);
-  if (!(await reserveSend(deps.db, project.id, month, quota, now))) return { ok: false, message: quotaExceededMessage(quota, month) };
+  const shard = await reserveSend(deps.db, project.id, month, quota, now);
+  if (shard === undefined) return { ok: false, message: quotaExceededMessage(quota, month) };
   return {
     ok: true,
     // The mail did not go out; a refund that fails only leaves the month one unit high.
-    release: () => releaseSend(deps.db, project.id, month).catch((error) => logger.warn('Quota refund failed', { error, projectId: project.id, month })),
+    release: () => releaseSend(deps.db, project.id, month, shard).catch((error) => logger.warn('Quota refund failed', { error, projectId: project.id, month })),
   };
 }

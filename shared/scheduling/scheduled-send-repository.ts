@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { queryAll } from '../store/query';
-import { SCHEDULED_DUE_PARTITION, parseScheduledDueSortKey, scheduledDueIndex, scheduledSendKey } from '../store/keys';
+import { parseScheduledDueSortKey, scheduledDuePartitions, scheduledDueIndex, scheduledSendKey } from '../store/keys';
 import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import type { ScheduledSend } from './scheduled-send';
 
@@ -109,19 +109,28 @@ export async function markScheduledSendFailed(db: Db, id: string, error: string,
 }
 
 /**
- * Every send in the due index due at or before `until`, oldest first, all pages. The index is
- * keys-only: the sort key alone gives the due time and the id, so no item is read.
+ * Every send in the due index due at or before `until`, oldest first, all pages of every shard. The
+ * index is keys-only: the sort key alone gives the due time and the id, so no item is read.
  */
 export async function queryDueScheduledSends(db: Db, until: Date): Promise<DueEntry[]> {
   // Sort keys start with the ISO time, so everything due up to `until` sorts before `until` + 1 ms.
   const bound = new Date(until.getTime() + 1).toISOString();
-  const items = await queryAll(db, {
-    TableName: db.tableName,
-    IndexName: DUE_INDEX,
-    KeyConditionExpression: 'gsi5pk = :pk AND gsi5sk < :bound',
-    ExpressionAttributeValues: { ':pk': SCHEDULED_DUE_PARTITION, ':bound': bound },
-  });
-  return items.map((item) => parseScheduledDueSortKey(String(item.gsi5sk))).filter((entry): entry is DueEntry => entry !== undefined);
+  const shards = await Promise.all(
+    scheduledDuePartitions().map((pk) =>
+      queryAll(db, {
+        TableName: db.tableName,
+        IndexName: DUE_INDEX,
+        KeyConditionExpression: 'gsi5pk = :pk AND gsi5sk < :bound',
+        ExpressionAttributeValues: { ':pk': pk, ':bound': bound },
+      }),
+    ),
+  );
+  return shards
+    .flat()
+    .map((item) => String(item.gsi5sk))
+    .sort()
+    .map(parseScheduledDueSortKey)
+    .filter((entry): entry is DueEntry => entry !== undefined);
 }
 
 /**

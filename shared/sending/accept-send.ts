@@ -155,7 +155,8 @@ function newActivity(caller: ProjectCaller, send: QueuedSend, now: string): Acti
     subject: payload.subject,
     sender_email: payload.from_email,
     sender_name: payload.from_name,
-    recipient_primary: payload.to[0],
+    // Lowercased, as the recipient filter of the activity list matches it (keys.ts, gsi3).
+    recipient_primary: payload.to[0].toLowerCase(),
     recipient_count: send.recipientCount,
     current_status: 'queued',
     is_test: caller.mode === 'test',

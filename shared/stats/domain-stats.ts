@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../store/client';
-import { DOMAIN_STAT_SK_PREFIX, domainStatKey, domainStatRange, projectKey } from '../store/keys';
+import { DOMAIN_STAT_SHARDS, DOMAIN_STAT_SK_PREFIX, domainStatKey, domainStatPartitions, domainStatRange } from '../store/keys';
 import { queryAll, queryAllByPrefix } from '../store/query';
 
 /** Daily counters of one sender domain, kept as mails and events happen (never by scanning activity). */
@@ -13,9 +13,12 @@ export const dayOf = (at: Date | string): string => new Date(at).toISOString().s
 
 /**
  * Increments gathered over one batch and written with one UpdateItem per (project, domain, day):
- * ten mails from one domain cost one write unit, not ten.
+ * ten mails from one domain cost one write unit, not ten. Each write goes to one of the counter's
+ * shards, at random, so that no partition takes every batch of a busy project.
  */
 export class CounterBatch {
+  constructor(private readonly pickShard: () => number = () => Math.floor(Math.random() * DOMAIN_STAT_SHARDS)) {}
+
   private readonly pending = new Map<string, { projectId: string; domain: string; day: string; counts: Partial<DomainCounts> }>();
 
   /** Adds `n` to a counter. */
@@ -36,7 +39,7 @@ export class CounterBatch {
         return db.doc.send(
           new UpdateCommand({
             TableName: db.tableName,
-            Key: domainStatKey(e.projectId, e.domain, e.day),
+            Key: domainStatKey(e.projectId, e.domain, e.day, this.pickShard()),
             UpdateExpression: `ADD ${fields.map((_, i) => `#f${i} :v${i}`).join(', ')} SET #d = :d, #day = :day${ttl ? ', #ttl = :ttl' : ''}`,
             ExpressionAttributeNames: {
               ...Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
@@ -61,12 +64,16 @@ export class CounterBatch {
 export async function readDomainCounts(db: Db, projectId: string, domain: string, fromDay: string, toDay: string): Promise<DomainCounts> {
   const totals = Object.fromEntries(COUNTER_FIELDS.map((f) => [f, 0])) as DomainCounts;
   const range = domainStatRange(domain, fromDay, toDay);
-  const items = await queryAll(db, {
-    TableName: db.tableName,
-    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':from': range.from, ':to': range.to },
-  });
-  for (const item of items) for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
+  const shards = await Promise.all(
+    domainStatPartitions(projectId).map((pk) =>
+      queryAll(db, {
+        TableName: db.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to },
+      }),
+    ),
+  );
+  for (const item of shards.flat()) for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
   return totals;
 }
 
@@ -81,7 +88,8 @@ export function hardBounceRate(counts: Pick<DomainCounts, 'sent' | 'hard_bounced
 /** Every sender domain's counters of a project between two days (inclusive), keyed by domain. */
 export async function readProjectCounts(db: Db, projectId: string, fromDay: string, toDay: string): Promise<Map<string, DomainCounts>> {
   const byDomain = new Map<string, DomainCounts>();
-  for (const item of await queryAllByPrefix(db, projectKey(projectId).pk, DOMAIN_STAT_SK_PREFIX)) {
+  const shards = await Promise.all(domainStatPartitions(projectId).map((pk) => queryAllByPrefix(db, pk, DOMAIN_STAT_SK_PREFIX)));
+  for (const item of shards.flat()) {
     const day = item.day as string;
     if (day < fromDay || day > toDay) continue;
     const domain = item.domain as string;

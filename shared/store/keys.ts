@@ -16,14 +16,14 @@
  * | Activity record by id                | ACT#<activityId>       | ACT                | PutItem / UpdateItem   | 1 put + 1 sent update   |
  * | Activity body (html, text, lists)    | ACT#<activityId>       | BODY               | conditional PutItem    | ceil(gzip KB), the claim|
  * | Activity with body (include=html)    | ACT#<activityId>       | (all)              | Query                  | 0                       |
- * | Activities of a project (gsi3, keys) | gsi3pk ACTS#<projectId>| <created>#<id>     | Query desc, BatchGet   | 1 (index entry at put)  |
- * | Activities to a recipient (gsi4)     | gsi4pk ACTR#<p>#<email>| <created>#<id>     | Query desc, BatchGet   | 1 (index entry at put)  |
- * | Activities in a rare status (gsi5)   | gsi5pk ACTST#<p>#<st>  | <created>#<id>     | sparse: bounced, complained, failed, suppressed, cancelled | 1 when entering one |
- * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id> | <created>#<id> | sparse                 | 1 at put when set       |
+ * | Activities of a project (gsi3)      | gsi3pk ACTS#<p>#<shard of recipient> | <created>#<id> | Query desc on all 16 shards, merged; BatchGet | 1 (index entry at put) |
+ * | Activities to a recipient (gsi3)     | gsi3pk ACTS#<p>#<shard of recipient> | <created>#<id> | Query desc on 1 shard, filter recipient_primary (projected) | 0 (same entry) |
+ * | Activities in a rare status (gsi5)   | gsi5pk ACTST#<p>#<st>#<shard of id> | <created>#<id> | sparse: bounced, complained, failed, suppressed, cancelled | 1 when entering one |
+ * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id>#<shard of id> | <created>#<id> | sparse        | 1 at put when set       |
  * | Engagement event (open, click)       | ACT#<activityId>       | EV#<time>#<hash>   | conditional PutItem    | 1 per open or click     |
  * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
  * | Domain owner (verified name -> project) | DOMAINCLAIM#<domain> | DOMAINCLAIM        | GetItem, conditional PutItem | 1 per domain verified |
- * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK     | gsi1sk <next check>| Query gsi1 <= now      | 1 per check (rare)      |
+ * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK#<shard of domain> | gsi1sk <next check> | Query all 4 shards <= now | 1 per check (rare) |
  * | Every domain, for the DNS sweep (gsi2)| gsi2pk DOMAINS        | gsi2sk <domain>#<p>| Query gsi2, paged      | 0                       |
  * | Verification page token -> domain    | VERIFYPAGE#<token>     | VERIFYPAGE         | GetItem                | 1 per registration      |
  * | Sender profile of a project          | PROJECT#<projectId>    | SENDER#<email>     | GetItem / Query        | 1 to create or verify   |
@@ -32,7 +32,7 @@
  * | Reply domain of a project            | PROJECT#<projectId>    | REPLYDOMAIN#<d>    | Query begins_with      | 1 to register           |
  * | Tracking domain of a project         | PROJECT#<projectId>    | TRACKDOMAIN#<d>    | Query begins_with      | 1 to register           |
  * | Tracking domains awaiting TLS (gsi1) | gsi1pk TRACKTLS        | gsi1sk <next check>| sparse: CNAME verified, TLS not active; Query gsi1 <= now | 1 per check (rare) |
- * | Domain send counters per day         | PROJECT#<projectId>    | STAT#<domain>#<day>| UpdateItem ADD, Query  | 1 per worker batch and domain |
+ * | Domain send counters per day         | STAT#<p>#<random shard of 8> | STAT#<domain>#<day> | UpdateItem ADD, Query all shards | 1 per worker batch and domain |
  * | Project events out (webhook outbox)  | (SQS events queue)     |                    |                        | 0                       |
  * | Partner key record of an organization| ORG#<orgId>            | PKEY#<keyId>       | Put / Delete (revoke)  | 1 (rare)                |
  * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
@@ -44,15 +44,22 @@
  * | Template internal id -> uuid         | PROJECT#<projectId>    | TPLNUM#<internalId>| conditional Put, GetItem | 1 per create |
  * | Template usage (campaign, automation)| PROJECT#<projectId>    | TPLUSE#<tpl>#<kind>#<id> | Put, Query begins_with | 1 per use recorded |
  * | Scheduled send by id                 | SCHED#<id>             | SCHED              | Put, conditional Update| 1 to create, 1 per claim/patch/cancel |
- * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE        | gsi5sk <due>#<id>  | sparse: pending only; Query <= now + lookahead | 1 index entry at create, 1 at claim |
+ * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE#<shard of id> | gsi5sk <due>#<id> | sparse: pending only; Query all 32 shards <= now + lookahead | 1 index entry at create, 1 at claim |
  * | Idempotency record (24 h)            | IDEMP#<p>#<sha256 key> | IDEMP              | conditional Put, Update, Delete (TTL 24 h) | 2 per request that carries the header |
- * | Monthly send usage of a project      | PROJECT#<projectId>    | USAGE#<yyyy-mm>    | conditional UpdateItem ADD | 1 per mail, only when the project has a quota |
+ * | Monthly send usage of a project      | USAGE#<p>#<shard of 16>| USAGE#<yyyy-mm>    | conditional UpdateItem ADD on one shard's share | 1 per mail (more when shards fill), only when the project has a quota |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
- * Per mail through `sent`: 1 (activity put) + ceil(gzip body / 1 KB) (body put, which doubles as
- * the worker's claim) + 1 (sent) = 3 WCU for a typical mail whose gzipped body is under 1 KB.
- * The API writes no separate claim item and no index entry; see docs/cost.md.
+ * Per mail through `delivered`: 1 (activity put) + 1 (its project-list entry, which also serves the
+ * recipient filter) + ceil(gzip body / 1 KB) (body put, which doubles as the worker's claim) + 1
+ * (sent) + 1 (delivered) = 5 WCU for a typical mail whose gzipped body is under 1 KB, plus the
+ * counters' share of a batch; see docs/cost.md and `npm run bench`.
+ *
+ * Sharding: no partition key, in the table or an index, may take more than 300 writes a second
+ * while the deployment sends 3,000 mails a second, from one project or many (test/unit/shared/store/
+ * partition-spread.test.ts). Keys that every mail of a project writes carry a shard: the activity
+ * indexes (16, by recipient or by id), the daily counters STAT# and the monthly quota USAGE#; the
+ * deployment-wide SCHEDDUE and DOMAINCHECK partitions too. Readers query every shard and merge.
  */
 
 export interface ItemKey {
@@ -106,12 +113,15 @@ export const domainClaimKey = (domain: string): ItemKey => ({ pk: `DOMAINCLAIM#$
 /** Key of the lookup from a public verification-page token to its domain. */
 export const verificationPageKey = (token: string): ItemKey => ({ pk: `VERIFYPAGE#${token}`, sk: 'VERIFYPAGE' });
 
-/** gsi1 partition of the domains due for a re-check. */
-export const DOMAIN_CHECK_PARTITION = 'DOMAINCHECK';
+/** Shards of the deployment-wide re-check partition (a domain always lands on the same one). */
+export const DOMAIN_CHECK_SHARDS = 4;
+
+/** gsi1 partitions of the domains due for a re-check, one per shard. */
+export const domainCheckPartitions = (): string[] => Array.from({ length: DOMAIN_CHECK_SHARDS }, (_, s) => `DOMAINCHECK#${s}`);
 
 /** gsi1 attributes of a domain due for a re-check at `dueAt` (ISO); removed once it is final. */
 export const domainCheckIndex = (dueAt: string, projectId: string, domain: string) => ({
-  gsi1pk: DOMAIN_CHECK_PARTITION,
+  gsi1pk: `DOMAINCHECK#${shardOf(domain.toLowerCase(), DOMAIN_CHECK_SHARDS)}`,
   gsi1sk: `${dueAt}#${projectId}#${domain.toLowerCase()}`,
 });
 
@@ -166,9 +176,21 @@ export const trackingTlsIndex = (dueAt: string, projectId: string, parentDomain:
 /** Prefix of a project's daily sender-domain counters. */
 export const DOMAIN_STAT_SK_PREFIX = 'STAT#';
 
-/** Key of a daily counter of one sender domain (UTC day, YYYY-MM-DD). */
-export const domainStatKey = (projectId: string, domain: string, day: string): ItemKey => ({
-  pk: `PROJECT#${projectId}`,
+/**
+ * Shards of a project's counters: each worker batch adds to one shard chosen at random, so at 3,000
+ * mails a second (300 send batches and 300 event batches a second) a shard takes about 75 writes.
+ */
+export const DOMAIN_STAT_SHARDS = 8;
+
+/** Partition of one shard of a project's daily sender-domain counters. */
+export const domainStatPartition = (projectId: string, shard: number): string => `STAT#${projectId}#${shard}`;
+
+/** Every counter partition of a project (readers sum over them). */
+export const domainStatPartitions = (projectId: string): string[] => Array.from({ length: DOMAIN_STAT_SHARDS }, (_, s) => domainStatPartition(projectId, s));
+
+/** Key of one shard of a daily counter of one sender domain (UTC day, YYYY-MM-DD). */
+export const domainStatKey = (projectId: string, domain: string, day: string, shard: number): ItemKey => ({
+  pk: domainStatPartition(projectId, shard),
   sk: `${DOMAIN_STAT_SK_PREFIX}${domain.toLowerCase()}#${day}`,
 });
 
@@ -196,36 +218,94 @@ export const externalKeyKey = (organizationId: string, externalKey: string): Ite
 /** The statuses rare enough to get their own sparse index entry (gsi5); the rest are filtered in memory. */
 export const RARE_STATUSES = ['bounced', 'complained', 'failed', 'suppressed', 'cancelled'] as const;
 
+/**
+ * Shards of every activity index partition. A partition takes about 1,000 writes a second and the
+ * goal is at most 300: at 3,000 mails a second from one project, 16 shards take about 190 each.
+ */
+export const ACTIVITY_INDEX_SHARDS = 16;
+
+/** A stable shard number in [0, shards) for `text` (FNV-1a): the same text always lands on the same shard. */
+export function shardOf(text: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % shards;
+}
+
+/** Every shard number below `shards`. */
+const allShards = (shards: number) => Array.from({ length: shards }, (_, i) => i);
+
 /** Sort key shared by the activity indexes: newest first when read backwards. */
 const activitySort = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
-/** Index attributes written with a new activity record (project list, recipient list, campaign or run). */
+/**
+ * Index attributes written with a new activity record: the project list, and its campaign or run.
+ * The project list is sharded by recipient and carries `recipient_primary` (gsi3 projects it), so
+ * the recipient filter reads one shard and filters on it: one index serves both, one entry per mail.
+ */
 export function activityIndexes(a: { project_id: string; id: string; created_at: string; recipient_primary: string; campaign_id?: string; automation_run_id?: string }) {
   const sort = activitySort(a.created_at, a.id);
   const attributes: Record<string, string> = {
-    gsi3pk: `ACTS#${a.project_id}`,
+    gsi3pk: `ACTS#${a.project_id}#${shardOf(a.recipient_primary.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`,
     gsi3sk: sort,
-    gsi4pk: `ACTR#${a.project_id}#${a.recipient_primary.toLowerCase()}`,
-    gsi4sk: sort,
   };
   const group = a.campaign_id ? `c:${a.campaign_id}` : a.automation_run_id ? `a:${a.automation_run_id}` : undefined;
-  if (group) Object.assign(attributes, { gsi6pk: `ACTC#${a.project_id}#${group}`, gsi6sk: sort });
+  if (group) Object.assign(attributes, { gsi6pk: `ACTC#${a.project_id}#${group}#${shardOf(a.id, ACTIVITY_INDEX_SHARDS)}`, gsi6sk: sort });
   return attributes;
 }
 
-/** gsi5 attributes of an activity in one of the rare statuses. */
+/** gsi5 attributes of an activity in one of the rare statuses (sharded by id: a bad list can bounce every mail). */
 export const activityStatusIndex = (projectId: string, status: string, createdAt: string, id: string) => ({
-  gsi5pk: `ACTST#${projectId}#${status}`,
+  gsi5pk: `ACTST#${projectId}#${status}#${shardOf(id, ACTIVITY_INDEX_SHARDS)}`,
   gsi5sk: activitySort(createdAt, id),
 });
 
-/** Index partition values for listing activity by a filter. */
+/** Where a filtered activity list reads: the index, its shard partitions, and a key filter if any. */
+export interface ActivityListPartition {
+  index: string;
+  pkName: string;
+  skName: string;
+  /** Every partition to read; their entries merge newest first. */
+  pks: string[];
+  /** A condition on an attribute the index projects (a FilterExpression, with its values). */
+  filter?: { expression: string; names: Record<string, string>; values: Record<string, string> };
+}
+
+/** Index partitions for listing activity by a filter. */
 export const activityListPartition = {
-  project: (projectId: string) => ({ index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: `ACTS#${projectId}` }),
-  recipient: (projectId: string, email: string) => ({ index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: `ACTR#${projectId}#${email.toLowerCase()}` }),
-  status: (projectId: string, status: string) => ({ index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: `ACTST#${projectId}#${status}` }),
-  campaign: (projectId: string, campaignId: string) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `ACTC#${projectId}#c:${campaignId}` }),
-  automationRun: (projectId: string, runId: string) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `ACTC#${projectId}#a:${runId}` }),
+  project: (projectId: string): ActivityListPartition => ({
+    index: 'gsi3',
+    pkName: 'gsi3pk',
+    skName: 'gsi3sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTS#${projectId}#${s}`),
+  }),
+  recipient: (projectId: string, email: string): ActivityListPartition => ({
+    index: 'gsi3',
+    pkName: 'gsi3pk',
+    skName: 'gsi3sk',
+    pks: [`ACTS#${projectId}#${shardOf(email.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`],
+    filter: { expression: '#recipient = :recipient', names: { '#recipient': 'recipient_primary' }, values: { ':recipient': email.toLowerCase() } },
+  }),
+  status: (projectId: string, status: string): ActivityListPartition => ({
+    index: 'gsi5',
+    pkName: 'gsi5pk',
+    skName: 'gsi5sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTST#${projectId}#${status}#${s}`),
+  }),
+  campaign: (projectId: string, campaignId: string): ActivityListPartition => ({
+    index: 'gsi6',
+    pkName: 'gsi6pk',
+    skName: 'gsi6sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTC#${projectId}#c:${campaignId}#${s}`),
+  }),
+  automationRun: (projectId: string, runId: string): ActivityListPartition => ({
+    index: 'gsi6',
+    pkName: 'gsi6pk',
+    skName: 'gsi6sk',
+    pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `ACTC#${projectId}#a:${runId}#${s}`),
+  }),
 };
 
 /** Key of an engagement event (open or click) of an activity, kept apart so opens never grow the record. */
@@ -276,12 +356,18 @@ export const templateUsagePrefix = (templateId: string): string => `TPLUSE#${tem
 /** Key of a scheduled send (part 2); the item names its project, and reads check it. */
 export const scheduledSendKey = (id: string): ItemKey => ({ pk: `SCHED#${id}`, sk: 'SCHED' });
 
-/** Partition of the scheduled-sends due index (gsi5 is keys-only, so the entry costs 1 WCU). */
-export const SCHEDULED_DUE_PARTITION = 'SCHEDDUE';
+/**
+ * Shards of the deployment-wide due index (gsi5 is keys-only, so an entry costs 1 WCU): 3,000
+ * scheduled sends a second write 6,000 entries (creation and claim), about 190 per shard.
+ */
+export const SCHEDULED_DUE_SHARDS = 32;
+
+/** gsi5 partitions of the scheduled-sends due index; the sweep reads them all. */
+export const scheduledDuePartitions = (): string[] => Array.from({ length: SCHEDULED_DUE_SHARDS }, (_, s) => `SCHEDDUE#${s}`);
 
 /** gsi5 attributes of a pending scheduled send due at `dueAt` (ISO UTC); removed when it is claimed or cancelled. */
 export const scheduledDueIndex = (dueAt: string, id: string) => ({
-  gsi5pk: SCHEDULED_DUE_PARTITION,
+  gsi5pk: `SCHEDDUE#${shardOf(id, SCHEDULED_DUE_SHARDS)}`,
   gsi5sk: `${dueAt}#${id}`,
 });
 
@@ -298,5 +384,12 @@ export function parseScheduledDueSortKey(sortKey: string): { id: string; schedul
 /** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
 export const idempotencyKey = (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' });
 
-/** Key of a project's send counter for one calendar month (UTC, `yyyy-mm`). */
-export const monthlyUsageKey = (projectId: string, month: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `USAGE#${month}` });
+/**
+ * Shards of a project's monthly send counter. Each holds an even share of the quota, and a mail
+ * takes a unit from one of them (another when that one is full): at 3,000 mails a second a shard
+ * takes about 190 writes.
+ */
+export const MONTHLY_USAGE_SHARDS = 16;
+
+/** Key of one shard of a project's send counter for one calendar month (UTC, `yyyy-mm`). */
+export const monthlyUsageKey = (projectId: string, month: string, shard: number): ItemKey => ({ pk: `USAGE#${projectId}#${shard}`, sk: `USAGE#${month}` });

@@ -15,11 +15,11 @@ export const tableDefinition = {
     // ALL: small, rarely written items (domains due for a check, every domain for the sweep).
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'ALL' },
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'ALL' },
-    // KEYS_ONLY: activity lists. An update that changes no key of these indexes writes nothing to
-    // them, so status updates stay 1 write unit; the list reads the records by key afterwards.
-    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'KEYS_ONLY' },
-    { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', projection: 'KEYS_ONLY' },
+    // KEYS_ONLY (or a never-changing attribute): activity lists. An update that changes nothing an
+    // index holds writes nothing to it, so status updates stay 1 write unit; the list reads the
+    // records by key afterwards. gsi3 also holds the recipient, which serves the `email` filter.
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'INCLUDE', nonKeyAttributes: ['recipient_primary'] },
     { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk', projection: 'KEYS_ONLY' },
     { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk', projection: 'KEYS_ONLY' },
-  ] as ReadonlyArray<{ name: string; partitionKey: string; sortKey: string; projection: 'ALL' | 'KEYS_ONLY' }>,
+  ] as ReadonlyArray<{ name: string; partitionKey: string; sortKey: string; projection: 'ALL' | 'KEYS_ONLY' | 'INCLUDE'; nonKeyAttributes?: readonly string[] }>,
 } as const;

@@ -79,6 +79,15 @@ describe('the single table', () => {
     expect(indexes.map((i) => i.IndexName).sort()).toEqual(tableDefinition.globalSecondaryIndexes.map((g) => g.name).sort());
   });
 
+  it('projects the recipient into the activity list index (the email filter reads it there) and only keys into the other activity indexes', () => {
+    const table = Object.values(template.findResources('AWS::DynamoDB::Table'))[0];
+    const indexes = (table.Properties.GlobalSecondaryIndexes ?? []) as { IndexName: string; Projection: Record<string, unknown> }[];
+    const projection = (name: string) => indexes.find((i) => i.IndexName === name)?.Projection;
+    expect(projection('gsi3')).toEqual({ ProjectionType: 'INCLUDE', NonKeyAttributes: ['recipient_primary'] });
+    expect(projection('gsi5')).toEqual({ ProjectionType: 'KEYS_ONLY' });
+    expect(projection('gsi6')).toEqual({ ProjectionType: 'KEYS_ONLY' });
+  });
+
   it('is retained when the stack is deleted', () => {
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });

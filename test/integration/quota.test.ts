@@ -7,7 +7,7 @@ import { getProject, setProjectMonthlyQuota, updateProjectFields } from '../../s
 import { monthOf } from '../../shared/quota/monthly-quota';
 import { reserveMonthlySend } from '../../shared/quota/send-quota';
 import { getMonthlyUsage, reserveSend } from '../../shared/quota/usage-repository';
-import { monthlyUsageKey } from '../../shared/store/keys';
+import { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from '../../shared/store/keys';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, drainEvents, type TestCloud } from './support/test-cloud';
 
 /**
@@ -33,6 +33,11 @@ afterEach(() => overrideServices(realServices));
 
 const db = () => services().db;
 const thisMonth = () => monthOf(new Date());
+/** Every shard of a project's counter for a month, as stored (undefined where none was written). */
+const usageShards = async (projectId: string, month: string) =>
+  Promise.all(
+    Array.from({ length: MONTHLY_USAGE_SHARDS }, async (_, shard) => (await db().doc.send(new GetCommand({ TableName: db().tableName, Key: monthlyUsageKey(projectId, month, shard), ConsistentRead: true }))).Item),
+  );
 const finished = (a: Record<string, unknown>) => !['queued', 'retrying'].includes(a.current_status as string);
 const wentOut = (status: unknown) => status === 'sent' || status === 'delivered';
 
@@ -124,8 +129,8 @@ describe('Projects without a quota', () => {
     const p = await freshProject('No quota');
     const subject = `quota-none-${Date.now()}`;
     for (let i = 0; i < 3; i++) expect(wentOut((await sendAndSettle(p.key, { subject, sender_email: p.sender })).current_status)).toBe(true);
-    const counter = await db().doc.send(new GetCommand({ TableName: db().tableName, Key: monthlyUsageKey(p.id, thisMonth()), ConsistentRead: true }));
-    expect(counter.Item).toBeUndefined();
+    const shards = await usageShards(p.id, thisMonth());
+    expect(shards.filter((item) => item !== undefined)).toEqual([]);
   });
 
   it("take the deployment default (DEFAULT_MONTHLY_QUOTA), unless set to 'unlimited'", async () => {
@@ -171,7 +176,7 @@ describe('Concurrency at the boundary', () => {
   it('10 reservations at once against DynamoDB Local grant exactly the quota', async () => {
     const projectId = `race-${Date.now()}`;
     const granted = await Promise.all(Array.from({ length: 10 }, () => reserveSend(db(), projectId, '2026-11', 3, new Date())));
-    expect(granted.filter(Boolean)).toHaveLength(3);
+    expect(granted.filter((shard) => shard !== undefined)).toHaveLength(3);
     expect(await getMonthlyUsage(db(), projectId, '2026-11')).toBe(3);
   });
 });
@@ -203,8 +208,8 @@ describe('Refunds and months', () => {
     expect(await getMonthlyUsage(db(), p.id, '2026-11')).toBe(1);
     expect(await getMonthlyUsage(db(), p.id, '2026-12')).toBe(1);
     // The counters expire on their own, about 400 days after they were first written.
-    const counter = await db().doc.send(new GetCommand({ TableName: db().tableName, Key: monthlyUsageKey(p.id, '2026-11') }));
-    expect(counter.Item?.ttl).toBe(Math.floor(Date.parse('2026-11-30T23:59:59Z') / 1000) + 400 * 86_400);
+    const [counter] = (await usageShards(p.id, '2026-11')).filter((item) => item !== undefined);
+    expect(counter?.ttl).toBe(Math.floor(Date.parse('2026-11-30T23:59:59Z') / 1000) + 400 * 86_400);
     expect((await getProject(db(), p.id))?.monthly_quota).toBe(1);
   });
 });

@@ -297,7 +297,7 @@ describe('runAdminCli', () => {
 });
 
 describe('project quota', () => {
-  /** A table fake with one project item and, optionally, this month's usage counter. */
+  /** A table fake with one project item and, optionally, this month's usage counter (all of it in shard 0). */
   function projectTable(project: Record<string, unknown> | undefined, sent?: number) {
     const updates: UpdateCommand[] = [];
     const db = {
@@ -307,7 +307,8 @@ describe('project quota', () => {
           if (command instanceof GetCommand) {
             const sk = command.input.Key?.sk as string;
             if (sk === 'PROJECT') return { Item: project };
-            return { Item: sk.startsWith('USAGE#') && sent !== undefined ? { sent } : undefined };
+            const pk = command.input.Key?.pk as string;
+            return { Item: sk.startsWith('USAGE#') && pk.endsWith('#0') && sent !== undefined ? { sent } : undefined };
           }
           if (command instanceof UpdateCommand) {
             updates.push(command);

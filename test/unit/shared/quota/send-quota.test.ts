@@ -2,7 +2,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../../../../shared/config';
 import type { Project } from '../../../../shared/projects/project';
 import { reserveMonthlySend } from '../../../../shared/quota/send-quota';
-import { getMonthlyUsage, releaseSend, reserveSend } from '../../../../shared/quota/usage-repository';
+import { getMonthlyUsage, releaseSend, reserveSend, shardQuota } from '../../../../shared/quota/usage-repository';
+import { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from '../../../../shared/store/keys';
 import type { Db } from '../../../../shared/store/client';
 
 /**
@@ -51,27 +52,47 @@ describe('reserveSend: the conditional counter', () => {
     const { db } = counterTable();
     const now = new Date('2026-11-10T10:00:00Z');
     const results = [];
-    for (let i = 0; i < 5; i++) results.push(await reserveSend(db, 'p-1', '2026-11', 3, now));
+    for (let i = 0; i < 5; i++) results.push((await reserveSend(db, 'p-1', '2026-11', 3, now)) !== undefined);
     expect(results).toEqual([true, true, true, false, false]);
     expect(await getMonthlyUsage(db, 'p-1', '2026-11')).toBe(3);
   });
 
-  it('asks DynamoDB for one atomic ADD guarded by the quota, with a ttl about 400 days out', async () => {
+  it('asks DynamoDB for one atomic ADD on one shard, guarded by its share of the quota, with a ttl about 400 days out', async () => {
     const { db, sent } = counterTable();
     const now = new Date('2026-11-10T10:00:00Z');
-    await reserveSend(db, 'p-1', '2026-11', 7, now);
+    expect(await reserveSend(db, 'p-1', '2026-11', 40, now, () => 0.99)).toBe(MONTHLY_USAGE_SHARDS - 1);
+    expect(sent).toHaveLength(1);
     expect(sent[0].input).toMatchObject({
       TableName: 'mailroom',
-      Key: { pk: 'PROJECT#p-1', sk: 'USAGE#2026-11' },
+      Key: monthlyUsageKey('p-1', '2026-11', MONTHLY_USAGE_SHARDS - 1),
       UpdateExpression: 'ADD sent :one SET #ttl = if_not_exists(#ttl, :ttl)',
       ConditionExpression: 'attribute_not_exists(sent) OR sent < :quota',
-      ExpressionAttributeValues: { ':one': 1, ':quota': 7, ':ttl': Math.floor(now.getTime() / 1000) + 400 * 86_400 },
+      ExpressionAttributeValues: { ':one': 1, ':quota': shardQuota(40, MONTHLY_USAGE_SHARDS - 1), ':ttl': Math.floor(now.getTime() / 1000) + 400 * 86_400 },
     });
+  });
+
+  it('splits the quota over the shards without losing or adding a unit', () => {
+    for (const quota of [1, 3, 15, 16, 17, 40, 1000, 123_457]) {
+      const shares = Array.from({ length: MONTHLY_USAGE_SHARDS }, (_, shard) => shardQuota(quota, shard));
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(quota);
+      expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('moves on to the next shard when one is full, so the whole quota is usable wherever mails land', async () => {
+    const { db } = counterTable();
+    const now = new Date('2026-11-10T10:00:00Z');
+    const sameShardEveryTime = () => 0;
+    const granted = [];
+    for (let i = 0; i < 41; i++) granted.push(await reserveSend(db, 'p-1', '2026-11', 40, now, sameShardEveryTime));
+    expect(granted.filter((g) => g !== undefined)).toHaveLength(40);
+    expect(granted[40]).toBeUndefined();
+    expect(await getMonthlyUsage(db, 'p-1', '2026-11')).toBe(40);
   });
 
   it('refuses every mail under a quota of 0 without writing anything', async () => {
     const { db, sent } = counterTable();
-    expect(await reserveSend(db, 'p-1', '2026-11', 0, new Date())).toBe(false);
+    expect(await reserveSend(db, 'p-1', '2026-11', 0, new Date())).toBeUndefined();
     expect(sent).toHaveLength(0);
   });
 
@@ -85,16 +106,17 @@ describe('releaseSend', () => {
   it('gives a unit back, so the next mail fits again', async () => {
     const { db } = counterTable();
     const now = new Date('2026-11-10T10:00:00Z');
-    await reserveSend(db, 'p-1', '2026-11', 1, now);
-    expect(await reserveSend(db, 'p-1', '2026-11', 1, now)).toBe(false);
-    await releaseSend(db, 'p-1', '2026-11');
+    const shard = await reserveSend(db, 'p-1', '2026-11', 1, now);
+    expect(shard).toBeDefined();
+    expect(await reserveSend(db, 'p-1', '2026-11', 1, now)).toBeUndefined();
+    await releaseSend(db, 'p-1', '2026-11', shard as number);
     expect(await getMonthlyUsage(db, 'p-1', '2026-11')).toBe(0);
-    expect(await reserveSend(db, 'p-1', '2026-11', 1, now)).toBe(true);
+    expect(await reserveSend(db, 'p-1', '2026-11', 1, now)).toBeDefined();
   });
 
   it('never takes the counter below zero', async () => {
     const { db } = counterTable();
-    await releaseSend(db, 'p-1', '2026-11');
+    await releaseSend(db, 'p-1', '2026-11', 0);
     expect(await getMonthlyUsage(db, 'p-1', '2026-11')).toBe(0);
   });
 });

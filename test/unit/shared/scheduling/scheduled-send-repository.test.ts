@@ -12,7 +12,7 @@ import {
   queryDueScheduledSends,
 } from '../../../../shared/scheduling/scheduled-send-repository';
 import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { SCHEDULED_DUE_PARTITION, parseScheduledDueSortKey, scheduledDueIndex, scheduledSendKey } from '../../../../shared/store/keys';
+import { SCHEDULED_DUE_SHARDS, parseScheduledDueSortKey, scheduledDuePartitions, scheduledDueIndex, scheduledSendKey } from '../../../../shared/store/keys';
 
 /**
  * The requests the scheduled-send store sends and how it reads the answers. What its conditions let
@@ -94,27 +94,33 @@ describe('moveScheduledSend and cancelPendingScheduledSend', () => {
 });
 
 describe('queryDueScheduledSends', () => {
-  test('queries the due partition of gsi5 up to and including `until`, through every page', async () => {
+  test('queries every shard of the due index up to and including `until`, through every page, oldest first', async () => {
     const second = '1b6f3c2e-8d1a-4c3e-9f00-000000000002';
-    doc
-      .on(QueryCommand)
-      .resolvesOnce({ Items: [{ ...scheduledDueIndex(DUE, ID) }], LastEvaluatedKey: { pk: 'x' } })
-      .resolvesOnce({ Items: [{ ...scheduledDueIndex('2030-01-01T09:01:00.000Z', second) }] });
+    const later = scheduledDueIndex('2030-01-01T09:01:00.000Z', second);
+    const earlier = scheduledDueIndex(DUE, ID);
+    // The later send's shard answers in two pages; the earlier one's in one; the others are empty.
+    doc.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string>; ExclusiveStartKey?: unknown }) => {
+      const pk = input.ExpressionAttributeValues[':pk'];
+      if (pk === later.gsi5pk && !input.ExclusiveStartKey) return { Items: [], LastEvaluatedKey: { pk: 'x' } };
+      if (pk === later.gsi5pk) return { Items: [later] };
+      if (pk === earlier.gsi5pk) return { Items: [earlier] };
+      return { Items: [] };
+    });
     const due = await queryDueScheduledSends(db, new Date('2030-01-01T09:01:00.000Z'));
     expect(due).toEqual([
       { id: ID, scheduledFor: DUE },
       { id: second, scheduledFor: '2030-01-01T09:01:00.000Z' },
     ]);
     const calls = doc.commandCalls(QueryCommand).map((c) => c.args[0].input);
-    expect(calls).toHaveLength(2);
+    expect(calls.map((c) => c.ExpressionAttributeValues?.[':pk']).sort()).toEqual([...scheduledDuePartitions(), later.gsi5pk].sort());
+    expect(calls).toHaveLength(SCHEDULED_DUE_SHARDS + 1);
     expect(calls[0]).toMatchObject({
       IndexName: 'gsi5',
       KeyConditionExpression: 'gsi5pk = :pk AND gsi5sk < :bound',
-      ExpressionAttributeValues: { ':pk': SCHEDULED_DUE_PARTITION, ':bound': '2030-01-01T09:01:00.001Z' },
+      ExpressionAttributeValues: { ':bound': '2030-01-01T09:01:00.001Z' },
     });
-    expect(calls[1].ExclusiveStartKey).toEqual({ pk: 'x' });
     // The bound sorts after every send due exactly at `until`.
-    expect(scheduledDueIndex('2030-01-01T09:01:00.000Z', second).gsi5sk < '2030-01-01T09:01:00.001Z').toBe(true);
+    expect(later.gsi5sk < '2030-01-01T09:01:00.001Z').toBe(true);
   });
 });
 

@@ -39,14 +39,11 @@ const deps = (queue: Queue) => ({
 
 describe('the minute sweep', () => {
   test('looks 75 s ahead and queues every due send in batches, each delayed until its time (overdue ones undelayed)', async () => {
-    doc.on(QueryCommand).resolves({
-      Items: [
-        scheduledDueIndex(at(-3600), id(1)),
-        scheduledDueIndex(at(0), id(2)),
-        scheduledDueIndex(at(12.3), id(3)),
-        scheduledDueIndex(at(75), id(4)),
-      ],
-    });
+    const entries = [scheduledDueIndex(at(-3600), id(1)), scheduledDueIndex(at(0), id(2)), scheduledDueIndex(at(12.3), id(3)), scheduledDueIndex(at(75), id(4))];
+    // Each shard of the due index answers with its own entries.
+    doc.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) => ({
+      Items: entries.filter((e) => e.gsi5pk === input.ExpressionAttributeValues[':pk']),
+    }));
     const { queue, single, batches } = fakeQueue();
     await expect(sweepScheduledSends(deps(queue))).resolves.toEqual({ due: 4, overdue: 2 });
     expect(doc.commandCalls(QueryCommand)[0].args[0].input.ExpressionAttributeValues?.[':bound']).toBe(new Date(NOW.getTime() + 75_001).toISOString());
@@ -73,7 +70,10 @@ describe('the minute sweep', () => {
   });
 
   test('a failed enqueue fails the run, so that it is logged and the scheduler retries it', async () => {
-    doc.on(QueryCommand).resolves({ Items: [scheduledDueIndex(at(10), id(1)), scheduledDueIndex(at(20), id(2))] });
+    const entries = [scheduledDueIndex(at(10), id(1)), scheduledDueIndex(at(20), id(2))];
+    doc.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) => ({
+      Items: entries.filter((e) => e.gsi5pk === input.ExpressionAttributeValues[':pk']),
+    }));
     const { queue } = fakeQueue(true);
     await expect(sweepScheduledSends(deps(queue))).rejects.toThrow('SQS down');
   });
