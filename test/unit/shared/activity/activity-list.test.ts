@@ -18,9 +18,12 @@ const db: Db = { doc: createDocumentClient(new DynamoDBClient({ region: 'us-east
 const ids = ['a-3', 'a-2', 'a-1'];
 const records = ids.map((id) => ({ ...activityKey(id), id, project_id: 'p-1', current_status: 'sent' }));
 
-/** The project's list index, newest first, holding the three activities. */
+/** The project's list index, newest first, holding the three activities in its first shard (the others are empty). */
 function listIndex() {
-  doc.on(QueryCommand).callsFake((input) => (input.Select === 'COUNT' ? { Count: ids.length } : { Items: ids.map((id) => activityKey(id)) }));
+  doc.on(QueryCommand).callsFake((input) => {
+    const held = String(input.ExpressionAttributeValues?.[':pk']).endsWith('#0') ? ids : [];
+    return input.Select === 'COUNT' ? { Count: held.length } : { Items: held.map((id) => activityKey(id)) };
+  });
 }
 
 describe('GET /v1/activity under throttling', () => {
