@@ -1,5 +1,5 @@
 import { badRequest } from '../errors';
-import { isObject, parseEmail } from './lead-input';
+import { checkStorable, isObject, parseEmail } from './lead-input';
 
 /** Events per bulk call (part 8). */
 export const BULK_EVENT_LIMIT = 1000;
@@ -48,21 +48,10 @@ export function parseEventInput(value: unknown, at = ''): CustomEventInput {
   if (value.event.length > MAX_EVENT_NAME) throw badRequest(`${at}event must be at most ${MAX_EVENT_NAME} characters`);
   const properties = value.properties ?? {};
   if (!isObject(properties)) throw badRequest(`${at}properties must be an object`);
+  // The depth and number checks first: serializing a value nested thousands deep would overflow the stack.
+  checkStorable(properties, `${at}properties`);
   if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES) throw badRequest(`${at}properties is larger than ${MAX_PROPERTIES_BYTES / 1024} KB`);
-  if (JSON.stringify(properties).match(/\d[eE][+-]?\d{3}/) || Object.keys(properties).includes('')) {
-    // Numbers DynamoDB cannot hold and empty keys would fail the write: refused here, with the rest.
-    assertStorable(properties, `${at}properties`);
-  }
   return { email, event: value.event.trim(), properties, ...(value.timestamp !== undefined && value.timestamp !== null ? { timestamp: parseTimestamp(value.timestamp, `${at}timestamp`) } : {}) };
-}
-
-function assertStorable(value: unknown, field: string): void {
-  if (typeof value === 'number' && (!Number.isFinite(value) || Math.abs(value) > 9.9e125 || (value !== 0 && Math.abs(value) < 1e-130))) throw badRequest(`${field} holds a number out of range`);
-  if (Array.isArray(value)) value.forEach((v) => assertStorable(v, field));
-  else if (isObject(value)) for (const [k, v] of Object.entries(value)) {
-    if (k === '') throw badRequest(`${field} may not have an empty key`);
-    assertStorable(v, field);
-  }
 }
 
 /** POST /v1/events/bulk: `events`, 1 to 1,000, each checked; the first fault names its index and nothing is recorded. */

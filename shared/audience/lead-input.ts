@@ -50,8 +50,8 @@ const MAX_NUMBER = 9.9e125;
 const MIN_NUMBER = 1e-130;
 const MAX_DEPTH = 16;
 
-/** Checks a JSON value can be stored as is: numbers in DynamoDB's range, non-empty keys, bounded nesting. */
-function checkStorable(value: unknown, field: string, depth = 0): void {
+/** Checks a JSON value can be stored as is (also for custom event properties): numbers in DynamoDB's range, non-empty keys, bounded nesting. */
+export function checkStorable(value: unknown, field: string, depth = 0): void {
   if (depth > MAX_DEPTH) throw badRequest(`${field} is nested more than ${MAX_DEPTH} levels deep`);
   if (typeof value === 'number') {
     const abs = Math.abs(value);
@@ -69,8 +69,9 @@ function checkStorable(value: unknown, field: string, depth = 0): void {
 /** A `data` object: an object within the size bound whose `_tags`, if any, is a string array. */
 export function parseData(value: unknown, field: string): Record<string, unknown> {
   if (!isObject(value)) throw badRequest(`${field} must be an object`);
-  if (Buffer.byteLength(JSON.stringify(value)) > MAX_DATA_BYTES) throw badRequest(`${field} is larger than ${MAX_DATA_BYTES / 1024} KB`);
+  // The depth check first: serializing a value nested thousands deep would overflow the stack.
   checkStorable(value, field);
+  if (Buffer.byteLength(JSON.stringify(value)) > MAX_DATA_BYTES) throw badRequest(`${field} is larger than ${MAX_DATA_BYTES / 1024} KB`);
   if (value[TAGS_KEY] !== undefined) value = { ...value, [TAGS_KEY]: parseTags(value[TAGS_KEY], `${field}.${TAGS_KEY}`) };
   return value as Record<string, unknown>;
 }

@@ -51,3 +51,14 @@ describe('bulk upsert deduplication', () => {
     expect(dedupeLastWins(rows)).toEqual([rows[1], rows[2]]);
   });
 });
+
+describe('lead data and event properties', () => {
+  test('a value nested thousands deep is a 400, not a stack overflow', async () => {
+    const { parseData } = await import('../../../../shared/audience/lead-input');
+    const { parseEventInput } = await import('../../../../shared/audience/custom-event');
+    const deep = JSON.parse(`${'['.repeat(20000)}${']'.repeat(20000)}`);
+    expect(() => parseData({ a: deep }, 'data')).toThrow('data is nested more than 16 levels deep');
+    expect(() => parseEventInput({ email: 'a@example.com', event: 'x', properties: { a: deep } })).toThrow('properties is nested more than 16 levels deep');
+    expect(() => parseData({ a: 1e200 }, 'data')).toThrow('data holds a number out of range');
+  });
+});
