@@ -120,6 +120,14 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   'webhook-delivery': { table: 'readWrite', enqueue: ['webhooks'] },
   /** The webhook signing secret (read and rotate) and the list of failed deliveries. */
   webhooks: { table: 'readWrite' },
+  /** Lead upserts, memberships, tags and attributes; reads the suppression list for marketing status. */
+  leads: { table: 'readWrite' },
+  /** Segment CRUD; queues evaluation runs and the cleanup of deleted segments. */
+  segments: { table: 'readWrite', enqueue: ['audience'] },
+  /** Records custom events and creates the leads of unknown emails. */
+  events: { table: 'readWrite' },
+  /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
+  'audience-worker': { table: 'readWrite', enqueue: ['audience'] },
   /** Template CRUD and the usage markers checked before a delete. */
   templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */

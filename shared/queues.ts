@@ -22,6 +22,8 @@ export const queues = {
   'ses-events': { urlEnv: 'SES_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
   /** Scheduled sends at their time: delayed messages from the sweep (or from the API for sends due soon). */
   scheduled: { urlEnv: 'SCHEDULED_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
+  /** Audience jobs: one step of a dynamic segment's evaluation (a shard, a bounded number of pages), a deleted segment's cleanup. */
+  audience: { urlEnv: 'AUDIENCE_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 1 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

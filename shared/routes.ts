@@ -34,6 +34,9 @@ export const endpointGroups = {
   links: { entry: 'functions/public-links/handler.ts', description: 'Unsubscribe and view-in-browser pages' },
   templates: { entry: 'functions/templates/handler.ts', description: 'Templates' },
   'scheduled-sends': { entry: 'functions/scheduled-sends/handler.ts', description: 'Scheduled sends: read, reschedule, cancel' },
+  leads: { entry: 'functions/leads/handler.ts', description: 'Leads, their segments, tags and attributes' },
+  segments: { entry: 'functions/segments/handler.ts', description: 'Segments: static and dynamic' },
+  events: { entry: 'functions/events/handler.ts', description: 'Custom events' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -95,6 +98,29 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/u/{token}', group: 'links', auth: 'public' },
   { method: 'POST', path: '/u/{token}', group: 'links', auth: 'public' },
   { method: 'GET', path: '/v/{token}', group: 'links', auth: 'public' },
+  // One path variable name per level (API Gateway refuses siblings with different names): the tags
+  // and attributes routes read `{id}` as the lead's URL-encoded email.
+  { method: 'POST', path: '/v1/leads', group: 'leads', auth: 'project' },
+  { method: 'GET', path: '/v1/leads', group: 'leads', auth: 'project' },
+  { method: 'GET', path: '/v1/leads/{id}', group: 'leads', auth: 'project' },
+  { method: 'PUT', path: '/v1/leads/{id}', group: 'leads', auth: 'project' },
+  { method: 'DELETE', path: '/v1/leads/{id}', group: 'leads', auth: 'project' },
+  { method: 'POST', path: '/v1/leads/{id}/segments', group: 'leads', auth: 'project' },
+  { method: 'DELETE', path: '/v1/leads/{id}/segments/{segmentId}', group: 'leads', auth: 'project' },
+  { method: 'POST', path: '/v1/leads/{id}/tags', group: 'leads', auth: 'project' },
+  { method: 'DELETE', path: '/v1/leads/{id}/tags', group: 'leads', auth: 'project' },
+  { method: 'GET', path: '/v1/leads/{id}/tags', group: 'leads', auth: 'project' },
+  { method: 'POST', path: '/v1/leads/{id}/attributes', group: 'leads', auth: 'project' },
+  { method: 'GET', path: '/v1/leads/{id}/attributes', group: 'leads', auth: 'project' },
+  { method: 'POST', path: '/v1/segments', group: 'segments', auth: 'project' },
+  { method: 'GET', path: '/v1/segments', group: 'segments', auth: 'project' },
+  { method: 'GET', path: '/v1/segments/{id}', group: 'segments', auth: 'project' },
+  { method: 'PATCH', path: '/v1/segments/{id}', group: 'segments', auth: 'project' },
+  { method: 'DELETE', path: '/v1/segments/{id}', group: 'segments', auth: 'project' },
+  { method: 'POST', path: '/v1/segments/{id}/evaluate', group: 'segments', auth: 'project' },
+  { method: 'POST', path: '/v1/events', group: 'events', auth: 'project' },
+  { method: 'POST', path: '/v1/events/bulk', group: 'events', auth: 'project' },
+  { method: 'GET', path: '/v1/events', group: 'events', auth: 'project' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */
@@ -109,6 +135,7 @@ export const workers = {
   'webhook-fanout': { entry: 'functions/webhook-fanout/handler.ts', queue: 'events' },
   'webhook-delivery': { entry: 'functions/webhook-delivery/handler.ts', queue: 'webhooks' },
   'scheduled-send-worker': { entry: 'functions/scheduled-send-worker/handler.ts', queue: 'scheduled' },
+  'audience-worker': { entry: 'functions/audience-worker/handler.ts', queue: 'audience' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

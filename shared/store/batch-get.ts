@@ -31,11 +31,13 @@ const backoff = (retry: BatchGetRetry, round: number) => Math.random() * retry.b
  * The items stored under the given keys, in no particular order (an absent key yields nothing).
  * Asks 100 keys per request, each key once, and asks again with exponential backoff for the keys
  * DynamoDB hands back unprocessed under load; throws BatchGetIncompleteError if some remain.
+ * `consistentRead` for read-then-write-conditionally callers (lead upserts).
  */
 export async function batchGetAll(
   db: Db,
   keys: readonly Record<string, unknown>[],
   retry: BatchGetRetry = DEFAULT_RETRY,
+  options: { consistentRead?: boolean } = {},
 ): Promise<Record<string, unknown>[]> {
   // BatchGetItem refuses a request that names a key twice.
   const unique = [...new Map(keys.map((key) => [JSON.stringify(key), key])).values()];
@@ -45,7 +47,7 @@ export async function batchGetAll(
     for (let round = 0; pending.length > 0; round++) {
       if (round > retry.retries) throw new BatchGetIncompleteError(pending.length);
       if (round > 0) await sleep(backoff(retry, round));
-      const out: BatchGetCommandOutput = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending } } }));
+      const out: BatchGetCommandOutput = await db.doc.send(new BatchGetCommand({ RequestItems: { [db.tableName]: { Keys: pending, ConsistentRead: options.consistentRead } } }));
       items.push(...(out.Responses?.[db.tableName] ?? []));
       pending = (out.UnprocessedKeys?.[db.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
     }

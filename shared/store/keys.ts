@@ -47,6 +47,19 @@
  * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE#<shard of id> | gsi5sk <due>#<id> | sparse: pending only; Query all 32 shards <= now + lookahead | 1 index entry at create, 1 at claim |
  * | Idempotency record (24 h)            | IDEMP#<p>#<sha256 key> | IDEMP              | conditional Put, Update, Delete (TTL 24 h) | 2 per request that carries the header |
  * | Monthly send usage of a project      | USAGE#<p>#<shard of 16>| USAGE#<yyyy-mm>    | conditional UpdateItem ADD on one shard's share | 1 per mail (more when shards fill), only when the project has a quota |
+ * | Lead of a project (by email)         | LEADS#<p>#<shard>      | LEAD#<email lc>    | TransactWrite (cond.), BatchGet, Query begins_with (email prefix search) | 2 (transactional put) |
+ * | Lead id -> email                     | LEADID#<p>#<id>        | LEADID             | in the lead's creation transaction, BatchGet | 2 at creation, 0 after |
+ * | Leads newest first (gsi3, keys only) | gsi3pk LEADT#<p>#<shard>| <created>#<id>    | Query desc per shard, merged; BatchGet | 1 (index entry at creation) |
+ * | Leads by name prefix (gsi4, keys only)| gsi4pk LEADN#<p>#<shard>| <name lc>#<email>| sparse: leads with a name; Query begins_with per shard | 1 while the lead has a name |
+ * | Lead counter (project total)         | PROJECT#<projectId>    | LEADCOUNT#<n>      | ADD in the writing transaction; Query begins_with sums | 2 per transaction (not per lead) |
+ * | Segment of a project                 | PROJECT#<projectId>    | SEG#<segmentId>    | Put, GetItem, BatchGet, Query begins_with | 1 to create or rename |
+ * | Segment member counter               | PROJECT#<projectId>    | SEGCOUNT#<seg>#<n> | ADD in the writing transaction; Query begins_with sums | 2 per transaction and segment |
+ * | Static membership (lead in segment)  | LEADSEG#<p>#<leadId>   | SEG#<segmentId>    | conditional Put/Delete in a transaction; Query (a lead's segments) | 2 + 1 (gsi2 entry) |
+ * | Members of a segment (gsi2)          | gsi2pk SEGM#<p>#<seg>#<shard> | <created>#<leadId> | Query desc per shard, merged | (in the membership's 3) |
+ * | Dynamic segment members of one run   | DSEG#<p>#<seg>#<gen>#<shard> | <email lc>   | BatchWrite while evaluating; Query per shard | 1 per member per evaluation |
+ * | Custom event                         | EVT#<p>#<email lc>     | <timestamp>#<id>   | BatchWrite; Query desc (by email, since/until) | 1 + 2 index entries = 3 |
+ * | Custom events by name (gsi5, keys)   | gsi5pk EVN#<p>#<event>#<shard> | <timestamp>#<id> | Query per shard (list by name; "did X within a period") | (in the event's 3) |
+ * | Custom events of a project (gsi6)    | gsi6pk EVS#<p>#<shard> | <timestamp>#<id>   | Query desc per shard, merged | (in the event's 3) |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -60,6 +73,14 @@
  * partition-spread.test.ts). Keys that every mail of a project writes carry a shard: the activity
  * indexes (16, by recipient or by id), the daily counters STAT# and the monthly quota USAGE#; the
  * deployment-wide SCHEDDUE and DOMAINCHECK partitions too. Readers query every shard and merge.
+ *
+ * Audience (docs/decisions.md, "Leads, segments and custom events"). Every key that every lead of a
+ * project writes is sharded by a hash of the lowercased email into LEAD_SHARDS partitions (about
+ * 1,000 writes a second each), read in parallel and merged. Write units: a new lead with a name is
+ * 2 (lead, transactional) + 2 (id item) + 1 (gsi3) + 1 (gsi4) = 6, plus its share of one counter
+ * ADD per transaction of up to 45 leads; an update of an existing lead is 2 (+1 when its name
+ * changes). A membership is 2 (transactional put) + 1 (gsi2) = 3, plus one counter ADD per
+ * transaction and segment. A custom event is 1 + 2 index entries = 3 (BatchWrite, not transactional).
  */
 
 export interface ItemKey {
@@ -393,3 +414,135 @@ export const MONTHLY_USAGE_SHARDS = 16;
 
 /** Key of one shard of a project's send counter for one calendar month (UTC, `yyyy-mm`). */
 export const monthlyUsageKey = (projectId: string, month: string, shard: number): ItemKey => ({ pk: `USAGE#${projectId}#${shard}`, sk: `USAGE#${month}` });
+
+/** Partitions of every per-lead key of a project (lead items, list and search indexes, events indexes). */
+export const LEAD_SHARDS = 16;
+
+/** Shards of the counters written by transactions (so that concurrent transactions rarely touch the same item). */
+export const COUNTER_SHARDS = 16;
+
+/** The shard of a lowercased email: a stable hash, so that a lead always lives in the same partition. */
+export function leadShard(emailLc: string): number {
+  // FNV-1a, 32 bits: cheap, stable across runtimes, spreads addresses evenly.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < emailLc.length; i++) {
+    hash ^= emailLc.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % LEAD_SHARDS;
+}
+
+/** Every shard number, for reads that fan out over them. */
+export const leadShards = (): number[] => Array.from({ length: LEAD_SHARDS }, (_, i) => i);
+
+/** Partition of the leads of one shard of a project. */
+export const leadPartition = (projectId: string, shard: number): string => `LEADS#${projectId}#${shard}`;
+
+/** Prefix of lead sort keys; the rest is the lowercased email (Query begins_with for an email prefix search). */
+export const LEAD_SK_PREFIX = 'LEAD#';
+
+/** Key of a lead: the lowercased email decides both partition and sort key, so an address has one item per project. */
+export const leadKey = (projectId: string, emailLc: string): ItemKey => ({ pk: leadPartition(projectId, leadShard(emailLc)), sk: `${LEAD_SK_PREFIX}${emailLc}` });
+
+/** Key of the lookup from a lead's id to its email. */
+export const leadIdKey = (projectId: string, leadId: string): ItemKey => ({ pk: `LEADID#${projectId}#${leadId}`, sk: 'LEADID' });
+
+/** Index attributes of a lead: the newest-first list (gsi3) and, when it has a name, the name search (gsi4). */
+export function leadIndexes(projectId: string, lead: { id: string; email: string; created_at: string; name_lc?: string }) {
+  const shard = leadShard(lead.email);
+  const attributes: Record<string, string> = { gsi3pk: `LEADT#${projectId}#${shard}`, gsi3sk: `${lead.created_at}#${lead.id}` };
+  if (lead.name_lc) Object.assign(attributes, { gsi4pk: `LEADN#${projectId}#${shard}`, gsi4sk: `${lead.name_lc}#${lead.email}` });
+  return attributes;
+}
+
+/** Index partitions of a project's leads, per shard. */
+export const leadListPartition = {
+  newest: (projectId: string, shard: number) => ({ index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: `LEADT#${projectId}#${shard}` }),
+  name: (projectId: string, shard: number) => ({ index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: `LEADN#${projectId}#${shard}` }),
+};
+
+/** Reads the email back from a lead's sort key. */
+export const emailOfLeadSortKey = (sk: string): string => sk.slice(LEAD_SK_PREFIX.length);
+
+/** Prefix of a project's lead counter shards. */
+export const LEAD_COUNT_SK_PREFIX = 'LEADCOUNT#';
+
+/** Key of one shard of a project's lead counter. */
+export const leadCounterKey = (projectId: string, shard: number): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `${LEAD_COUNT_SK_PREFIX}${shard}` });
+
+/** Key of a segment inside its project's partition. */
+export const segmentKey = (projectId: string, segmentId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `SEG#${segmentId}` });
+
+/** Prefix of a project's segments. */
+export const SEGMENT_SK_PREFIX = 'SEG#';
+
+/** Prefix of a project's segment member counters (all segments). */
+export const SEGMENT_COUNT_SK_PREFIX = 'SEGCOUNT#';
+
+/** Key of one shard of a segment's member counter. */
+export const segmentCounterKey = (projectId: string, segmentId: string, shard: number): ItemKey => ({
+  pk: `PROJECT#${projectId}`,
+  sk: `${SEGMENT_COUNT_SK_PREFIX}${segmentId}#${shard}`,
+});
+
+/** Reads the segment id back from a member counter's sort key. */
+export const segmentOfCounterSortKey = (sk: string): string => sk.slice(SEGMENT_COUNT_SK_PREFIX.length).split('#')[0];
+
+/** Key of a lead's membership of a static segment, in the lead's own partition (its segment_ids are one Query). */
+export const membershipKey = (projectId: string, leadId: string, segmentId: string): ItemKey => ({ pk: `LEADSEG#${projectId}#${leadId}`, sk: `SEG#${segmentId}` });
+
+/** Partition of a lead's memberships. */
+export const membershipPartition = (projectId: string, leadId: string): string => `LEADSEG#${projectId}#${leadId}`;
+
+/** Reads the lead id back from a membership's partition. */
+export const leadOfMembershipPartition = (pk: string): string => pk.slice(pk.lastIndexOf('#') + 1);
+
+/** Reads the segment id back from a membership's sort key. */
+export const segmentOfMembershipSortKey = (sk: string): string => sk.slice(SEGMENT_SK_PREFIX.length);
+
+/** gsi2 attributes of a membership: the segment's members, newest lead first, sharded by the lead id (which an email change keeps). */
+export const membershipIndex = (projectId: string, segmentId: string, lead: { id: string; created_at: string }) => ({
+  gsi2pk: `SEGM#${projectId}#${segmentId}#${leadShard(lead.id)}`,
+  gsi2sk: `${lead.created_at}#${lead.id}`,
+});
+
+/** gsi2 partition of one shard of a segment's members. */
+export const segmentMembersPartition = (projectId: string, segmentId: string, shard: number) => ({
+  index: 'gsi2', pkName: 'gsi2pk', skName: 'gsi2sk', pk: `SEGM#${projectId}#${segmentId}#${shard}`,
+});
+
+/** Partition of one shard of the members a dynamic segment's evaluation `generation` found. */
+export const dynamicMembersPartition = (projectId: string, segmentId: string, generation: number, shard: number): string =>
+  `DSEG#${projectId}#${segmentId}#${generation}#${shard}`;
+
+/** Key of a member found by a dynamic segment's evaluation. */
+export const dynamicMemberKey = (projectId: string, segmentId: string, generation: number, emailLc: string): ItemKey => ({
+  pk: dynamicMembersPartition(projectId, segmentId, generation, leadShard(emailLc)),
+  sk: emailLc,
+});
+
+/** Partition of a lead's custom events (by lowercased email). */
+export const customEventPartition = (projectId: string, emailLc: string): string => `EVT#${projectId}#${emailLc}`;
+
+/** Reads the email back from a custom event's partition. */
+export const emailOfCustomEventPartition = (projectId: string, pk: string): string => pk.slice(`EVT#${projectId}#`.length);
+
+/** Key of a custom event, sorting by its timestamp. */
+export const customEventKey = (projectId: string, emailLc: string, timestamp: string, id: string): ItemKey => ({
+  pk: customEventPartition(projectId, emailLc),
+  sk: `${timestamp}#${id}`,
+});
+
+/** Index attributes of a custom event: by name (gsi5) and the project's list (gsi6), sharded by the email. */
+export const customEventIndexes = (projectId: string, e: { email: string; event: string; timestamp: string; id: string }) => ({
+  gsi5pk: `EVN#${projectId}#${e.event}#${leadShard(e.email)}`,
+  gsi5sk: `${e.timestamp}#${e.id}`,
+  gsi6pk: `EVS#${projectId}#${leadShard(e.email)}`,
+  gsi6sk: `${e.timestamp}#${e.id}`,
+});
+
+/** Index partitions of a project's custom events, per shard. */
+export const customEventListPartition = {
+  byName: (projectId: string, event: string, shard: number) => ({ index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: `EVN#${projectId}#${event}#${shard}` }),
+  project: (projectId: string, shard: number) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `EVS#${projectId}#${shard}` }),
+};

@@ -1,0 +1,223 @@
+import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll, BATCH_GET_LIMIT } from '../store/batch-get';
+import type { Db } from '../store/client';
+import { queryAll } from '../store/query';
+import type { TransactItem } from '../store/transact';
+import {
+  COUNTER_SHARDS,
+  LEAD_COUNT_SK_PREFIX,
+  LEAD_SK_PREFIX,
+  emailOfLeadSortKey,
+  leadCounterKey,
+  leadIdKey,
+  leadIndexes,
+  leadKey,
+  leadListPartition,
+  leadPartition,
+  leadShards,
+  projectKey,
+} from '../store/keys';
+import type { Lead } from './lead';
+
+/** The stored item of a lead: its key, its index attributes and its fields. */
+export function leadItemOf(lead: Lead): Record<string, unknown> {
+  return { ...leadKey(lead.project_id, lead.email), ...leadIndexes(lead.project_id, lead), ...lead };
+}
+
+/** A lead from a stored item (keys and index attributes dropped). */
+export function leadFromItem(item: Record<string, unknown>): Lead {
+  const { id, project_id, email, data, storeplatform_customer_id, created_at, updated_at, version, name_lc } = item as unknown as Lead;
+  return { id, project_id, email, data: data ?? {}, storeplatform_customer_id: storeplatform_customer_id ?? null, created_at, updated_at, version, ...(name_lc ? { name_lc } : {}) };
+}
+
+/** Reads keys 100 per request, every request in parallel (a bulk call's 1,000 keys are 10 requests at once). */
+export async function batchGetParallel(db: Db, keys: readonly Record<string, unknown>[], consistentRead = false): Promise<Record<string, unknown>[]> {
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) chunks.push(keys.slice(i, i + BATCH_GET_LIMIT));
+  return (await Promise.all(chunks.map((chunk) => batchGetAll(db, chunk, undefined, { consistentRead })))).flat();
+}
+
+/** The leads of the given (lowercased) emails, keyed by email; `consistent` for read-then-write. */
+export async function getLeadsByEmail(db: Db, projectId: string, emails: readonly string[], consistent = false): Promise<Map<string, Lead>> {
+  const items = await batchGetParallel(db, emails.map((e) => ({ ...leadKey(projectId, e) })), consistent);
+  return new Map(items.map((item) => [String(item.email), leadFromItem(item)]));
+}
+
+/** One lead by its (lowercased) email, read consistently, or undefined. */
+export async function getLeadByEmail(db: Db, projectId: string, email: string): Promise<Lead | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: leadKey(projectId, email), ConsistentRead: true }));
+  return out.Item ? leadFromItem(out.Item) : undefined;
+}
+
+/** One lead by id (through its id item), or undefined. */
+export async function getLeadById(db: Db, projectId: string, leadId: string): Promise<Lead | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: leadIdKey(projectId, leadId), ConsistentRead: true }));
+  if (typeof out.Item?.email !== 'string') return undefined;
+  const lead = await getLeadByEmail(db, projectId, out.Item.email);
+  // An id item outlives its lead only between the steps of a delete: the lead is gone.
+  return lead?.id === leadId ? lead : undefined;
+}
+
+/** The leads of the given ids, in that order (absent ones left out). */
+export async function getLeadsByIds(db: Db, projectId: string, ids: readonly string[]): Promise<Lead[]> {
+  const idItems = await batchGetParallel(db, ids.map((id) => ({ ...leadIdKey(projectId, id) })));
+  const emailOf = new Map(idItems.map((item) => [String(item.pk).slice(String(item.pk).lastIndexOf('#') + 1), String(item.email)]));
+  const leads = await getLeadsByEmail(db, projectId, [...new Set(emailOf.values())]);
+  return ids.flatMap((id) => {
+    const lead = leads.get(emailOf.get(id) ?? '');
+    return lead && lead.id === id ? [lead] : [];
+  });
+}
+
+/** The leads stored under the given table keys (from a keys-only index), in that order. */
+export async function getLeadsByKeys(db: Db, keys: readonly { pk: string; sk: string }[]): Promise<Lead[]> {
+  const items = await batchGetParallel(db, keys.map((k) => ({ pk: k.pk, sk: k.sk })));
+  const byEmail = new Map(items.map((item) => [String(item.email), leadFromItem(item)]));
+  return keys.flatMap((k) => byEmail.get(emailOfLeadSortKey(k.sk)) ?? []);
+}
+
+/** Transaction actions that create a lead: the lead, unless its email exists, and its id item. */
+export function createLeadActions(db: Db, lead: Lead): TransactItem[] {
+  return [
+    { Put: { TableName: db.tableName, Item: leadItemOf(lead), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: db.tableName, Item: { ...leadIdKey(lead.project_id, lead.id), email: lead.email }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  ];
+}
+
+/** Transaction action that replaces a lead still at `expectedVersion` (same email). */
+export function replaceLeadAction(db: Db, lead: Lead, expectedVersion: number): TransactItem {
+  return { Put: { TableName: db.tableName, Item: leadItemOf(lead), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } };
+}
+
+/** Transaction actions that move a lead to a new email: the old item goes (if unchanged), the new must not exist, the id item follows. */
+export function moveLeadActions(db: Db, previous: Lead, next: Lead): TransactItem[] {
+  return [
+    { Delete: { TableName: db.tableName, Key: leadKey(previous.project_id, previous.email), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': previous.version } } },
+    { Put: { TableName: db.tableName, Item: leadItemOf(next), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: db.tableName, Item: { ...leadIdKey(next.project_id, next.id), email: next.email } } },
+  ];
+}
+
+/** Transaction actions that delete a lead still at its version, and its id item. */
+export function deleteLeadActions(db: Db, lead: Lead): TransactItem[] {
+  return [
+    { Delete: { TableName: db.tableName, Key: leadKey(lead.project_id, lead.email), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': lead.version } } },
+    { Delete: { TableName: db.tableName, Key: leadIdKey(lead.project_id, lead.id) } },
+  ];
+}
+
+/** Transaction action that adds `delta` to one shard of a project's lead counter. */
+export function leadCounterAction(db: Db, projectId: string, delta: number, shard = Math.floor(Math.random() * COUNTER_SHARDS)): TransactItem {
+  return { Update: { TableName: db.tableName, Key: leadCounterKey(projectId, shard), UpdateExpression: 'ADD #n :d', ExpressionAttributeNames: { '#n': 'count' }, ExpressionAttributeValues: { ':d': delta } } };
+}
+
+/** The project's lead count: the sum of its counter shards (one Query). */
+export async function countLeads(db: Db, projectId: string): Promise<number> {
+  const items = await queryAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': LEAD_COUNT_SK_PREFIX },
+    ConsistentRead: true,
+  });
+  return Math.max(0, items.reduce((sum, item) => sum + Number(item.count ?? 0), 0));
+}
+
+/** The first `limit` entries of one index partition, newest (highest sort key) first, keys only. */
+async function newestKeys(db: Db, part: { index: string; pkName: string; pk: string }, limit: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: part.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': part.pkName },
+        ExpressionAttributeValues: { ':pk': part.pk },
+        ScanIndexForward: false,
+        Limit: Math.min(limit - items.length, 1000),
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < limit);
+  return items;
+}
+
+/**
+ * Entries `offset` to `offset + limit` of sharded index partitions merged newest first: each shard
+ * is read to `offset + limit` entries at most, in parallel, and the merge sorts by the index sort key.
+ */
+export async function pageNewestAcrossShards(
+  db: Db,
+  parts: readonly { index: string; pkName: string; skName: string; pk: string }[],
+  offset: number,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const perShard = await Promise.all(parts.map((part) => newestKeys(db, part, offset + limit)));
+  const skName = parts[0]?.skName ?? 'sk';
+  return perShard
+    .flat()
+    .sort((a, b) => (String(a[skName]) < String(b[skName]) ? 1 : String(a[skName]) > String(b[skName]) ? -1 : 0))
+    .slice(offset, offset + limit);
+}
+
+/** The newest-first list partitions of a project's leads (gsi3), one per shard. */
+export const newestLeadPartitions = (projectId: string) => leadShards().map((s) => leadListPartition.newest(projectId, s));
+
+/**
+ * Leads whose email or name starts with `prefix` (lowercased), at most `cap` of them, as table keys
+ * ordered by email: an email prefix Query on every lead partition and a name prefix Query on every
+ * name index partition, in parallel, merged without duplicates.
+ */
+export async function searchLeadKeys(db: Db, projectId: string, prefix: string, cap: number): Promise<{ pk: string; sk: string }[]> {
+  const byEmail = leadShards().map((s) =>
+    queryCapped(db, {
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': leadPartition(projectId, s), ':prefix': `${LEAD_SK_PREFIX}${prefix}` },
+      ProjectionExpression: 'pk, sk',
+    }, cap),
+  );
+  const byName = prefix.includes('@')
+    ? []
+    : leadShards().map((s) => {
+        const part = leadListPartition.name(projectId, s);
+        return queryCapped(db, {
+          TableName: db.tableName,
+          IndexName: part.index,
+          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+          ExpressionAttributeNames: { '#pk': part.pkName, '#sk': part.skName },
+          ExpressionAttributeValues: { ':pk': part.pk, ':prefix': prefix },
+        }, cap);
+      });
+  const found = new Map<string, { pk: string; sk: string }>();
+  for (const item of (await Promise.all([...byEmail, ...byName])).flat()) found.set(String(item.sk), { pk: String(item.pk), sk: String(item.sk) });
+  return [...found.values()].sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0)).slice(0, cap);
+}
+
+async function queryCapped(db: Db, query: ConstructorParameters<typeof QueryCommand>[0], cap: number): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: start }));
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < cap);
+  return items.slice(0, cap);
+}
+
+/** One page of one lead partition in email order, whole items (dynamic segment evaluation reads the audience this way). */
+export async function readLeadShardPage(db: Db, projectId: string, shard: number, start: Record<string, unknown> | undefined, limit: number): Promise<{ leads: Lead[]; next?: Record<string, unknown> }> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': leadPartition(projectId, shard), ':prefix': LEAD_SK_PREFIX },
+      Limit: limit,
+      ExclusiveStartKey: start,
+    }),
+  );
+  return { leads: (out.Items ?? []).map(leadFromItem), next: out.LastEvaluatedKey };
+}

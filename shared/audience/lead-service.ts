@@ -1,0 +1,263 @@
+import { ConditionFailedError, badRequest, conflict, notFound } from '../errors';
+import type { PageRequest } from '../http/pagination';
+import type { Clock } from '../ports';
+import type { Db } from '../store/client';
+import { leadShards, segmentMembersPartition, leadOfMembershipPartition } from '../store/keys';
+import { contentionBackoff, transactWrite } from '../store/transact';
+import { versionedPut } from '../store/versioned-put';
+import { TAGS_KEY, leadName, presentLead, tagsOf, withoutTags, type Lead } from './lead';
+import { isObject, parseData, parseLeadUpdate, parseSegmentIds, parseTags, parseUpsertBody, uuidParam, parseEmail } from './lead-input';
+import {
+  countLeads,
+  deleteLeadActions,
+  getLeadByEmail,
+  getLeadById,
+  getLeadsByIds,
+  getLeadsByKeys,
+  leadCounterAction,
+  moveLeadActions,
+  newestLeadPartitions,
+  pageNewestAcrossShards,
+  leadItemOf,
+  replaceLeadAction,
+  searchLeadKeys,
+} from './lead-repository';
+import { upsertLeads } from './lead-upsert';
+import { changeMemberships } from './memberships';
+import { marketingStatuses } from './marketing-status';
+import { dynamicMemberLeadKeys, dynamicMembersAmong } from './dynamic-members-repository';
+import { existingMemberships, getSegment, getSegments, leadSegmentIds, segmentMemberCounts } from './segment-repository';
+
+/** Deepest entry a page may reach: every shard is read to that depth and merged (docs/decisions.md). */
+export const MAX_LIST_DEPTH = 10_000;
+/** Most matches a search collects (its `total` is exact up to this number). */
+export const SEARCH_CAP = 10_000;
+const WRITE_ATTEMPTS = 6;
+
+/** POST /v1/leads: the upsert answer of 4.9. */
+export async function upsertFromRequest(db: Db, clock: Clock, projectId: string, body: unknown) {
+  const { results, warnings } = await upsertLeads(db, clock, projectId, parseUpsertBody(body));
+  return { success: true, total: results.length, leads: results, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/** The lead a `:id` names; 400 for a malformed id, 404 when absent. */
+export async function requireLead(db: Db, projectId: string, rawId: string | undefined): Promise<Lead> {
+  const lead = await getLeadById(db, projectId, uuidParam(rawId, 'lead'));
+  if (!lead) throw notFound('Lead not found');
+  return lead;
+}
+
+/** The lead an `:id` path segment names by URL-encoded email (tags, attributes); 404 when absent. */
+export async function requireLeadByEmail(db: Db, projectId: string, rawEmail: string | undefined): Promise<Lead> {
+  const lead = await getLeadByEmail(db, projectId, parseEmail(rawEmail, 'email'));
+  if (!lead) throw notFound('Lead not found');
+  return lead;
+}
+
+/** The segments a lead is in: its memberships of segments that still exist. */
+async function currentSegmentIds(db: Db, projectId: string, leadId: string): Promise<string[]> {
+  const ids = await leadSegmentIds(db, projectId, leadId);
+  if (ids.length === 0) return [];
+  const existing = await getSegments(db, projectId, ids);
+  return ids.filter((id) => existing.has(id));
+}
+
+/** GET /v1/leads/:id: the lead with `segment_ids` and its marketing status. */
+export async function showLead(db: Db, projectId: string, rawId: string | undefined) {
+  const lead = await requireLead(db, projectId, rawId);
+  return present(db, projectId, lead);
+}
+
+async function present(db: Db, projectId: string, lead: Lead) {
+  const [segmentIds, statuses] = await Promise.all([currentSegmentIds(db, projectId, lead.id), marketingStatuses(db, projectId, [lead.email])]);
+  return presentLead(lead, { segmentIds, marketingStatus: statuses.get(lead.email) });
+}
+
+/**
+ * GET /v1/leads: newest first; `segment_id` lists a segment's members, `search` matches the start of
+ * the email or of the name (any case, ordered by email). `total` comes from counters, except for a
+ * search, whose matches are counted (up to SEARCH_CAP).
+ */
+export async function listLeads(db: Db, projectId: string, page: PageRequest, query: { search?: string; segment_id?: string }) {
+  const offset = (page.page - 1) * page.perPage;
+  const search = query.search?.trim().toLowerCase();
+  if (search !== undefined && search.length > 254) throw badRequest('search must be at most 254 characters');
+  const segmentId = query.segment_id !== undefined ? uuidParam(query.segment_id, 'segment') : undefined;
+  const segment = segmentId ? await getSegment(db, projectId, segmentId) : undefined;
+  if (segmentId && !segment) throw notFound('Segment not found');
+
+  let leads: Lead[];
+  let total: number;
+  if (search) {
+    const keys = await searchLeadKeys(db, projectId, search, SEARCH_CAP);
+    if (segment) {
+      const matched = await keepMembers(db, projectId, segment, await getLeadsByKeys(db, keys));
+      total = matched.length;
+      leads = matched.slice(offset, offset + page.perPage);
+    } else {
+      total = keys.length;
+      leads = await getLeadsByKeys(db, keys.slice(offset, offset + page.perPage));
+    }
+  } else {
+    if (offset + page.perPage > MAX_LIST_DEPTH) throw badRequest(`page * per_page may not exceed ${MAX_LIST_DEPTH}; narrow the list with search or segment_id`);
+    if (!segment) {
+      total = await countLeads(db, projectId);
+      leads = await getLeadsByKeys(db, (await pageNewestAcrossShards(db, newestLeadPartitions(projectId), offset, page.perPage)) as { pk: string; sk: string }[]);
+    } else if (segment.type === 'static') {
+      total = (await segmentMemberCounts(db, projectId)).get(segment.id) ?? 0;
+      const parts = leadShards().map((s) => segmentMembersPartition(projectId, segment.id, s));
+      const entries = await pageNewestAcrossShards(db, parts, offset, page.perPage);
+      leads = await getLeadsByIds(db, projectId, entries.map((e) => leadOfMembershipPartition(String(e.pk))));
+    } else {
+      const generation = segment.current_generation ?? 0;
+      total = generation > 0 ? (segment.evaluation?.member_count ?? 0) : 0;
+      leads = generation > 0 ? await getLeadsByKeys(db, await dynamicMemberLeadKeys(db, projectId, segment.id, generation, offset, page.perPage)) : [];
+    }
+  }
+  const statuses = await marketingStatuses(db, projectId, leads.map((l) => l.email));
+  return { leads: leads.map((l) => presentLead(l, { marketingStatus: statuses.get(l.email) })), total };
+}
+
+/** The leads of a search that are members of a segment (static: their membership items; dynamic: the current run's). */
+async function keepMembers(db: Db, projectId: string, segment: { id: string; type: string; current_generation?: number }, leads: Lead[]): Promise<Lead[]> {
+  if (segment.type !== 'static') {
+    const members = await dynamicMembersAmong(db, projectId, segment.id, segment.current_generation ?? 0, leads.map((l) => l.email));
+    return leads.filter((l) => members.has(l.email));
+  }
+  const members = await existingMemberships(db, projectId, leads.map((l) => ({ leadId: l.id, segmentId: segment.id })));
+  return leads.filter((l) => members.has(`${l.id}#${segment.id}`));
+}
+
+/**
+ * PUT /v1/leads/:id: `email` moves the lead (409 when another lead has it), `data` replaces the
+ * whole object (tags kept unless `data._tags` is given), `segment_ids` replaces the static
+ * memberships (unknown ids ignored). The lead write is conditional on its version and retried.
+ */
+export async function updateLead(db: Db, clock: Clock, projectId: string, rawId: string | undefined, body: unknown) {
+  const id = uuidParam(rawId, 'lead');
+  const update = parseLeadUpdate(body);
+  let lead: Lead | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const current = await getLeadById(db, projectId, id);
+    if (!current) throw notFound('Lead not found');
+    const data = update.data ? { ...update.data } : { ...current.data };
+    if (update.data && update.data[TAGS_KEY] === undefined && tagsOf(current.data).length > 0) data[TAGS_KEY] = tagsOf(current.data);
+    const name = leadName(data);
+    const { name_lc: _old, ...rest } = current;
+    const next: Lead = {
+      ...rest,
+      email: update.email ?? current.email,
+      data,
+      storeplatform_customer_id: update.storeplatformCustomerId !== undefined ? update.storeplatformCustomerId : current.storeplatform_customer_id,
+      updated_at: clock.now().toISOString(),
+      version: current.version + 1,
+      ...(name ? { name_lc: name } : {}),
+    };
+    const moving = next.email !== current.email;
+    if (moving) {
+      const holder = await getLeadByEmail(db, projectId, next.email);
+      if (holder) throw conflict(`A lead with email ${next.email} already exists`, 'DUPLICATE_EMAIL');
+    }
+    const outcome = await transactWrite(db, moving ? moveLeadActions(db, current, next) : [replaceLeadAction(db, next, current.version)]);
+    if (outcome.written) {
+      lead = next;
+      break;
+    }
+    if (attempt >= WRITE_ATTEMPTS) throw conflict('The lead changed concurrently; try again', 'CONFLICT');
+    await contentionBackoff(attempt);
+  }
+  if (update.segmentIds) {
+    const wanted = await getSegments(db, projectId, update.segmentIds);
+    const target = update.segmentIds.filter((s) => wanted.get(s)?.type === 'static');
+    const current = await leadSegmentIds(db, projectId, lead.id);
+    await changeMemberships(db, projectId, lead, { add: target.filter((s) => !current.includes(s)), remove: current.filter((s) => !target.includes(s)) });
+  }
+  return present(db, projectId, lead);
+}
+
+/** DELETE /v1/leads/:id: its memberships (and their counts) first, then the lead, its id item and the project count together. */
+export async function deleteLead(db: Db, projectId: string, rawId: string | undefined): Promise<void> {
+  const id = uuidParam(rawId, 'lead');
+  for (let attempt = 1; ; attempt++) {
+    const lead = await getLeadById(db, projectId, id);
+    if (!lead) throw notFound('Lead not found');
+    await changeMemberships(db, projectId, lead, { add: [], remove: await leadSegmentIds(db, projectId, id) });
+    const outcome = await transactWrite(db, [...deleteLeadActions(db, lead), leadCounterAction(db, projectId, -1)]);
+    if (outcome.written) return;
+    if (attempt >= WRITE_ATTEMPTS) throw conflict('The lead changed concurrently; try again', 'CONFLICT');
+    await contentionBackoff(attempt);
+  }
+}
+
+/** POST /v1/leads/:id/segments: every segment must exist as a static segment (404 and nothing added otherwise); answers the ids newly added. */
+export async function addLeadToSegments(db: Db, projectId: string, rawId: string | undefined, body: unknown): Promise<string[]> {
+  if (!isObject(body) || body.segment_ids === undefined) throw badRequest('segment_ids is required');
+  const segmentIds = parseSegmentIds(body.segment_ids, 'segment_ids');
+  if (segmentIds.length === 0) throw badRequest('segment_ids must not be empty');
+  const lead = await requireLead(db, projectId, rawId);
+  const found = await getSegments(db, projectId, segmentIds);
+  const missing = segmentIds.filter((s) => found.get(s)?.type !== 'static');
+  if (missing.length > 0) throw notFound(`Segment not found: ${missing.join(', ')}`);
+  const current = await leadSegmentIds(db, projectId, lead.id);
+  const { added } = await changeMemberships(db, projectId, lead, { add: segmentIds.filter((s) => !current.includes(s)), remove: [] });
+  return added;
+}
+
+/** DELETE /v1/leads/:id/segments/:segmentId: 404 unless the lead is a member. */
+export async function removeLeadFromSegment(db: Db, projectId: string, rawId: string | undefined, rawSegmentId: string | undefined): Promise<void> {
+  const segmentId = uuidParam(rawSegmentId, 'segment');
+  const lead = await requireLead(db, projectId, rawId);
+  const { removed } = await changeMemberships(db, projectId, lead, { add: [], remove: [segmentId] });
+  if (removed.length === 0) throw notFound('Lead is not a member of this segment');
+}
+
+/** Rewrites a lead's data through `change`, conditional on its version, retried on a lost race. */
+async function rewriteData(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, change: (data: Record<string, unknown>) => Record<string, unknown>): Promise<Lead> {
+  for (let attempt = 1; ; attempt++) {
+    const lead = await requireLeadByEmail(db, projectId, rawEmail);
+    const data = change({ ...lead.data });
+    const name = leadName(data);
+    const { name_lc: _old, ...rest } = lead;
+    const next: Lead = { ...rest, data, updated_at: clock.now().toISOString(), version: lead.version + 1, ...(name ? { name_lc: name } : {}) };
+    try {
+      await versionedPut(db, leadItemOf(next), lead.version, 'Lead');
+      return next;
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError) || attempt >= WRITE_ATTEMPTS) throw error;
+      await contentionBackoff(attempt);
+    }
+  }
+}
+
+/** POST /v1/leads/:email/tags: merges tags without duplicates; answers the lead's tags. */
+export async function addTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
+  const tags = parseTags(isObject(body) ? body.tags : undefined, 'tags');
+  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
+  return tagsOf(lead.data);
+}
+
+/** DELETE /v1/leads/:email/tags: removes the given tags; answers the lead's tags. */
+export async function removeTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
+  const tags = new Set(parseTags(isObject(body) ? body.tags : undefined, 'tags'));
+  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !tags.has(t)) }));
+  return tagsOf(lead.data);
+}
+
+/** GET /v1/leads/:email/tags. */
+export async function leadTags(db: Db, projectId: string, rawEmail: string | undefined): Promise<string[]> {
+  return tagsOf((await requireLeadByEmail(db, projectId, rawEmail)).data);
+}
+
+/** POST /v1/leads/:email/attributes: a flat object shallow-merged into `data`, `_tags` kept; answers `data` without `_tags`. */
+export async function mergeAttributes(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<Record<string, unknown>> {
+  const attributes = parseData(body, 'Request body');
+  if (Object.values(attributes).some((v) => isObject(v))) throw badRequest('Attributes must be a flat object (no nested objects)');
+  const { [TAGS_KEY]: _ignored, ...rest } = attributes;
+  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, ...rest }));
+  return withoutTags(lead.data);
+}
+
+/** GET /v1/leads/:email/attributes: `data` without `_tags`. */
+export async function leadAttributes(db: Db, projectId: string, rawEmail: string | undefined): Promise<Record<string, unknown>> {
+  return withoutTags((await requireLeadByEmail(db, projectId, rawEmail)).data);
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Services } from '../container';
+import { badRequest, notFound } from '../errors';
+import { batchWriteAll } from '../store/batch-write';
+import { leadShards, membershipKey, segmentMembersPartition, leadOfMembershipPartition } from '../store/keys';
+import type { AudienceJob } from './audience-job';
+import { parseAudienceFilter } from './audience-filter';
+import { isObject, uuidParam } from './lead-input';
+import { presentSegment, type Segment } from './segment';
+import { cleanupGeneration, evaluateStep, startEvaluation } from './segment-evaluation';
+import { deleteSegmentCounters, deleteSegmentItem, getSegment, listSegments, membersPage, putNewSegment, renameSegment, segmentMemberCounts } from './segment-repository';
+import { deleteDynamicGeneration } from './dynamic-members-repository';
+
+type Deps = Pick<Services, 'db' | 'queue' | 'clock'>;
+
+/** Most segments a project may have: the list and its counts are one Query each. */
+export const MAX_SEGMENTS = 500;
+
+function parseName(value: unknown, required: boolean): string | undefined {
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw badRequest('name is required');
+  if (value.length > 200) throw badRequest('name must be at most 200 characters');
+  return value.trim();
+}
+
+function parseDescription(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return value as undefined | null;
+  if (typeof value !== 'string' || value.length > 1000) throw badRequest('description must be a string of at most 1000 characters');
+  return value;
+}
+
+/** A segment's member count: static from its counters, dynamic from its last finished run. */
+const countOf = (segment: Segment, counts: Map<string, number>) =>
+  segment.type === 'static' ? Math.max(0, counts.get(segment.id) ?? 0) : (segment.current_generation ? (segment.evaluation?.member_count ?? 0) : 0);
+
+/** POST /v1/segments: `name` (required), `description`; with `filter`, a dynamic segment whose first evaluation starts at once. */
+export async function createSegment(deps: Deps, projectId: string, body: unknown) {
+  if (!isObject(body)) throw badRequest('name is required');
+  const name = parseName(body.name, true)!;
+  const description = parseDescription(body.description) ?? null;
+  const filter = body.filter !== undefined ? parseAudienceFilter(body.filter) : undefined;
+  if ((await listSegments(deps.db, projectId)).length >= MAX_SEGMENTS) throw badRequest(`A project may have at most ${MAX_SEGMENTS} segments`);
+  const now = deps.clock.now().toISOString();
+  let segment: Segment = {
+    id: randomUUID(),
+    project_id: projectId,
+    name,
+    description,
+    type: filter ? 'dynamic' : 'static',
+    ...(filter ? { filter, current_generation: 0 } : {}),
+    created_at: now,
+    updated_at: now,
+  };
+  await putNewSegment(deps.db, segment);
+  if (filter) segment = await startEvaluation(deps, segment);
+  return presentSegment(segment, 0);
+}
+
+/** GET /v1/segments: every segment of the project with its member count, newest first. */
+export async function listProjectSegments(deps: Deps, projectId: string) {
+  const [segments, counts] = await Promise.all([listSegments(deps.db, projectId), segmentMemberCounts(deps.db, projectId)]);
+  return segments.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map((s) => presentSegment(s, countOf(s, counts)));
+}
+
+async function requireSegment(deps: Deps, projectId: string, rawId: string | undefined): Promise<Segment> {
+  const segment = await getSegment(deps.db, projectId, uuidParam(rawId, 'segment'));
+  if (!segment) throw notFound('Segment not found');
+  return segment;
+}
+
+/** GET /v1/segments/:id. */
+export async function showSegment(deps: Deps, projectId: string, rawId: string | undefined) {
+  const segment = await requireSegment(deps, projectId, rawId);
+  return presentSegment(segment, countOf(segment, await segmentMemberCounts(deps.db, projectId)));
+}
+
+/** PATCH /v1/segments/:id: renames (`name`, `description`); a segment's type and filter are fixed at creation. */
+export async function updateSegment(deps: Deps, projectId: string, rawId: string | undefined, body: unknown) {
+  const id = uuidParam(rawId, 'segment');
+  if (!isObject(body) || (body.name === undefined && body.description === undefined)) throw badRequest('At least one of name, description is required');
+  if (body.filter !== undefined) throw badRequest('filter cannot be changed; create a new segment');
+  const fields = { name: parseName(body.name, false), description: parseDescription(body.description) };
+  if (!(await renameSegment(deps.db, projectId, id, fields, deps.clock.now().toISOString()))) throw notFound('Segment not found');
+  return showSegment(deps, projectId, id);
+}
+
+/** DELETE /v1/segments/:id: the segment goes at once (leads stop showing it); its memberships are removed in the background. */
+export async function deleteSegment(deps: Deps, projectId: string, rawId: string | undefined): Promise<void> {
+  const segment = await requireSegment(deps, projectId, rawId);
+  await deleteSegmentItem(deps.db, projectId, segment.id);
+  await deps.queue.send('audience', { kind: 'cleanup', project_id: projectId, segment_id: segment.id, generation: segment.current_generation, deleted: true } satisfies AudienceJob);
+}
+
+/** POST /v1/segments/:id/evaluate: starts a new run of a dynamic segment (409-free: a newer run supersedes a running one). */
+export async function reevaluateSegment(deps: Deps, projectId: string, rawId: string | undefined) {
+  const segment = await requireSegment(deps, projectId, rawId);
+  if (segment.type !== 'dynamic') throw badRequest('Only dynamic segments are evaluated');
+  const started = await startEvaluation(deps, segment);
+  return presentSegment(started, countOf(started, new Map()));
+}
+
+/** Runs one job of the `audience` queue. */
+export async function runAudienceJob(deps: Deps, job: AudienceJob): Promise<void> {
+  if (job.kind === 'evaluate') return evaluateStep(deps, job);
+  if (!job.deleted) return cleanupGeneration(deps, job.project_id, job.segment_id, job.generation ?? 0);
+  // A deleted segment: its static memberships (page by page, every shard), its counters, its dynamic members.
+  for (const shard of leadShards()) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await membersPage(deps.db, segmentMembersPartition(job.project_id, job.segment_id, shard), start, 1000);
+      await batchWriteAll(deps.db, page.items.map((item) => ({ delete: { ...membershipKey(job.project_id, leadOfMembershipPartition(String(item.pk)), job.segment_id) } })));
+      start = page.next;
+    } while (start);
+  }
+  await deleteSegmentCounters(deps.db, job.project_id, job.segment_id);
+  if (job.generation) await deleteDynamicGeneration(deps.db, job.project_id, job.segment_id, job.generation);
+}

@@ -1,0 +1,41 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { EmailApiStack } from '../../lib/email-api-stack';
+import { routes } from '../../shared/routes';
+import { logicalId } from './template-helpers';
+
+// Synthesizing bundles every function with esbuild: build the stack once for the whole file.
+let stack: EmailApiStack;
+let template: Template;
+
+beforeAll(() => {
+  stack = new EmailApiStack(new App(), 'MailroomAudience', { env: { account: '123456789012', region: 'eu-west-1' } });
+  template = Template.fromStack(stack);
+});
+
+const variables = (fn: { function: object }) => template.toJSON().Resources[logicalId(fn.function as never)].Properties.Environment.Variables as Record<string, unknown>;
+
+describe('the audience (leads, segments, custom events)', () => {
+  it('routes every lead, segment and event path to its own group function', () => {
+    const keys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    for (const key of ['POST /v1/leads', 'GET /v1/leads/{id}/attributes', 'DELETE /v1/leads/{id}/segments/{segmentId}', 'POST /v1/segments/{id}/evaluate', 'POST /v1/events/bulk']) {
+      expect(keys).toContain(key);
+    }
+    expect(routes.filter((r) => r.path.startsWith('/v1/leads/{')).every((r) => r.path.split('/')[3] === '{id}')).toBe(true);
+  });
+
+  it('feeds the audience queue to the audience worker, one job per invocation', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(stack.workers.functions['audience-worker'].function) },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.queues.queues.audience), 'Arn'] },
+      BatchSize: 1,
+    });
+  });
+
+  it('gives the queue URL to the segments group and the worker only', () => {
+    expect(variables(stack.api.functions.segments)).toHaveProperty('AUDIENCE_QUEUE_URL');
+    expect(variables(stack.workers.functions['audience-worker'])).toHaveProperty('AUDIENCE_QUEUE_URL');
+    expect(variables(stack.api.functions.leads)).not.toHaveProperty('AUDIENCE_QUEUE_URL');
+    expect(variables(stack.api.functions.events)).not.toHaveProperty('AUDIENCE_QUEUE_URL');
+  });
+});

@@ -1,0 +1,163 @@
+import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+
+let cloud: TestCloud;
+let key: string;
+let n = 0;
+type Data = Record<string, any>;
+
+async function freshProject(): Promise<string> {
+  const res = await cloud.api('POST', '/v1/partner/projects', { key: cloud.seed.partner_key, body: { name: `Audience ${Date.now()}-${n++}` } });
+  expect(res.status).toBe(201);
+  return res.body.api_key as string;
+}
+const api = (method: string, path: string, body?: unknown, k = key) => cloud.api(method, path, { key: k, body });
+const seg = async (name: string, extra: Data = {}, k = key) => ((await api('POST', '/v1/segments', { name, ...extra }, k)).body.segment as Data).id as string;
+
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  key = await freshProject();
+}, CLOUD_TIMEOUT_MS);
+afterAll(() => cloud?.stop());
+
+describe('POST /v1/leads', () => {
+  test('upserts one lead by email (any case) and answers 201 {success, total, leads}', async () => {
+    const first = await api('POST', '/v1/leads', { email: ' Ann@Example.com ', data: { name: 'Ann' }, storeplatform_customer_id: 'c-1' });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ success: true, total: 1, leads: [{ email: 'ann@example.com', created: true }] });
+    const again = await api('POST', '/v1/leads', { email: 'ANN@example.com', data: { plan: 'pro' } });
+    expect(again.body.leads).toEqual([{ id: (first.body.leads as Data[])[0].id, email: 'ann@example.com', created: false }]);
+    const lead = (await api('GET', `/v1/leads/${(first.body.leads as Data[])[0].id}`)).body.lead as Data;
+    expect(lead).toMatchObject({ email: 'ann@example.com', data: { name: 'Ann', plan: 'pro' }, storeplatform_customer_id: 'c-1', segment_ids: [], marketing_status: 'subscribed' });
+  });
+
+  test('bulk: repeated emails deduplicated, last wins; unknown segment ids in warnings, leads still created', async () => {
+    const k = await freshProject();
+    const known = await seg('Known', {}, k);
+    const unknown = '00000000-0000-4000-8000-000000000001';
+    const res = await api('POST', '/v1/leads', { leads: [{ email: 'a@example.com', data: { v: 1 } }, { email: 'b@example.com', segment_ids: [known, unknown] }, { email: 'A@example.com', data: { v: 2 } }] }, k);
+    expect(res.status).toBe(201);
+    expect(res.body.total).toBe(2);
+    expect(res.body.warnings).toEqual([unknown]);
+    const list = await api('GET', '/v1/leads', undefined, k);
+    expect(list.body.pagination).toEqual({ page: 1, per_page: 50, total: 2, total_pages: 1 });
+    const a = (list.body.data as Data[]).find((l) => l.email === 'a@example.com')!;
+    expect(a.data).toEqual({ v: 2 });
+    const members = await api('GET', `/v1/leads?segment_id=${known}`, undefined, k);
+    expect((members.body.data as Data[]).map((l) => l.email)).toEqual(['b@example.com']);
+    expect(((await api('GET', `/v1/segments/${known}`, undefined, k)).body.segment as Data).member_count).toBe(1);
+  });
+
+  test('bulk limit: 1,000 leads pass, 1,001 answer 400', async () => {
+    const k = await freshProject();
+    const leads = (count: number) => Array.from({ length: count }, (_, i) => ({ email: `bulk${i}@example.com`, data: { i } }));
+    const over = await api('POST', '/v1/leads', { leads: leads(1001) }, k);
+    expect(over.status).toBe(400);
+    expect(over.body.error).toBe('leads accepts at most 1000 items (got 1001)');
+    const started = Date.now();
+    const ok = await api('POST', '/v1/leads', { leads: leads(1000) }, k);
+    const seconds = (Date.now() - started) / 1000;
+    expect(ok.status).toBe(201);
+    expect(ok.body.total).toBe(1000);
+    expect(seconds).toBeLessThan(29);
+    expect(((await api('GET', '/v1/leads?per_page=200&page=5', undefined, k)).body.pagination as Data)).toEqual({ page: 5, per_page: 200, total: 1000, total_pages: 5 });
+  }, 120_000);
+
+  test('20 concurrent upserts of one email in different cases give one lead', async () => {
+    const k = await freshProject();
+    const cases = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'Race@Example.COM' : 'race@example.com'));
+    const answers = await Promise.all(cases.map((email, i) => api('POST', '/v1/leads', { email, data: { [`k${i}`]: i } }, k)));
+    expect(answers.every((r) => r.status === 201)).toBe(true);
+    expect(new Set(answers.map((r) => (r.body.leads as Data[])[0].id)).size).toBe(1);
+    expect(answers.filter((r) => (r.body.leads as Data[])[0].created)).toHaveLength(1);
+    const list = await api('GET', '/v1/leads', undefined, k);
+    expect(list.body.pagination).toMatchObject({ total: 1 });
+    expect(Object.keys((list.body.data as Data[])[0].data)).toHaveLength(20);
+  }, 60_000);
+
+  test.each([
+    [{}, 'email is required'],
+    [{ email: 'not-an-email' }, 'email is not a valid email address'],
+    [{ email: 'x@example.com', data: [] }, 'data must be an object'],
+    [{ email: 'x@example.com', segment_ids: ['nope'] }, 'segment_ids must be an array of segment ids (uuids)'],
+    [{ leads: [{ email: 'x@example.com' }, { data: {} }] }, 'leads[1].email is required'],
+  ])('%j -> 400 %s', async (body, error) => {
+    const res = await api('POST', '/v1/leads', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(error);
+  });
+});
+
+describe('GET /v1/leads', () => {
+  test('newest first, search on email or name prefix, per_page at most 200', async () => {
+    const k = await freshProject();
+    for (const [email, name] of [['zed@example.com', 'Alice Smith'], ['alice@example.com', 'Bob'], ['carl@example.com', 'Carl']]) {
+      await api('POST', '/v1/leads', { email, data: { name } }, k);
+    }
+    expect(((await api('GET', '/v1/leads', undefined, k)).body.data as Data[]).map((l) => l.email)).toEqual(['carl@example.com', 'alice@example.com', 'zed@example.com']);
+    const search = await api('GET', '/v1/leads?search=ALI', undefined, k);
+    expect((search.body.data as Data[]).map((l) => l.email)).toEqual(['alice@example.com', 'zed@example.com']);
+    expect(search.body.pagination).toMatchObject({ total: 2 });
+    expect((await api('GET', '/v1/leads?per_page=201', undefined, k)).status).toBe(400);
+    expect((await api('GET', '/v1/leads?segment_id=bad', undefined, k)).status).toBe(400);
+  });
+});
+
+describe('GET, PUT, DELETE /v1/leads/:id', () => {
+  test('PUT replaces data (tags kept), replaces memberships ignoring unknown ids; 409 on another lead\'s email', async () => {
+    const k = await freshProject();
+    const [s1, s2] = [await seg('One', {}, k), await seg('Two', {}, k)];
+    const id = ((await api('POST', '/v1/leads', { email: 'p@example.com', data: { a: 1 }, segment_ids: [s1] }, k)).body.leads as Data[])[0].id;
+    await api('POST', '/v1/leads', { email: 'other@example.com' }, k);
+    await api('POST', `/v1/leads/${encodeURIComponent('p@example.com')}/tags`, { tags: ['vip'] }, k);
+    const put = await api('PUT', `/v1/leads/${id}`, { email: 'New@Example.com', data: { b: 2 }, segment_ids: [s2, '00000000-0000-4000-8000-000000000009'] }, k);
+    expect(put.status).toBe(200);
+    expect(put.body.lead).toMatchObject({ id, email: 'new@example.com', data: { b: 2, _tags: ['vip'] }, segment_ids: [s2] });
+    expect((await api('GET', `/v1/leads/${encodeURIComponent('new@example.com')}/tags`, undefined, k)).body.tags).toEqual(['vip']);
+    const dup = await api('PUT', `/v1/leads/${id}`, { email: 'other@example.com' }, k);
+    expect(dup.status).toBe(409);
+    expect((await api('PUT', `/v1/leads/${id}`, {}, k)).body.error).toBe('At least one of email, data, segment_ids is required');
+    const counts = (await api('GET', '/v1/segments', undefined, k)).body.data as Data[];
+    expect(Object.fromEntries(counts.map((s) => [s.name, s.member_count]))).toEqual({ One: 0, Two: 1 });
+    expect((await api('DELETE', `/v1/leads/${id}`, undefined, k)).body).toEqual({ success: true });
+    expect((await api('GET', `/v1/leads/${id}`, undefined, k)).status).toBe(404);
+    expect(((await api('GET', `/v1/segments/${s2}`, undefined, k)).body.segment as Data).member_count).toBe(0);
+    expect(((await api('GET', '/v1/leads', undefined, k)).body.pagination as Data).total).toBe(1);
+    expect((await api('GET', '/v1/leads/not-a-uuid', undefined, k)).status).toBe(400);
+  });
+
+  test('membership: adding with a missing segment is 404 and adds nothing; removing a non-member is 404', async () => {
+    const k = await freshProject();
+    const s1 = await seg('S', {}, k);
+    const id = ((await api('POST', '/v1/leads', { email: 'm@example.com' }, k)).body.leads as Data[])[0].id;
+    const missing = await api('POST', `/v1/leads/${id}/segments`, { segment_ids: [s1, '00000000-0000-4000-8000-000000000002'] }, k);
+    expect(missing.status).toBe(404);
+    expect(((await api('GET', `/v1/leads/${id}`, undefined, k)).body.lead as Data).segment_ids).toEqual([]);
+    expect((await api('POST', `/v1/leads/${id}/segments`, { segment_ids: [s1] }, k)).body).toEqual({ success: true, added: [s1] });
+    expect((await api('DELETE', `/v1/leads/${id}/segments/${s1}`, undefined, k)).status).toBe(200);
+    expect((await api('DELETE', `/v1/leads/${id}/segments/${s1}`, undefined, k)).status).toBe(404);
+    expect((await api('POST', `/v1/leads/${id}/segments`, {}, k)).body.error).toBe('segment_ids is required');
+  });
+});
+
+describe('tags and attributes by URL-encoded email', () => {
+  test('tags merge without duplicates under _tags; attributes shallow-merge and hide _tags', async () => {
+    const k = await freshProject();
+    await api('POST', '/v1/leads', { email: 't+1@example.com', data: { a: 1 } }, k);
+    const path = `/v1/leads/${encodeURIComponent('T+1@example.com')}`;
+    expect((await api('POST', `${path}/tags`, { tags: ['x', 'y'] }, k)).body).toEqual({ success: true, tags: ['x', 'y'] });
+    expect((await api('POST', `${path}/tags`, { tags: ['y', 'z'] }, k)).body.tags).toEqual(['x', 'y', 'z']);
+    expect((await api('DELETE', `${path}/tags`, { tags: ['x'] }, k)).body.tags).toEqual(['y', 'z']);
+    expect((await api('POST', `${path}/attributes`, { b: 2, a: 3 }, k)).body).toEqual({ success: true, data: { a: 3, b: 2 } });
+    expect((await api('GET', `${path}/attributes`, undefined, k)).body.data).toEqual({ a: 3, b: 2 });
+    expect((await api('GET', `${path}/tags`, undefined, k)).body.tags).toEqual(['y', 'z']);
+    expect((await api('POST', `${path}/tags`, {}, k)).status).toBe(400);
+    expect((await api('GET', `/v1/leads/${encodeURIComponent('nobody@example.com')}/tags`, undefined, k)).status).toBe(404);
+  });
+
+  test('marketing status reads the suppression list', async () => {
+    const k = await freshProject();
+    const id = ((await api('POST', '/v1/leads', { email: 'gone@example.com' }, k)).body.leads as Data[])[0].id;
+    await api('POST', '/v1/suppressions', { email: 'gone@example.com' }, k);
+    expect(((await api('GET', `/v1/leads/${id}`, undefined, k)).body.lead as Data).marketing_status).toBe('suppressed');
+  });
+});
