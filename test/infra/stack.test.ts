@@ -276,6 +276,10 @@ describe('the functions', () => {
     'dns-sweep': ['INBOUND_DOMAIN'],
     'scheduled-sweep': ['SCHEDULED_QUEUE_URL'],
     inbound: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'],
+    leads: [],
+    segments: ['AUDIENCE_QUEUE_URL'],
+    events: [],
+    'audience-worker': ['AUDIENCE_QUEUE_URL'],
   };
 
   it('the expectations below name every function of the stack', () => {
