@@ -83,13 +83,30 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     if (dbPath) fs.mkdirSync(dbPath, { recursive: true });
     // The mailbox simulator needs the SES events queue, which exists only once SQS is up.
     let simulate: ((request: Record<string, unknown>, messageId: string) => void) | undefined;
-    const emulators: RunningEmulator[] = await Promise.all([
-      startDynamoDb({ port: ports.dynamodb, dbPath, pidDir }),
+    // A free port can be taken by another process before DynamoDB Local binds it: then, when the
+    // caller let us choose, choose again.
+    const startDynamo = async (): Promise<RunningEmulator> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await startDynamoDb({ port: ports.dynamodb, dbPath, pidDir });
+        } catch (error) {
+          if (options.ports.dynamodb !== 0 || attempt >= 3 || !/Address already in use/.test(String(error))) throw error;
+          ports.dynamodb = await freePort();
+        }
+      }
+    };
+    // Settled one by one, so that the emulators that did start are stopped when another did not.
+    const started = await Promise.allSettled([
+      startDynamo(),
       startSqs({ port: ports.sqs }),
       startSes({ port: ports.ses, outboxDir, stateFile: path.join(dataDir, 'ses-identities.json'), onSent: (r, id) => simulate?.(r, id) }),
       startS3({ port: ports.s3, directory: path.join(dataDir, 's3') }),
     ]);
+    const emulators: RunningEmulator[] = [];
+    for (const outcome of started) if (outcome.status === 'fulfilled') emulators.push(outcome.value);
     emulators.forEach((e) => stops.push(() => e.stop()));
+    const failed = started.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
     const [dynamo, sqs, ses, s3] = emulators;
     // Domains verify by what is published in DNS; locally, this server is the whole of DNS.
     const dns = await LocalDnsServer.start({ port: 0, stateFile: path.join(dataDir, 'dns-records.json') });

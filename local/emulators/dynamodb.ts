@@ -36,7 +36,14 @@ export async function startDynamoDb(options: { port: number; dbPath?: string; pi
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const endpoint = `http://127.0.0.1:${options.port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  // A probe that cannot hang: whatever else may answer on the port, the loop below gets its turn.
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+  });
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {

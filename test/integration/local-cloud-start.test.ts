@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startLocalCloud } from '../../local/cloud';
+import { freePort } from '../../local/free-port';
+
+/** Listens on a port of 127.0.0.1 and 0.0.0.0 alike (DynamoDB Local binds 0.0.0.0), hanging up on every caller. */
+function occupy(port: number): Promise<net.Server> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer((socket) => socket.destroy());
+    server.once('error', reject);
+    server.listen(port, '0.0.0.0', () => resolve(server));
+  });
+}
+
+/** Whether a port can be listened on again (nothing kept it open). */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+describe('starting the local cloud', () => {
+  test('when one emulator cannot start, the ones that did are stopped and the start fails with the reason', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-start-'));
+    const taken = await occupy(await freePort());
+    const port = (taken.address() as net.AddressInfo).port;
+    const [sqs, ses, s3] = [await freePort(), await freePort(), await freePort()];
+    try {
+      await expect(startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: port, sqs, ses, s3 } })).rejects.toThrow(
+        `DynamoDB Local did not come up on port ${port}`,
+      );
+      expect(await Promise.all([isFree(sqs), isFree(ses), isFree(s3)])).toEqual([true, true, true]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
