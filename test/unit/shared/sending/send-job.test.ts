@@ -32,6 +32,10 @@ describe('send job: parsing a queue message', () => {
     expect(() => parseSendJob(JSON.stringify(job))).toThrow();
   });
 
+  it("says what is wrong in zod's English words", () => {
+    expect(() => parseSendJob(JSON.stringify({ v: 1, activity_id: 'abc', project_id: 'p1', attempt: 0 }))).toThrow(/Invalid UUID[\s\S]*Too small: expected number to be >0/);
+  });
+
   it('loads a payload moved to the blob store and checks its shape', async () => {
     const stored: Record<string, unknown> = { good: payload, bad: { ...payload, subject: 7 } };
     const blobs = { get: async (key: string) => Buffer.from(JSON.stringify(stored[key])) } as unknown as BlobStore;
