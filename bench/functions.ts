@@ -66,6 +66,7 @@ export async function measureFunctions(only?: readonly string[]): Promise<Record
     for (const { name, entry } of deployedFunctions()) {
       if (only && !only.includes(name)) continue;
       const bundle = await bundleFunction(ROOT, entry, path.join(dir, name));
+      for (const [pkg, folders] of Object.entries(bundle.duplicates)) console.warn(`${name} bundles ${pkg} twice: ${folders.join(', ')}`);
       const init = measureInit(bundle);
       const top = Object.entries(bundle.bytesBySource).sort((a, b) => b[1] - a[1]).slice(0, 5);
       figures[name] = {

@@ -41,6 +41,8 @@ export interface BundleReport {
   readonly bytesBySource: Readonly<Record<string, number>>;
   /** Packages the bundle requires at run time instead of containing them. */
   readonly externals: readonly string[];
+  /** Packages bundled from more than one folder (two copies, often two versions), with their folders. */
+  readonly duplicates: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Bundles `entry` (relative to `root`) into `outdir/index.js` with the stack's options. */
@@ -50,7 +52,25 @@ export async function bundleFunction(root: string, entry: string, outdir: string
   const result = await esbuild.build({ ...esbuildOptions(path.join(root, entry), file), absWorkingDir: root, metafile: true });
   const output = result.metafile.outputs[path.relative(root, file).split(path.sep).join('/')];
   if (!output) throw new Error(`esbuild wrote no ${file}`);
-  return { file, bytes: output.bytes, bytesBySource: bySource(output.inputs), externals: externalsOf(result.metafile) };
+  return {
+    file,
+    bytes: output.bytes,
+    bytesBySource: bySource(output.inputs),
+    externals: externalsOf(result.metafile),
+    duplicates: duplicatesOf(Object.keys(output.inputs)),
+  };
+}
+
+/** Package names whose files come from more than one `node_modules/<name>` folder. */
+function duplicatesOf(inputs: readonly string[]): Record<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input);
+    if (!match) continue;
+    const [, folder, name] = match;
+    folders.set(name, (folders.get(name) ?? new Set()).add(folder));
+  }
+  return Object.fromEntries([...folders].filter(([, set]) => set.size > 1).map(([name, set]) => [name, [...set].sort()]));
 }
 
 /** Groups a bundle's inputs by package (the innermost node_modules folder) or by source folder. */
