@@ -2,7 +2,8 @@
  * The per-function half of `npm run bench`: every function of the route table bundled as the stack
  * bundles it (lib/bundling.ts), its minified size, and its cold init time: a fresh `node` process,
  * started with the NODE_OPTIONS the stack sets, requiring the bundle and reading its handler.
- * Handler CPU per request comes from bench/handler-cpu.ts. Also runnable alone: `npx tsx bench/functions.ts`.
+ * Handler CPU per request comes from bench/handler-cpu.ts. Runs at the end of `npm run bench`, or alone:
+ * `npx tsx bench/functions.ts` (all) or `npx tsx bench/functions.ts send inbound` (sizes and init of some).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -107,17 +108,23 @@ function median(values: number[]): number {
 }
 
 function round(value: number): number {
-  return Math.round(value * 10) / 10;
+  return Math.round(value * 100) / 100;
+}
+
+/** The whole per-function bench: sizes and init for every function, handler CPU for the main ones; prints and records them. */
+export async function runFunctionBench(only?: readonly string[]): Promise<void> {
+  const figures = await measureFunctions(only);
+  if (!only) {
+    const { measureHandlerCpu } = await import('./handler-cpu');
+    for (const [name, cpu] of Object.entries(await measureHandlerCpu())) if (figures[name]) figures[name].cpu_ms = round(cpu);
+  }
+  printFunctionTable(figures);
+  writeFunctionResults(figures);
 }
 
 if (require.main === module) {
-  measureFunctions(process.argv.slice(2).length ? process.argv.slice(2) : undefined)
-    .then((figures) => {
-      printFunctionTable(figures);
-      writeFunctionResults(figures);
-    })
-    .catch((error) => {
-      console.error(error);
-      process.exit(1);
-    });
+  runFunctionBench(process.argv.length > 2 ? process.argv.slice(2) : undefined).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
 }
