@@ -25,6 +25,8 @@ export interface FunctionFigures {
   init_cpu_ms: number;
   /** Handler CPU per request, for the functions bench/handler-cpu.ts drives. */
   cpu_ms?: number;
+  /** DynamoDB requests per request, for the same functions (each costs the SDK's serialising, signing and HTTP). */
+  dynamodb_requests?: number;
   /** The largest contributors to the bundle, in KB. */
   top_kb: Record<string, number>;
 }
@@ -92,11 +94,12 @@ export function writeFunctionResults(functions: Record<string, FunctionFigures>,
 /** The figures as a table for the console. */
 export function printFunctionTable(functions: Record<string, FunctionFigures>): void {
   console.log('\nMailroom benchmark: functions (bundle, cold init, handler CPU)\n');
-  console.log(`  ${'function'.padEnd(24)} ${'bundle KB'.padStart(9)} ${'init ms'.padStart(8)} ${'init CPU'.padStart(8)} ${'CPU/req'.padStart(8)}  largest parts (KB)`);
+  console.log(`  ${'function'.padEnd(24)} ${'bundle KB'.padStart(9)} ${'init ms'.padStart(8)} ${'init CPU'.padStart(8)} ${'CPU/req'.padStart(8)} ${'DDB/req'.padStart(8)}  largest parts (KB)`);
   for (const [name, f] of Object.entries(functions)) {
     const parts = Object.entries(f.top_kb).map(([k, v]) => `${k} ${v}`).join(', ');
     const cpu = f.cpu_ms === undefined ? '' : f.cpu_ms.toFixed(2);
-    console.log(`  ${name.padEnd(24)} ${f.bundle_kb.toFixed(0).padStart(9)} ${f.init_ms.toFixed(0).padStart(8)} ${f.init_cpu_ms.toFixed(0).padStart(8)} ${cpu.padStart(8)}  ${parts}`);
+    const calls = f.dynamodb_requests === undefined ? '' : f.dynamodb_requests.toFixed(1);
+    console.log(`  ${name.padEnd(24)} ${f.bundle_kb.toFixed(0).padStart(9)} ${f.init_ms.toFixed(0).padStart(8)} ${f.init_cpu_ms.toFixed(0).padStart(8)} ${cpu.padStart(8)} ${calls.padStart(8)}  ${parts}`);
   }
   console.log('');
 }
@@ -116,7 +119,9 @@ export async function runFunctionBench(only?: readonly string[]): Promise<void> 
   const figures = await measureFunctions(only);
   if (!only) {
     const { measureHandlerCpu } = await import('./handler-cpu');
-    for (const [name, cpu] of Object.entries(await measureHandlerCpu())) if (figures[name]) figures[name].cpu_ms = round(cpu);
+    for (const [name, measured] of Object.entries(await measureHandlerCpu())) {
+      if (figures[name]) Object.assign(figures[name], { cpu_ms: round(measured.cpu_ms), dynamodb_requests: round(measured.dynamodb_requests) });
+    }
   }
   printFunctionTable(figures);
   writeFunctionResults(figures);

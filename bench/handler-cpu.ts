@@ -44,13 +44,28 @@ class RecordingMailer implements Mailer {
   }
 }
 
-/** CPU milliseconds per call of `run(i)`, after a warm-up (the JIT and the caches a warm Lambda has). */
-async function cpuPerCall(count: number, run: (i: number) => Promise<unknown>, warmup = WARMUP): Promise<number> {
+/** DynamoDB requests made so far by the services' document client. */
+let dynamoCalls = 0;
+
+/** CPU milliseconds and DynamoDB requests per call of `run(i)`, after a warm-up (the JIT and the caches a warm Lambda has). */
+async function cpuPerCall(count: number, run: (i: number) => Promise<unknown>, warmup = WARMUP): Promise<HandlerCpu> {
   for (let i = 0; i < warmup; i++) await run(i);
+  const calls = dynamoCalls;
   const before = process.cpuUsage();
   for (let i = warmup; i < warmup + count; i++) await run(i);
   const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / count;
+  return { cpu_ms: (used.user + used.system) / 1000 / count, dynamodb_requests: (dynamoCalls - calls) / count };
+}
+
+/** What one request (or one mail, one event) costs the handler. */
+export interface HandlerCpu {
+  cpu_ms: number;
+  dynamodb_requests: number;
+}
+
+/** Per mail or per event from a figure measured per batch of `size`. */
+function perItem(figure: HandlerCpu, size: number): HandlerCpu {
+  return { cpu_ms: figure.cpu_ms / size, dynamodb_requests: figure.dynamodb_requests / size };
 }
 
 function sqsEvent(bodies: string[]): SQSEvent {
@@ -72,11 +87,11 @@ function sqsEvent(bodies: string[]): SQSEvent {
 }
 
 /** Measures handler CPU per request; returns milliseconds by function name. */
-export async function measureHandlerCpu(): Promise<Record<string, number>> {
+export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
   const { startLocalCloud } = await import('../local/cloud');
   const { lambdaContext } = await import('../local/lambda-context');
   const { simulatedEvents } = await import('../local/mailbox-simulator');
-  const { overrideServices, resetServices } = await import('../shared/container');
+  const { overrideServices, resetServices, services } = await import('../shared/container');
   const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
   const { endpointGroups, workers } = await import('../shared/routes');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-cpu-'));
@@ -87,6 +102,7 @@ export async function measureHandlerCpu(): Promise<Record<string, number>> {
     const queue = new RecordingQueue();
     const mailer = new RecordingMailer();
     overrideServices({ queue, mailer, events: new QueueEventPublisher(queue) });
+    services().db.doc.middlewareStack.add((next) => (args) => ((dynamoCalls += 1), next(args)), { step: 'initialize', name: 'benchCallCounter' });
     const load = async (entry: string) => (await import(path.join(__dirname, '..', entry))).handler;
 
     type Api = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -124,7 +140,7 @@ export async function measureHandlerCpu(): Promise<Record<string, number>> {
       return JSON.parse(res.body ?? '{}') as Record<string, unknown>;
     };
     const html = fs.readFileSync(path.join(__dirname, 'sample-mail.html'), 'utf8');
-    const figures: Record<string, number> = {};
+    const figures: Record<string, HandlerCpu> = {};
 
     const send = await load(endpointGroups.send.entry);
     const ids: string[] = [];
@@ -147,7 +163,7 @@ export async function measureHandlerCpu(): Promise<Record<string, number>> {
     const jobs = queue.take('send');
     const sendWorker = await load(workers['send-worker'].entry);
     const perMailWorker = await cpuPerCall(Math.floor(jobs.length / 10) - 2, (b) => sendWorker(sqsEvent(jobs.slice(b * 10, b * 10 + 10))), 2);
-    figures['send-worker'] = perMailWorker / 10;
+    figures['send-worker'] = perItem(perMailWorker, 10);
 
     const deliveries = mailer.sent.flatMap(({ mail, messageId }) =>
       simulatedEvents(
@@ -160,7 +176,7 @@ export async function measureHandlerCpu(): Promise<Record<string, number>> {
     );
     const sesEvents = await load(workers['ses-events'].entry);
     const perEventBatch = await cpuPerCall(Math.floor(deliveries.length / 10) - 2, (b) => sesEvents(sqsEvent(deliveries.slice(b * 10, b * 10 + 10))), 2);
-    figures['ses-events'] = perEventBatch / 10;
+    figures['ses-events'] = perItem(perEventBatch, 10);
     return figures;
   } finally {
     await cloud.stop();
