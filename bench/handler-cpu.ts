@@ -139,7 +139,8 @@ export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
       if ((res.statusCode ?? 500) >= 300) throw new Error(`bench request answered ${res.statusCode}: ${res.body}`);
       return JSON.parse(res.body ?? '{}') as Record<string, unknown>;
     };
-    const html = fs.readFileSync(path.join(__dirname, 'sample-mail.html'), 'utf8');
+    // The sample order confirmation, with one link for the click measure.
+    const html = fs.readFileSync(path.join(__dirname, 'sample-mail.html'), 'utf8').replace('</body>', '<p><a href="https://example.com/orders">Your orders</a></p></body>');
     const figures: Record<string, HandlerCpu> = {};
 
     const send = await load(endpointGroups.send.entry);
@@ -164,6 +165,27 @@ export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
     const sendWorker = await load(workers['send-worker'].entry);
     const perMailWorker = await cpuPerCall(Math.floor(jobs.length / 10) - 2, (b) => sendWorker(sqsEvent(jobs.slice(b * 10, b * 10 + 10))), 2);
     figures['send-worker'] = perItem(perMailWorker, 10);
+
+    // Opens and clicks of the mails the worker sent, by signed token as a tracked mail's links carry them.
+    const { clickToken, openToken } = await import('../shared/tracking/tracking-tokens');
+    const { extractLinks } = await import('../shared/tracking/rewrite-html');
+    const link = extractLinks(html)[0];
+    const secret = await services().tokenSecret();
+    const tracking = await load(endpointGroups.tracking.entry);
+    const served = (res: APIGatewayProxyStructuredResultV2) => {
+      if ((res.statusCode ?? 500) >= 400) throw new Error(`tracking answered ${res.statusCode}`);
+    };
+    const openMs = await cpuPerCall(REQUESTS, async (i) => {
+      const token = openToken(ids[i % ids.length], secret);
+      served(await api(tracking, 'GET', '/t/o/{token}', `/t/o/${token}`, undefined, { token }));
+    });
+    const clickMs = await cpuPerCall(REQUESTS, async (i) => {
+      const token = clickToken(ids[i % ids.length], 0, link, secret);
+      served(await api(tracking, 'GET', '/t/c/{token}', `/t/c/${token}`, undefined, { token }));
+    });
+    // One figure per function: the mean of its two requests (the console shows each).
+    figures.tracking = { cpu_ms: (openMs.cpu_ms + clickMs.cpu_ms) / 2, dynamodb_requests: (openMs.dynamodb_requests + clickMs.dynamodb_requests) / 2 };
+    console.log(`tracking: open ${openMs.cpu_ms.toFixed(2)} ms, click ${clickMs.cpu_ms.toFixed(2)} ms CPU per request`);
 
     const deliveries = mailer.sent.flatMap(({ mail, messageId }) =>
       simulatedEvents(
