@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,5 +38,14 @@ describe('function bundles: size budgets', () => {
 
   it.each(Object.keys(BUDGET_KB))('%s bundles no package twice', (name) => {
     expect(bundles[name].duplicates).toEqual({});
+  });
+
+  it('scheduled-sweep loads only the DynamoDB and SQS clients at init (SES, S3 and the rest on first use)', () => {
+    const script = `require(process.env.BUNDLE); console.log(JSON.stringify(Object.keys(require.cache).map((f) => (f.match(/@aws-sdk\\/client-[a-z0-9-]+/) ?? [])[0]).filter(Boolean)))`;
+    const out = execFileSync(process.execPath, ['-e', script], {
+      env: { PATH: process.env.PATH, NODE_PATH: path.join(ROOT, 'node_modules'), BUNDLE: bundles['scheduled-sweep'].file, AWS_REGION: 'us-east-1' },
+      encoding: 'utf8',
+    });
+    expect([...new Set(JSON.parse(out) as string[])].sort()).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/client-sqs']);
   });
 });
