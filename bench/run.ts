@@ -57,7 +57,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main()
+  // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
+  .then(async () => (await import('./functions')).runFunctionBench())
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -5,6 +5,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { functionBundling } from './bundling';
 
 /** Memory of every function that does not set its own (docs/cost.md: chosen by cost per mail). */
 export const DEFAULT_MEMORY_MB = 256;
@@ -85,12 +86,11 @@ export class ProjectFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {
-        minify: true,
-        sourceMap: true,
-        target: 'node22',
-        format: OutputFormat.CJS,
-        // The Node 22 runtime ships SDK v3: bundling it would only grow the cold start.
-        externalModules: ['@aws-sdk/*'],
+        minify: functionBundling.minify,
+        sourceMap: functionBundling.sourceMap,
+        target: functionBundling.target,
+        format: functionBundling.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
+        externalModules: [...functionBundling.externalModules],
       },
     });
 

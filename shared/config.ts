@@ -1,5 +1,13 @@
-import { z } from 'zod';
+import * as z from './zod';
 import { queues, type QueueName } from './queues';
+
+/** An empty variable reads as an unset one (a stack may pass `''` for "no value"). */
+function emptyAsUnset<T extends z.ZodMiniType>(schema: T) {
+  return z.pipe(
+    z.transform((v: unknown) => (v === '' ? undefined : v)),
+    schema,
+  );
+}
 
 /**
  * The service's configuration: the one reader of `process.env` in product code.
@@ -10,80 +18,80 @@ import { queues, type QueueName } from './queues';
  */
 const shape = {
 
-  TABLE_NAME: z.string().min(3),
+  TABLE_NAME: z.string().check(z.minLength(3)),
   /** The queues' URLs (the `urlEnv` of each queue in shared/queues.ts). */
-  SEND_QUEUE_URL: z.string().url(),
-  EVENTS_QUEUE_URL: z.string().url(),
-  WEBHOOKS_QUEUE_URL: z.string().url(),
-  SES_EVENTS_QUEUE_URL: z.string().url(),
-  SCHEDULED_QUEUE_URL: z.string().url(),
-  AUDIENCE_QUEUE_URL: z.string().url(),
-  PAYLOAD_BUCKET: z.string().min(3),
+  SEND_QUEUE_URL: z.url(),
+  EVENTS_QUEUE_URL: z.url(),
+  WEBHOOKS_QUEUE_URL: z.url(),
+  SES_EVENTS_QUEUE_URL: z.url(),
+  SCHEDULED_QUEUE_URL: z.url(),
+  AUDIENCE_QUEUE_URL: z.url(),
+  PAYLOAD_BUCKET: z.string().check(z.minLength(3)),
   /** SES configuration set every send uses, so that SES events reach us. */
-  SES_CONFIGURATION_SET: z.string().optional(),
+  SES_CONFIGURATION_SET: z.optional(z.string()),
   /** Shown in the default subject: `Email from <SERVICE_NAME>`. */
-  SERVICE_NAME: z.string().default('Mailroom'),
+  SERVICE_NAME: z._default(z.string(), 'Mailroom'),
   /** Domain of the Reply-To addresses that carry a per-activity token. */
-  INBOUND_DOMAIN: z.string().default('reply.mailroom.local'),
+  INBOUND_DOMAIN: z._default(z.string(), 'reply.mailroom.local'),
   /** Bucket the SES receipt rule writes inbound mail to (under `inbound/`); defaults to PAYLOAD_BUCKET (local mode). */
-  INBOUND_BUCKET: z.string().optional(),
+  INBOUND_BUCKET: z.optional(z.string()),
   /** Secret for signed tokens (Reply-To, later tracking and unsubscribe links), given directly... */
-  TOKEN_SECRET: z.string().min(16).optional(),
+  TOKEN_SECRET: z.optional(z.string().check(z.minLength(16))),
   /** ...or as a Secrets Manager secret read once at cold start (the CDK stack does this). */
-  TOKEN_SECRET_ARN: z.string().optional(),
+  TOKEN_SECRET_ARN: z.optional(z.string()),
   /** Local mode and tests may fetch attachments from loopback; never set in AWS. */
-  ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).default('false'),
+  ALLOW_PRIVATE_URLS: z._default(z.enum(['true', 'false']), 'false'),
   /** Days an activity record and its body are kept. */
-  ACTIVITY_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
+  ACTIVITY_RETENTION_DAYS: z._default(z.coerce.number().check(z.int(), z.positive()), 90),
   /**
    * Mails a project may send per UTC calendar month, live and test together, unless the project has
    * its own `monthly_quota`. Unset (or empty): unlimited. See docs/quota.md.
    */
-  DEFAULT_MONTHLY_QUOTA: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().nonnegative().optional()),
+  DEFAULT_MONTHLY_QUOTA: emptyAsUnset(z.optional(z.coerce.number().check(z.int(), z.nonnegative()))),
   /** Path-style S3 addressing, for the local S3 emulator. */
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  S3_FORCE_PATH_STYLE: z._default(z.enum(['true', 'false']), 'false'),
   /** AWS region; names SES's regional hosts in DNS records. */
-  AWS_REGION: z.string().default('us-east-1'),
+  AWS_REGION: z._default(z.string(), 'us-east-1'),
   /** Label of the provider's verification TXT record (`_<label>`). */
-  PROVIDER_LABEL: z.string().default('amazonses'),
+  PROVIDER_LABEL: z._default(z.string(), 'amazonses'),
   /** Host the DKIM CNAMEs point to. */
-  PROVIDER_DKIM_HOST: z.string().default('dkim.amazonses.com'),
+  PROVIDER_DKIM_HOST: z._default(z.string(), 'dkim.amazonses.com'),
   /** Host included by the SPF records. */
-  PROVIDER_SPF_HOST: z.string().default('amazonses.com'),
+  PROVIDER_SPF_HOST: z._default(z.string(), 'amazonses.com'),
   /** MX host of the custom MAIL FROM domain; defaults to SES's feedback host of the region. */
-  PROVIDER_FEEDBACK_HOST: z.string().optional(),
+  PROVIDER_FEEDBACK_HOST: z.optional(z.string()),
   /** MX host that receives replies (SES inbound); defaults to the region's. */
-  PROVIDER_INBOUND_HOST: z.string().optional(),
+  PROVIDER_INBOUND_HOST: z.optional(z.string()),
   /** Domain of the service-owned mailbox that receives DMARC reports; defaults to INBOUND_DOMAIN. */
-  DMARC_REPORTS_DOMAIN: z.string().optional(),
+  DMARC_REPORTS_DOMAIN: z.optional(z.string()),
   /** Public base URL of the API, for open and click links (see shared/tracking/tracking-service.ts). */
-  TRACKING_BASE_URL: z.string().url().optional(),
+  TRACKING_BASE_URL: z.optional(z.url()),
   /**
    * Tracking domains (docs/decisions.md, "Tracking domains and TLS"). TRACKING_HOST: the host that
    * customers' tracking CNAMEs point to, a name the operator CNAMEs to the CloudFront connection group;
    * unset, tracking-domain registration is refused. The distribution and connection group serve them.
    */
-  TRACKING_HOST: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i).optional()),
-  TRACKING_DISTRIBUTION_ID: z.string().optional(),
-  TRACKING_CONNECTION_GROUP_ID: z.string().optional(),
+  TRACKING_HOST: emptyAsUnset(z.optional(z.string().check(z.regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i)))),
+  TRACKING_DISTRIBUTION_ID: z.optional(z.string()),
+  TRACKING_CONNECTION_GROUP_ID: z.optional(z.string()),
   /** Comma-separated DNS servers for the DNS sweep and Domain Connect discovery (host or host:port). */
-  DNS_SERVERS: z.string().optional(),
+  DNS_SERVERS: z.optional(z.string()),
   /** Domain Connect: our service provider id and service id (the template registered with DNS providers). */
-  DOMAIN_CONNECT_PROVIDER_ID: z.string().default('mailroom.dev'),
-  DOMAIN_CONNECT_SERVICE_ID: z.string().default('email'),
+  DOMAIN_CONNECT_PROVIDER_ID: z._default(z.string(), 'mailroom.dev'),
+  DOMAIN_CONNECT_SERVICE_ID: z._default(z.string(), 'email'),
   /** Scheme used to reach a DNS provider's Domain Connect settings; https except in tests. */
-  DOMAIN_CONNECT_SCHEME: z.enum(['https', 'http']).default('https'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  DOMAIN_CONNECT_SCHEME: z._default(z.enum(['https', 'http']), 'https'),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
   /** Powertools' own level variable; wins over LOG_LEVEL (the tests silence the logs with it). */
-  POWERTOOLS_LOG_LEVEL: z.string().optional(),
+  POWERTOOLS_LOG_LEVEL: z.optional(z.string()),
   /**
    * Seconds between webhook attempts, a comma list (`1,1,1,1`): a test and operations knob, checked
    * by shared/webhooks/deliver-webhook.ts, which falls back to its default on a bad value.
    */
-  WEBHOOK_BACKOFF_SECONDS: z.string().optional(),
+  WEBHOOK_BACKOFF_SECONDS: z.optional(z.string()),
 };
 
-export type Config = Readonly<z.infer<z.ZodObject<typeof shape>>>;
+export type Config = Readonly<z.infer<z.ZodMiniObject<typeof shape>>>;
 
 /** The name of a configuration variable. */
 export type ConfigKey = keyof Config;

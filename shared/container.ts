@@ -1,14 +1,9 @@
-import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { CloudFrontTrackingEdge } from './adapters/cloudfront-tracking-edge';
 import { HttpFetcher } from './adapters/http-fetcher';
-import { SesIdentityProvider } from './adapters/ses-identity-provider';
+import { lazyPort } from './adapters/lazy-port';
 import { NodeDnsResolver } from './adapters/node-dns-resolver';
-import { S3BlobStore } from './adapters/s3-blob-store';
-import { SesMailer } from './adapters/ses-mailer';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
 import { config, configGeneration, type Config } from './config';
@@ -52,31 +47,47 @@ export function services(): Services {
   return built.services;
 }
 
-/** The adapters over AWS. Variables only some functions are given (queue URLs, the bucket) are read at first use. */
+/**
+ * The adapters over AWS. Variables only some functions are given (queue URLs, the bucket) are read at
+ * first use. DynamoDB and SQS serve nearly every function and load with it; SES, S3 and CloudFront
+ * (adapter and SDK client) load on first use, so the functions that never call them start faster.
+ */
 function build(cfg: Config): Services {
-  const ses = new SESv2Client({});
+  let ses: Promise<SESv2Client> | undefined;
+  const sesClient = () => (ses ??= import('@aws-sdk/client-sesv2').then(({ SESv2Client }) => new SESv2Client({})));
   const queue = SqsQueue.fromConfig(new SQSClient({}), cfg);
+  const distribution = cfg.TRACKING_DISTRIBUTION_ID;
   return {
     config: cfg,
     db: { doc: createDocumentClient(new DynamoDBClient({})), tableName: cfg.TABLE_NAME },
     queue,
-    mailer: new SesMailer(ses, cfg.SES_CONFIGURATION_SET),
-    blobs: new S3BlobStore(
-      new S3Client({
-        forcePathStyle: cfg.S3_FORCE_PATH_STYLE === 'true',
-        // Whole-body checksums are enough for small payload objects and work with every S3 emulator.
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      }),
-      () => cfg.PAYLOAD_BUCKET,
+    mailer: lazyPort(async () => new (await import('./adapters/ses-mailer')).SesMailer(await sesClient(), cfg.SES_CONFIGURATION_SET), { sendRaw: true }),
+    blobs: lazyPort(
+      async () => {
+        const [{ S3BlobStore }, { S3Client }] = await Promise.all([import('./adapters/s3-blob-store'), import('@aws-sdk/client-s3')]);
+        const client = new S3Client({
+          forcePathStyle: cfg.S3_FORCE_PATH_STYLE === 'true',
+          // Whole-body checksums are enough for small payload objects and work with every S3 emulator.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        });
+        return new S3BlobStore(client, () => cfg.PAYLOAD_BUCKET);
+      },
+      { put: true, get: true },
     ),
     fetcher: new HttpFetcher({ allowLoopback: cfg.ALLOW_PRIVATE_URLS === 'true' }),
     clock: systemClock,
-    identities: new SesIdentityProvider(ses, cfg.SES_CONFIGURATION_SET),
+    identities: lazyPort(
+      async () => new (await import('./adapters/ses-identity-provider')).SesIdentityProvider(await sesClient(), cfg.SES_CONFIGURATION_SET),
+      { ensureDomainIdentity: true, setMailFrom: true, getIdentity: true, deleteIdentity: true, createAddressIdentity: true },
+    ),
     events: new QueueEventPublisher(queue),
     dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
-    edge: cfg.TRACKING_DISTRIBUTION_ID
-      ? new CloudFrontTrackingEdge(new CloudFrontClient({}), cfg.TRACKING_DISTRIBUTION_ID, cfg.TRACKING_CONNECTION_GROUP_ID)
+    edge: distribution
+      ? lazyPort(async () => {
+          const [{ CloudFrontTrackingEdge }, { CloudFrontClient }] = await Promise.all([import('./adapters/cloudfront-tracking-edge'), import('@aws-sdk/client-cloudfront')]);
+          return new CloudFrontTrackingEdge(new CloudFrontClient({}), distribution, cfg.TRACKING_CONNECTION_GROUP_ID);
+        }, { serve: true })
       : undefined,
     tokenSecret: tokenSecretOf(cfg),
   };

@@ -1,4 +1,4 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { Config } from './config';
 
 /** The token-signing secret, resolved on first use and then kept: call it wherever a token is signed or checked. */
@@ -11,13 +11,15 @@ export type TokenSecret = () => Promise<string>;
  */
 export function tokenSecretOf(
   cfg: Pick<Config, 'TOKEN_SECRET' | 'TOKEN_SECRET_ARN'>,
-  secretsManager: () => SecretsManagerClient = () => new SecretsManagerClient({}),
+  // Loaded on first use: only functions deployed with TOKEN_SECRET_ARN read it, once per process.
+  secretsManager: () => SecretsManagerClient | Promise<SecretsManagerClient> = async () => new (await import('@aws-sdk/client-secrets-manager')).SecretsManagerClient({}),
 ): TokenSecret {
   let pending: Promise<string> | undefined;
   const resolve = async (): Promise<string> => {
     if (cfg.TOKEN_SECRET) return cfg.TOKEN_SECRET;
     if (!cfg.TOKEN_SECRET_ARN) throw new Error('Neither TOKEN_SECRET nor TOKEN_SECRET_ARN is set');
-    const out = await secretsManager().send(new GetSecretValueCommand({ SecretId: cfg.TOKEN_SECRET_ARN }));
+    const { GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    const out = await (await secretsManager()).send(new GetSecretValueCommand({ SecretId: cfg.TOKEN_SECRET_ARN }));
     if (!out.SecretString) throw new Error('Token secret is empty');
     return out.SecretString;
   };

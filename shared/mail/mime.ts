@@ -1,5 +1,3 @@
-import MailComposer from 'nodemailer/lib/mail-composer';
-import { convert } from 'html-to-text';
 import { isControlHeader } from './header-policy';
 
 export interface MimeInput {
@@ -21,6 +19,10 @@ export interface MimeInput {
  * does with the mail is decided by the parameters of its call alone.
  */
 export async function buildMime(input: MimeInput): Promise<Buffer> {
+  // Loaded on first use (about 250 KB with html-to-text): the domain functions import this module
+  // for the rare sender-confirmation mail and should not load it at every cold start.
+  const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
+  const text = input.text ?? (await import('./html-text')).htmlToText(input.html);
   const composer = new MailComposer({
     from: input.from.name ? { name: input.from.name, address: input.from.address } : input.from.address,
     to: input.to,
@@ -28,15 +30,10 @@ export async function buildMime(input: MimeInput): Promise<Buffer> {
     replyTo: input.replyTo,
     subject: input.subject,
     html: input.html,
-    text: input.text ?? htmlToText(input.html),
+    text,
     // Attachments keep their given type; MailComposer infers one from the file name otherwise.
     attachments: input.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
     headers: input.headers ? Object.fromEntries(Object.entries(input.headers).filter(([name]) => !isControlHeader(name))) : undefined,
   });
   return composer.compile().build();
-}
-
-/** A readable plain-text version of an HTML body, for clients that show no HTML. */
-export function htmlToText(html: string): string {
-  return convert(html, { wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] });
 }

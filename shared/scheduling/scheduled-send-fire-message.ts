@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import type { Queue } from '../ports';
 import { schedules } from '../routes';
 
@@ -22,7 +22,7 @@ export interface FireMessage {
   scheduled_for: string;
 }
 
-const fireMessageSchema = z.object({ v: z.literal(1), id: z.string().min(1), scheduled_for: z.string().min(1) });
+const fireMessageSchema = z.object({ v: z.literal(1), id: z.string().check(z.minLength(1)), scheduled_for: z.string().check(z.minLength(1)) });
 
 /** Parses a `scheduled` queue message body; throws on anything else (it ends in the DLQ). */
 export function parseFireMessage(body: string): FireMessage {

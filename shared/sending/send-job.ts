@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 import type { BlobStore } from '../ports';
 
 /** Everything the send worker needs to build the mail; travels in the queue message or, when large, in S3. */
@@ -37,28 +37,28 @@ export const INLINE_PAYLOAD_LIMIT_BYTES = 192 * 1024;
 
 const payloadSchema = z.object({
   from_email: z.string(),
-  from_name: z.string().optional(),
+  from_name: z.optional(z.string()),
   to: z.array(z.string()),
   cc: z.array(z.string()),
   bcc: z.array(z.string()),
   subject: z.string(),
   html: z.string(),
-  text: z.string().optional(),
+  text: z.optional(z.string()),
   attachments: z.array(
-    z.object({ filename: z.string(), url: z.string().optional(), content: z.string().optional(), contentType: z.string().optional() }),
+    z.object({ filename: z.string(), url: z.optional(z.string()), content: z.optional(z.string()), contentType: z.optional(z.string()) }),
   ),
-  headers: z.record(z.string(), z.string()).optional(),
-  untracked_links: z.array(z.string()).optional(),
-  reply_to: z.string().optional(),
+  headers: z.optional(z.record(z.string(), z.string())),
+  untracked_links: z.optional(z.array(z.string())),
+  reply_to: z.optional(z.string()),
 });
 
 const jobSchema = z.object({
   v: z.literal(1),
-  activity_id: z.string().uuid(),
+  activity_id: z.uuid(),
   project_id: z.string(),
-  attempt: z.number().int().positive(),
-  payload: payloadSchema.optional(),
-  payload_key: z.string().optional(),
+  attempt: z.number().check(z.int(), z.positive()),
+  payload: z.optional(payloadSchema),
+  payload_key: z.optional(z.string()),
 });
 
 /** Builds the queue message, moving the payload to the blob store when it is too large to travel inline. */

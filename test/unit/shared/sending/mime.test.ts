@@ -1,4 +1,5 @@
-import { buildMime, htmlToText, type MimeInput } from '../../../../shared/mail/mime';
+import { htmlToText } from '../../../../shared/mail/html-text';
+import { buildMime, type MimeInput } from '../../../../shared/mail/mime';
 
 // mailparser ships no type declarations: type the little we use.
 interface ParsedAddress {

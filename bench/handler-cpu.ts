@@ -1,0 +1,216 @@
+/**
+ * Handler CPU per request for the main endpoints and workers: the real handlers invoked in this
+ * process many times against DynamoDB Local (a Java process of its own, so its CPU is not counted
+ * here), with the queue and the mailer replaced by in-process recorders (the SQS and SES emulators
+ * run in this process and would be counted). The SDK's DynamoDB work (marshalling, signing, HTTP)
+ * is in the figure, as in Lambda; the SQS and SES calls' share is not.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Mailer, OutgoingMail, Queue } from '../shared/ports';
+import type { QueueName } from '../shared/queues';
+
+process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+
+const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 200);
+const WARMUP = 20;
+
+/** Keeps what the services queue, serialised as SQS would carry it. */
+class RecordingQueue implements Queue {
+  readonly messages: { queue: QueueName; body: string }[] = [];
+  async send(queue: QueueName, body: unknown): Promise<void> {
+    this.messages.push({ queue, body: JSON.stringify(body) });
+  }
+  async sendBatch(queue: QueueName, bodies: unknown[]): Promise<void> {
+    for (const body of bodies) await this.send(queue, body);
+  }
+  async changeVisibility(): Promise<void> {}
+  take(queue: QueueName): string[] {
+    const bodies = this.messages.filter((m) => m.queue === queue).map((m) => m.body);
+    this.messages.splice(0, this.messages.length, ...this.messages.filter((m) => m.queue !== queue));
+    return bodies;
+  }
+}
+
+/** Accepts every mail as SES would, with a message id. */
+class RecordingMailer implements Mailer {
+  readonly sent: { mail: OutgoingMail; messageId: string }[] = [];
+  async sendRaw(mail: OutgoingMail): Promise<{ messageId: string }> {
+    const messageId = `bench-${this.sent.length}`;
+    this.sent.push({ mail, messageId });
+    return { messageId };
+  }
+}
+
+/** DynamoDB requests made so far by the services' document client. */
+let dynamoCalls = 0;
+
+/** CPU milliseconds and DynamoDB requests per call of `run(i)`, after a warm-up (the JIT and the caches a warm Lambda has). */
+async function cpuPerCall(count: number, run: (i: number) => Promise<unknown>, warmup = WARMUP): Promise<HandlerCpu> {
+  for (let i = 0; i < warmup; i++) await run(i);
+  const calls = dynamoCalls;
+  const before = process.cpuUsage();
+  for (let i = warmup; i < warmup + count; i++) await run(i);
+  const used = process.cpuUsage(before);
+  return { cpu_ms: (used.user + used.system) / 1000 / count, dynamodb_requests: (dynamoCalls - calls) / count };
+}
+
+/** What one request (or one mail, one event) costs the handler. */
+export interface HandlerCpu {
+  cpu_ms: number;
+  dynamodb_requests: number;
+}
+
+/** Per mail or per event from a figure measured per batch of `size`. */
+function perItem(figure: HandlerCpu, size: number): HandlerCpu {
+  return { cpu_ms: figure.cpu_ms / size, dynamodb_requests: figure.dynamodb_requests / size };
+}
+
+function sqsEvent(bodies: string[]): SQSEvent {
+  const Records = bodies.map(
+    (body, i) =>
+      ({
+        messageId: `m-${i}-${Math.random()}`,
+        receiptHandle: `r-${i}`,
+        body,
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bench', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:bench',
+        awsRegion: 'us-east-1',
+      }) as SQSRecord,
+  );
+  return { Records };
+}
+
+/** Measures handler CPU per request; returns milliseconds by function name. */
+export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
+  const { startLocalCloud } = await import('../local/cloud');
+  const { lambdaContext } = await import('../local/lambda-context');
+  const { simulatedEvents } = await import('../local/mailbox-simulator');
+  const { overrideServices, resetServices, services } = await import('../shared/container');
+  const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
+  const { endpointGroups, workers } = await import('../shared/routes');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-cpu-'));
+  // Another bench in this process may have replaced services over a cloud that is gone.
+  resetServices();
+  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: false });
+  try {
+    const queue = new RecordingQueue();
+    const mailer = new RecordingMailer();
+    overrideServices({ queue, mailer, events: new QueueEventPublisher(queue) });
+    services().db.doc.middlewareStack.add((next) => (args) => ((dynamoCalls += 1), next(args)), { step: 'initialize', name: 'benchCallCounter' });
+    const load = async (entry: string) => (await import(path.join(__dirname, '..', entry))).handler;
+
+    type Api = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+    const api = (handler: Api, method: string, route: string, rawPath: string, body?: unknown, params?: Record<string, string>) => {
+      const context = lambdaContext('bench');
+      const key = `${method} ${route}`;
+      return handler(
+        {
+          version: '2.0',
+          routeKey: key,
+          rawPath,
+          rawQueryString: '',
+          headers: { authorization: `Bearer ${cloud.seed.live_key}`, 'content-type': 'application/json', host: 'localhost' },
+          pathParameters: params,
+          requestContext: {
+            accountId: '000000000000',
+            apiId: 'bench',
+            domainName: 'localhost',
+            domainPrefix: 'bench',
+            http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+            requestId: context.awsRequestId,
+            routeKey: key,
+            stage: '$default',
+            time: new Date().toISOString(),
+            timeEpoch: Date.now(),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          isBase64Encoded: false,
+        },
+        context,
+      );
+    };
+    const ok = (res: APIGatewayProxyStructuredResultV2) => {
+      if ((res.statusCode ?? 500) >= 300) throw new Error(`bench request answered ${res.statusCode}: ${res.body}`);
+      return JSON.parse(res.body ?? '{}') as Record<string, unknown>;
+    };
+    // The sample order confirmation, with one link for the click measure.
+    const html = fs.readFileSync(path.join(__dirname, 'sample-mail.html'), 'utf8').replace('</body>', '<p><a href="https://example.com/orders">Your orders</a></p></body>');
+    const figures: Record<string, HandlerCpu> = {};
+
+    const send = await load(endpointGroups.send.entry);
+    const ids: string[] = [];
+    figures.send = await cpuPerCall(REQUESTS, async (i) => {
+      const body = { recipient_email: `reader${i}@example.com`, sender_email: cloud.seed.sender_email, subject: `Bench ${i}`, html_body: html };
+      ids.push(String(ok(await api(send, 'POST', '/v1/send-email', '/v1/send-email', body)).email_id));
+    });
+
+    const activity = await load(endpointGroups.activity.entry);
+    figures.activity = await cpuPerCall(REQUESTS, async (i) => {
+      ok(await api(activity, 'GET', '/v1/activity/{id}', `/v1/activity/${ids[i % ids.length]}`, undefined, { id: ids[i % ids.length] }));
+    });
+
+    const templates = await load(endpointGroups.templates.entry);
+    figures.templates = await cpuPerCall(REQUESTS, async (i) => {
+      ok(await api(templates, 'POST', '/v1/templates', '/v1/templates', { name: `Bench ${i}`, subject: 'Hello {{name}}', html: '<p>Hi {{name}}</p>' }));
+    });
+
+    // Workers: per mail and per event, in the batches of 10 the event source delivers.
+    const jobs = queue.take('send');
+    const sendWorker = await load(workers['send-worker'].entry);
+    const perMailWorker = await cpuPerCall(Math.floor(jobs.length / 10) - 2, (b) => sendWorker(sqsEvent(jobs.slice(b * 10, b * 10 + 10))), 2);
+    figures['send-worker'] = perItem(perMailWorker, 10);
+
+    // Opens and clicks of the mails the worker sent, by signed token as a tracked mail's links carry them.
+    const { clickToken, openToken } = await import('../shared/tracking/tracking-tokens');
+    const { extractLinks } = await import('../shared/tracking/rewrite-html');
+    const link = extractLinks(html)[0];
+    const secret = await services().tokenSecret();
+    const tracking = await load(endpointGroups.tracking.entry);
+    const served = (res: APIGatewayProxyStructuredResultV2) => {
+      if ((res.statusCode ?? 500) >= 400) throw new Error(`tracking answered ${res.statusCode}`);
+    };
+    const openMs = await cpuPerCall(REQUESTS, async (i) => {
+      const token = openToken(ids[i % ids.length], secret);
+      served(await api(tracking, 'GET', '/t/o/{token}', `/t/o/${token}`, undefined, { token }));
+    });
+    const clickMs = await cpuPerCall(REQUESTS, async (i) => {
+      const token = clickToken(ids[i % ids.length], 0, link, secret);
+      served(await api(tracking, 'GET', '/t/c/{token}', `/t/c/${token}`, undefined, { token }));
+    });
+    // One figure per function: the mean of its two requests (the console shows each).
+    figures.tracking = { cpu_ms: (openMs.cpu_ms + clickMs.cpu_ms) / 2, dynamodb_requests: (openMs.dynamodb_requests + clickMs.dynamodb_requests) / 2 };
+    console.log(`tracking: open ${openMs.cpu_ms.toFixed(2)} ms, click ${clickMs.cpu_ms.toFixed(2)} ms CPU per request`);
+
+    const deliveries = mailer.sent.flatMap(({ mail, messageId }) =>
+      simulatedEvents(
+        { FromEmailAddress: mail.from, Destination: { ToAddresses: [...mail.recipients] }, EmailTags: Object.entries(mail.tags).map(([Name, Value]) => ({ Name, Value })) },
+        messageId,
+        new Date(),
+      )
+        .filter((event) => event.eventType === 'Delivery')
+        .map((event) => JSON.stringify(event)),
+    );
+    const sesEvents = await load(workers['ses-events'].entry);
+    const perEventBatch = await cpuPerCall(Math.floor(deliveries.length / 10) - 2, (b) => sesEvents(sqsEvent(deliveries.slice(b * 10, b * 10 + 10))), 2);
+    figures['ses-events'] = perItem(perEventBatch, 10);
+    return figures;
+  } finally {
+    await cloud.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  measureHandlerCpu()
+    .then((figures) => console.log(figures))
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
