@@ -17,6 +17,8 @@ const shape = {
   WEBHOOKS_QUEUE_URL: z.string().url(),
   SES_EVENTS_QUEUE_URL: z.string().url(),
   SCHEDULED_QUEUE_URL: z.string().url(),
+  FANOUT_QUEUE_URL: z.string().url(),
+  BATCH_SEND_QUEUE_URL: z.string().url(),
   PAYLOAD_BUCKET: z.string().min(3),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.string().optional(),

@@ -22,6 +22,10 @@ export const queues = {
   'ses-events': { urlEnv: 'SES_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
   /** Scheduled sends at their time: delayed messages from the sweep (or from the API for sends due soon). */
   scheduled: { urlEnv: 'SCHEDULED_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
+  /** One message per chunk of a batch's recipients: the fan-out writes their activity records and queues their mails. */
+  fanout: { urlEnv: 'FANOUT_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 2 },
+  /** Batch mails, several recipients to a message; each recipient is claimed and sent on its own. */
+  'batch-send': { urlEnv: 'BATCH_SEND_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

@@ -34,6 +34,7 @@ export const endpointGroups = {
   links: { entry: 'functions/public-links/handler.ts', description: 'Unsubscribe and view-in-browser pages' },
   templates: { entry: 'functions/templates/handler.ts', description: 'Templates' },
   'scheduled-sends': { entry: 'functions/scheduled-sends/handler.ts', description: 'Scheduled sends: read, reschedule, cancel' },
+  batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -42,6 +43,10 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project', idempotency: 'refused' },
   { method: 'POST', path: '/v1/send-template-email', group: 'send', auth: 'project', idempotency: 'refused' },
   { method: 'POST', path: '/send-email', group: 'send', auth: 'project', idempotency: 'supported' },
+  { method: 'POST', path: '/v1/send-batch', group: 'batches', auth: 'project', idempotency: 'supported' },
+  { method: 'GET', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
+  { method: 'PATCH', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
+  { method: 'DELETE', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
   { method: 'GET', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
   { method: 'PATCH', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
   { method: 'DELETE', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
@@ -109,6 +114,8 @@ export const workers = {
   'webhook-fanout': { entry: 'functions/webhook-fanout/handler.ts', queue: 'events' },
   'webhook-delivery': { entry: 'functions/webhook-delivery/handler.ts', queue: 'webhooks' },
   'scheduled-send-worker': { entry: 'functions/scheduled-send-worker/handler.ts', queue: 'scheduled' },
+  'batch-fanout': { entry: 'functions/batch-fanout/handler.ts', queue: 'fanout' },
+  'batch-send-worker': { entry: 'functions/batch-send-worker/handler.ts', queue: 'batch-send' },
 } as const;
 
 export type WorkerName = keyof typeof workers;
