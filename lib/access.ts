@@ -112,7 +112,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     table: 'readWrite',
     enqueue: ['fanout', 'scheduled'],
     payloads: 'put',
-    settings: ['SERVICE_NAME', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
   },
   /** Writes a chunk's activity records (BatchWrite), queues its mails, publishes email.suppressed. */
   'batch-fanout': { table: 'readWrite', enqueue: ['batch-send', 'events'], payloads: 'read', settings: ['ACTIVITY_RETENTION_DAYS'] },
