@@ -102,8 +102,28 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     // TRACKING_BASE_URL has no value behind the API: the links then use the URL the request reached.
     settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
   },
-  /** Only answers queries. */
-  activity: { table: 'read' },
+  /** Answers queries; reads a batch's recipient chunk for an activity the fan-out has not written yet. */
+  activity: { table: 'read', payloads: 'read' },
+  /**
+   * Writes a batch's header and its blobs (content, recipient chunks), queues its fan-out, or the
+   * fire message of a scheduled batch due within the lookahead; moves and cancels scheduled batches.
+   */
+  batches: {
+    table: 'readWrite',
+    enqueue: ['fanout', 'scheduled'],
+    payloads: 'put',
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
+  },
+  /** Writes a chunk's activity records (BatchWrite), queues its mails, publishes email.suppressed. */
+  'batch-fanout': { table: 'readWrite', enqueue: ['batch-send', 'events'], payloads: 'read', settings: ['ACTIVITY_RETENTION_DAYS'] },
+  /** Renders and sends each recipient of a batch job as the send worker does (claims, SES, retries on the send queue). */
+  'batch-send-worker': {
+    table: 'readWrite',
+    enqueue: ['send', 'events'],
+    payloads: 'read',
+    sesSend: true,
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
+  },
   /** Adds and removes suppression entries and publishes suppression.removed. */
   suppressions: { table: 'readWrite', enqueue: ['events'] },
   /** Claims and updates activities, re-enqueues retries with a delay, reads payloads, calls SES. */
@@ -152,7 +172,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
   'scheduled-send-worker': {
     table: 'readWrite',
-    enqueue: ['send', 'scheduled'],
+    enqueue: ['send', 'scheduled', 'fanout'],
     payloads: 'put',
     settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
   },

@@ -24,6 +24,10 @@ export const queues = {
   scheduled: { urlEnv: 'SCHEDULED_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
   /** Audience jobs: one step of a dynamic segment's evaluation (a shard, a bounded number of pages), a deleted segment's cleanup. */
   audience: { urlEnv: 'AUDIENCE_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 1 },
+  /** One message per chunk of a batch's recipients: the fan-out writes their activity records and queues their mails. */
+  fanout: { urlEnv: 'FANOUT_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 2 },
+  /** Batch mails, several recipients to a message; each recipient is claimed and sent on its own. */
+  'batch-send': { urlEnv: 'BATCH_SEND_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

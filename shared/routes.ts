@@ -37,14 +37,20 @@ export const endpointGroups = {
   leads: { entry: 'functions/leads/handler.ts', description: 'Leads, their segments, tags and attributes' },
   segments: { entry: 'functions/segments/handler.ts', description: 'Segments: static and dynamic' },
   events: { entry: 'functions/events/handler.ts', description: 'Custom events' },
+  batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
 
 export const routes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project', idempotency: 'refused' },
-  { method: 'POST', path: '/v1/send-template-email', group: 'send', auth: 'project', idempotency: 'refused' },
+  // Part 8 says these two do not support Idempotency-Key; we honour it (an extension, docs/idempotency.md).
+  { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project', idempotency: 'supported' },
+  { method: 'POST', path: '/v1/send-template-email', group: 'send', auth: 'project', idempotency: 'supported' },
   { method: 'POST', path: '/send-email', group: 'send', auth: 'project', idempotency: 'supported' },
+  { method: 'POST', path: '/v1/send-batch', group: 'batches', auth: 'project', idempotency: 'supported' },
+  { method: 'GET', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
+  { method: 'PATCH', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
+  { method: 'DELETE', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
   { method: 'GET', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
   { method: 'PATCH', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
   { method: 'DELETE', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
@@ -136,6 +142,8 @@ export const workers = {
   'webhook-delivery': { entry: 'functions/webhook-delivery/handler.ts', queue: 'webhooks' },
   'scheduled-send-worker': { entry: 'functions/scheduled-send-worker/handler.ts', queue: 'scheduled' },
   'audience-worker': { entry: 'functions/audience-worker/handler.ts', queue: 'audience' },
+  'batch-fanout': { entry: 'functions/batch-fanout/handler.ts', queue: 'fanout' },
+  'batch-send-worker': { entry: 'functions/batch-send-worker/handler.ts', queue: 'batch-send' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

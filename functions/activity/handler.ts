@@ -11,7 +11,7 @@ import { domainStats } from '../../shared/stats/domain-stats-report';
 export const handler = apiHandler('activity', {
   'GET /v1/activity/{id}': async (request) => {
     const include = parseInclude(request.query.include);
-    const data = await readActivity(services().db, projectCaller(request).project.id, request.params.id ?? '', include);
+    const data = await readActivity(services().db, services().blobs, projectCaller(request).project.id, request.params.id ?? '', include);
     return { status: 200, body: { success: true, data } };
   },
 

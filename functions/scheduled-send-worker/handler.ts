@@ -1,8 +1,12 @@
+import { fireScheduledBatch, isBatchFire } from '../../shared/batches/fire-scheduled-batch';
 import { services } from '../../shared/container';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
 import { parseFireMessage } from '../../shared/scheduling/scheduled-send-fire-message';
 import { sendScheduledNow } from '../../shared/sending/advanced-send';
 
-/** Worker of the `scheduled` queue: fires each scheduled send at its time, at most once. */
-export const handler = sqsBatchHandler((record) => fireScheduledSend(services(), parseFireMessage(record.body), record.messageId, sendScheduledNow));
+/** Worker of the `scheduled` queue: fires each scheduled send, and each scheduled batch, at its time, at most once. */
+export const handler = sqsBatchHandler((record) => {
+  const message = parseFireMessage(record.body);
+  return isBatchFire(message) ? fireScheduledBatch(services(), message) : fireScheduledSend(services(), message, record.messageId, sendScheduledNow);
+});

@@ -29,6 +29,8 @@ export function presentActivity(activity: Activity, options: { html?: string | n
   if (activity.suppression_reason) out.suppression_reason = activity.suppression_reason;
   if (activity.thread_id) out.thread_id = activity.thread_id;
   if (activity.source) out.source = activity.source;
+  if (activity.batch_id) out.batch_id = activity.batch_id;
+  if (activity.metadata) out.metadata = activity.metadata;
   if (options.html !== undefined) out.html_content = options.html;
   if (options.events) {
     out.events = [...(activity.timeline ?? [])]

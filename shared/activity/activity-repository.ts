@@ -1,5 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
+import { batchGetAll } from '../store/batch-get';
+import { batchPutAll } from '../store/batch-write';
 import { stripKeys, type Db } from '../store/client';
 import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
@@ -13,6 +15,31 @@ export async function putActivity(db: Db, activity: Activity, ttl: number): Prom
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
+}
+
+/**
+ * Writes new activity records 25 to a request (1 WCU each plus their index entries), for a batch's
+ * fan-out. Unconditional, unlike putActivity: the fan-out writes only records that do not exist
+ * yet (it checks first when its chunk may have been written before).
+ */
+export async function putActivitiesInBatch(db: Db, activities: readonly Activity[], ttl: number): Promise<void> {
+  await batchPutAll(
+    db,
+    activities.map((activity) => ({
+      ...activityKey(activity.id),
+      ...activity,
+      version: 1,
+      ...activityIndexes(activity),
+      ...statusIndexFields(activity, activity.current_status),
+      ttl,
+    })),
+  );
+}
+
+/** The statuses of the activity records among `ids` that exist (a redelivered fan-out chunk asks, minutes after its first try). */
+export async function existingActivityIds(db: Db, ids: readonly string[]): Promise<Map<string, ActivityStatus>> {
+  const items = await batchGetAll(db, ids.map((id) => ({ ...activityKey(id) })));
+  return new Map(items.map((item) => [String(item.id), item.current_status as ActivityStatus]));
 }
 
 /** The activity record, or undefined; `consistent` for the worker, which must see its own writes. */

@@ -1,4 +1,6 @@
 import { badRequest, notFound } from '../errors';
+import { derivedBatchActivity } from '../batches/batch-activity';
+import type { BlobStore } from '../ports';
 import type { Db } from '../store/client';
 import { decodeBody } from './activity-body';
 import { presentActivity } from './activity-presenter';
@@ -15,17 +17,25 @@ export function parseInclude(value: string | undefined): { events: boolean; html
 }
 
 /** `GET /v1/activity/:id`: the record of the caller's project, or 404 (also for another project's id). */
-export async function readActivity(db: Db, projectId: string, id: string, include: { events: boolean; html: boolean }) {
+export async function readActivity(db: Db, blobs: BlobStore, projectId: string, id: string, include: { events: boolean; html: boolean }) {
   if (!UUID.test(id)) throw badRequest('id must be a uuid');
   const notHere = () => notFound('Activity not found');
+  // A batch's mail answers before the background fan-out has written its record (issue 16).
+  const derived = async () => {
+    const activity = await derivedBatchActivity(db, blobs, projectId, id);
+    if (!activity) throw notHere();
+    return presentActivity(activity, { events: include.events, html: include.html ? null : undefined });
+  };
   if (!include.html && !include.events) {
     const activity = await getActivity(db, id.toLowerCase());
-    if (!activity || activity.project_id !== projectId) throw notHere();
+    if (!activity) return derived();
+    if (activity.project_id !== projectId) throw notHere();
     return presentActivity(activity);
   }
   // One Query brings the record, its body and its opens and clicks.
   const { activity, body, engagement } = await getActivityWithBody(db, id.toLowerCase());
-  if (!activity || activity.project_id !== projectId) throw notHere();
+  if (!activity) return derived();
+  if (activity.project_id !== projectId) throw notHere();
   const withEngagement = include.events ? { ...activity, timeline: [...(activity.timeline ?? []), ...engagement] } : activity;
   // The body is written when the worker takes the mail; until then there is no HTML to show.
   const html = include.html ? (body ? decodeBody(body).html : null) : undefined;

@@ -49,6 +49,10 @@ export interface Activity {
   template_id?: string;
   /** The caller's conversation id (`thread_id` of the advanced send). */
   thread_id?: string;
+  /** The batch send the mail belongs to (part 4.3). */
+  batch_id?: string;
+  /** The batch recipient's `metadata`, echoed as given. */
+  metadata?: Record<string, unknown>;
   /** Where the request came from (`x-source` of the advanced send). */
   source?: string;
   message_id?: string;

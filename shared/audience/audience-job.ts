@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 
 /** A message of the `audience` queue. */
 export const audienceJobSchema = z.discriminatedUnion('kind', [
@@ -7,18 +7,18 @@ export const audienceJobSchema = z.discriminatedUnion('kind', [
     kind: z.literal('evaluate'),
     project_id: z.string(),
     segment_id: z.string(),
-    generation: z.number().int().positive(),
-    shard: z.number().int().nonnegative(),
+    generation: z.number().check(z.int(), z.positive()),
+    shard: z.number().check(z.int(), z.nonnegative()),
     /** Steps of this shard done before this one: the run records it, so a redelivered step changes nothing. */
-    step: z.number().int().nonnegative(),
-    start: z.record(z.string(), z.unknown()).optional(),
+    step: z.number().check(z.int(), z.nonnegative()),
+    start: z.optional(z.record(z.string(), z.unknown())),
   }),
   /** Removes what a deleted segment or an outdated evaluation left: memberships, counters, a generation's members. */
   z.object({
     kind: z.literal('cleanup'),
     project_id: z.string(),
     segment_id: z.string(),
-    generation: z.number().int().nonnegative().optional(),
+    generation: z.optional(z.number().check(z.int(), z.nonnegative())),
     deleted: z.boolean(),
   }),
 ]);

@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
 import type { Db } from '../store/client';
@@ -69,8 +70,8 @@ export async function completeIdempotencyKey(db: Db, input: { claim: Idempotency
           ':completed': 'completed',
           ':in_progress': 'in_progress',
           ':token': input.claim.token,
-          // One string attribute: the record reads back the same from a failed put's raw item.
-          ':response': JSON.stringify(input.response),
+          // One attribute: the record reads back the same from a failed put's raw item.
+          ':response': encodeResponse(input.response),
           ':at': input.now.toISOString(),
         },
       }),
@@ -96,9 +97,26 @@ export async function releaseIdempotencyKey(db: Db, claim: IdempotencyClaim): Pr
   }
 }
 
+/** Answers above this are stored gzipped: a 10,000-recipient batch answer (about 900 KB) would not fit an item. */
+const GZIP_ABOVE_BYTES = 4096;
+
+/** The stored form of an answer: JSON text, or gzipped JSON (binary) when it is large. */
+function encodeResponse(response: StoredResponse): string | Uint8Array {
+  const json = JSON.stringify(response);
+  return Buffer.byteLength(json) > GZIP_ABOVE_BYTES ? new Uint8Array(gzipSync(json)) : json;
+}
+
+/** The stored answer as JSON text, from plain or raw attribute-value form, gzipped or not. */
+function responseText(value: unknown): string | undefined {
+  const plain = text(value);
+  if (plain !== undefined) return plain;
+  const bytes = value instanceof Uint8Array ? value : (value as { B?: Uint8Array } | undefined)?.B;
+  return bytes ? gunzipSync(bytes).toString('utf8') : undefined;
+}
+
 /** A stored item, in raw attribute-value form (as a failed write returns it) or plain. */
 export function recordFromItem(item: Record<string, unknown>): IdempotencyRecord {
-  const response = text(item.response);
+  const response = responseText(item.response);
   return {
     status: text(item.status) === 'completed' ? 'completed' : 'in_progress',
     fingerprint: text(item.fingerprint) ?? '',

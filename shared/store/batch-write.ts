@@ -40,3 +40,8 @@ async function writeChunk(db: Db, chunk: BatchWriteRequest[]): Promise<void> {
     pending = out.UnprocessedItems?.[db.tableName] ?? [];
   }
 }
+
+/** Puts every item (unconditionally: callers make sure overwriting is harmless), as batchWriteAll does. */
+export function batchPutAll(db: Db, items: readonly Record<string, unknown>[], parallel = 4): Promise<void> {
+  return batchWriteAll(db, items.map((put) => ({ put })), parallel);
+}

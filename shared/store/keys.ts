@@ -46,6 +46,9 @@
  * | Scheduled send by id                 | SCHED#<id>             | SCHED              | Put, conditional Update| 1 to create, 1 per claim/patch/cancel |
  * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE#<shard of id> | gsi5sk <due>#<id> | sparse: pending only; Query all 32 shards <= now + lookahead | 1 index entry at create, 1 at claim |
  * | Idempotency record (24 h)            | IDEMP#<p>#<sha256 key> | IDEMP              | conditional Put, Update, Delete (TTL 24 h) | 2 per request that carries the header |
+ * | Batch send header (status, counts)   | BATCH#<batchId>        | BATCH              | Put, GetItem, conditional Update | 1 per batch, 1 per chunk of 500 fanned out, 1 per cancel/move |
+ * | Scheduled batches due (gsi5, keys only) | gsi5pk SCHEDDUE#<shard> | gsi5sk <due>#batch:<id> | the scheduled sends' due index; sparse: scheduled batches only | 1 at create, 1 at fire |
+ * | Batch recipients and content         | (blob store, not the table) | batches/<p>/<b>/... | S3 Put at accept, Get per chunk | 0 |
  * | Monthly send usage of a project      | USAGE#<p>#<shard of 16>| USAGE#<yyyy-mm>    | conditional UpdateItem ADD on one shard's share | 1 per mail (more when shards fill), only when the project has a quota |
  * | Lead of a project (by email)         | LEADS#<p>#<shard>      | LEAD#<email lc>    | TransactWrite (cond.), BatchGet, Query begins_with (email prefix search) | 2 (transactional put) |
  * | Lead id -> email                     | LEADID#<p>#<id>        | LEADID             | in the lead's creation transaction, BatchGet | 2 at creation, 0 after |
@@ -546,3 +549,18 @@ export const customEventListPartition = {
   byName: (projectId: string, event: string, shard: number) => ({ index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: `EVN#${projectId}#${event}#${shard}` }),
   project: (projectId: string, shard: number) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `EVS#${projectId}#${shard}` }),
 };
+
+/** Key of a batch send's header item (part 4.3); recipients and content are in the blob store. */
+export const batchKey = (batchId: string): ItemKey => ({ pk: `BATCH#${batchId}`, sk: 'BATCH' });
+
+/** Marks a batch's entries in the scheduled sends' due index, which the sweep shares with them. */
+const BATCH_DUE_PREFIX = 'batch:';
+
+/** The id under which a scheduled batch sits in the due index (and its fire messages name it). */
+export const scheduledBatchDueId = (batchId: string): string => `${BATCH_DUE_PREFIX}${batchId}`;
+
+/** gsi5 attributes of a scheduled batch due at `dueAt` (ISO UTC); removed when it fires or is cancelled. */
+export const scheduledBatchDueIndex = (dueAt: string, batchId: string) => scheduledDueIndex(dueAt, scheduledBatchDueId(batchId));
+
+/** The batch id a due-index id names, or undefined when it names a scheduled send. */
+export const batchOfDueId = (dueId: string): string | undefined => (dueId.startsWith(BATCH_DUE_PREFIX) ? dueId.slice(BATCH_DUE_PREFIX.length) : undefined);

@@ -19,16 +19,16 @@ describe('defaultMonthlyQuota (DEFAULT_MONTHLY_QUOTA)', () => {
   /** The DEFAULT_MONTHLY_QUOTA of every function that has one. */
   const quotas = (template: Template) => serviceEnvironments(template).map((env) => env.DEFAULT_MONTHLY_QUOTA).filter((v) => v !== undefined);
 
-  it('passes the prop to the send worker, which enforces it, and to no function that does not read it', () => {
+  it('passes the prop to the send workers (single and batch), which enforce it, and to no function that does not read it', () => {
     const stack = stackOf({ defaultMonthlyQuota: 10_000 });
     const template = Template.fromStack(stack);
     const sendWorker = template.findResources('AWS::Lambda::Function')[logicalId(stack.workers.functions['send-worker'].function)];
     expect(sendWorker.Properties.Environment.Variables.DEFAULT_MONTHLY_QUOTA).toBe('10000');
-    expect(quotas(template)).toEqual(['10000']);
+    expect(quotas(template)).toEqual(['10000', '10000']);
   });
 
   it('takes the `defaultMonthlyQuota` context (`cdk deploy -c defaultMonthlyQuota=0`) when the prop is absent', () => {
-    expect(quotas(synth({}, { defaultMonthlyQuota: '0' }))).toEqual(['0']);
+    expect(quotas(synth({}, { defaultMonthlyQuota: '0' }))).toEqual(['0', '0']);
   });
 
   it('sets nothing without either: projects without their own quota are unlimited', () => {

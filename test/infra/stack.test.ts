@@ -257,7 +257,10 @@ describe('the functions', () => {
   // sends and reads as settings (lib/access.ts). Never TOKEN_SECRET, never a variable it does not read.
   const ownVariables: Record<string, string[]> = {
     send: ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
-    activity: [],
+    activity: ['PAYLOAD_BUCKET'],
+    batches: ['FANOUT_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
+    'batch-fanout': ['BATCH_SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    'batch-send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
     suppressions: ['EVENTS_QUEUE_URL'],
     webhooks: [],
     templates: [],
@@ -271,7 +274,7 @@ describe('the functions', () => {
     'ses-events': ['EVENTS_QUEUE_URL'],
     'webhook-fanout': ['WEBHOOKS_QUEUE_URL'],
     'webhook-delivery': ['WEBHOOKS_QUEUE_URL'],
-    'scheduled-send-worker': ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'scheduled-send-worker': ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'FANOUT_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
     'domain-recheck': ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
     'dns-sweep': ['INBOUND_DOMAIN'],
     'scheduled-sweep': ['SCHEDULED_QUEUE_URL'],
@@ -378,7 +381,8 @@ describe('least privilege', () => {
     expect(allows(statements, 'dynamodb:Query')).toBe(true);
     expect(allows(statements, 'sqs:SendMessage')).toBe(false);
     expect(allows(statements, /^ses:/)).toBe(false);
-    expect(allows(statements, /^s3:/)).toBe(false);
+    // It reads a batch's recipient chunk for an activity the fan-out has not written yet; it writes no object.
+    expect(allows(statements, /^s3:(Put|Delete)/)).toBe(false);
     expect(allows(statements, /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/)).toBe(false);
   });
 });
@@ -387,7 +391,7 @@ describe('the SES configuration set', () => {
   it('exists and is named as SES_CONFIGURATION_SET to every function that sends or registers identities', () => {
     template.resourceCountIs('AWS::SES::ConfigurationSet', 1);
     const named = allFunctions().filter(([, fn]) => 'SES_CONFIGURATION_SET' in environmentOf(fn));
-    expect(named.map(([n]) => n).sort()).toEqual(['domain-recheck', 'domains', 'inbound', 'pages', 'partner', 'send-worker']);
+    expect(named.map(([n]) => n).sort()).toEqual(['batch-send-worker', 'domain-recheck', 'domains', 'inbound', 'pages', 'partner', 'send-worker']);
     for (const [, fn] of named) expect(environmentOf(fn).SES_CONFIGURATION_SET).toEqual({ Ref: logicalId(stack.ses.configurationSet) });
   });
 });

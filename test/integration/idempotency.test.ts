@@ -36,13 +36,16 @@ async function storedRecord(key: string, projectId = cloud.seed.project_id) {
   return (await db.doc.send(new GetCommand({ TableName: db.tableName, Key: idempotencyKey(projectId, hashIdempotencyKey(key)), ConsistentRead: true }))).Item;
 }
 
-describe('POST /v1/send-email and /v1/send-template-email refuse Idempotency-Key (part 8)', () => {
-  test.each(['/v1/send-email', '/v1/send-template-email'])('%s with the header: 400, nothing is sent', async (path) => {
+describe('POST /v1/send-email and /v1/send-template-email honour Idempotency-Key (an extension of part 8)', () => {
+  test.each(['/v1/send-email', '/v1/send-template-email'])('%s: a repeat gets the first answer, and one mail is queued', async (path) => {
     const recipient = freshRecipient();
-    const res = await cloud.api('POST', path, { body: sendBody(cloud, { recipient_email: recipient }), headers: { 'idempotency-key': freshKey() } });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Idempotency-Key is not supported on this endpoint' });
-    expect(await activityCount(recipient)).toBe(0);
+    const key = freshKey();
+    const first = await cloud.api('POST', path, { body: sendBody(cloud, { recipient_email: recipient }), headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(200);
+    const again = await cloud.api('POST', path, { body: sendBody(cloud, { recipient_email: recipient }), headers: { 'idempotency-key': key } });
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(again.body.email_id).toBe(first.body.email_id);
+    expect(await activityCount(recipient)).toBe(1);
   });
 
   test('without the header they work as usual', async () => {

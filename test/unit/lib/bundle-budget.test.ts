@@ -49,3 +49,20 @@ describe('function bundles: size budgets', () => {
     expect([...new Set(JSON.parse(out) as string[])].sort()).toEqual(['@aws-sdk/client-dynamodb', '@aws-sdk/client-sqs']);
   });
 });
+
+describe('the zod import', () => {
+  /** Every TypeScript file under a folder. */
+  const sources = (dir: string): string[] =>
+    fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const rel = path.join(dir, entry.name);
+      if (entry.isDirectory()) return sources(rel);
+      return entry.name.endsWith('.ts') ? [rel] : [];
+    });
+
+  it('product code takes zod only through shared/zod.ts (zod/mini: the full import adds 420 KB to a bundle)', () => {
+    const direct = [...sources('shared'), ...sources('functions')].filter(
+      (file) => file !== path.join('shared', 'zod.ts') && /from\s+'zod(\/[^']*)?'/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+    );
+    expect(direct).toEqual([]);
+  });
+});

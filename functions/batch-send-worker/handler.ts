@@ -1,0 +1,12 @@
+import { deliverBatchJob } from '../../shared/batches/deliver-batch-job';
+import { parseBatchSendJob } from '../../shared/batches/batch-jobs';
+import { services } from '../../shared/container';
+import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { flushCounters } from '../../shared/stats/counter-flush';
+import { CounterBatch } from '../../shared/stats/domain-stats';
+
+/** Worker of the `batch-send` queue: sends every recipient of each job on its own, at most once, and counts what was sent. */
+export const handler = sqsBatchHandler((record, batch) => deliverBatchJob(batch.deps, parseBatchSendJob(record.body), batch.counters), {
+  start: () => ({ deps: services(), counters: new CounterBatch() }),
+  finish: ({ deps, counters }) => flushCounters(deps, counters),
+});

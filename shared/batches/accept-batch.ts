@@ -1,0 +1,151 @@
+import type { ProjectCaller } from '../auth/authenticate';
+import type { Services } from '../container';
+import { AppError, badRequest, notFound } from '../errors';
+import { enqueueFire, isWithinLookahead } from '../scheduling/scheduled-send-fire-message';
+import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve-scheduled-at';
+import { checkProjectCanSend, defaultSubject } from '../sending/accept-send';
+import { HTML_PREVIEW_LIMIT } from '../sending/advanced-send';
+import { TEMPLATE_SEND_MESSAGES } from '../sending/template-send-request';
+import { logger } from '../logger';
+import { ttlAfterDays } from '../store/client';
+import { scheduledBatchDueId } from '../store/keys';
+import { findSuppressed } from '../suppression/suppression-repository';
+import type { Template } from '../templates/template';
+import { findTemplate } from '../templates/template-service';
+import type { Batch, BatchContent } from './batch';
+import { batchActivityId, newBatchId } from './batch-ids';
+import { chunkJobs } from './batch-jobs';
+import { composeBatchMail } from './batch-mail';
+import type { BatchInput } from './batch-request';
+import { cancelAcceptedBatch, putBatch, putBatchBlobs } from './batch-repository';
+
+/** Recipients per chunk: one blob, one fan-out message, 20 BatchWrite requests. */
+export const BATCH_CHUNK_SIZE = 500;
+
+/** Recipients a dry run renders in its preview. */
+export const DRY_RUN_PREVIEWS = 3;
+
+/** The payload bucket expires objects after 14 days (lib/storage.ts); a batch must go out before. */
+export const MAX_SCHEDULE_AHEAD_DAYS = 13;
+
+/**
+ * `POST /v1/send-batch` (part 4.3). Checks everything that can be checked at once (project,
+ * environment, template, the first recipient's render, the time), then writes one header item and
+ * the blobs (content once, recipients in chunks of 500) and queues one fan-out message per chunk,
+ * or leaves a scheduled batch to the sweep. Nothing is written per recipient here: each activity
+ * id is derived from the batch id (batch-ids.ts).
+ */
+export async function acceptBatch(deps: Services, caller: ProjectCaller, input: BatchInput, requestBaseUrl?: string) {
+  checkProjectCanSend(caller, input.content.environment);
+  const projectId = caller.project.id;
+  const template = input.content.templateId ? await findTemplate(deps.db, projectId, input.content.templateId) : undefined;
+  if (input.content.templateId && !template) throw notFound(TEMPLATE_SEND_MESSAGES.notFound(input.content.templateId));
+  const now = deps.clock.now();
+  const schedule = input.scheduledAt ? resolveSchedule(input, caller, now) : undefined;
+  const content: BatchContent = { ...input.content, requestBaseUrl };
+  const batchId = newBatchId();
+  const secret = await deps.tokenSecret();
+  // Content that cannot be rendered is refused now (400/422), not found out by every mail.
+  const preview = (i: number) =>
+    composeBatchMail(deps, { content, template, recipient: input.recipients[i], activityId: batchActivityId(batchId, i), projectId, secret, preview: input.dryRun });
+  const first = preview(0);
+
+  if (input.dryRun) return dryRun(deps, caller, input, template, first, preview, schedule);
+
+  const batch: Batch = {
+    id: batchId,
+    project_id: projectId,
+    mode: caller.mode,
+    status: schedule ? 'scheduled' : 'sending',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    scheduled_for: schedule?.instant.toISOString(),
+    timezone: schedule?.timezone,
+    recipient_count: input.recipients.length,
+    duplicates_removed: input.duplicatesRemoved,
+    chunk_size: BATCH_CHUNK_SIZE,
+    chunk_count: Math.ceil(input.recipients.length / BATCH_CHUNK_SIZE),
+    subject: input.content.subject ?? template?.subject ?? defaultSubject(deps),
+    sender_email: input.content.sender,
+    sender_name: input.content.senderName,
+    email_type: input.content.emailType,
+    template_id: template?.id,
+    environment: input.content.environment,
+  };
+  // Blobs first: the header, once written, is what workers and reads trust.
+  await putBatchBlobs(deps.blobs, batch, content, input.recipients);
+  await putBatch(deps.db, batch, ttlAfterDays(schedule?.instant ?? now, deps.config.ACTIVITY_RETENTION_DAYS));
+  if (!schedule) {
+    try {
+      await deps.queue.sendBatch('fanout', chunkJobs(batch));
+    } catch (error) {
+      // Not accepted: cancelled, so a chunk queued before the failure writes `cancelled` records and sends nothing.
+      await cancelAcceptedBatch(deps.db, batchId, now.toISOString()).catch(() => undefined);
+      throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
+    }
+  } else if (isWithinLookahead(schedule.instant, now)) {
+    // The sweep queues it as well, so a lost early message costs nothing but the log line.
+    await enqueueFire(deps.queue, { id: scheduledBatchDueId(batchId), scheduled_for: batch.scheduled_for! }, now).catch((error: Error) =>
+      logger.warn('Early fire message of a scheduled batch not queued; the sweep will', { batchId, error }),
+    );
+  }
+  return answer(batch, input, schedule);
+}
+
+/** `scheduled_at` as `/send-email` reads it (ISO 8601 or English), at most 13 days ahead. */
+function resolveSchedule(input: BatchInput, caller: ProjectCaller, now: Date): ResolvedSchedule {
+  const schedule = resolveScheduledAt(input.scheduledAt!, { timezone: input.timezone, projectTimezone: caller.project.timezone, now });
+  if (schedule.instant.getTime() > now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000) {
+    throw badRequest(`scheduled_at must be within ${MAX_SCHEDULE_AHEAD_DAYS} days`);
+  }
+  return schedule;
+}
+
+/** The success answer: the batch, its counts, and every recipient's activity id in the request's order. */
+function answer(batch: Batch, input: BatchInput, schedule: ResolvedSchedule | undefined) {
+  return {
+    success: true,
+    message: schedule ? `Batch of ${batch.recipient_count} emails scheduled for ${schedule.local} (${schedule.timezone})` : `Batch of ${batch.recipient_count} emails queued for sending`,
+    batch_id: batch.id,
+    status: batch.status,
+    ...(schedule ? { scheduled_for: schedule.instant.toISOString(), scheduled_for_local: schedule.local, timezone: schedule.timezone } : {}),
+    counts: { requested: batch.recipient_count + batch.duplicates_removed, accepted: batch.recipient_count, duplicates_removed: batch.duplicates_removed },
+    recipients: input.recipients.map((r, i) => ({ email: r.email, activity_id: batchActivityId(batch.id, i) })),
+    ...(input.ignoredHeaders.length > 0 ? { ignored_custom_headers: input.ignoredHeaders } : {}),
+  };
+}
+
+/** The dry-run answer: the first recipients rendered, and counts; reads only, writes nothing. */
+async function dryRun(
+  deps: Services,
+  caller: ProjectCaller,
+  input: BatchInput,
+  template: Template | undefined,
+  first: ReturnType<typeof composeBatchMail>,
+  preview: (i: number) => ReturnType<typeof composeBatchMail>,
+  schedule: ResolvedSchedule | undefined,
+) {
+  const suppressed = await findSuppressed(deps.db, caller.project.id, input.recipients.map((r) => r.email));
+  const shown = input.recipients.slice(0, DRY_RUN_PREVIEWS).map((r, i) => {
+    const { payload } = i === 0 ? first : preview(i);
+    return { to: r.email, subject: payload.subject, html_preview: payload.html.slice(0, HTML_PREVIEW_LIMIT), suppressed: suppressed.has(r.email) };
+  });
+  return {
+    success: true,
+    dry_run: true,
+    test_mode: caller.mode === 'test',
+    from: input.content.senderName ? `${input.content.senderName} <${input.content.sender}>` : input.content.sender,
+    template_id: template?.id ?? null,
+    variables_used: first.variablesUsed,
+    counts: {
+      requested: input.recipients.length + input.duplicatesRemoved,
+      valid: input.recipients.length,
+      duplicates_removed: input.duplicatesRemoved,
+      suppressed: suppressed.size,
+      would_send: input.recipients.length - suppressed.size,
+    },
+    previews: shown,
+    ...(schedule ? { scheduled_for: schedule.instant.toISOString(), scheduled_for_local: schedule.local, timezone: schedule.timezone } : {}),
+    ...(input.ignoredHeaders.length > 0 ? { ignored_custom_headers: input.ignoredHeaders } : {}),
+  };
+}

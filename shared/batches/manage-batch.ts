@@ -1,0 +1,85 @@
+import type { ProjectCaller } from '../auth/authenticate';
+import type { Services } from '../container';
+import { badRequest, conflict, notFound } from '../errors';
+import { enqueueFire, isWithinLookahead } from '../scheduling/scheduled-send-fire-message';
+import { resolveScheduledAt } from '../scheduling/resolve-scheduled-at';
+import { ttlAfterDays } from '../store/client';
+import { scheduledBatchDueId } from '../store/keys';
+import { MAX_SCHEDULE_AHEAD_DAYS } from './accept-batch';
+import type { Batch } from './batch';
+import { chunkJobs } from './batch-jobs';
+import { cancelScheduledBatch, getBatch, moveScheduledBatch } from './batch-repository';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The batch of the caller's project, or 404 (also for another project's id). */
+async function requireBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined): Promise<Batch> {
+  if (!batchId || !UUID.test(batchId)) throw badRequest('batchId must be a uuid');
+  const batch = await getBatch(deps.db, batchId.toLowerCase(), true);
+  if (!batch || batch.project_id !== caller.project.id) throw notFound('Batch not found');
+  return batch;
+}
+
+/** 409 for a batch that has gone out or was cancelled: part 4.4 manages a batch only before. */
+function notScheduled(batch: Pick<Batch, 'id' | 'status'>) {
+  const why = batch.status === 'cancelled' ? 'was cancelled' : 'has already gone out';
+  return conflict(`Batch ${batch.id} ${why}; only a scheduled batch can be read, moved or cancelled here`, 'NOT_PENDING', { status: batch.status });
+}
+
+/** `GET /v1/send-batch/:batchId` (4.4): status, counts by state and the scheduled time, while the batch has not gone out. */
+export async function readBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined) {
+  const batch = await requireBatch(deps, caller, batchId);
+  if (batch.status === 'sending' || batch.status === 'sent') throw notScheduled(batch);
+  const state = batch.status === 'cancelled' ? 'cancelled' : 'queued';
+  return {
+    success: true,
+    batch_id: batch.id,
+    status: batch.status,
+    scheduled_for: batch.scheduled_for ?? null,
+    timezone: batch.timezone ?? null,
+    created_at: batch.created_at,
+    recipients: batch.recipient_count,
+    duplicates_removed: batch.duplicates_removed,
+    // Until it goes out every mail of a batch is in one state; suppression is decided when it does.
+    counts: { queued: 0, cancelled: 0, [state]: batch.recipient_count },
+  };
+}
+
+/** `PATCH /v1/send-batch/:batchId` (4.4): body `scheduled_at` (as on POST), optional `timezone`. */
+export async function rescheduleBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined, body: unknown) {
+  const batch = await requireBatch(deps, caller, batchId);
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof b.scheduled_at !== 'string' || b.scheduled_at.trim() === '') throw badRequest('Missing required fields: scheduled_at', 'INVALID_INPUT');
+  if (b.timezone != null && typeof b.timezone !== 'string') throw badRequest('timezone must be a string', 'INVALID_INPUT');
+  if (batch.status !== 'scheduled') throw notScheduled(batch);
+  const now = deps.clock.now();
+  const schedule = resolveScheduledAt(b.scheduled_at, { timezone: b.timezone as string | undefined, projectTimezone: caller.project.timezone, now });
+  if (schedule.instant.getTime() > now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000) throw badRequest(`scheduled_at must be within ${MAX_SCHEDULE_AHEAD_DAYS} days`, 'INVALID_INPUT');
+  const scheduledFor = schedule.instant.toISOString();
+  const moved = await moveScheduledBatch(deps.db, {
+    batchId: batch.id,
+    projectId: caller.project.id,
+    scheduledFor,
+    timezone: schedule.timezone,
+    now: now.toISOString(),
+    ttl: ttlAfterDays(schedule.instant, deps.config.ACTIVITY_RETENTION_DAYS),
+  });
+  if (!moved) throw notScheduled((await getBatch(deps.db, batch.id, true)) ?? batch);
+  if (isWithinLookahead(schedule.instant, now)) await enqueueFire(deps.queue, { id: scheduledBatchDueId(batch.id), scheduled_for: scheduledFor }, now);
+  return { success: true, batch_id: batch.id, rescheduled: batch.recipient_count, scheduled_for: scheduledFor, scheduled_for_local: schedule.local, timezone: schedule.timezone };
+}
+
+/**
+ * `DELETE /v1/send-batch/:batchId` (4.4): cancels a scheduled batch. Its activity ids answer
+ * `cancelled` at once (derived from the batch), and the fan-out writes the cancelled records in
+ * the background, so the list of activity shows them too.
+ */
+export async function cancelBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined) {
+  const batch = await requireBatch(deps, caller, batchId);
+  if (batch.status !== 'scheduled') throw notScheduled(batch);
+  if (!(await cancelScheduledBatch(deps.db, batch.id, caller.project.id, deps.clock.now().toISOString()))) {
+    throw notScheduled((await getBatch(deps.db, batch.id, true)) ?? batch);
+  }
+  await deps.queue.sendBatch('fanout', chunkJobs(batch));
+  return { success: true, batch_id: batch.id, cancelled: batch.recipient_count, activities_updated: batch.recipient_count };
+}
