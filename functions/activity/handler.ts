@@ -1,6 +1,7 @@
 import { parseActivityFilters, listActivity } from '../../shared/activity/activity-list';
 import { presentActivity } from '../../shared/activity/activity-presenter';
 import { parseInclude, readActivity } from '../../shared/activity/activity-service';
+import { derivedBatchActivity } from '../../shared/batches/batch-activity';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
@@ -11,7 +12,11 @@ import { domainStats } from '../../shared/stats/domain-stats-report';
 export const handler = apiHandler('activity', {
   'GET /v1/activity/{id}': async (request) => {
     const include = parseInclude(request.query.include);
-    const data = await readActivity(services().db, services().blobs, projectCaller(request).project.id, request.params.id ?? '', include);
+    const { db, blobs } = services();
+    // A batch's mail answers before the background fan-out has written its record (issue 16).
+    const data = await readActivity(db, projectCaller(request).project.id, request.params.id ?? '', include, (projectId, id) =>
+      derivedBatchActivity(db, blobs, projectId, id),
+    );
     return { status: 200, body: { success: true, data } };
   },
 

@@ -1,7 +1,6 @@
 import { badRequest, notFound } from '../errors';
-import { derivedBatchActivity } from '../batches/batch-activity';
-import type { BlobStore } from '../ports';
 import type { Db } from '../store/client';
+import type { Activity } from './activity';
 import { decodeBody } from './activity-body';
 import { presentActivity } from './activity-presenter';
 import { getActivity, getActivityWithBody } from './activity-repository';
@@ -16,13 +15,24 @@ export function parseInclude(value: string | undefined): { events: boolean; html
   return { events: words.includes('events'), html: words.includes('html') };
 }
 
-/** `GET /v1/activity/:id`: the record of the caller's project, or 404 (also for another project's id). */
-export async function readActivity(db: Db, blobs: BlobStore, projectId: string, id: string, include: { events: boolean; html: boolean }) {
+/** The activity of an id whose record is not written yet (a batch's mail before its fan-out), if any. */
+export type NotYetWritten = (projectId: string, id: string) => Promise<Activity | undefined>;
+
+/**
+ * `GET /v1/activity/:id`: the record of the caller's project, or 404 (also for another project's id).
+ * `notYetWritten` answers for ids accepted but not yet written (the batches' fan-out, issue 16).
+ */
+export async function readActivity(
+  db: Db,
+  projectId: string,
+  id: string,
+  include: { events: boolean; html: boolean },
+  notYetWritten: NotYetWritten = async () => undefined,
+) {
   if (!UUID.test(id)) throw badRequest('id must be a uuid');
   const notHere = () => notFound('Activity not found');
-  // A batch's mail answers before the background fan-out has written its record (issue 16).
   const derived = async () => {
-    const activity = await derivedBatchActivity(db, blobs, projectId, id);
+    const activity = await notYetWritten(projectId, id);
     if (!activity) throw notHere();
     return presentActivity(activity, { events: include.events, html: include.html ? null : undefined });
   };
