@@ -25,7 +25,8 @@ async function main(): Promise<void> {
     const single = await measureSingleSends(cloud, { mails: MAILS, memory });
     // Other kinds of send and the per-function figures are filled in by their own benchmarks.
     const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
-    const results = { prices_date: PRICES_DATE, single, batch: previous.batch ?? {}, campaign: previous.campaign ?? {}, functions: previous.functions ?? {} };
+    // Other modules' entries (batch, campaign, functions, audience, local_cloud) are kept as they are.
+    const results = { batch: {}, campaign: {}, functions: {}, ...previous, prices_date: PRICES_DATE, single };
     fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
     const rows: [string, string][] = [
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
 main()
   // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
   .then(async () => (await import('./functions')).runFunctionBench())
+  // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
+  .then(async () => (await import('./throughput')).runThroughputBench())
   .catch((error) => {
     console.error(error);
     process.exit(1);
