@@ -18,6 +18,7 @@ const shape = {
   SES_EVENTS_QUEUE_URL: z.string().url(),
   SCHEDULED_QUEUE_URL: z.string().url(),
   AUDIENCE_QUEUE_URL: z.string().url(),
+  IMPORTS_QUEUE_URL: z.string().url(),
   PAYLOAD_BUCKET: z.string().min(3),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.string().optional(),

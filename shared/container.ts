@@ -12,7 +12,7 @@ import { SesMailer } from './adapters/ses-mailer';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
 import { config, configGeneration, type Config } from './config';
-import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue, TrackingEdge } from './ports';
+import type { Clock, DnsResolver, Fetcher, FileStore, Mailer, Queue, TrackingEdge } from './ports';
 import type { IdentityProvider } from './domains/identity-provider';
 import type { EventPublisher } from './events/events';
 import { QueueEventPublisher } from './events/queue-event-publisher';
@@ -25,7 +25,7 @@ export interface Services {
   readonly db: Db;
   readonly queue: Queue;
   readonly mailer: Mailer;
-  readonly blobs: BlobStore;
+  readonly blobs: FileStore;
   readonly fetcher: Fetcher;
   readonly clock: Clock;
   readonly identities: IdentityProvider;

@@ -37,6 +37,7 @@ export const endpointGroups = {
   leads: { entry: 'functions/leads/handler.ts', description: 'Leads, their segments, tags and attributes' },
   segments: { entry: 'functions/segments/handler.ts', description: 'Segments: static and dynamic' },
   events: { entry: 'functions/events/handler.ts', description: 'Custom events' },
+  'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -98,6 +99,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/u/{token}', group: 'links', auth: 'public' },
   { method: 'POST', path: '/u/{token}', group: 'links', auth: 'public' },
   { method: 'GET', path: '/v/{token}', group: 'links', auth: 'public' },
+  // Before `/v1/leads/{id}`: the local server takes the first match (API Gateway prefers the static segment itself).
+  { method: 'POST', path: '/v1/leads/imports', group: 'lead-imports', auth: 'project' },
+  { method: 'GET', path: '/v1/leads/imports/{id}', group: 'lead-imports', auth: 'project' },
+  { method: 'POST', path: '/v1/leads/imports/{id}/start', group: 'lead-imports', auth: 'project' },
+  { method: 'GET', path: '/v1/leads/imports/{id}/errors', group: 'lead-imports', auth: 'project' },
   // One path variable name per level (API Gateway refuses siblings with different names): the tags
   // and attributes routes read `{id}` as the lead's URL-encoded email.
   { method: 'POST', path: '/v1/leads', group: 'leads', auth: 'project' },
@@ -136,6 +142,7 @@ export const workers = {
   'webhook-delivery': { entry: 'functions/webhook-delivery/handler.ts', queue: 'webhooks' },
   'scheduled-send-worker': { entry: 'functions/scheduled-send-worker/handler.ts', queue: 'scheduled' },
   'audience-worker': { entry: 'functions/audience-worker/handler.ts', queue: 'audience' },
+  'lead-import-worker': { entry: 'functions/lead-import-worker/handler.ts', queue: 'imports' },
 } as const;
 
 export type WorkerName = keyof typeof workers;
