@@ -3,12 +3,13 @@ import { Readable } from 'node:stream';
 import type { Services } from '../container';
 import { badRequest, conflict, notFound } from '../errors';
 import { isObject, uuidParam } from '../audience/lead-input';
+import { getProject } from '../projects/project-repository';
 import { queues } from '../queues';
 import { leadImportObjectKey } from '../store/keys';
 import { getImport, listRowErrors, putNewImport, transition } from './import-repository';
 import type { ImportJob } from './import-job';
 import { runImport } from './import-run';
-import { IMPORT_FORMATS, presentImport, type ImportFormat, type LeadImport } from './lead-import';
+import { IMPORT_FORMATS, presentImport, type ImportFormat, type ImportProgress, type LeadImport } from './lead-import';
 
 type ApiDeps = Pick<Services, 'db' | 'clock' | 'blobs' | 'queue'>;
 
@@ -140,4 +141,26 @@ async function requireImport(deps: Pick<Services, 'db'>, projectId: string, rawI
   const record = await getImport(deps.db, projectId, uuidParam(rawId, 'import'));
   if (!record) throw notFound('Import not found');
   return record;
+}
+
+/**
+ * The admin CLI's import: a record (source `cli`, so GET /v1/leads/imports/:id shows it too) run to
+ * the end in this process from a file the operator holds, with the same chunks, checks and checkpoints
+ * as the worker. `open` reads the file from a byte offset.
+ */
+export async function importFromFile(
+  deps: Pick<Services, 'db' | 'clock'>,
+  projectId: string,
+  format: ImportFormat,
+  totalBytes: number,
+  open: (offset: number) => Promise<NodeJS.ReadableStream>,
+  onProgress?: (progress: ImportProgress) => void,
+): Promise<ReturnType<typeof presentImport>> {
+  if (!(await getProject(deps.db, projectId))) throw notFound('Project not found');
+  const record = newImport(projectId, format, 'cli', deps.clock.now().toISOString(), totalBytes);
+  await putNewImport(deps.db, record);
+  const startedAt = deps.clock.now().toISOString();
+  await transition(deps.db, record, 'queued', { status: 'running', started_at: startedAt });
+  await runImport(deps, { ...record, status: 'running', started_at: startedAt }, open, { onProgress });
+  return presentImport((await getImport(deps.db, projectId, record.id))!);
 }

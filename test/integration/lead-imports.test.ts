@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import { runAdminCli } from '../../bin/admin';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { countLeads, getLeadsByEmail } from '../../shared/audience/lead-repository';
 import { services } from '../../shared/container';
@@ -251,5 +255,28 @@ describe('resuming an import', () => {
     expect(paused).toMatchObject({ status: 'running', rows: 500 });
     expect(await runImport({ db, clock }, paused, open, { chunkRows: 500 })).toBe('done');
     expect((await getImport(db, projectId, record.id))!).toMatchObject({ status: 'done', rows: 1200, created: csv.leads });
+  });
+});
+
+describe('npm run admin -- leads import', () => {
+  test('imports a local file into the project, and the import shows in the API like any other', async () => {
+    const { key, id: projectId } = await freshProject();
+    const csv = sampleCsv(600, 'cli');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-import-')), 'leads.csv');
+    fs.writeFileSync(file, csv.text);
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { AWS_ENDPOINT_URL_DYNAMODB: process.env.AWS_ENDPOINT_URL_DYNAMODB, TABLE_NAME: process.env.TABLE_NAME, AWS_REGION: 'us-east-1' };
+    const code = await runAdminCli(['leads', 'import', '--project', projectId, '--file', file, '--json'], env, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    const result = JSON.parse(out.join('')) as Data;
+    expect(result).toMatchObject({ status: 'done', rows_processed: 600, leads_created: csv.leads, rows_failed: csv.bad, duplicates: csv.duplicates });
+    expect((await api(key, 'GET', `/v1/leads/imports/${result.id}`)).body.import).toMatchObject({ status: 'done', leads_created: csv.leads });
+
+    const missing = await runAdminCli(['leads', 'import', '--project', '6f1c2b8e-0000-4000-8000-000000000009', '--file', __filename, '--format', 'csv'], env, { out: () => undefined, err: (t) => err.push(t) });
+    expect(missing).toBe(1);
+    expect(err).toEqual(['Project not found']);
   });
 });
