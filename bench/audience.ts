@@ -21,7 +21,6 @@ import { tableDefinition } from '../shared/store/table-definition';
 
 interface Meter {
   write: number;
-  read: number;
 }
 
 const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
@@ -56,7 +55,7 @@ function transactionUnits(items: readonly { Put?: { Item?: Record<string, unknow
   }, 0);
 }
 
-/** A DynamoDB client that asks for consumed capacity on every call and adds it to `meter` (transactions priced by their actions). */
+/** A DynamoDB client that adds the write units of every call to `meter` (transactions priced by their actions). */
 function meteredDynamo(meter: Meter): DynamoDBClient {
   const client = new DynamoDBClient({});
   client.middlewareStack.add(
@@ -68,7 +67,6 @@ function meteredDynamo(meter: Meter): DynamoDBClient {
       const reported = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
       if (context.commandName === 'TransactWriteItemsCommand') meter.write += transactionUnits(input.TransactItems as { Put?: { Item?: Record<string, unknown> } }[]);
       else if (WRITE_COMMANDS.has(context.commandName ?? '')) meter.write += reported;
-      else meter.read += reported;
       return result;
     },
     { step: 'initialize', name: 'benchAudienceMeter' },
@@ -86,7 +84,6 @@ export interface AudienceResult {
     seconds: number;
     rows_per_second: number;
     write_units_per_lead: number;
-    read_units_per_lead: number;
   };
   dynamic_segment: {
     leads: number;
@@ -139,7 +136,7 @@ export async function measureAudience(cloud: LocalCloud, options: { leads: numbe
   try {
     await writeCsv(file, options.leads);
     const size = fs.statSync(file).size;
-    const meter: Meter = { write: 0, read: 0 };
+    const meter: Meter = { write: 0 };
     const dynamo = meteredDynamo(meter);
     const db = { doc: createDocumentClient(dynamo), tableName: services().db.tableName };
     const started = performance.now();
@@ -178,7 +175,6 @@ export async function measureAudience(cloud: LocalCloud, options: { leads: numbe
         seconds: round(seconds, 1),
         rows_per_second: Math.round(imported.rows_processed / seconds),
         write_units_per_lead: round(meter.write / imported.leads_created),
-        read_units_per_lead: round(meter.read / imported.leads_created),
       },
       dynamic_segment: { leads: imported.leads_created, members, seconds: round(segmentSeconds, 1) },
     };
