@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: what one mail costs in the pieces AWS bills per request, measured against the
  * local cloud (see bench/measure.ts), printed and written to bench/results.json. `BENCH_MAILS`
- * sets the number of single sends (default 300).
+ * sets the number of single sends (default 300); `BENCH_AUDIENCE_LEADS` the rows of the lead import
+ * and the leads the dynamic segment is evaluated over (default 1,000,000; 0 skips it).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MEMORY_MB } from '../lib/project-function';
+import { measureAudience, type AudienceResult } from './audience';
 import { measureSingleSends } from './measure';
 import { PRICES_DATE } from './prices';
 
@@ -14,6 +16,7 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 300);
+const AUDIENCE_LEADS = Number(process.env.BENCH_AUDIENCE_LEADS ?? 1_000_000);
 const RESULTS = path.join(__dirname, 'results.json');
 
 async function main(): Promise<void> {
@@ -25,8 +28,9 @@ async function main(): Promise<void> {
     const single = await measureSingleSends(cloud, { mails: MAILS, memory });
     // Other kinds of send and the per-function figures are filled in by their own benchmarks.
     const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
-    // Other modules' entries (batch, campaign, functions, audience, local_cloud) are kept as they are.
-    const results = { batch: {}, campaign: {}, functions: {}, ...previous, prices_date: PRICES_DATE, single };
+    const audience = AUDIENCE_LEADS > 0 ? await measureAudience(cloud, { leads: AUDIENCE_LEADS }) : (previous.audience as AudienceResult | undefined);
+    // Other modules' entries (batch, campaign, functions, local_cloud) are kept as they are.
+    const results = { batch: {}, campaign: {}, functions: {}, ...previous, prices_date: PRICES_DATE, single, audience: audience ?? {} };
     fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
     const rows: [string, string][] = [
@@ -45,6 +49,7 @@ async function main(): Promise<void> {
       ['API latency p50 / p95 (local)', `${single.api_latency_ms.p50} ms / ${single.api_latency_ms.p95} ms`],
       ['prices', `us-east-1 list prices of ${PRICES_DATE}`],
     ];
+    if (audience) rows.push(['lead import (local)', `${audience.import.rows} rows in ${audience.import.seconds} s, ${audience.import.write_units_per_lead} write units per lead`], ['dynamic segment (local)', `${audience.dynamic_segment.leads} leads in ${audience.dynamic_segment.seconds} s`]);
     for (const [name, estimates] of Object.entries(single.memory_model)) {
       rows.push([`model: ${name} at 128/256/512/1024/1769 MB`, estimates.map((e) => `${e.ms_per_mail} ms $${e.dollars_per_million_mails}/M`).join(', ')]);
     }

@@ -1,5 +1,6 @@
 import type { AdminResult, PartnerKeyView } from '../shared/organizations/admin-commands';
 import type { ProjectQuotaResult } from '../shared/quota/quota-admin';
+import type { presentImport } from '../shared/imports/lead-import';
 
 /**
  * How `npm run admin` prints the results of the operator commands (shared/ returns them as data):
@@ -82,4 +83,21 @@ function row(label: string, value: string): string {
 /** A project quota as text. */
 function quotaText(max: number | null): string {
   return max === null ? 'unlimited' : String(max);
+}
+
+/** A finished `leads import`: pretty JSON, or its counts and where the failed rows are. */
+export function renderImport(result: ReturnType<typeof presentImport>, options: { json: boolean }): string {
+  if (options.json) return JSON.stringify(result, null, 2);
+  const lines = [
+    row('Import', result.id),
+    row('Status', result.status + (result.error ? ` (${result.error})` : '')),
+    row('Rows', String(result.rows_processed)),
+    row('Leads created', String(result.leads_created)),
+    row('Leads updated', String(result.leads_updated)),
+    row('Duplicates merged', String(result.duplicates)),
+    row('Rows failed', String(result.rows_failed)),
+  ];
+  if (result.warnings.length > 0) lines.push(row('Unknown segments', result.warnings.join(', ')));
+  if (result.rows_failed > 0) lines.push('', `Failed rows: GET ${result.errors_url} (CSV of row, email, error)`);
+  return lines.join('\n');
 }

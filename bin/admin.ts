@@ -1,18 +1,22 @@
 /**
  * `npm run admin -- <command>`: operator commands for organizations, partner keys, project
- * quotas and projects' monthly send quotas, against the local cloud (default) or a deployed table
+ * quotas, projects' monthly send quotas and lead imports from a file, against the local cloud (default) or a deployed table
  * (`--table`). The commands themselves live in shared/organizations/admin-commands.ts and
  * shared/quota/quota-admin.ts and return data; this file parses the arguments, picks the table,
  * prints (with bin/admin-render.ts) and sets the exit code (0 done, 1 failed, 2 usage).
  */
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { AppError } from '../shared/errors';
 import { PartialCreateError, runAdminCommand, type AdminCommand } from '../shared/organizations/admin-commands';
 import type { MonthlyQuotaSetting } from '../shared/quota/monthly-quota';
 import { runProjectQuotaCommand, type ProjectQuotaCommand } from '../shared/quota/quota-admin';
 import { systemClock } from '../shared/adapters/system-clock';
-import { render, renderProjectQuota } from './admin-render';
+import { importFromFile } from '../shared/imports/import-service';
+import type { ImportFormat, ImportProgress } from '../shared/imports/lead-import';
+import { render, renderImport, renderProjectQuota } from './admin-render';
 import type { Clock } from '../shared/ports';
 import { createDocumentClient, type Db } from '../shared/store/client';
 
@@ -34,6 +38,10 @@ Commands:
                                    the project's monthly send quota (live and test sends
                                    together) and this month's count; with --monthly, sets it
                                    first (default: the deployment's DEFAULT_MONTHLY_QUOTA)
+  leads import --project <id> --file <path> [--format csv|jsonl]
+                                   imports leads from a CSV (header row with an email column) or
+                                   JSON-lines file, 1,000 rows a chunk, with a progress bar; the
+                                   format defaults from the file name (.csv, .jsonl, .ndjson)
 
 Target (one of):
   --local                          the local cloud of \`npm start\` (the default): DynamoDB Local on
@@ -64,8 +72,16 @@ export type Target =
   | { readonly kind: 'env'; readonly endpoint?: string; readonly tableName: string; readonly region?: string }
   | { readonly kind: 'deployed'; readonly tableName: string; readonly region?: string };
 
+/** `leads import`: a local file into a project's leads. */
+export interface LeadImportCommand {
+  readonly kind: 'leads import';
+  readonly project: string;
+  readonly file: string;
+  readonly format: ImportFormat;
+}
+
 /** Every command the CLI runs. */
-export type Command = AdminCommand | ProjectQuotaCommand;
+export type Command = AdminCommand | ProjectQuotaCommand | LeadImportCommand;
 
 export interface Invocation {
   readonly command: Command;
@@ -82,6 +98,8 @@ const OPTIONS = {
   max: { type: 'string' },
   project: { type: 'string' },
   monthly: { type: 'string' },
+  file: { type: 'string' },
+  format: { type: 'string' },
   local: { type: 'boolean' },
   table: { type: 'string' },
   region: { type: 'string' },
@@ -101,9 +119,10 @@ const COMMANDS: Record<Command['kind'], { required: OptionName[]; optional: Opti
   'key revoke': { required: ['org', 'key-id'], optional: [] },
   'quota set': { required: ['org', 'max'], optional: [] },
   'project quota': { required: ['project'], optional: ['monthly'] },
+  'leads import': { required: ['project', 'file'], optional: ['format'] },
 };
 const GLOBAL: OptionName[] = ['local', 'table', 'region', 'json', 'help'];
-const PLACEHOLDER: Partial<Record<OptionName, string>> = { name: '<name>', org: '<id>', 'key-id': '<pk_...>', max: '<n>|unlimited', project: '<id>' };
+const PLACEHOLDER: Partial<Record<OptionName, string>> = { name: '<name>', org: '<id>', 'key-id': '<pk_...>', max: '<n>|unlimited', project: '<id>', file: '<path>' };
 
 /**
  * Parses the arguments; `'help'` when help was asked for. Throws UsageError for anything wrong:
@@ -132,7 +151,7 @@ export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
   for (const name of spec.required) {
     if (values[name] === undefined) throw new UsageError(`Missing --${name} ${PLACEHOLDER[name] ?? '<value>'} (required by \`${kind}\`)`);
   }
-  const text = (name: 'name' | 'org' | 'key-id' | 'root-project' | 'project'): string => {
+  const text = (name: 'name' | 'org' | 'key-id' | 'root-project' | 'project' | 'file'): string => {
     const value = (values[name] ?? '').trim();
     if (!value) throw new UsageError(`--${name} must not be empty`);
     return value;
@@ -170,6 +189,11 @@ export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
         ...(values.monthly !== undefined ? { monthly: parseMonthlyQuota(values.monthly) } : {}),
       };
       break;
+    case 'leads import': {
+      const file = text('file');
+      command = { kind: 'leads import', project: text('project'), file, format: parseImportFormat(values.format, file) };
+      break;
+    }
   }
   return { command, target: resolveTarget(values, env), json: values.json === true };
 }
@@ -193,6 +217,14 @@ export function parseMonthlyQuota(value: string): MonthlyQuotaSetting {
     throw new UsageError(`--monthly must be a whole number of emails (0 or more), \`unlimited\` or \`default\`, got \`${value}\``);
   }
   return Number(v);
+}
+
+/** `--format`, or else the file name's extension: .csv is CSV, .jsonl and .ndjson are JSON lines. */
+export function parseImportFormat(value: string | undefined, file: string): ImportFormat {
+  const format = (value ?? '').trim().toLowerCase() || (/\.csv$/i.test(file) ? 'csv' : /\.(jsonl|ndjson)$/i.test(file) ? 'jsonl' : '');
+  if (format === 'csv' || format === 'jsonl') return format;
+  if (value === undefined) throw new UsageError(`Cannot tell the format of \`${file}\` from its name: pass --format csv or --format jsonl`);
+  throw new UsageError(`--format must be csv or jsonl, got \`${value}\``);
 }
 
 /** `--table` beats `--local`; without either, the environment; without that, the local cloud. */
@@ -306,6 +338,10 @@ export async function runAdminCli(argv: readonly string[], env: NodeJS.ProcessEn
   const connection = (deps.connect ?? connect)(target, env);
   try {
     const clock = deps.clock ?? systemClock;
+    if (command.kind === 'leads import') {
+      io.out(renderImport(await runLeadImport(connection.db, clock, command, json), { json }));
+      return 0;
+    }
     io.out(
       command.kind === 'project quota'
         ? renderProjectQuota(await runProjectQuotaCommand(connection.db, clock, command), { json })
@@ -317,6 +353,29 @@ export async function runAdminCli(argv: readonly string[], env: NodeJS.ProcessEn
     return 1;
   } finally {
     connection.close();
+  }
+}
+
+/** Runs `leads import`: the file streamed from disk (a resumable read by byte offset), a progress bar on stderr when it is a terminal. */
+async function runLeadImport(db: Db, clock: Clock, command: LeadImportCommand, quiet: boolean) {
+  let size: number;
+  try {
+    size = fs.statSync(command.file).size;
+  } catch {
+    throw new UsageError(`Cannot read \`${command.file}\``);
+  }
+  // cli-progress draws nothing when stderr is not a terminal (CI, pipes), so --json output stays clean.
+  const bar = new SingleBar({
+    stream: process.stderr,
+    format: '{bar} {percentage}% | {rows} rows: {created} created, {updated} updated, {failed} failed | ETA {eta_formatted}',
+    hideCursor: true,
+  });
+  if (!quiet) bar.start(size, 0, { rows: 0, created: 0, updated: 0, failed: 0 });
+  const onProgress = (p: ImportProgress) => bar.update(p.offset, { rows: p.rows, created: p.created, updated: p.updated, failed: p.failed });
+  try {
+    return await importFromFile({ db, clock }, command.project, command.format, size, async (offset) => fs.createReadStream(command.file, { start: offset }), quiet ? undefined : onProgress);
+  } finally {
+    if (!quiet) bar.stop();
   }
 }
 

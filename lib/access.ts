@@ -146,6 +146,10 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   segments: { table: 'readWrite', enqueue: ['audience'] },
   /** Records custom events and creates the leads of unknown emails. */
   events: { table: 'readWrite' },
+  /** Creates imports (presigns the upload, or stores inline content), starts them, reports progress and failed rows. */
+  'lead-imports': { table: 'readWrite', enqueue: ['imports'], payloads: 'put' },
+  /** Streams an import's file from the bucket in chunks, upserts the leads, checkpoints, and queues its own continuation. */
+  'lead-import-worker': { table: 'readWrite', enqueue: ['imports'], payloads: 'read' },
   /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
   'audience-worker': { table: 'readWrite', enqueue: ['audience'] },
   /** Template CRUD and the usage markers checked before a delete. */

@@ -69,10 +69,9 @@ export class QueueWorker extends Construct {
     super(scope, id);
     this.props = props;
     // Lambda refuses an SQS mapping whose visibility timeout is shorter than the function's timeout.
-    if (props.definition.visibilityTimeoutSeconds < WORKER_TIMEOUT_SECONDS) {
-      throw new Error(
-        `Queue ${id}: visibility timeout ${props.definition.visibilityTimeoutSeconds}s is shorter than the worker timeout ${WORKER_TIMEOUT_SECONDS}s`,
-      );
+    const timeout = props.definition.workerTimeoutSeconds ?? WORKER_TIMEOUT_SECONDS;
+    if (props.definition.visibilityTimeoutSeconds < timeout) {
+      throw new Error(`Queue ${id}: visibility timeout ${props.definition.visibilityTimeoutSeconds}s is shorter than the worker timeout ${timeout}s`);
     }
     this.deadLetterQueue = new sqs.Queue(this, 'Dlq', {
       retentionPeriod: props.deadLetterRetention ?? Duration.days(DLQ_RETENTION_DAYS),
@@ -107,7 +106,7 @@ export class QueueWorker extends Construct {
     const fn = new ProjectFunction(this, 'Function', {
       entry: props.entry,
       description: props.description ?? `Worker of the ${this.node.id} queue`,
-      timeout: Duration.seconds(WORKER_TIMEOUT_SECONDS),
+      timeout: Duration.seconds(this.props.definition.workerTimeoutSeconds ?? WORKER_TIMEOUT_SECONDS),
       logRemovalPolicy: props.logRemovalPolicy,
     });
     connect(fn.function, props.resources, props.access);

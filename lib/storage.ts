@@ -25,7 +25,7 @@ export interface StorageProps {
 export class Storage extends Construct {
   /** The single table; its shape comes from shared/store/table-definition.ts. */
   public readonly table: dynamodb.Table;
-  /** Send payloads too large for an SQS message, expired by a lifecycle rule. */
+  /** Send payloads too large for an SQS message and uploaded lead import files (`imports/`), expired by a lifecycle rule. */
   public readonly payloadBucket: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: StorageProps = {}) {
@@ -59,6 +59,9 @@ export class Storage extends Construct {
       lifecycleRules: [
         { expiration: Duration.days(PAYLOAD_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+      // Lead import files are PUT by the client to a presigned URL, from a browser too: the signature
+      // is the authorization (one key, one hour), so any origin may use it. Nothing else is allowed cross-origin.
+      cors: [{ allowedMethods: [s3.HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAge: 3600 }],
       removalPolicy,
       // A bucket that is not retained must be emptied first, or the stack deletion fails on it.
       autoDeleteObjects: destroy,

@@ -7,7 +7,7 @@ import { NodeDnsResolver } from './adapters/node-dns-resolver';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
 import { config, configGeneration, type Config } from './config';
-import type { BlobStore, Clock, DnsResolver, Fetcher, Mailer, Queue, TrackingEdge } from './ports';
+import type { Clock, DnsResolver, Fetcher, FileStore, Mailer, Queue, TrackingEdge } from './ports';
 import type { IdentityProvider } from './domains/identity-provider';
 import type { EventPublisher } from './events/events';
 import { QueueEventPublisher } from './events/queue-event-publisher';
@@ -20,7 +20,7 @@ export interface Services {
   readonly db: Db;
   readonly queue: Queue;
   readonly mailer: Mailer;
-  readonly blobs: BlobStore;
+  readonly blobs: FileStore;
   readonly fetcher: Fetcher;
   readonly clock: Clock;
   readonly identities: IdentityProvider;
@@ -73,7 +73,7 @@ function build(cfg: Config): Services {
         });
         return new S3BlobStore(client, () => cfg.PAYLOAD_BUCKET);
       },
-      { put: true, get: true },
+      { put: true, get: true, size: true, readFrom: true, uploadUrl: true },
     ),
     fetcher: new HttpFetcher({ allowLoopback: cfg.ALLOW_PRIVATE_URLS === 'true' }),
     clock: systemClock,

@@ -50,10 +50,20 @@ export interface Mailer {
   sendRaw(mail: OutgoingMail): Promise<{ messageId: string }>;
 }
 
-/** Object storage (S3) for payloads too large for a queue message. */
+/** Object storage (S3) for payloads too large for a queue message, and for uploaded lead imports. */
 export interface BlobStore {
   put(key: string, body: Buffer): Promise<void>;
   get(key: string): Promise<Buffer>;
+}
+
+/** A blob store that also serves large files: uploads by URL, and reads that stream from an offset (lead imports). */
+export interface FileStore extends BlobStore {
+  /** The object's size in bytes; undefined when there is no such object. */
+  size(key: string): Promise<number | undefined>;
+  /** The object from byte `offset` (inclusive) to its end, as a stream: a large file is never held in memory. */
+  readFrom(key: string, offset: number): Promise<NodeJS.ReadableStream>;
+  /** A URL that lets its holder PUT the object once, without credentials, for `expiresInSeconds`. */
+  uploadUrl(key: string, expiresInSeconds: number): Promise<string>;
 }
 
 /** Why a URL could not be fetched: distinguishes a refused address from a network failure. */

@@ -9,6 +9,11 @@ export interface QueueDefinition {
   readonly maxReceiveCount: number;
   /** Messages per worker invocation. */
   readonly batchSize: number;
+  /**
+   * Seconds the queue's worker may run.
+   * @default WORKER_TIMEOUT_SECONDS
+   */
+  readonly workerTimeoutSeconds?: number;
 }
 
 export const queues = {
@@ -28,6 +33,11 @@ export const queues = {
   fanout: { urlEnv: 'FANOUT_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 2 },
   /** Batch mails, several recipients to a message; each recipient is claimed and sent on its own. */
   'batch-send': { urlEnv: 'BATCH_SEND_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 8, batchSize: 10 },
+  /**
+   * Lead imports: one message runs an import from its checkpoint for up to the worker's 15 minutes
+   * (Lambda's limit), then queues its own continuation; a crashed run comes back after the visibility timeout.
+   */
+  imports: { urlEnv: 'IMPORTS_QUEUE_URL', visibilityTimeoutSeconds: 960, maxReceiveCount: 8, batchSize: 1, workerTimeoutSeconds: 900 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

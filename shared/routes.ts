@@ -38,6 +38,7 @@ export const endpointGroups = {
   segments: { entry: 'functions/segments/handler.ts', description: 'Segments: static and dynamic' },
   events: { entry: 'functions/events/handler.ts', description: 'Custom events' },
   batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
+  'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -104,6 +105,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'GET', path: '/u/{token}', group: 'links', auth: 'public' },
   { method: 'POST', path: '/u/{token}', group: 'links', auth: 'public' },
   { method: 'GET', path: '/v/{token}', group: 'links', auth: 'public' },
+  // Before `/v1/leads/{id}`: the local server takes the first match (API Gateway prefers the static segment itself).
+  { method: 'POST', path: '/v1/leads/imports', group: 'lead-imports', auth: 'project' },
+  { method: 'GET', path: '/v1/leads/imports/{id}', group: 'lead-imports', auth: 'project' },
+  { method: 'POST', path: '/v1/leads/imports/{id}/start', group: 'lead-imports', auth: 'project' },
+  { method: 'GET', path: '/v1/leads/imports/{id}/errors', group: 'lead-imports', auth: 'project' },
   // One path variable name per level (API Gateway refuses siblings with different names): the tags
   // and attributes routes read `{id}` as the lead's URL-encoded email.
   { method: 'POST', path: '/v1/leads', group: 'leads', auth: 'project' },
@@ -144,6 +150,7 @@ export const workers = {
   'audience-worker': { entry: 'functions/audience-worker/handler.ts', queue: 'audience' },
   'batch-fanout': { entry: 'functions/batch-fanout/handler.ts', queue: 'fanout' },
   'batch-send-worker': { entry: 'functions/batch-send-worker/handler.ts', queue: 'batch-send' },
+  'lead-import-worker': { entry: 'functions/lead-import-worker/handler.ts', queue: 'imports' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

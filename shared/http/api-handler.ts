@@ -124,8 +124,8 @@ export function apiHandler(group: EndpointGroup, implementations: Readonly<Recor
       });
       // A binary body (the tracking pixel) goes out base64-encoded, with the route's own content type.
       if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true };
-      // A route may answer an HTML page (public pages): a string body with a text/html type goes out as is.
-      const html = typeof result.body === 'string' && /^text\/html\b/i.test(result.headers?.['content-type'] ?? '');
+      // A route may answer an HTML page (public pages) or a CSV report: a string body with a text/html or text/csv type goes out as is.
+      const html = typeof result.body === 'string' && /^text\/(html|csv)\b/i.test(result.headers?.['content-type'] ?? '');
       return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: html ? (result.body as string) : JSON.stringify(result.body) };
     });
 }

@@ -63,6 +63,8 @@
  * | Custom event                         | EVT#<p>#<email lc>     | <timestamp>#<id>   | BatchWrite; Query desc (by email, since/until) | 1 + 2 index entries = 3 |
  * | Custom events by name (gsi5, keys)   | gsi5pk EVN#<p>#<event>#<shard> | <timestamp>#<id> | Query per shard (list by name; "did X within a period") | (in the event's 3) |
  * | Custom events of a project (gsi6)    | gsi6pk EVS#<p>#<shard> | <timestamp>#<id>   | Query desc per shard, merged | (in the event's 3) |
+ * | Lead import of a project             | PROJECT#<projectId>    | LEADIMPORT#<id>    | Put, GetItem, conditional UpdateItem (checkpoint) | 1 to create, 1 per chunk of 1,000 rows |
+ * | Row errors of a lead import          | LEADIMPORTERR#<p>#<id> | <row, 12 digits>   | BatchWrite per chunk (the first 10,000), Query in order | 1 per failed row (TTL 30 d) |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -564,3 +566,18 @@ export const scheduledBatchDueIndex = (dueAt: string, batchId: string) => schedu
 
 /** The batch id a due-index id names, or undefined when it names a scheduled send. */
 export const batchOfDueId = (dueId: string): string | undefined => (dueId.startsWith(BATCH_DUE_PREFIX) ? dueId.slice(BATCH_DUE_PREFIX.length) : undefined);
+
+/** Key of a lead import (its state, counts and checkpoint) inside its project's partition. */
+export const leadImportKey = (projectId: string, importId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `LEADIMPORT#${importId}` });
+
+/** Partition of a lead import's row errors, sorted by row number. */
+export const leadImportErrorPartition = (projectId: string, importId: string): string => `LEADIMPORTERR#${projectId}#${importId}`;
+
+/** Key of one failed row of an import: the row number zero-padded, so a Query reads them in file order and a replayed chunk rewrites the same item. */
+export const leadImportErrorKey = (projectId: string, importId: string, row: number): ItemKey => ({
+  pk: leadImportErrorPartition(projectId, importId),
+  sk: String(row).padStart(12, '0'),
+});
+
+/** Object key of an import's uploaded file in the payload bucket. */
+export const leadImportObjectKey = (projectId: string, importId: string): string => `imports/${projectId}/${importId}`;

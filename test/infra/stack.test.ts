@@ -283,6 +283,8 @@ describe('the functions', () => {
     segments: ['AUDIENCE_QUEUE_URL'],
     events: [],
     'audience-worker': ['AUDIENCE_QUEUE_URL'],
+    'lead-imports': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    'lead-import-worker': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
   };
 
   it('the expectations below name every function of the stack', () => {

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clientConfig, describeError, parseAdminArgs, parseMonthlyQuota, parseQuota, resolveTarget, runAdminCli, UsageError, type Target } from '../../../bin/admin';
+import { clientConfig, describeError, parseAdminArgs, parseImportFormat, parseMonthlyQuota, parseQuota, resolveTarget, runAdminCli, UsageError, type Target } from '../../../bin/admin';
 import { render, renderProjectQuota } from '../../../bin/admin-render';
 import { PartialCreateError } from '../../../shared/organizations/admin-commands';
 import { notFound } from '../../../shared/errors';
@@ -371,5 +371,19 @@ describe('project quota', () => {
     const base = { kind: 'project quota' as const, project_id: PROJECT, month: '2026-11', sent_this_month: 0 };
     expect(renderProjectQuota({ ...base, monthly_quota: null }, { json: false })).toContain('Monthly quota deployment default (DEFAULT_MONTHLY_QUOTA)');
     expect(renderProjectQuota({ ...base, monthly_quota: 'unlimited' }, { json: false })).toContain('(not counted while unlimited)');
+  });
+});
+
+describe('leads import', () => {
+  it('takes the project and the file; the format comes from --format or the file name', () => {
+    expect(commandOf(['leads', 'import', '--project', PROJECT, '--file', 'list.csv'])).toEqual({ kind: 'leads import', project: PROJECT, file: 'list.csv', format: 'csv' });
+    expect(commandOf(['leads', 'import', '--project', PROJECT, '--file', 'list.NDJSON'])).toMatchObject({ format: 'jsonl' });
+    expect(commandOf(['leads', 'import', '--project', PROJECT, '--file', 'export.txt', '--format', 'JSONL'])).toMatchObject({ format: 'jsonl' });
+  });
+
+  it('refuses a missing file, an unknown format and a name that does not tell', () => {
+    expect(usageError(['leads', 'import', '--project', PROJECT])).toBe('Missing --file <path> (required by `leads import`)');
+    expect(() => parseImportFormat('xlsx', 'a.xlsx')).toThrow('--format must be csv or jsonl, got `xlsx`');
+    expect(() => parseImportFormat(undefined, 'export.txt')).toThrow('Cannot tell the format of `export.txt` from its name: pass --format csv or --format jsonl');
   });
 });
