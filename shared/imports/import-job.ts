@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../zod';
 
 /** A message of the `imports` queue: run the import from its checkpoint (the record, not the message, says where). */
 export const importJobSchema = z.object({ kind: z.literal('run'), project_id: z.string(), import_id: z.string() });
