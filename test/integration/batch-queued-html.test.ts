@@ -59,7 +59,7 @@ describe('GET /v1/activity/:id?include=html on a queued batch mail', () => {
     // No record yet: the fan-out has not run.
     const beforeFanout = await cloud.api('GET', `/v1/activity/${id}?include=html`);
     expect(beforeFanout.body.data).toMatchObject({ current_status: 'queued' });
-    const html = beforeFanout.body.data.html_content as string;
+    const html = (beforeFanout.body.data as { html_content: string }).html_content;
     expect(html).toContain('Hi Bea, your code is B2');
 
     // The record is written, the mail not sent.
