@@ -20,7 +20,8 @@ export interface FunctionMemory {
   'ses-events': number;
 }
 
-interface Meter {
+/** DynamoDB units and requests counted by a metered client. */
+export interface Meter {
   write: number;
   read: number;
   requests: number;
@@ -29,10 +30,10 @@ interface Meter {
 const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
 
 /** SES event types a deployment publishes by default (lib/ses-events.ts); the simulator also emits Send. */
-const PUBLISHED_EVENT_TYPES = new Set(['Delivery', 'Bounce', 'Complaint', 'Reject', 'Rendering Failure', 'DeliveryDelay', 'Subscription']);
+export const PUBLISHED_EVENT_TYPES = new Set(['Delivery', 'Bounce', 'Complaint', 'Reject', 'Rendering Failure', 'DeliveryDelay', 'Subscription']);
 
 /** A DynamoDB client that asks for consumed capacity on every call and adds it to `meter`. */
-function meteredDynamo(meter: Meter): DynamoDBClient {
+export function meteredDynamo(meter: Meter): DynamoDBClient {
   const client = new DynamoDBClient({});
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -51,7 +52,7 @@ function meteredDynamo(meter: Meter): DynamoDBClient {
 }
 
 /** An SQS client that counts its requests (each SendMessage and SendMessageBatch is one billed request). */
-function meteredSqs(counter: { requests: number }): SQSClient {
+export function meteredSqs(counter: { requests: number }): SQSClient {
   const client = new SQSClient({});
   client.middlewareStack.add(
     (next) => async (args) => {
@@ -92,7 +93,7 @@ export function memoryEstimates(cpuMsPerMail: number, wallMsPerMail: number, siz
 }
 
 /** CPU milliseconds this process spent since `since` (process.cpuUsage). */
-const cpuMsSince = (since: NodeJS.CpuUsage) => {
+export const cpuMsSince = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 };
@@ -190,45 +191,19 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
       processed += messages.length;
     }
 
-    // Phase 3: the SES events. The simulator publishes Send too; a deployment does not (see
-    // lib/ses-events.ts), so those are deleted unapplied and not counted.
+    // Phase 3: the SES events a deployment publishes, applied by the real worker.
     const events: Meter = { write: 0, read: 0, requests: 0 };
     use(events);
-    const { handler: sesEvents } = await import('../functions/ses-events/handler');
-    const published: { messageId?: string; receiptHandle?: string; body?: string }[] = [];
-    for (let idle = 0; idle < 3; ) {
-      const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls['ses-events'], MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-      const messages = out.Messages ?? [];
-      if (messages.length === 0) {
-        idle++;
-        continue;
-      }
-      for (const m of messages) {
-        if (PUBLISHED_EVENT_TYPES.has(String((JSON.parse(m.Body ?? '{}') as { eventType?: string }).eventType))) published.push({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body });
-      }
-      await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: cloud.queueUrls['ses-events'], Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
-    }
-    let eventInvocations = 0;
-    let eventMs = 0;
-    let eventCpu = 0;
-    for (let i = 0; i < published.length; i += 10) {
-      const batch = { Records: published.slice(i, i + 10) } as unknown as SQSEvent;
-      const started = performance.now();
-      const cpu = process.cpuUsage();
-      await sesEvents(batch);
-      const ms = performance.now() - started;
-      eventCpu += cpuMsSince(cpu);
-      eventMs += ms;
-      eventInvocations++;
-    }
+    const applied = await applyPublishedSesEvents(cloud, sqs);
+    const { invocations: eventInvocations, ms: eventMs, cpu: eventCpu } = applied;
 
     const perMail = (n: number) => n / MAILS;
     const write = perMail(api.write + worker.write + events.write);
     const read = perMail(api.read + worker.read + events.read);
     // Each published event is one SNS publish, one message put on the queue (by SNS), and its
     // share of a batched receive and delete.
-    const eventPublishes = perMail(published.length);
-    const sqsRequests = perMail(queueRequests.requests + pollRequests + published.length + 2 * eventInvocations);
+    const eventPublishes = perMail(applied.published);
+    const sqsRequests = perMail(queueRequests.requests + pollRequests + applied.published + 2 * eventInvocations);
     const invocations = perMail(MAILS + workerInvocations + eventInvocations);
     // Measured here on a full core; at the configured memory Lambda gives less CPU (memoryEstimates).
     const apiWall = perMail(latencies.reduce((sum, x) => sum + x, 0));
@@ -283,7 +258,50 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
   }
 }
 
-function round(n: number, digits: number): number {
+/** What applying the SES events cost the ses-events worker. */
+export interface AppliedEvents {
+  /** Events a deployment would have published (each one SNS publish). */
+  published: number;
+  invocations: number;
+  ms: number;
+  cpu: number;
+}
+
+/**
+ * Drains the ses-events queue, then applies the events a deployment publishes with the real
+ * ses-events worker, ten to an invocation. The simulator publishes Send too; a deployment does not
+ * (see lib/ses-events.ts), so those are deleted unapplied and not counted.
+ */
+export async function applyPublishedSesEvents(cloud: LocalCloud, sqs: SQSClient): Promise<AppliedEvents> {
+  const { handler: sesEvents } = await import('../functions/ses-events/handler');
+  const published: { messageId?: string; receiptHandle?: string; body?: string }[] = [];
+  for (let idle = 0; idle < 3; ) {
+    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls['ses-events'], MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const messages = out.Messages ?? [];
+    if (messages.length === 0) {
+      idle++;
+      continue;
+    }
+    for (const m of messages) {
+      if (PUBLISHED_EVENT_TYPES.has(String((JSON.parse(m.Body ?? '{}') as { eventType?: string }).eventType))) published.push({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body });
+    }
+    await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: cloud.queueUrls['ses-events'], Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
+  }
+  const applied: AppliedEvents = { published: published.length, invocations: 0, ms: 0, cpu: 0 };
+  for (let i = 0; i < published.length; i += 10) {
+    const batch = { Records: published.slice(i, i + 10) } as unknown as SQSEvent;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await sesEvents(batch);
+    applied.ms += performance.now() - started;
+    applied.cpu += cpuMsSince(cpu);
+    applied.invocations++;
+  }
+  return applied;
+}
+
+/** `n` rounded to `digits` decimals. */
+export function round(n: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(n * f) / f;
 }

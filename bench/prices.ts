@@ -27,3 +27,9 @@ export const PRICES = {
 
 /** SES: $0.10 per 1,000 mails. */
 export const SES_PRICE_PER_MAIL = 0.1 / 1000;
+
+/** S3 Standard: $0.005 per 1,000 PUT requests and $0.0004 per 1,000 GET requests (batch payloads). */
+export const S3_PRICES = {
+  put: 0.005 / 1000,
+  get: 0.0004 / 1000,
+} as const;

@@ -64,6 +64,8 @@ async function main(): Promise<void> {
 }
 
 main()
+  // Batch sends (issue 16): one 10,000-recipient batch end to end; sets `batch` (bench/batch.ts).
+  .then(async () => (await import('./batch')).runBatchBench())
   // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
   .then(async () => (await import('./functions')).runFunctionBench())
   // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).

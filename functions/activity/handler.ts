@@ -1,7 +1,7 @@
 import { parseActivityFilters, listActivity } from '../../shared/activity/activity-list';
 import { presentActivity } from '../../shared/activity/activity-presenter';
 import { parseInclude, readActivity } from '../../shared/activity/activity-service';
-import { derivedBatchActivity } from '../../shared/batches/batch-activity';
+import { derivedBatchActivity, queuedBatchMailHtml } from '../../shared/batches/batch-activity';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
@@ -12,11 +12,12 @@ import { domainStats } from '../../shared/stats/domain-stats-report';
 export const handler = apiHandler('activity', {
   'GET /v1/activity/{id}': async (request) => {
     const include = parseInclude(request.query.include);
-    const { db, blobs } = services();
-    // A batch's mail answers before the background fan-out has written its record (issue 16).
-    const data = await readActivity(db, projectCaller(request).project.id, request.params.id ?? '', include, (projectId, id) =>
-      derivedBatchActivity(db, blobs, projectId, id),
-    );
+    const deps = services();
+    // A batch's mail answers before the background fan-out has written its record, and its HTML before it is sent (issue 16).
+    const data = await readActivity(deps.db, projectCaller(request).project.id, request.params.id ?? '', include, {
+      notYetWritten: (projectId, id) => derivedBatchActivity(deps.db, deps.blobs, projectId, id),
+      queuedHtml: (projectId, activity) => queuedBatchMailHtml(deps, projectId, activity.id),
+    });
     return { status: 200, body: { success: true, data } };
   },
 

@@ -1,3 +1,4 @@
+import { BatchContentCache } from '../../shared/batches/batch-content-cache';
 import { deliverBatchJob } from '../../shared/batches/deliver-batch-job';
 import { parseBatchSendJob } from '../../shared/batches/batch-jobs';
 import { services } from '../../shared/container';
@@ -5,8 +6,11 @@ import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
 
+/** Lives as long as the warm instance: the jobs of one batch read its content from S3 once. */
+const contents = new BatchContentCache();
+
 /** Worker of the `batch-send` queue: sends every recipient of each job on its own, at most once, and counts what was sent. */
-export const handler = sqsBatchHandler((record, batch) => deliverBatchJob(batch.deps, parseBatchSendJob(record.body), batch.counters), {
+export const handler = sqsBatchHandler((record, batch) => deliverBatchJob(batch.deps, parseBatchSendJob(record.body), batch.counters, contents), {
   start: () => ({ deps: services(), counters: new CounterBatch() }),
   finish: ({ deps, counters }) => flushCounters(deps, counters),
 });

@@ -85,12 +85,27 @@ function keepRawMessage(outboxDir: string, requestBody: Buffer, responseBody: Bu
     if (!response.MessageId) return undefined;
     if (data) {
       const safeId = response.MessageId.replace(/[^A-Za-z0-9._-]/g, '_');
-      fs.writeFileSync(path.join(outboxDir, `${safeId}.eml`), Buffer.from(data, 'base64'));
+      writeOnce(outboxDir, safeId, Buffer.from(data, 'base64'));
     }
     return response.MessageId;
   } catch {
     // A request we cannot read is still passed on; only the copy is skipped.
     return undefined;
+  }
+}
+
+/**
+ * Writes `<id>.eml`, or `<id>-2.eml` and so on when the id was used before: the emulator's ids are
+ * 9 random digits, and among 10,000 mails two share one about one run in twenty.
+ */
+function writeOnce(outboxDir: string, id: string, raw: Buffer): void {
+  for (let n = 1; ; n++) {
+    try {
+      fs.writeFileSync(path.join(outboxDir, n === 1 ? `${id}.eml` : `${id}-${n}.eml`), raw, { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }
 

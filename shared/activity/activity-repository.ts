@@ -36,9 +36,13 @@ export async function putActivitiesInBatch(db: Db, activities: readonly Activity
   );
 }
 
-/** The statuses of the activity records among `ids` that exist (a redelivered fan-out chunk asks, minutes after its first try). */
+/**
+ * The statuses of the activity records among `ids` that exist (a redelivered fan-out chunk asks).
+ * Strongly consistent: a record missed by a stale read would be written again as `queued` over a
+ * sent one, and its job's claim, its lease long run out, would send the mail a second time.
+ */
 export async function existingActivityIds(db: Db, ids: readonly string[]): Promise<Map<string, ActivityStatus>> {
-  const items = await batchGetAll(db, ids.map((id) => ({ ...activityKey(id) })));
+  const items = await batchGetAll(db, ids.map((id) => ({ ...activityKey(id) })), undefined, { consistentRead: true });
   return new Map(items.map((item) => [String(item.id), item.current_status as ActivityStatus]));
 }
 

@@ -18,23 +18,29 @@ export function parseInclude(value: string | undefined): { events: boolean; html
 /** The activity of an id whose record is not written yet (a batch's mail before its fan-out), if any. */
 export type NotYetWritten = (projectId: string, id: string) => Promise<Activity | undefined>;
 
+/** The HTML a queued mail will be sent with, while no worker has claimed it yet (and so stored no body), if it can be told. */
+export type QueuedHtml = (projectId: string, activity: Activity) => Promise<string | undefined>;
+
+/** What answers for mails accepted but not yet written or sent (the batches' fan-out, issue 16). */
+export interface PendingMail {
+  notYetWritten?: NotYetWritten;
+  queuedHtml?: QueuedHtml;
+}
+
 /**
  * `GET /v1/activity/:id`: the record of the caller's project, or 404 (also for another project's id).
- * `notYetWritten` answers for ids accepted but not yet written (the batches' fan-out, issue 16).
+ * `pending` answers for ids accepted but not yet written, and for the HTML of mails not yet sent.
  */
-export async function readActivity(
-  db: Db,
-  projectId: string,
-  id: string,
-  include: { events: boolean; html: boolean },
-  notYetWritten: NotYetWritten = async () => undefined,
-) {
+export async function readActivity(db: Db, projectId: string, id: string, include: { events: boolean; html: boolean }, pending: PendingMail = {}) {
   if (!UUID.test(id)) throw badRequest('id must be a uuid');
   const notHere = () => notFound('Activity not found');
+  // The body is written when a worker claims the mail; before, only a resolver can tell its HTML.
+  const queuedHtml = async (activity: Activity) =>
+    activity.current_status === 'queued' && pending.queuedHtml ? ((await pending.queuedHtml(projectId, activity)) ?? null) : null;
   const derived = async () => {
-    const activity = await notYetWritten(projectId, id);
+    const activity = pending.notYetWritten ? await pending.notYetWritten(projectId, id) : undefined;
     if (!activity) throw notHere();
-    return presentActivity(activity, { events: include.events, html: include.html ? null : undefined });
+    return presentActivity(activity, { events: include.events, html: include.html ? await queuedHtml(activity) : undefined });
   };
   if (!include.html && !include.events) {
     const activity = await getActivity(db, id.toLowerCase());
@@ -47,7 +53,6 @@ export async function readActivity(
   if (!activity) return derived();
   if (activity.project_id !== projectId) throw notHere();
   const withEngagement = include.events ? { ...activity, timeline: [...(activity.timeline ?? []), ...engagement] } : activity;
-  // The body is written when the worker takes the mail; until then there is no HTML to show.
-  const html = include.html ? (body ? decodeBody(body).html : null) : undefined;
+  const html = include.html ? (body ? decodeBody(body).html : await queuedHtml(activity)) : undefined;
   return presentActivity(withEngagement, { events: include.events, html });
 }

@@ -9,6 +9,7 @@ import { findTemplate } from '../templates/template-service';
 import { batchActivityId } from './batch-ids';
 import type { BatchSendJob, JobRecipient } from './batch-jobs';
 import { composeBatchMail } from './batch-mail';
+import type { BatchContentCache } from './batch-content-cache';
 import { loadBatchContent } from './batch-repository';
 
 /** Recipients of one job sent at once: SES and DynamoDB calls overlap, the worker stays within its timeout. */
@@ -19,10 +20,10 @@ const PARALLEL_RECIPIENTS = 10;
  * per-activity claim (so a redelivered job sends nobody twice), suppression, quota, SES, retries.
  * One recipient's failure does not stop the others: a mail that cannot be rendered fails alone,
  * and an unexpected error is thrown only after every recipient had its turn (the redelivery then
- * finds the sent ones claimed and skips them).
+ * finds the sent ones claimed and skips them). `contents` keeps the batch's content across jobs.
  */
-export async function deliverBatchJob(deps: Services, job: BatchSendJob, counters?: CounterBatch): Promise<DeliveryOutcome[]> {
-  const content = await loadBatchContent(deps.blobs, job.project_id, job.batch_id);
+export async function deliverBatchJob(deps: Services, job: BatchSendJob, counters?: CounterBatch, contents?: BatchContentCache): Promise<DeliveryOutcome[]> {
+  const content = await (contents ? contents.load(deps.blobs, job.project_id, job.batch_id) : loadBatchContent(deps.blobs, job.project_id, job.batch_id));
   const template = content.templateId ? await findTemplate(deps.db, job.project_id, content.templateId) : undefined;
   const secret = await deps.tokenSecret();
   const outcomes: DeliveryOutcome[] = [];
