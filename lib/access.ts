@@ -102,8 +102,15 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     // TRACKING_BASE_URL has no value behind the API: the links then use the URL the request reached.
     settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
   },
-  /** Answers queries; reads a batch's recipient chunk for an activity the fan-out has not written yet. */
-  activity: { table: 'read', payloads: 'read' },
+  /**
+   * Answers queries; reads a batch's content and recipient chunk for an activity the fan-out has not
+   * written (or the worker not sent) yet, and renders its HTML as the worker will.
+   */
+  activity: {
+    table: 'read',
+    payloads: 'read',
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
+  },
   /**
    * Writes a batch's header and its blobs (content, recipient chunks), queues its fan-out, or the
    * fire message of a scheduled batch due within the lookahead; moves and cancels scheduled batches.

@@ -257,7 +257,7 @@ describe('the functions', () => {
   // sends and reads as settings (lib/access.ts). Never TOKEN_SECRET, never a variable it does not read.
   const ownVariables: Record<string, string[]> = {
     send: ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
-    activity: ['PAYLOAD_BUCKET'],
+    activity: ['PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
     batches: ['FANOUT_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
     'batch-fanout': ['BATCH_SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     'batch-send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
