@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../store/batch-write';
 import type { Db } from '../store/client';
-import { countAll } from '../store/query';
+import { countAll, queryUpTo } from '../store/query';
 import { customEventIndexes, customEventKey, customEventListPartition, customEventPartition, emailOfCustomEventPartition, leadShards } from '../store/keys';
 import type { CustomEvent } from './custom-event';
 import { batchGetParallel } from './lead-repository';
@@ -54,7 +54,7 @@ export async function pageEvents(db: Db, projectId: string, filter: { email?: st
   const queries = parts.map((part) => queryOf(db, part, filter, filter.event, Boolean(filter.email)));
   const [counts, heads] = await Promise.all([
     Promise.all(queries.map((q) => countAll(db, q))),
-    Promise.all(queries.map((q) => firstItems(db, q, offset + limit))),
+    Promise.all(queries.map((q) => queryUpTo(db, q, offset + limit))),
   ]);
   const skName = parts[0].skName;
   const page = heads.flat().sort((a, b) => (String(a[skName]) < String(b[skName]) ? 1 : -1)).slice(offset, offset + limit);
@@ -62,16 +62,6 @@ export async function pageEvents(db: Db, projectId: string, filter: { email?: st
   return { events: items.map(eventFromItem), total: counts.reduce((a, b) => a + b, 0) };
 }
 
-async function firstItems(db: Db, query: Omit<QueryCommandInput, 'ExclusiveStartKey'>, limit: number): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < limit);
-  return items.slice(0, limit);
-}
 
 async function readByKeys(db: Db, keys: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
   const items = await batchGetParallel(db, keys.map((k) => ({ pk: k.pk, sk: k.sk })));

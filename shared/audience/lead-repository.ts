@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, BATCH_GET_LIMIT } from '../store/batch-get';
 import type { Db } from '../store/client';
-import { queryAll } from '../store/query';
+import { queryAll, queryUpTo } from '../store/query';
 import type { TransactItem } from '../store/transact';
 import {
   COUNTER_SHARDS,
@@ -173,7 +173,7 @@ export const newestLeadPartitions = (projectId: string) => leadShards().map((s) 
  */
 export async function searchLeadKeys(db: Db, projectId: string, prefix: string, cap: number): Promise<{ pk: string; sk: string }[]> {
   const byEmail = leadShards().map((s) =>
-    queryCapped(db, {
+    queryUpTo(db, {
       TableName: db.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': leadPartition(projectId, s), ':prefix': `${LEAD_SK_PREFIX}${prefix}` },
@@ -184,7 +184,7 @@ export async function searchLeadKeys(db: Db, projectId: string, prefix: string, 
     ? []
     : leadShards().map((s) => {
         const part = leadListPartition.name(projectId, s);
-        return queryCapped(db, {
+        return queryUpTo(db, {
           TableName: db.tableName,
           IndexName: part.index,
           KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
@@ -197,16 +197,6 @@ export async function searchLeadKeys(db: Db, projectId: string, prefix: string, 
   return [...found.values()].sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0)).slice(0, cap);
 }
 
-async function queryCapped(db: Db, query: ConstructorParameters<typeof QueryCommand>[0], cap: number): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: start }));
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < cap);
-  return items.slice(0, cap);
-}
 
 /** One page of one lead partition in email order, whole items (dynamic segment evaluation reads the audience this way). */
 export async function readLeadShardPage(db: Db, projectId: string, shard: number, start: Record<string, unknown> | undefined, limit: number): Promise<{ leads: Lead[]; next?: Record<string, unknown> }> {

@@ -1,4 +1,5 @@
 import type { Activity } from '../activity/activity';
+import { batchRecipientActivity } from './batch-record';
 import type { Services } from '../container';
 import { AppError } from '../errors';
 import type { BlobStore } from '../ports';
@@ -22,25 +23,10 @@ export async function derivedBatchActivity(db: Db, blobs: BlobStore, projectId: 
   const chunk = Math.floor(place.index / batch.chunk_size);
   const recipient = (await loadBatchChunk(blobs, projectId, batch.id, chunk))[place.index % batch.chunk_size];
   if (!recipient) return undefined;
-  return {
-    id: activityId.toLowerCase(),
-    project_id: projectId,
-    created_at: batch.created_at,
-    updated_at: batch.updated_at,
-    email_type: batch.email_type,
-    template_id: batch.template_id,
-    batch_id: batch.id,
-    metadata: recipient.metadata,
-    subject: batch.subject,
-    sender_email: batch.sender_email,
-    sender_name: batch.sender_name,
-    recipient_primary: recipient.email,
-    recipient_count: 1,
-    current_status: batch.status === 'cancelled' ? 'cancelled' : 'queued',
-    is_test: batch.mode === 'test',
-    environment: batch.environment,
-  };
+  const status = batch.status === 'cancelled' ? 'cancelled' : 'queued';
+  return batchRecipientActivity(batch, recipient, activityId.toLowerCase(), status, { created_at: batch.created_at, updated_at: batch.updated_at });
 }
+
 
 /**
  * The HTML a batch mail will be sent with, before the worker has sent it (and stored its body):

@@ -8,6 +8,7 @@ import { getProject } from '../projects/project-repository';
 import { suppressedEvent } from '../suppression/suppression-events';
 import { findSuppressed, type SuppressionEntry } from '../suppression/suppression-repository';
 import type { Batch, BatchRecipient } from './batch';
+import { batchRecipientActivity } from './batch-record';
 import { batchActivityId } from './batch-ids';
 import { groupSendJobs, type ChunkJob, type JobRecipient } from './batch-jobs';
 import { finishChunk, getBatch, loadBatchChunk, markChunkStarted, type ChunkCounts } from './batch-repository';
@@ -47,7 +48,7 @@ export async function expandChunk(deps: Services, job: ChunkJob): Promise<ChunkO
     const status: ActivityStatus = cancelled ? 'cancelled' : entry ? 'suppressed' : 'queued';
     counts[status === 'queued' ? 'queued' : status === 'suppressed' ? 'suppressed' : 'cancelled'] += 1;
     const before = existing.get(id);
-    if (before === undefined) records.push(batchActivity(batch, recipient, id, status, now, entry?.reason));
+    if (before === undefined) records.push(batchRecipientActivity(batch, recipient, id, status, { created_at: now, updated_at: now }, entry?.reason));
     // A record still queued (first try, or a redelivery that found it so) gets its job; one moved on has been handled.
     if (status === 'queued' && (before === undefined || before === 'queued')) toSend.push(jobRecipient(recipient, first + i));
   });
@@ -79,28 +80,6 @@ function chunksDone(batch: Batch): number[] {
   return done ? [...done].map(Number) : [];
 }
 
-/** The activity record of one batch recipient. */
-function batchActivity(batch: Batch, recipient: BatchRecipient, id: string, status: ActivityStatus, now: string, suppressionReason?: string): Activity {
-  return {
-    id,
-    project_id: batch.project_id,
-    created_at: now,
-    updated_at: now,
-    email_type: batch.email_type,
-    template_id: batch.template_id,
-    batch_id: batch.id,
-    metadata: recipient.metadata,
-    subject: batch.subject,
-    sender_email: batch.sender_email,
-    sender_name: batch.sender_name,
-    recipient_primary: recipient.email,
-    recipient_count: 1,
-    current_status: status,
-    is_test: batch.mode === 'test',
-    environment: batch.environment,
-    suppression_reason: suppressionReason,
-  };
-}
 
 function jobRecipient(recipient: BatchRecipient, index: number): JobRecipient {
   return { index, email: recipient.email, ...(recipient.name ? { name: recipient.name } : {}), ...(recipient.data ? { data: recipient.data } : {}) };

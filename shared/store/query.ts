@@ -3,14 +3,19 @@ import type { Db } from './client';
 
 /** Every item a query matches, following DynamoDB's pages. */
 export async function queryAll(db: Db, query: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  return queryUpTo(db, query, Infinity);
+}
+
+/** The first `cap` items a query matches, following DynamoDB's pages only as far as needed. */
+export async function queryUpTo(db: Db, query: Omit<QueryCommandInput, 'ExclusiveStartKey'>, cap: number): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: start }));
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
+  } while (start && items.length < cap);
+  return items.length > cap ? items.slice(0, cap) : items;
 }
 
 /** Every item of a partition whose sort key starts with `prefix`, following DynamoDB's pages. */
