@@ -2,6 +2,7 @@ import { parseImportJob } from '../../shared/imports/import-job';
 import { runImportJob } from '../../shared/imports/import-service';
 import { services } from '../../shared/container';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { isLastReceive } from '../../shared/queue-worker/receive-count';
 
 /** Worker of the `imports` queue: runs a lead import from its checkpoint for one time budget. */
-export const handler = sqsBatchHandler((record) => runImportJob(services(), parseImportJob(record.body)));
+export const handler = sqsBatchHandler((record) => runImportJob(services(), parseImportJob(record.body), { lastReceive: isLastReceive('imports', record) }));

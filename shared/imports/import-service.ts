@@ -4,6 +4,7 @@ import type { Services } from '../container';
 import { badRequest, conflict, notFound } from '../errors';
 import { isObject, uuidParam } from '../audience/lead-input';
 import { getProject } from '../projects/project-repository';
+import { logger } from '../logger';
 import { queues } from '../queues';
 import { leadImportObjectKey } from '../store/keys';
 import { getImport, listRowErrors, putNewImport, transition } from './import-repository';
@@ -110,8 +111,13 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The import worker's job: claims a queued import, runs it from its checkpoint for one time budget, and queues its own continuation. */
-export async function runImportJob(deps: Pick<Services, 'db' | 'clock' | 'blobs' | 'queue'>, job: ImportJob): Promise<void> {
+/**
+ * The import worker's job: claims a queued import, runs it from its checkpoint for one time budget,
+ * and queues its own continuation. On the message's last receive (`lastReceive`), a run that still
+ * throws marks the import `failed` with the error, so it does not stay `running` after its message
+ * has gone to the dead-letter queue.
+ */
+export async function runImportJob(deps: Pick<Services, 'db' | 'clock' | 'blobs' | 'queue'>, job: ImportJob, options: { lastReceive?: boolean } = {}): Promise<void> {
   let record = await getImport(deps.db, job.project_id, job.import_id);
   if (!record) return;
   if (record.status === 'queued') {
@@ -124,7 +130,22 @@ export async function runImportJob(deps: Pick<Services, 'db' | 'clock' | 'blobs'
   const key = leadImportObjectKey(record.project_id, record.id);
   const total = record.total_bytes ?? 0;
   const open = async (offset: number) => (offset >= total ? emptyStream() : deps.blobs.readFrom(key, offset));
-  const outcome = await runImport(deps, record, open, { deadline: deps.clock.now().getTime() + RUN_BUDGET_MS });
+  let outcome;
+  try {
+    outcome = await runImport(deps, record, open, { deadline: deps.clock.now().getTime() + RUN_BUDGET_MS });
+  } catch (error) {
+    if (!options.lastReceive) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    const failed = await transition(deps.db, record, 'running', {
+      status: 'failed',
+      error: `The import stopped after ${queues.imports.maxReceiveCount} failed runs: ${reason}`,
+      finished_at: deps.clock.now().toISOString(),
+    });
+    // Another run finished it meanwhile: nothing is lost by letting this message go.
+    if (!failed) return;
+    logger.error('Lead import failed for good', { projectId: record.project_id, importId: record.id, error: reason });
+    return;
+  }
   if (outcome === 'paused') await enqueueRun(deps, record);
 }
 

@@ -8,7 +8,7 @@ import { countLeads, getLeadsByEmail } from '../../shared/audience/lead-reposito
 import { services } from '../../shared/container';
 import { getImport, putNewImport, transition } from '../../shared/imports/import-repository';
 import { runImport } from '../../shared/imports/import-run';
-import { newImport } from '../../shared/imports/import-service';
+import { newImport, runImportJob } from '../../shared/imports/import-service';
 import type { Db } from '../../shared/store/client';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
@@ -255,6 +255,25 @@ describe('resuming an import', () => {
     expect(paused).toMatchObject({ status: 'running', rows: 500 });
     expect(await runImport({ db, clock }, paused, open, { chunkRows: 500 })).toBe('done');
     expect((await getImport(db, projectId, record.id))!).toMatchObject({ status: 'done', rows: 1200, created: csv.leads });
+  });
+});
+
+describe('an import whose runs keep failing', () => {
+  test('stays running while its message has receives left, and is failed with the error on the last one', async () => {
+    const { id: projectId } = await freshProject();
+    const deps = services();
+    const text = sampleCsv(10, 'broken').text;
+    const record = newImport(projectId, 'csv', 'content', deps.clock.now().toISOString(), Buffer.byteLength(text));
+    await putNewImport(deps.db, record);
+    await transition(deps.db, record, 'queued', { status: 'running', started_at: deps.clock.now().toISOString() });
+    const broken = { ...deps, blobs: { ...deps.blobs, readFrom: async () => Promise.reject(new Error('S3 is unreachable')) } };
+    const job = { kind: 'run' as const, project_id: projectId, import_id: record.id };
+
+    await expect(runImportJob(broken, job, { lastReceive: false })).rejects.toThrow('S3 is unreachable');
+    expect((await getImport(deps.db, projectId, record.id))!.status).toBe('running');
+
+    await expect(runImportJob(broken, job, { lastReceive: true })).resolves.toBeUndefined();
+    expect((await getImport(deps.db, projectId, record.id))!).toMatchObject({ status: 'failed', error: expect.stringContaining('S3 is unreachable') });
   });
 });
 
