@@ -1,15 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { CounterBatch } from '../stats/domain-stats';
-
-/** CloudWatch namespace of the mail metrics; the stack's alarms and dashboard read it (lib/monitoring.ts). */
-export const METRICS_NAMESPACE = 'Mailroom';
-/** The `service` dimension every mail metric carries. */
-export const METRICS_SERVICE = 'mailroom';
-/** The per-project dimension: one CloudWatch metric per (metric, project) that sent in the hour. */
-export const PROJECT_DIMENSION = 'project_id';
-/** The metrics, by name. */
-export const MAIL_METRICS = ['Sent', 'Failed', 'Bounced', 'Complained'] as const;
-export type MailMetric = (typeof MAIL_METRICS)[number];
+import { METRICS_NAMESPACE, METRICS_SERVICE, PROJECT_DIMENSION, type MailMetric } from './metric-names';
 
 /**
  * Module scope, so that a warm instance builds it once. POWERTOOLS_METRICS_DISABLED=true silences
