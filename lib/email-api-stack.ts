@@ -69,6 +69,12 @@ export interface EmailApiStackProps extends StackProps {
    * @default the `alarmEmail` context value, else none: alarms notify nobody
    */
   readonly alarmEmail?: string;
+  /**
+   * Per-project mail metrics (PROJECT_METRICS of the send, batch-send and ses-events workers):
+   * `false` keeps only the deployment-wide totals, for many busy projects (docs/cost.md).
+   * @default the `projectMetrics` context value (`-c projectMetrics=false`), else true
+   */
+  readonly projectMetrics?: boolean;
 }
 
 /** The email API: storage, queues, SES sending, the HTTP API, the workers and the scheduled jobs. */
@@ -111,6 +117,7 @@ export class EmailApiStack extends Stack {
     if (defaultMonthlyQuota !== undefined) settings.DEFAULT_MONTHLY_QUOTA = String(defaultMonthlyQuota);
     const trackingHost = trackingHostOf(props.trackingHost ?? this.node.tryGetContext('trackingHost'));
     if (trackingHost) settings.TRACKING_HOST = trackingHost;
+    if (!projectMetricsOf(props.projectMetrics ?? this.node.tryGetContext('projectMetrics'))) settings.PROJECT_METRICS = 'off';
     const resources: ServiceResources = {
       table: this.storage.table,
       payloadBucket: this.storage.payloadBucket,
@@ -192,4 +199,11 @@ function alarmEmailOf(value: unknown): string | undefined {
     throw new Error(`alarmEmail must be one email address; got ${JSON.stringify(value)}`);
   }
   return value.trim();
+}
+
+/** Per-project metrics from a prop or the context (`true`/`false`); on unless turned off; anything else fails the synth. */
+function projectMetricsOf(value: unknown): boolean {
+  if (value === undefined || value === null || value === '' || value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`projectMetrics must be true or false; got ${JSON.stringify(value)}`);
 }

@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { config } from '../config';
 import type { CounterBatch } from '../stats/domain-stats';
 import { METRICS_NAMESPACE, METRICS_SERVICE, PROJECT_DIMENSION, type MailMetric } from './metric-names';
 
@@ -15,7 +16,11 @@ const defaultSink = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: MET
 export class MailMetrics {
   private readonly counts = new Map<string, Partial<Record<MailMetric, number>>>();
 
-  constructor(private readonly sink: Metrics = defaultSink) {}
+  constructor(
+    private readonly sink: Metrics = defaultSink,
+    /** With PROJECT_METRICS=off, one line of deployment-wide totals instead of one per project. */
+    private readonly perProject: boolean = config().PROJECT_METRICS === 'on',
+  ) {}
 
   /** Adds `n` to a project's count of a metric. */
   add(projectId: string, metric: MailMetric, n = 1): void {
@@ -39,11 +44,22 @@ export class MailMetrics {
 
   /**
    * Writes one EMF line per project, with two dimension sets: (service, project_id) for the
-   * project's own figures and (service) for the deployment's totals, which the alarms read. Never
-   * throws: metrics must not fail the work they describe.
+   * project's own figures and (service) for the deployment's totals, which the dashboard reads;
+   * or, with PROJECT_METRICS=off, one line of totals with (service) only. Never throws: metrics
+   * must not fail the work they describe.
    */
   publish(): void {
     try {
+      if (!this.perProject) {
+        const totals: Partial<Record<MailMetric, number>> = {};
+        for (const counts of this.counts.values()) {
+          for (const [metric, n] of Object.entries(counts) as [MailMetric, number][]) totals[metric] = (totals[metric] ?? 0) + n;
+        }
+        if (Object.keys(totals).length === 0) return;
+        for (const [metric, n] of Object.entries(totals)) this.sink.addMetric(metric, MetricUnit.Count, n);
+        this.sink.publishStoredMetrics();
+        return;
+      }
       for (const [projectId, counts] of this.counts) {
         this.sink.addDimension(PROJECT_DIMENSION, projectId);
         this.sink.addDimensions({});

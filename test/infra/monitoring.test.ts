@@ -120,6 +120,32 @@ describe('alarms', () => {
   });
 });
 
+describe('per-project metrics (-c projectMetrics)', () => {
+  const metricWorkers = ['send-worker', 'batch-send-worker', 'ses-events'] as const;
+  /** Logical ids of the functions given PROJECT_METRICS, with its value. */
+  function projectMetricsSettings(template: Template): Record<string, string> {
+    const fns = template.findResources('AWS::Lambda::Function');
+    return Object.fromEntries(
+      Object.entries(fns)
+        .filter(([, f]) => f.Properties.Environment?.Variables?.PROJECT_METRICS !== undefined)
+        .map(([id, f]) => [id, f.Properties.Environment.Variables.PROJECT_METRICS as string]),
+    );
+  }
+
+  it('are on by default: no function is given PROJECT_METRICS', () => {
+    expect(projectMetricsSettings(plain.template)).toEqual({});
+  });
+
+  it('-c projectMetrics=false turns them off in the three workers that write mail metrics, and only there', () => {
+    const { stack, template } = synth({ projectMetrics: 'false' });
+    expect(projectMetricsSettings(template)).toEqual(Object.fromEntries(metricWorkers.map((w) => [logicalId(stack.workers.functions[w].function), 'off'])));
+  });
+
+  it('refuses anything but true or false', () => {
+    expect(() => synth({ projectMetrics: 'maybe' })).toThrow('projectMetrics must be true or false; got "maybe"');
+  });
+});
+
 describe('the dashboard', () => {
   function body(template: Template): string {
     const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard'));

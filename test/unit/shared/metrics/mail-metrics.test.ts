@@ -61,6 +61,21 @@ describe('mail metrics (sends, failures, bounces, complaints per project)', () =
     expect(counters.projectTotals().get('p1')).toEqual({ sent: 2, sent_test: 1, hard_bounced: 1, soft_bounced: 1 });
   });
 
+  it('with PROJECT_METRICS=off, writes one line of totals with the service dimension only', () => {
+    const lines: Record<string, unknown>[] = [];
+    const metrics = new MailMetrics(capturingSink(lines), false);
+    metrics.add('p1', 'Sent', 3);
+    metrics.add('p2', 'Sent', 2);
+    metrics.add('p2', 'Bounced');
+    metrics.publish();
+    expect(lines).toHaveLength(1);
+    const { _aws, ...values } = lines[0] as { _aws: { CloudWatchMetrics: { Dimensions: string[][] }[] } };
+    expect(values).toEqual({ service: 'mailroom', Sent: 5, Bounced: 1 });
+    expect(_aws.CloudWatchMetrics[0].Dimensions).toEqual([['service']]);
+    metrics.publish();
+    expect(lines).toHaveLength(1);
+  });
+
   it('never throws into the worker, even when the sink does', () => {
     const sink = capturingSink([]);
     sink.publishStoredMetrics = () => {
