@@ -79,6 +79,23 @@ describe('doctor against a local cloud whose send worker is not running', () => 
   }, 60_000);
 });
 
+describe('doctor against a local cloud whose SES events worker is not running', () => {
+  let cloud: TestCloud;
+  beforeAll(async () => {
+    const running = (Object.keys(workers) as WorkerName[]).filter((w) => w !== 'ses-events');
+    cloud = await startTestCloud({ workers: running });
+  }, CLOUD_TIMEOUT_MS);
+  afterAll(() => cloud?.stop());
+
+  it('passes the send worker and names the ses events step', async () => {
+    const { code, out, err } = await doctor(cloud, ['--timeout', '3']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^ok\s+send worker /m);
+    expect(out).toMatch(/^FAIL ses events /m);
+    expect(err).toContain('doctor: the `ses events` step broke: no Delivery event reached the canary within 3 s (still `sent`)');
+  }, 60_000);
+});
+
 describe('doctor without a local cloud', () => {
   it('says how to start one when there is no seed file, with exit code 2', async () => {
     const err: string[] = [];
