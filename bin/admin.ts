@@ -1,6 +1,6 @@
 /**
  * `npm run admin -- <command>`: operator commands for organizations, partner keys, project
- * quotas, projects' monthly send quotas and lead imports from a file, against the local cloud (default) or a deployed table
+ * quotas, projects' monthly send quotas, lead imports from a file and the pipeline check (`doctor`, bin/doctor.ts), against the local cloud (default) or a deployed table
  * (`--table`). The commands themselves live in shared/organizations/admin-commands.ts and
  * shared/quota/quota-admin.ts and return data; this file parses the arguments, picks the table,
  * prints (with bin/admin-render.ts) and sets the exit code (0 done, 1 failed, 2 usage).
@@ -17,6 +17,7 @@ import { systemClock } from '../shared/adapters/system-clock';
 import { importFromFile } from '../shared/imports/import-service';
 import type { ImportFormat, ImportProgress } from '../shared/imports/lead-import';
 import { render, renderImport, renderProjectQuota } from './admin-render';
+import { runDoctorCli } from './doctor';
 import type { Clock } from '../shared/ports';
 import { createDocumentClient, type Db } from '../shared/store/client';
 
@@ -42,6 +43,9 @@ Commands:
                                    imports leads from a CSV (header row with an email column) or
                                    JSON-lines file, 1,000 rows a chunk, with a progress bar; the
                                    format defaults from the file name (.csv, .jsonl, .ndjson)
+  doctor [--base-url <url> --key <key> --sender <address>] [--timeout <s>]
+                                   sends a canary through the whole pipeline and names the
+                                   step that broke (\`doctor --help\`); it uses the API, not the table
 
 Target (one of):
   --local                          the local cloud of \`npm start\` (the default): DynamoDB Local on
@@ -322,6 +326,8 @@ function connect(target: Target, env: NodeJS.ProcessEnv): { db: Db; close(): voi
 
 /** The whole CLI: parses, runs, prints; resolves to the exit code. */
 export async function runAdminCli(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo, deps: CliDeps = {}): Promise<number> {
+  // doctor talks to the HTTP API, not to the table: it has flags and a target of its own.
+  if (argv[0] === 'doctor') return runDoctorCli(argv.slice(1), env, io);
   let invocation: Invocation | 'help';
   try {
     invocation = parseAdminArgs(argv, env);

@@ -24,6 +24,7 @@ export const settingKeys = [
   'TRACKING_BASE_URL',
   'TRACKING_HOST',
   'INBOUND_BUCKET',
+  'PROJECT_METRICS',
   'LOG_LEVEL',
 ] as const satisfies readonly ConfigKey[];
 
@@ -129,7 +130,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     enqueue: ['send', 'events'],
     payloads: 'read',
     sesSend: true,
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'PROJECT_METRICS'],
   },
   /** Adds and removes suppression entries and publishes suppression.removed. */
   suppressions: { table: 'readWrite', enqueue: ['events'] },
@@ -139,7 +140,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     enqueue: ['send', 'events'],
     payloads: 'read',
     sesSend: true,
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST'],
+    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'PROJECT_METRICS'],
   },
   /** Reads projects' webhook URLs and queues one delivery per (event, URL). */
   'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
@@ -162,7 +163,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   /** Template CRUD and the usage markers checked before a delete. */
   templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
-  'ses-events': { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
+  'ses-events': { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS', 'PROJECT_METRICS'] },
   /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
   domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST'] },
   /** The public verification page runs the same verification as the domains group. */

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import type { ServiceResources, Setting } from './access';
 import { Api } from './api';
 import { Inbound } from './inbound';
+import { Monitoring } from './monitoring';
 import { Queues } from './queues';
 import { Scheduling } from './scheduling';
 import { TokenSecret } from './secrets';
@@ -58,6 +59,22 @@ export interface EmailApiStackProps extends StackProps {
    * @default the `trackingHost` context value (`cdk deploy -c trackingHost=track.mail.example.com`), else none
    */
   readonly trackingHost?: string;
+  /**
+   * An existing SNS topic every alarm notifies (on alarm and back to OK).
+   * @default the `alarmTopicArn` context value, else none
+   */
+  readonly alarmTopicArn?: string;
+  /**
+   * An address subscribed to a new alert topic, when no alarmTopicArn is given.
+   * @default the `alarmEmail` context value, else none: alarms notify nobody
+   */
+  readonly alarmEmail?: string;
+  /**
+   * Per-project mail metrics (PROJECT_METRICS of the send, batch-send and ses-events workers):
+   * `false` keeps only the deployment-wide totals, for many busy projects (docs/cost.md).
+   * @default the `projectMetrics` context value (`-c projectMetrics=false`), else true
+   */
+  readonly projectMetrics?: boolean;
 }
 
 /** The email API: storage, queues, SES sending, the HTTP API, the workers and the scheduled jobs. */
@@ -75,6 +92,8 @@ export class EmailApiStack extends Stack {
   public readonly inbound: Inbound;
   /** HTTPS for customers' tracking domains; undefined without a tracking host. */
   public readonly trackingEdge?: TrackingEdge;
+  /** Alarms, the optional alert topic and the dashboard. */
+  public readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: EmailApiStackProps = {}) {
     super(scope, id, props);
@@ -98,6 +117,7 @@ export class EmailApiStack extends Stack {
     if (defaultMonthlyQuota !== undefined) settings.DEFAULT_MONTHLY_QUOTA = String(defaultMonthlyQuota);
     const trackingHost = trackingHostOf(props.trackingHost ?? this.node.tryGetContext('trackingHost'));
     if (trackingHost) settings.TRACKING_HOST = trackingHost;
+    if (!projectMetricsOf(props.projectMetrics ?? this.node.tryGetContext('projectMetrics'))) settings.PROJECT_METRICS = 'off';
     const resources: ServiceResources = {
       table: this.storage.table,
       payloadBucket: this.storage.payloadBucket,
@@ -124,6 +144,18 @@ export class EmailApiStack extends Stack {
       });
     }
 
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      api: this.api,
+      queues: this.queues.queues,
+      deadLetterAlarms: this.queues.deadLetterAlarms,
+      backgroundFunctions: { ...this.workers.functions, ...this.scheduling.functions, inbound: this.inbound.function },
+      configurationSetName: this.ses.configurationSetName,
+      alarmTopicArn: alarmTopicArnOf(props.alarmTopicArn ?? this.node.tryGetContext('alarmTopicArn')),
+      alarmEmail: alarmEmailOf(props.alarmEmail ?? this.node.tryGetContext('alarmEmail')),
+    });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard of the deployment' });
+    if (this.monitoring.alarmTopic) new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.alarmTopic.topicArn, description: 'SNS topic the alarms notify' });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the email API' });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
     new CfnOutput(this, 'PayloadBucketName', { value: this.storage.payloadBucket.bucketName });
@@ -149,4 +181,29 @@ function monthlyQuotaOf(value: unknown): number | undefined {
     throw new Error(`defaultMonthlyQuota must be a whole number of emails, 0 or more; got ${JSON.stringify(value)}`);
   }
   return quota;
+}
+
+/** The alert topic's ARN from a prop or the context: an SNS topic ARN, or undefined; anything else fails the synth. */
+function alarmTopicArnOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/.test(value.trim())) {
+    throw new Error(`alarmTopicArn must be an SNS topic ARN such as arn:aws:sns:eu-west-1:123456789012:alerts; got ${JSON.stringify(value)}`);
+  }
+  return value.trim();
+}
+
+/** The alert address from a prop or the context: one email address, or undefined; anything else fails the synth. */
+function alarmEmailOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())) {
+    throw new Error(`alarmEmail must be one email address; got ${JSON.stringify(value)}`);
+  }
+  return value.trim();
+}
+
+/** Per-project metrics from a prop or the context (`true`/`false`); on unless turned off; anything else fails the synth. */
+function projectMetricsOf(value: unknown): boolean {
+  if (value === undefined || value === null || value === '' || value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`projectMetrics must be true or false; got ${JSON.stringify(value)}`);
 }

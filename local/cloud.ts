@@ -59,6 +59,9 @@ const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export async function startLocalCloud(options: LocalCloudOptions): Promise<LocalCloud> {
   // Lambda runs Node 22; the SDK's notice about Node 20 is noise on a laptop.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // CloudWatch reads the workers' metrics from their logs; on a laptop they would be noise
+  // (POWERTOOLS_METRICS_DISABLED=false npm start prints them).
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const dataDir = path.resolve(options.dataDir);
   const pidDir = path.join(dataDir, 'pids');
   const outboxDir = path.join(dataDir, 'outbox');

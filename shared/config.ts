@@ -51,6 +51,11 @@ const shape = {
    * its own `monthly_quota`. Unset (or empty): unlimited. See docs/quota.md.
    */
   DEFAULT_MONTHLY_QUOTA: emptyAsUnset(z.optional(z.coerce.number().check(z.int(), z.nonnegative()))),
+  /**
+   * `off` leaves the project_id dimension out of the workers' mail metrics: only deployment-wide
+   * totals, a fixed 4 CloudWatch metrics, for deployments with many busy projects (docs/cost.md).
+   */
+  PROJECT_METRICS: z._default(z.enum(['on', 'off']), 'on'),
   /** Path-style S3 addressing, for the local S3 emulator. */
   S3_FORCE_PATH_STYLE: z._default(z.enum(['true', 'false']), 'false'),
   /** AWS region; names SES's regional hosts in DNS records. */

@@ -2,6 +2,7 @@ import { BatchContentCache } from '../../shared/batches/batch-content-cache';
 import { deliverBatchJob } from '../../shared/batches/deliver-batch-job';
 import { parseBatchSendJob } from '../../shared/batches/batch-jobs';
 import { services } from '../../shared/container';
+import { MailMetrics } from '../../shared/metrics/mail-metrics';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
@@ -10,7 +11,18 @@ import { CounterBatch } from '../../shared/stats/domain-stats';
 const contents = new BatchContentCache();
 
 /** Worker of the `batch-send` queue: sends every recipient of each job on its own, at most once, and counts what was sent. */
-export const handler = sqsBatchHandler((record, batch) => deliverBatchJob(batch.deps, parseBatchSendJob(record.body), batch.counters, contents), {
-  start: () => ({ deps: services(), counters: new CounterBatch() }),
-  finish: ({ deps, counters }) => flushCounters(deps, counters),
-});
+export const handler = sqsBatchHandler(
+  async (record, batch) => {
+    const job = parseBatchSendJob(record.body);
+    const outcomes = await deliverBatchJob(batch.deps, job, batch.counters, contents);
+    batch.metrics.add(job.project_id, 'Failed', outcomes.filter((o) => o === 'failed').length);
+  },
+  {
+    start: () => ({ deps: services(), counters: new CounterBatch(), metrics: new MailMetrics() }),
+    finish: async ({ deps, counters, metrics }) => {
+      metrics.addCounters(counters);
+      await flushCounters(deps, counters);
+      metrics.publish();
+    },
+  },
+);

@@ -2,6 +2,7 @@ import { services } from '../../shared/container';
 import { parseSesMessage } from '../../shared/delivery/ses-event';
 import { recordDeliveryEvent, type ProjectCache } from '../../shared/delivery/record-event';
 import { logger } from '../../shared/logger';
+import { MailMetrics } from '../../shared/metrics/mail-metrics';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
@@ -13,7 +14,11 @@ export const handler = sqsBatchHandler(
     if (outcome === 'unknown_activity') logger.info('SES event for no activity of ours', { messageId: record.messageId });
   },
   {
-    start: () => ({ deps: services(), counters: new CounterBatch(), projects: new Map() as ProjectCache }),
-    finish: ({ deps, counters }) => flushCounters(deps, counters),
+    start: () => ({ deps: services(), counters: new CounterBatch(), projects: new Map() as ProjectCache, metrics: new MailMetrics() }),
+    finish: async ({ deps, counters, metrics }) => {
+      metrics.addCounters(counters);
+      await flushCounters(deps, counters);
+      metrics.publish();
+    },
   },
 );

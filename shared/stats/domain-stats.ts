@@ -29,6 +29,17 @@ export class CounterBatch {
     this.pending.set(key, entry);
   }
 
+  /** The gathered increments summed per project (over domains and days), without writing or clearing them. */
+  projectTotals(): Map<string, Partial<DomainCounts>> {
+    const totals = new Map<string, Partial<DomainCounts>>();
+    for (const e of this.pending.values()) {
+      const sum = totals.get(e.projectId) ?? {};
+      for (const [field, n] of Object.entries(e.counts) as [CounterField, number][]) sum[field] = (sum[field] ?? 0) + n;
+      totals.set(e.projectId, sum);
+    }
+    return totals;
+  }
+
   /** Writes every gathered increment; the batch is empty afterwards. */
   async flush(db: Db, ttl?: number): Promise<void> {
     const entries = [...this.pending.values()];
