@@ -159,6 +159,8 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   'lead-import-worker': { table: 'readWrite', enqueue: ['imports'], payloads: 'read' },
   /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
   'audience-worker': { table: 'readWrite', enqueue: ['audience'] },
+  /** The campaign engine: counts the frozen audience, paces, releases waves to the batch fan-out, finishes campaigns. */
+  'campaign-engine': { table: 'readWrite', enqueue: ['campaigns', 'fanout', 'events'], payloads: 'put' },
   /** Template CRUD and the usage markers checked before a delete. */
   templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */

@@ -151,6 +151,7 @@ export const workers = {
   'batch-fanout': { entry: 'functions/batch-fanout/handler.ts', queue: 'fanout' },
   'batch-send-worker': { entry: 'functions/batch-send-worker/handler.ts', queue: 'batch-send' },
   'lead-import-worker': { entry: 'functions/lead-import-worker/handler.ts', queue: 'imports' },
+  'campaign-engine': { entry: 'functions/campaign-engine/handler.ts', queue: 'campaigns' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

@@ -65,6 +65,12 @@
  * | Custom events of a project (gsi6)    | gsi6pk EVS#<p>#<shard> | <timestamp>#<id>   | Query desc per shard, merged | (in the event's 3) |
  * | Lead import of a project             | PROJECT#<projectId>    | LEADIMPORT#<id>    | Put, GetItem, conditional UpdateItem (checkpoint) | 1 to create, 1 per chunk of 1,000 rows |
  * | Row errors of a lead import          | LEADIMPORTERR#<p>#<id> | <row, 12 digits>   | BatchWrite per chunk (the first 10,000), Query in order | 1 per failed row (TTL 30 d) |
+ * | Campaign                             | CAMPAIGN#<campaignId>  | CAMPAIGN           | Put, GetItem, conditional UpdateItem (engine steps, state moves) | 1 + 1 (gsi1 entry) per write; once per engine step, not per mail |
+ * | Campaigns of a project (gsi1)        | gsi1pk CAMPAIGNS#<p>   | gsi1sk <created>#<id> | Query desc (list, duplicate windows: a range over the last 24 h) | (in the campaign's writes) |
+ * | Campaign engine cursor               | CAMPAIGN#<campaignId>  | CURSOR             | conditional Put per engine step (after its mail is queued) | 1 per step |
+ * | Campaign jobs held while paused      | CAMPAIGN#<campaignId>  | HELD#<jobId>       | Put when a paused campaign's job arrives, Query + Delete at resume | 1 per job of up to 50 mails (rare) |
+ * | Campaign counters                    | CAMPSTAT#<campaignId>#<shard> | COUNTS      | ADD once per worker batch, random shard; Query-free GetItem of all 8 | 1 per batch of mails or events |
+ * | Campaign send rate (deployment-wide) | RATE#campaigns         | RATE#<second>      | conditional ADD per engine step (tokens taken in that second) | 1 per step (TTL 1 h) |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -581,3 +587,33 @@ export const leadImportErrorKey = (projectId: string, importId: string, row: num
 
 /** Object key of an import's uploaded file in the payload bucket. */
 export const leadImportObjectKey = (projectId: string, importId: string): string => `imports/${projectId}/${importId}`;
+
+/** Key of a campaign's item (part 2, Campaign). */
+export const campaignKey = (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' });
+
+/** gsi1 attributes of a campaign: its project's campaigns, newest first (list, duplicate windows). */
+export const campaignListIndex = (projectId: string, createdAt: string, campaignId: string) => ({ gsi1pk: `CAMPAIGNS#${projectId}`, gsi1sk: `${createdAt}#${campaignId}` });
+
+/** The gsi1 partition of a project's campaigns. */
+export const campaignListPartition = (projectId: string) => ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: `CAMPAIGNS#${projectId}` });
+
+/** Key of a campaign's engine cursor (its position in the frozen audience), apart from the campaign so reads of the campaign stay small. */
+export const campaignCursorKey = (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CURSOR' });
+
+/** Key of a send job of a paused campaign, held until the campaign resumes. */
+export const campaignHeldJobKey = (campaignId: string, jobId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: `HELD#${jobId}` });
+
+/** Prefix of a campaign's held jobs. */
+export const CAMPAIGN_HELD_SK_PREFIX = 'HELD#';
+
+/** Shards of a campaign's counters: a 3,000-mail-a-second campaign writes each about 40 times a second. */
+export const CAMPAIGN_COUNTER_SHARDS = 8;
+
+/** Key of one shard of a campaign's counters. */
+export const campaignCounterKey = (campaignId: string, shard: number): ItemKey => ({ pk: `CAMPSTAT#${campaignId}#${shard}`, sk: 'COUNTS' });
+
+/** Keys of every shard of a campaign's counters (BatchGet and sum). */
+export const campaignCounterKeys = (campaignId: string): ItemKey[] => allShards(CAMPAIGN_COUNTER_SHARDS).map((s) => campaignCounterKey(campaignId, s));
+
+/** Key of the deployment-wide campaign send rate's tokens taken in one second (epoch seconds). */
+export const campaignRateKey = (epochSecond: number): ItemKey => ({ pk: 'RATE#campaigns', sk: `RATE#${epochSecond}` });
