@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { getSegment } from '../audience/segment-repository';
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
-import { senderPermission, findSenderById } from '../domains/sender-service';
+import { findSenderById, senderPermission } from '../domains/sender-lookup';
 import { AppError, badRequest, notFound, unprocessable } from '../errors';
 import { logger } from '../logger';
 import { refuseDisabledProject } from '../projects/project-active';
