@@ -34,8 +34,8 @@ export type DelayUnit = 'minutes' | 'hours' | 'days';
 export const MAX_CAMPAIGN_RECIPIENTS = 10_000_000;
 /** The furthest ahead a start may be (a scheduled or delayed start). */
 export const MAX_START_AHEAD_DAYS = 365;
-/** Bounds of the pacing settings, in hours: an interval of a quarter hour to 30 days, a spread of up to 30 days. */
-export const MIN_BATCH_INTERVAL_HOURS = 0.25;
+/** Bounds of the pacing settings, in hours: an interval or a spread of a quarter hour to 30 days. */
+export const MIN_PACING_HOURS = 0.25;
 export const MAX_PACING_HOURS = 720;
 const MAX_NAME = 200;
 const MAX_SUBJECT = 998;
@@ -185,8 +185,8 @@ function hours(value: unknown, field: string, min: number): number {
 
 function parsePacing(b: Record<string, unknown>): Pick<CampaignRequest, 'batchMode' | 'batchSize' | 'batchIntervalHours' | 'sendOverHours'> {
   const batchMode = parseFlag(b.batchMode, 'batchMode');
-  const batchIntervalHours = b.batchIntervalHours === undefined || b.batchIntervalHours === null ? DEFAULT_BATCH_INTERVAL_HOURS : hours(b.batchIntervalHours, 'batchIntervalHours', MIN_BATCH_INTERVAL_HOURS);
-  const sendOverHours = b.sendOverHours === undefined || b.sendOverHours === null ? undefined : hours(b.sendOverHours, 'sendOverHours', 1 / 60);
+  const batchIntervalHours = b.batchIntervalHours === undefined || b.batchIntervalHours === null ? DEFAULT_BATCH_INTERVAL_HOURS : hours(b.batchIntervalHours, 'batchIntervalHours', MIN_PACING_HOURS);
+  const sendOverHours = b.sendOverHours === undefined || b.sendOverHours === null ? undefined : hours(b.sendOverHours, 'sendOverHours', MIN_PACING_HOURS);
   let batchSize: number | undefined;
   if (b.batchSize !== undefined && b.batchSize !== null) {
     if (!batchMode) throw badRequest('batchSize needs batchMode: true');
