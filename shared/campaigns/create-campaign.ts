@@ -26,7 +26,8 @@ export async function createCampaign(deps: Services, caller: ProjectCaller, requ
   const projectId = caller.project.id;
   const now = deps.clock.now();
   const scheduledFor = startInstant(request.start, now);
-  const [template, audience] = await Promise.all([requireTemplate(deps, projectId, request.template), resolveAudience(deps, projectId, request), requireSendingProfile(deps, projectId, request.senderProfileId)]);
+  // Read in parallel, but the first fault in this order is the answer, whichever read ends first.
+  const [template, , audience] = await firstFaultInOrder([requireTemplate(deps, projectId, request.template), requireSendingProfile(deps, projectId, request.senderProfileId), resolveAudience(deps, projectId, request)] as const);
   const subject = request.subject ?? template.subject ?? undefined;
   if (!subject) throw badRequest('subject is required: the template has no subject');
 
@@ -83,6 +84,13 @@ export async function createCampaign(deps: Services, caller: ProjectCaller, requ
     throw new AppError(500, 'Failed to create campaign', 'CREATE_FAILED', {}, { cause: error });
   }
   return campaign;
+}
+
+/** Awaits every promise; throws the first rejection in the given order, so the answer does not depend on timing. */
+async function firstFaultInOrder<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /** `utm_campaign`: a slug of the name and a short random id, so two campaigns of one name stay apart in analytics. */
