@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setEvaluation } from '../../shared/audience/segment-repository';
 import type { Campaign } from '../../shared/campaigns/campaign';
 import { getCampaign, putNewCampaign } from '../../shared/campaigns/campaign-repository';
 import { overrideServices, services } from '../../shared/container';
@@ -180,13 +181,24 @@ describe('POST /v1/campaigns', () => {
     expect((await created({ recipientIds: undefined, selectAllRecipients: true, recipientCount: 10 })).audience).toEqual({ kind: 'all' });
   });
 
-  test('segmentId: a static segment, or a dynamic one with the generation current at creation', async () => {
+  test('segmentId: a static segment; a dynamic one needs a finished evaluation; an unknown one is 404', async () => {
     const seg = await cloud.api('POST', '/v1/segments', { body: { name: unique('Static') } });
     expect(seg.status).toBeLessThan(300);
     const segmentId = (seg.body.segment as { id: string }).id;
     expect((await created({ recipientIds: undefined, segmentId })).audience).toEqual({ kind: 'segment', segment_id: segmentId, dynamic: false });
     const missing = randomUUID();
     expectError(await post(await validBody({ recipientIds: undefined, segmentId: missing })), 404, `Segment not found with ID ${missing}`);
+    // The audience worker is off here: the dynamic segment's first evaluation never finishes.
+    const dyn = await cloud.api('POST', '/v1/segments', { body: { name: unique('Dynamic'), type: 'dynamic', filter: { conditions: [{ tags: { any: ['vip'] } }] } } });
+    expect(dyn.status).toBeLessThan(300);
+    const res = await post(await validBody({ recipientIds: undefined, segmentId: (dyn.body.segment as { id: string }).id }));
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('SEGMENT_NOT_EVALUATED');
+    // Once a run has finished, its generation is the campaign's audience: a later run does not change it.
+    const dynId = (dyn.body.segment as { id: string }).id;
+    const done = { status: 'done' as const, generation: 3, started_at: new Date().toISOString(), evaluated_at: new Date().toISOString(), member_count: 12 };
+    expect(await setEvaluation(services().db, cloud.seed.project_id, dynId, done, { currentGeneration: 3 })).toBe(true);
+    expect((await created({ recipientIds: undefined, segmentId: dynId })).audience).toEqual({ kind: 'segment', segment_id: dynId, dynamic: true, generation: 3 });
   });
 
   test('followUp: the earlier campaign must be the project\'s own', async () => {
