@@ -160,6 +160,13 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   'lead-import-worker': { table: 'readWrite', enqueue: ['imports'], payloads: 'read' },
   /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
   'audience-worker': { table: 'readWrite', enqueue: ['audience'] },
+  /** The campaign engine: counts the frozen audience, paces, releases waves to the batch fan-out, finishes campaigns. */
+  'campaign-engine': { table: 'readWrite', enqueue: ['campaigns', 'fanout', 'events'], payloads: 'put' },
+  /**
+   * Creates campaigns (the item, its template usage, `recipientIds` to the bucket) and queues the
+   * engine's init; reads them and their counters; cancels, pauses and resumes them.
+   */
+  campaigns: { table: 'readWrite', enqueue: ['campaigns'], payloads: 'put' },
   /** Template CRUD and the usage markers checked before a delete. */
   templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */

@@ -38,6 +38,11 @@ export const queues = {
    * (Lambda's limit), then queues its own continuation; a crashed run comes back after the visibility timeout.
    */
   imports: { urlEnv: 'IMPORTS_QUEUE_URL', visibilityTimeoutSeconds: 960, maxReceiveCount: 8, batchSize: 1, workerTimeoutSeconds: 900 },
+  /**
+   * Campaign engine messages (init, step, resume; docs/campaigns.md): one at a time per message, each
+   * step fenced by the campaign's step number, so duplicates and stale steps do nothing.
+   */
+  campaigns: { urlEnv: 'CAMPAIGNS_QUEUE_URL', visibilityTimeoutSeconds: 120, maxReceiveCount: 8, batchSize: 1 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

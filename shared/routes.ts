@@ -39,6 +39,7 @@ export const endpointGroups = {
   events: { entry: 'functions/events/handler.ts', description: 'Custom events' },
   batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
   'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
+  campaigns: { entry: 'functions/campaigns/handler.ts', description: 'Campaigns: create, read, cancel, pause and resume' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -133,6 +134,13 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/events', group: 'events', auth: 'project' },
   { method: 'POST', path: '/v1/events/bulk', group: 'events', auth: 'project' },
   { method: 'GET', path: '/v1/events', group: 'events', auth: 'project' },
+  // Campaigns (4.8); pause and resume are extensions (README, "Campaigns").
+  { method: 'POST', path: '/v1/campaigns', group: 'campaigns', auth: 'project' },
+  { method: 'GET', path: '/v1/campaigns', group: 'campaigns', auth: 'project' },
+  { method: 'GET', path: '/v1/campaigns/{id}', group: 'campaigns', auth: 'project' },
+  { method: 'POST', path: '/v1/campaigns/{id}/cancel', group: 'campaigns', auth: 'project' },
+  { method: 'POST', path: '/v1/campaigns/{id}/pause', group: 'campaigns', auth: 'project' },
+  { method: 'POST', path: '/v1/campaigns/{id}/resume', group: 'campaigns', auth: 'project' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */
@@ -151,6 +159,7 @@ export const workers = {
   'batch-fanout': { entry: 'functions/batch-fanout/handler.ts', queue: 'fanout' },
   'batch-send-worker': { entry: 'functions/batch-send-worker/handler.ts', queue: 'batch-send' },
   'lead-import-worker': { entry: 'functions/lead-import-worker/handler.ts', queue: 'imports' },
+  'campaign-engine': { entry: 'functions/campaign-engine/handler.ts', queue: 'campaigns' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

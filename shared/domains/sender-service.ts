@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../container';
 import { badRequest, conflict, ConditionFailedError } from '../errors';
-import { domainOf, isEmail } from '../mail/addresses';
+import { isEmail } from '../mail/addresses';
 import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
-import { getDomain } from './domain-repository';
 import { nextSenderCheckAt } from './recheck-schedule';
-import { findSenderConfirmation, getSender, listSenders, putSenderConfirmation, saveSender, sendersDueForCheck } from './sender-repository';
+import { findSenderConfirmation, getSender, putSenderConfirmation, saveSender, sendersDueForCheck } from './sender-repository';
 import { CONFIRM_TOKEN, newConfirmationToken, sendSenderConfirmation } from './sender-confirmation';
 import { refuseDisabledProject } from '../projects/project-active';
 import { getProject } from '../projects/project-repository';
 import type { Project } from '../projects/project';
+import { mailboxConfirmed } from './sender-lookup';
+
+// Kept apart (sender-lookup.ts) so that callers that only check a sender do not load this module's mail sending.
+export { findSenderById, mailboxConfirmed, senderPermission } from './sender-lookup';
 
 /** The sender profile of an address on a registered domain, created on first use (`manual` unless told otherwise). */
 export async function ensureDomainSender(deps: Services, projectId: string, email: string, name: string, source: SenderProfile['sender_source'] = 'manual'): Promise<SenderProfile> {
@@ -38,11 +41,6 @@ export async function ensureDomainSender(deps: Services, projectId: string, emai
   }
 }
 
-/** Whether a magic-link sender was confirmed through this project's own link (SES's verification alone never counts). */
-export function mailboxConfirmed(sender: SenderProfile): boolean {
-  return sender.sender_source === 'magic_link' && sender.email_verified && Boolean(sender.confirmed_at);
-}
-
 /** A sender as part 2 shows it; `domain_authenticated` and `can_send` come from the domain's state. */
 export function presentSender(sender: SenderProfile, domain: SendingDomain | undefined) {
   const domainAuthenticated = domain?.verification_status === 'verified';
@@ -57,14 +55,6 @@ export function presentSender(sender: SenderProfile, domain: SendingDomain | und
     email_verified: sender.sender_source === 'magic_link' ? magicReady : sender.email_verified,
     created_at: sender.created_at,
   };
-}
-
-/** Whether mail may go out from `email`, and whether it is signed by the domain's DKIM. */
-export async function senderPermission(deps: Services, projectId: string, email: string): Promise<'domain' | 'mailbox' | 'none'> {
-  const domain = await getDomain(deps.db, projectId, domainOf(email));
-  if (domain?.can_send) return 'domain';
-  const sender = await getSender(deps.db, projectId, email);
-  return sender && mailboxConfirmed(sender) ? 'mailbox' : 'none';
 }
 
 /**
@@ -214,9 +204,4 @@ export async function recheckDueSenders(deps: Services): Promise<number> {
   const due = await sendersDueForCheck(deps.db, deps.clock.now().toISOString());
   for (const s of due) await checkSender(deps, s.project_id, s.from_email);
   return due.length;
-}
-
-/** The project's sender profile with this id (a project has few senders). */
-export async function findSenderById(deps: Services, projectId: string, id: string): Promise<SenderProfile | undefined> {
-  return (await listSenders(deps.db, projectId)).find((s) => s.id === id);
 }

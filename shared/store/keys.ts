@@ -42,13 +42,15 @@
  * | Template of a project                | PROJECT#<projectId>    | TPL#<uuid>         | versioned Put, Query begins_with | 1 per create or update |
  * | Template internal-id counter         | PROJECT#<projectId>    | TPLSEQ             | UpdateItem ADD (UPDATED_NEW) | 1 per create |
  * | Template internal id -> uuid         | PROJECT#<projectId>    | TPLNUM#<internalId>| conditional Put, GetItem | 1 per create |
- * | Template usage (campaign, automation)| PROJECT#<projectId>    | TPLUSE#<tpl>#<kind>#<id> | Put, Query begins_with | 1 per use recorded |
+ * | Template usage (campaign, automation)| PROJECT#<projectId>    | TPLUSE#<tpl>#<kind>#<id> | conditional Put in the user's creation transaction, Query begins_with | 2 (transactional) per use recorded, 2 per release |
+ * | Template use count (delete guard)    | PROJECT#<projectId>    | TPLUSES#<tpl>      | ADD +1/-1 with each marker (same transaction); ConditionCheck uses <= 0 in a delete | 2 per use recorded or released |
  * | Scheduled send by id                 | SCHED#<id>             | SCHED              | Put, conditional Update| 1 to create, 1 per claim/patch/cancel |
  * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE#<shard of id> | gsi5sk <due>#<id> | sparse: pending only; Query all 32 shards <= now + lookahead | 1 index entry at create, 1 at claim |
  * | Idempotency record (24 h)            | IDEMP#<p>#<sha256 key> | IDEMP              | conditional Put, Update, Delete (TTL 24 h) | 2 per request that carries the header |
  * | Batch send header (status, counts)   | BATCH#<batchId>        | BATCH              | Put, GetItem, conditional Update | 1 per batch, 1 per chunk of 500 fanned out, 1 per cancel/move |
  * | Scheduled batches due (gsi5, keys only) | gsi5pk SCHEDDUE#<shard> | gsi5sk <due>#batch:<id> | the scheduled sends' due index; sparse: scheduled batches only | 1 at create, 1 at fire |
  * | Batch recipients and content         | (blob store, not the table) | batches/<p>/<b>/... | S3 Put at accept, Get per chunk | 0 |
+ * | Campaign recipientIds                | (blob store, not the table) | campaigns/<p>/<c>/ids.json | S3 Put at creation, Get by the engine | 0 |
  * | Monthly send usage of a project      | USAGE#<p>#<shard of 16>| USAGE#<yyyy-mm>    | conditional UpdateItem ADD on one shard's share | 1 per mail (more when shards fill), only when the project has a quota |
  * | Lead of a project (by email)         | LEADS#<p>#<shard>      | LEAD#<email lc>    | TransactWrite (cond.), BatchGet, Query begins_with (email prefix search) | 2 (transactional put) |
  * | Lead id -> email                     | LEADID#<p>#<id>        | LEADID             | in the lead's creation transaction, BatchGet | 2 at creation, 0 after |
@@ -65,6 +67,12 @@
  * | Custom events of a project (gsi6)    | gsi6pk EVS#<p>#<shard> | <timestamp>#<id>   | Query desc per shard, merged | (in the event's 3) |
  * | Lead import of a project             | PROJECT#<projectId>    | LEADIMPORT#<id>    | Put, GetItem, conditional UpdateItem (checkpoint) | 1 to create, 1 per chunk of 1,000 rows |
  * | Row errors of a lead import          | LEADIMPORTERR#<p>#<id> | <row, 12 digits>   | BatchWrite per chunk (the first 10,000), Query in order | 1 per failed row (TTL 30 d) |
+ * | Campaign                             | CAMPAIGN#<campaignId>  | CAMPAIGN           | Put (in the creation transaction: 2 + 1 gsi1), GetItem, conditional UpdateItem (engine steps, state moves) | 1 + 1 (gsi1 entry) per write; once per engine step, not per mail |
+ * | Campaigns of a project (gsi1)        | gsi1pk CAMPAIGNS#<p>   | gsi1sk <created>#<id> | Query desc (list, duplicate windows: a range over the last 24 h) | (in the campaign's writes) |
+ * | Campaign engine cursor               | CAMPAIGN#<campaignId>  | CURSOR             | conditional Put per engine step (after its mail is queued) | 1 per step |
+ * | Campaign jobs held while paused      | CAMPAIGN#<campaignId>  | HELD#<jobId>       | Put when a paused campaign's job arrives, Query + Delete at resume | 1 per job of up to 50 mails (rare) |
+ * | Campaign counters                    | CAMPSTAT#<campaignId>#<shard> | COUNTS      | ADD once per worker batch, random shard; Query-free GetItem of all 8 | 1 per batch of mails or events |
+ * | Campaign send rate (deployment-wide) | RATE#campaigns         | RATE#<second>      | conditional ADD per engine step (tokens taken in that second) | 1 per step (TTL 1 h) |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -376,6 +384,9 @@ export const templateUsageKey = (projectId: string, templateId: string, kind: 'c
   sk: `TPLUSE#${templateId}#${kind}#${usedById}`,
 });
 
+/** Key of a template's count of usage markers: a non-forced delete checks it in its transaction, so a use recorded concurrently is never lost. */
+export const templateUsesKey = (projectId: string, templateId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `TPLUSES#${templateId}` });
+
 /** Prefix of the usage markers of one template. */
 export const templateUsagePrefix = (templateId: string): string => `TPLUSE#${templateId}#`;
 
@@ -581,3 +592,36 @@ export const leadImportErrorKey = (projectId: string, importId: string, row: num
 
 /** Object key of an import's uploaded file in the payload bucket. */
 export const leadImportObjectKey = (projectId: string, importId: string): string => `imports/${projectId}/${importId}`;
+
+/** Key of a campaign's item (part 2, Campaign). */
+export const campaignKey = (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' });
+
+/** Object key of a campaign's `recipientIds` (deduplicated lead ids, JSON) in the payload bucket. */
+export const campaignIdsObjectKey = (projectId: string, campaignId: string): string => `campaigns/${projectId}/${campaignId}/ids.json`;
+
+/** gsi1 attributes of a campaign: its project's campaigns, newest first (list, duplicate windows). */
+export const campaignListIndex = (projectId: string, createdAt: string, campaignId: string) => ({ gsi1pk: `CAMPAIGNS#${projectId}`, gsi1sk: `${createdAt}#${campaignId}` });
+
+/** The gsi1 partition of a project's campaigns. */
+export const campaignListPartition = (projectId: string) => ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: `CAMPAIGNS#${projectId}` });
+
+/** Key of a campaign's engine cursor (its position in the frozen audience), apart from the campaign so reads of the campaign stay small. */
+export const campaignCursorKey = (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CURSOR' });
+
+/** Key of a send job of a paused campaign, held until the campaign resumes. */
+export const campaignHeldJobKey = (campaignId: string, jobId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: `HELD#${jobId}` });
+
+/** Prefix of a campaign's held jobs. */
+export const CAMPAIGN_HELD_SK_PREFIX = 'HELD#';
+
+/** Shards of a campaign's counters: a 3,000-mail-a-second campaign writes each about 40 times a second. */
+export const CAMPAIGN_COUNTER_SHARDS = 8;
+
+/** Key of one shard of a campaign's counters. */
+export const campaignCounterKey = (campaignId: string, shard: number): ItemKey => ({ pk: `CAMPSTAT#${campaignId}#${shard}`, sk: 'COUNTS' });
+
+/** Keys of every shard of a campaign's counters (BatchGet and sum). */
+export const campaignCounterKeys = (campaignId: string): ItemKey[] => allShards(CAMPAIGN_COUNTER_SHARDS).map((s) => campaignCounterKey(campaignId, s));
+
+/** Key of the deployment-wide campaign send rate's tokens taken in one second (epoch seconds). */
+export const campaignRateKey = (epochSecond: number): ItemKey => ({ pk: 'RATE#campaigns', sk: `RATE#${epochSecond}` });

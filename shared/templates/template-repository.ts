@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
 import { versionedPut } from '../store/versioned-put';
-import { TEMPLATE_SK_PREFIX, projectKey, templateCounterKey, templateKey, templateNumberKey, templateUsageKey, templateUsagePrefix } from '../store/keys';
+import { transactWrite, type TransactItem } from '../store/transact';
+import { TEMPLATE_SK_PREFIX, projectKey, templateCounterKey, templateKey, templateNumberKey, templateUsageKey, templateUsagePrefix, templateUsesKey } from '../store/keys';
 import type { Template } from './template';
 
 /** What uses a template: a campaign, or an automation step (node). */
@@ -76,31 +77,89 @@ export async function listTemplates(db: Db, projectId: string): Promise<Template
   return items.map((item) => stripKeys<Template>(item));
 }
 
-/** Deletes a template and its internal-id lookup together. */
-export async function deleteTemplate(db: Db, template: Template): Promise<void> {
-  await db.doc.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: db.tableName, Key: templateKey(template.project_id, template.id) } },
-        { Delete: { TableName: db.tableName, Key: templateNumberKey(template.project_id, template.internal_id) } },
-      ],
-    }),
-  );
+/**
+ * Deletes a template and its internal-id lookup together. Unless `force`, the transaction also
+ * checks that the template's use count is zero, so a use recorded between the caller's look at the
+ * markers and this delete cancels it: false then, and nothing is deleted.
+ */
+export async function deleteTemplate(db: Db, template: Template, force = false): Promise<boolean> {
+  const items: TransactItem[] = [
+    { Delete: { TableName: db.tableName, Key: templateKey(template.project_id, template.id) } },
+    { Delete: { TableName: db.tableName, Key: templateNumberKey(template.project_id, template.internal_id) } },
+  ];
+  if (!force) {
+    items.push({
+      ConditionCheck: {
+        TableName: db.tableName,
+        Key: templateUsesKey(template.project_id, template.id),
+        ConditionExpression: 'attribute_not_exists(pk) OR #uses <= :zero',
+        ExpressionAttributeNames: { '#uses': 'uses' },
+        ExpressionAttributeValues: { ':zero': 0 },
+      },
+    });
+  }
+  const outcome = await transactWrite(db, items);
+  if (outcome.written) return true;
+  if (outcome.failedConditions.length > 0) return false;
+  throw new Error('Template delete conflicted with another transaction');
 }
 
-/** Records that a campaign or automation step uses a template (idempotent). */
-export async function addTemplateUsage(db: Db, projectId: string, templateId: string, kind: TemplateUsageKind, usedById: string, now: Date = new Date()): Promise<void> {
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.tableName,
-      Item: { ...templateUsageKey(projectId, templateId, kind, usedById), template_id: templateId, kind, used_by_id: usedById, created_at: now.toISOString() },
-    }),
-  );
+/**
+ * The transaction actions that record a use of a template, to run in the same transaction that
+ * creates the user (a campaign): the template must still exist (ConditionCheck), the marker is new,
+ * and the use count goes up by one. A template deleted concurrently cancels the user's creation.
+ * Three actions, 2 write units each (the check costs 2 too).
+ */
+export function recordTemplateUsageActions(db: Db, projectId: string, templateId: string, kind: TemplateUsageKind, usedById: string, now: string): TransactItem[] {
+  return [
+    { ConditionCheck: { TableName: db.tableName, Key: templateKey(projectId, templateId), ConditionExpression: 'attribute_exists(pk)' } },
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: { ...templateUsageKey(projectId, templateId, kind, usedById), template_id: templateId, kind, used_by_id: usedById, created_at: now },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: templateUsesKey(projectId, templateId),
+        UpdateExpression: 'ADD #uses :one',
+        ExpressionAttributeNames: { '#uses': 'uses' },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ];
 }
 
-/** Removes a usage marker (a campaign or step that no longer uses the template). */
-export async function removeTemplateUsage(db: Db, projectId: string, templateId: string, kind: TemplateUsageKind, usedById: string): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: templateUsageKey(projectId, templateId, kind, usedById) }));
+/** Records a use of a template on its own (automation steps; campaigns record theirs in their creation transaction). False when the template is gone or the use was already recorded. */
+export async function recordTemplateUsage(db: Db, projectId: string, templateId: string, kind: TemplateUsageKind, usedById: string, now: Date): Promise<boolean> {
+  const outcome = await transactWrite(db, recordTemplateUsageActions(db, projectId, templateId, kind, usedById, now.toISOString()));
+  if (outcome.written) return true;
+  if (outcome.failedConditions.length > 0) return false;
+  throw new Error('Recording a template use conflicted with another transaction');
+}
+
+/**
+ * Removes a usage marker and takes one off the use count, together. Idempotent: a marker already
+ * removed (a redelivered completion, a cancel after completion) changes nothing.
+ */
+export async function releaseTemplateUsage(db: Db, projectId: string, templateId: string, kind: TemplateUsageKind, usedById: string): Promise<boolean> {
+  const outcome = await transactWrite(db, [
+    { Delete: { TableName: db.tableName, Key: templateUsageKey(projectId, templateId, kind, usedById), ConditionExpression: 'attribute_exists(pk)' } },
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: templateUsesKey(projectId, templateId),
+        UpdateExpression: 'ADD #uses :minus',
+        ExpressionAttributeNames: { '#uses': 'uses' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  ]);
+  if (outcome.written) return true;
+  if (outcome.failedConditions.length > 0) return false;
+  throw new Error('Releasing a template use conflicted with another transaction');
 }
 
 /** The campaigns and automation steps that use a template. */

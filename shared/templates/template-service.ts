@@ -145,18 +145,24 @@ export async function updateTemplate(db: Db, clock: Clock, projectId: string, ra
 /** DELETE /v1/templates/:id: refused with 409 TEMPLATE_IN_USE while used, unless `force`. */
 export async function removeTemplate(db: Db, projectId: string, rawId: string | undefined, force: boolean): Promise<Template> {
   const template = await requireTemplate(db, projectId, rawId);
-  if (!force) {
-    const usage = await listTemplateUsage(db, projectId, template.id);
-    if (usage.length > 0) {
-      const campaigns = usage.filter((u) => u.kind === 'campaign').map((u) => u.id);
-      const automationNodes = usage.filter((u) => u.kind === 'automation').map((u) => u.id);
-      throw conflict(
-        `Template is in use by ${campaigns.length} campaign(s) and ${automationNodes.length} automation step(s); use force=true to delete it anyway`,
-        'TEMPLATE_IN_USE',
-        { code: 'TEMPLATE_IN_USE', automation_nodes: automationNodes, campaigns },
-      );
-    }
+  if (!force) await refuseIfUsed(db, projectId, template.id);
+  // The delete re-checks the use count in its transaction: a campaign created since the look above wins.
+  if (!(await deleteTemplateItems(db, template, force))) {
+    await refuseIfUsed(db, projectId, template.id);
+    throw conflict('The template changed while it was being deleted; retry', 'CONFLICT');
   }
-  await deleteTemplateItems(db, template);
   return template;
+}
+
+/** 409 TEMPLATE_IN_USE listing the template's users, when it has any. */
+async function refuseIfUsed(db: Db, projectId: string, templateId: string): Promise<void> {
+  const usage = await listTemplateUsage(db, projectId, templateId);
+  if (usage.length === 0) return;
+  const campaigns = usage.filter((u) => u.kind === 'campaign').map((u) => u.id);
+  const automationNodes = usage.filter((u) => u.kind === 'automation').map((u) => u.id);
+  throw conflict(
+    `Template is in use by ${campaigns.length} campaign(s) and ${automationNodes.length} automation step(s); use force=true to delete it anyway`,
+    'TEMPLATE_IN_USE',
+    { code: 'TEMPLATE_IN_USE', automation_nodes: automationNodes, campaigns },
+  );
 }

@@ -283,7 +283,9 @@ describe('the functions', () => {
     segments: ['AUDIENCE_QUEUE_URL'],
     events: [],
     'audience-worker': ['AUDIENCE_QUEUE_URL'],
+    'campaign-engine': ['CAMPAIGNS_QUEUE_URL', 'FANOUT_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     'lead-imports': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    campaigns: ['CAMPAIGNS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     'lead-import-worker': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
   };
 

@@ -63,6 +63,9 @@ const FIELDS = [
   'templateId', 'template_id', 'template_internal_id', 'data', 'variables', 'name', 'email', 'emails', 'reason', 'domain',
   'subdomain', 'country', 'external_key', 'allow_unauthenticated', 'description', 'monthly_quota', 'webhook_url',
   'webhook_url_dev', 'inbound_webhook_url', 'inbound_webhook_url_dev', 'inbound_webhook_environments',
+  'templateInternalId', 'senderProfileId', 'recipientIds', 'selectAllRecipients', 'recipientCount', 'recipientFilter', 'previewText',
+  'scheduledFor', 'scheduleType', 'delayAmount', 'delayUnit', 'batchMode', 'batchSize', 'batchIntervalHours', 'sendOverHours',
+  'variableConfig', 'confirmDuplicate', 'segmentId', 'followUp',
 ];
 
 /** A body each write route accepts, so that one wrong field at a time gets past the others. */
@@ -79,6 +82,19 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /domains/reply': { domain: DEMO_DOMAIN },
   'POST /domains/tracking': { domain: DEMO_DOMAIN },
   'POST /domains/verify-email': { email: 'someone@example.com' },
+  'POST /v1/campaigns': {
+    name: 'Sweep',
+    templateId: '00000000-0000-4000-8000-000000000000',
+    senderProfileId: '00000000-0000-4000-8000-000000000000',
+    recipientIds: ['00000000-0000-4000-8000-000000000000'],
+    subject: 'Hi',
+    previewText: 'Hi',
+    scheduledFor: '2099-01-01T00:00:00Z',
+    scheduleType: 'scheduled',
+    batchIntervalHours: 24,
+    variableConfig: { defaults: { a: 'b' }, mappings: { a: 'name' } },
+    confirmDuplicate: true,
+  },
   'POST /v1/partner/projects': { name: 'Sweep', timezone: 'Europe/Paris', country: 'FR' },
   'PATCH /v1/partner/projects/{projectId}': { name: 'Sweep', timezone: 'Europe/Paris', country: 'FR' },
   'POST /v1/partner/projects/{projectId}/domains': { domain: 'sweep.example.com', sender: { name: 'Sweep', email: 'hello@sweep.example.com' } },

@@ -1,5 +1,5 @@
 import { services } from '../../shared/container';
-import { addTemplateUsage } from '../../shared/templates/template-repository';
+import { recordTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;
@@ -162,8 +162,9 @@ describe('DELETE /v1/templates/:id', () => {
   test('in use: 409 TEMPLATE_IN_USE with its users, nothing deleted; force=true deletes', async () => {
     const created = (await create({ name: 'Used', html: '<p/>' })).body.data as Data;
     const { db } = services();
-    await addTemplateUsage(db, projectId, created.id as string, 'campaign', 'camp-1');
-    await addTemplateUsage(db, projectId, created.id as string, 'automation', 'node-7');
+    // Campaigns record theirs through POST /v1/campaigns (campaigns-api.test.ts); automations do not exist yet.
+    expect(await recordTemplateUsage(db, projectId, created.id as string, 'campaign', 'camp-1', new Date())).toBe(true);
+    expect(await recordTemplateUsage(db, projectId, created.id as string, 'automation', 'node-7', new Date())).toBe(true);
 
     const refused = await api('DELETE', `/v1/templates/${created.internal_id}`);
     expect(refused.status).toBe(409);

@@ -1,0 +1,49 @@
+import type { ProjectCaller } from '../auth/authenticate';
+import type { Services } from '../container';
+import { badRequest } from '../errors';
+import type { PageRequest } from '../http/pagination';
+import type { CampaignStatus } from './campaign';
+import { readCampaignCounts } from './campaign-counters';
+import { presentCampaignSummary, presentMetrics } from './campaign-presenter';
+import { pageCampaigns } from './campaign-repository';
+import { requireCampaign } from './manage-campaign';
+import { enqueueCampaignMessage } from './engine-messages';
+
+const STATUSES: readonly CampaignStatus[] = ['initializing', 'pending', 'processing', 'rate_limited', 'paused', 'completed', 'failed', 'cancelled'];
+/** How long init may take before a read queues it again: part 3 gives initialization 2 to 30 seconds. */
+export const INIT_REPAIR_AFTER_MS = 120_000;
+
+/** Reads `status` of `GET /v1/campaigns`: one of part 3's states, or absent. */
+export function parseStatusFilter(value: string | undefined): CampaignStatus | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!STATUSES.includes(value as CampaignStatus)) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
+  return value as CampaignStatus;
+}
+
+/**
+ * `GET /v1/campaigns`: the project's campaigns newest first (a count and a page of one gsi1 Query,
+ * bounded by the project's number of campaigns), each with its sent and failed counters.
+ */
+export async function listCampaigns(deps: Services, caller: ProjectCaller, page: PageRequest, status: CampaignStatus | undefined) {
+  const { campaigns, total } = await pageCampaigns(deps.db, caller.project.id, page, status);
+  const counts = await Promise.all(campaigns.map((c) => readCampaignCounts(deps.db, c.id)));
+  return {
+    campaigns: campaigns.map((c, i) => presentCampaignSummary(c, counts[i])),
+    pagination: { page: page.page, per_page: page.perPage, total },
+  };
+}
+
+/**
+ * `GET /v1/campaigns/:id`: the summary and its metrics, all from the counters (nothing is counted
+ * per request). A campaign still `initializing` long after its creation had its `init` message lost
+ * (a crash between the write and the enqueue): the read queues it again; the engine's init moves
+ * the campaign with a conditional write, so a second init does nothing.
+ */
+export async function readCampaign(deps: Services, caller: ProjectCaller, campaignId: string | undefined) {
+  const campaign = await requireCampaign(deps, caller, campaignId);
+  if (campaign.status === 'initializing' && deps.clock.now().getTime() - Date.parse(campaign.created_at) > INIT_REPAIR_AFTER_MS) {
+    await enqueueCampaignMessage(deps, { v: 1, kind: 'init', campaign_id: campaign.id, project_id: campaign.project_id });
+  }
+  const counts = await readCampaignCounts(deps.db, campaign.id);
+  return { campaign: presentCampaignSummary(campaign, counts), metrics: presentMetrics(counts) };
+}
