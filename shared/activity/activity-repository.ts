@@ -68,10 +68,11 @@ export function statusIndexFields(activity: Pick<Activity, 'project_id' | 'creat
 }
 
 /** The activity record and its stored body (written at accept, or by a batch mail's claim), in one Query. */
-export async function getActivityWithBody(db: Db, activityId: string): Promise<{ activity?: Activity; body?: Uint8Array; engagement: TimelineEvent[] }> {
+export async function getActivityWithBody(db: Db, activityId: string, consistent = false): Promise<{ activity?: Activity; body?: Uint8Array; engagement: TimelineEvent[] }> {
   const out = await db.doc.send(
     new QueryCommand({
       TableName: db.tableName,
+      ConsistentRead: consistent,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': activityPartition(activityId) },
     }),
