@@ -60,10 +60,7 @@ async function cpuPerCall(count: number, run: (i: number) => Promise<unknown>, w
 /** What one request (or one mail, one event) costs the handler. */
 export interface HandlerCpu {
   cpu_ms: number;
-  /**
-   * The user-mode part. The rest is the kernel's, mostly the socket writes to DynamoDB Local over
-   * loopback on this machine (about 1 ms a request here), which Lambda's network path does not have.
-   */
+  /** The user-mode part (the rest is the kernel's: socket reads and writes, about 5% here). */
   cpu_user_ms: number;
   dynamodb_requests: number;
 }

@@ -31,17 +31,22 @@ export async function recordDeliveryEvent(
   event: DeliveryEvent,
   counters?: CounterBatch,
   projects: ProjectCache = new Map(),
-  /** The record as the caller just read it, strongly consistent (the pixel and the redirect): the first round needs no read of its own. */
-  known?: Activity,
+  /**
+   * Set by our own pixel and redirect, which minted the event in this request: the record they read
+   * strongly consistent (the first round needs no read of its own), and no duplicate check, since
+   * the event's key carries this request's time and cannot have been recorded before this
+   * request's first round (the conditional put still refuses a second one; a later round checks).
+   */
+  minted?: { activity: Activity },
 ): Promise<RecordOutcome> {
   if (!event.activityId) return 'unknown_activity';
   for (let round = 0; round < 4; round++) {
-    const activity = round === 0 && known?.id === event.activityId ? known : await getActivity(deps.db, event.activityId, true);
+    const activity = round === 0 && minted?.activity.id === event.activityId ? minted.activity : await getActivity(deps.db, event.activityId, true);
     if (!activity || (event.projectId && activity.project_id !== event.projectId)) return 'unknown_activity';
     const now = deps.clock.now().toISOString();
     const applied = applyDeliveryEvent(activity, event, now);
     if (applied.duplicate) return 'duplicate';
-    if (applied.engagement && applied.timelineEvent && (await engagementRecorded(deps.db, activity.id, applied.timelineEvent))) return 'duplicate';
+    if (applied.engagement && applied.timelineEvent && !(minted && round === 0) && (await engagementRecorded(deps.db, activity.id, applied.timelineEvent))) return 'duplicate';
 
     // Trusted for PROJECT_CACHE_SECONDS: only its webhook targets and suppression settings are used here.
     if (!projects.has(activity.project_id)) projects.set(activity.project_id, getProjectCached(deps.db, deps.clock, activity.project_id));

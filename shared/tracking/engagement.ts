@@ -44,7 +44,7 @@ export async function recordOpen(deps: Services, token: string | undefined, visi
   // Read strongly consistent, so that recording the open can start from it without a read of its own.
   const activity = await getActivity(deps.db, activityId, true);
   if (!activity) return 'unknown_activity';
-  return recordDeliveryEvent(deps, engagementEvent(deps, 'open', activity, visitor), counters, undefined, activity);
+  return recordDeliveryEvent(deps, engagementEvent(deps, 'open', activity, visitor), counters, undefined, { activity });
 }
 
 export type ClickOutcome = { location: string; link: string; recorded: OpenOutcome | 'error' } | undefined;
@@ -71,7 +71,7 @@ export async function followClick(deps: Services, token: string | undefined, vis
   }
   let recorded: OpenOutcome | 'error';
   try {
-    recorded = await recordDeliveryEvent(deps, engagementEvent(deps, 'click', activity, visitor, link), counters, undefined, activity);
+    recorded = await recordDeliveryEvent(deps, engagementEvent(deps, 'click', activity, visitor, link), counters, undefined, { activity });
   } catch (error) {
     logger.error('Recording a click failed', { activityId: activity.id, error: error as Error });
     recorded = 'error';
