@@ -162,7 +162,8 @@ describe('Send worker: temporary and permanent provider failures', () => {
 describe('Unexpected errors (part 4.0, part 7)', () => {
   test('become a generic 500 with a request id and no stack', async () => {
     const real = services().db;
-    const broken = { ...real, doc: { send: async () => Promise.reject(new Error('secret internal detail at line 42')) } };
+    // A table this instance has not read yet, so the failure hits the first read (the key lookup is cached per table).
+    const broken = { tableName: `${real.tableName}-broken`, doc: { send: async () => Promise.reject(new Error('secret internal detail at line 42')) } };
     overrideServices({ db: broken as unknown as typeof real });
     try {
       const res = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud) });
