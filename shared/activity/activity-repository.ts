@@ -52,12 +52,13 @@ export async function getActivity(db: Db, activityId: string, consistent = false
   return out.Item ? fromItem(out.Item) : undefined;
 }
 
-const INDEX_ATTRIBUTES = ['gsi3pk', 'gsi3sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk'];
+// Index keys and the send worker's claim (claimQueuedSend) live on the item but are not the record's.
+const NON_RECORD_ATTRIBUTES = ['gsi3pk', 'gsi3sk', 'gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'attempt', 'lease_until'];
 
-/** A stored activity item without its key and index attributes. */
+/** A stored activity item without its key, index and claim attributes. */
 export function fromItem(item: Record<string, unknown>): Activity {
   const record = stripKeys<Record<string, unknown>>(item);
-  for (const name of INDEX_ATTRIBUTES) delete record[name];
+  for (const name of NON_RECORD_ATTRIBUTES) delete record[name];
   return record as unknown as Activity;
 }
 
@@ -66,11 +67,12 @@ export function statusIndexFields(activity: Pick<Activity, 'project_id' | 'creat
   return (RARE_STATUSES as readonly string[]).includes(status) ? activityStatusIndex(activity.project_id, status, activity.created_at, activity.id) : {};
 }
 
-/** The activity record and its stored body (if the worker has written it), in one Query. */
-export async function getActivityWithBody(db: Db, activityId: string): Promise<{ activity?: Activity; body?: Uint8Array; engagement: TimelineEvent[] }> {
+/** The activity record and its stored body (written at accept, or by a batch mail's claim), in one Query. */
+export async function getActivityWithBody(db: Db, activityId: string, consistent = false): Promise<{ activity?: Activity; body?: Uint8Array; engagement: TimelineEvent[] }> {
   const out = await db.doc.send(
     new QueryCommand({
       TableName: db.tableName,
+      ConsistentRead: consistent,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': activityPartition(activityId) },
     }),
@@ -86,10 +88,63 @@ export async function getActivityWithBody(db: Db, activityId: string): Promise<{
 export type ClaimResult = 'claimed' | 'busy' | 'superseded';
 
 /**
- * Claims send attempt `attempt` by writing the activity's body item. The write is conditional:
- * it succeeds for the first delivery of an attempt, for a later attempt, or when the previous
- * holder's lease ran out (it crashed). Writing the body here, not in the API, makes the claim and
- * the body one write instead of two.
+ * Writes an activity's body when the API accepts the mail (ceil(gzipped KB) WCU), so that
+ * `include=html` shows a queued mail. Conditional: an existing body (the same mail accepted twice
+ * under one pre-chosen id, or a batch mail's claim) is left as it is, never overwritten.
+ */
+export async function putActivityBody(db: Db, activityId: string, content: Uint8Array, ttl: number): Promise<void> {
+  try {
+    await db.doc.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { ...activityBodyKey(activityId), content, ttl },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailure(error)) throw error;
+  }
+}
+
+/**
+ * Claims send attempt `attempt` of a mail whose body the API stored, by a conditional update of
+ * the record itself (1 WCU: it stays under 1 KB). It succeeds for the first delivery of an attempt,
+ * for a later attempt, or when the previous holder's lease ran out (it crashed); the record comes
+ * back with it, so the worker needs no read of its own. A record no longer sendable is `skipped`.
+ */
+export async function claimQueuedSend(
+  db: Db,
+  input: { activityId: string; attempt: number; leaseUntil: number; now: number },
+): Promise<{ claim: ClaimResult | 'skipped'; activity?: Activity }> {
+  try {
+    const out = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: activityKey(input.activityId),
+        UpdateExpression: 'SET attempt = :a, lease_until = :lease',
+        ConditionExpression:
+          'attribute_exists(pk) AND current_status IN (:q, :r) AND (attribute_not_exists(attempt) OR attempt < :a OR (attempt = :a AND lease_until < :now))',
+        ExpressionAttributeValues: { ':a': input.attempt, ':lease': input.leaseUntil, ':now': input.now, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1] },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { claim: 'claimed', activity: fromItem(out.Attributes ?? {}) };
+  } catch (error) {
+    if (!isConditionalCheckFailure(error)) throw error;
+    // The old item comes back on the error in its raw (marshalled) form.
+    const old = (error as { Item?: { current_status?: { S?: string }; attempt?: { N?: string } } }).Item;
+    if (!old) throw new Error(`Activity ${input.activityId} not found`);
+    if (!SENDABLE_STATUSES.includes(old.current_status?.S as ActivityStatus)) return { claim: 'skipped' };
+    return { claim: Number(old.attempt?.N ?? 0) > input.attempt ? 'superseded' : 'busy' };
+  }
+}
+
+/**
+ * Claims send attempt `attempt` by writing the activity's body item: the claim of a mail whose body
+ * the API did not store (a batch's mail, rendered by its worker). The write is conditional: it
+ * succeeds for the first delivery of an attempt, for a later attempt, or when the previous holder's
+ * lease ran out (it crashed). Claim and body are one write instead of two.
  */
 export async function claimSendAttempt(
   db: Db,
@@ -100,7 +155,8 @@ export async function claimSendAttempt(
       new PutCommand({
         TableName: db.tableName,
         Item: { ...activityBodyKey(input.activityId), content: input.content, attempt: input.attempt, lease_until: input.leaseUntil, ttl: input.ttl },
-        ConditionExpression: 'attribute_not_exists(pk) OR attempt < :a OR (attempt = :a AND lease_until < :now)',
+        // A body stored at accept carries no attempt yet: it is not a claim.
+        ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(attempt) OR attempt < :a OR (attempt = :a AND lease_until < :now)',
         ExpressionAttributeValues: { ':a': input.attempt, ':now': input.now },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),

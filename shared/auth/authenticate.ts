@@ -1,7 +1,8 @@
 import { unauthorized } from '../errors';
 import { findPartnerKey } from '../organizations/organization-repository';
 import type { Project } from '../projects/project';
-import { findApiKey, getProject } from '../projects/project-repository';
+import { findApiKeyCached, getProjectCached } from '../projects/project-repository';
+import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import { AUTH_MESSAGES, parseAuthorization, type KeyMode } from '../security/api-keys';
 
@@ -20,13 +21,16 @@ export interface PartnerCaller {
   readonly keyId?: string;
 }
 
-/** Resolves a project key to its project; throws the 401s of part 5. */
-export async function authenticateProject(db: Db, authorization: string | undefined): Promise<ProjectCaller> {
+/**
+ * Resolves a project key to its project; throws the 401s of part 5. Both reads are trusted for
+ * PROJECT_CACHE_SECONDS on a warm instance (a revoked key or a disabled project stops within it).
+ */
+export async function authenticateProject(db: Db, clock: Clock, authorization: string | undefined): Promise<ProjectCaller> {
   const parsed = parseAuthorization(authorization, 'project');
-  const found = await findApiKey(db, parsed.hash);
+  const found = await findApiKeyCached(db, clock, parsed.hash);
   // The prefix must agree with the stored mode: a live secret presented as sk_test_ is not a test key.
   if (!found || parsed.kind.kind !== 'project' || found.mode !== parsed.kind.mode) throw unauthorized(AUTH_MESSAGES.unknown);
-  const project = await getProject(db, found.project_id);
+  const project = await getProjectCached(db, clock, found.project_id);
   if (!project) throw unauthorized(AUTH_MESSAGES.unknown);
   return { kind: 'project', mode: found.mode, project };
 }

@@ -4,7 +4,7 @@ import type { Services } from '../container';
 import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';
-import { getProject } from '../projects/project-repository';
+import { getProjectCached } from '../projects/project-repository';
 import { domainOf } from '../mail/addresses';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
 import { ttlAfterDays } from '../store/client';
@@ -26,17 +26,30 @@ export type ProjectCache = Map<string, Promise<Project | undefined>>;
  * start over, and the second pass finds a duplicate). Counters come last; a crash there only
  * makes the statistics a little low.
  */
-export async function recordDeliveryEvent(deps: Services, event: DeliveryEvent, counters?: CounterBatch, projects: ProjectCache = new Map()): Promise<RecordOutcome> {
+export async function recordDeliveryEvent(
+  deps: Services,
+  event: DeliveryEvent,
+  counters?: CounterBatch,
+  projects: ProjectCache = new Map(),
+  /**
+   * Set by our own pixel and redirect, which minted the event in this request: the record they read
+   * strongly consistent (the first round needs no read of its own), and no duplicate check, since
+   * the event's key carries this request's time and cannot have been recorded before this
+   * request's first round (the conditional put still refuses a second one; a later round checks).
+   */
+  minted?: { activity: Activity },
+): Promise<RecordOutcome> {
   if (!event.activityId) return 'unknown_activity';
   for (let round = 0; round < 4; round++) {
-    const activity = await getActivity(deps.db, event.activityId, true);
+    const activity = round === 0 && minted?.activity.id === event.activityId ? minted.activity : await getActivity(deps.db, event.activityId, true);
     if (!activity || (event.projectId && activity.project_id !== event.projectId)) return 'unknown_activity';
     const now = deps.clock.now().toISOString();
     const applied = applyDeliveryEvent(activity, event, now);
     if (applied.duplicate) return 'duplicate';
-    if (applied.engagement && applied.timelineEvent && (await engagementRecorded(deps.db, activity.id, applied.timelineEvent))) return 'duplicate';
+    if (applied.engagement && applied.timelineEvent && !(minted && round === 0) && (await engagementRecorded(deps.db, activity.id, applied.timelineEvent))) return 'duplicate';
 
-    if (!projects.has(activity.project_id)) projects.set(activity.project_id, getProject(deps.db, activity.project_id));
+    // Trusted for PROJECT_CACHE_SECONDS: only its webhook targets and suppression settings are used here.
+    if (!projects.has(activity.project_id)) projects.set(activity.project_id, getProjectCached(deps.db, deps.clock, activity.project_id));
     const project = await projects.get(activity.project_id);
     if (!project) return 'unknown_activity';
 

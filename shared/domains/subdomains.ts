@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ShortLivedCache } from '../cache/short-lived-cache';
 import type { Services } from '../container';
+import type { Clock } from '../ports';
 import { badRequest, conflict, writtenUnlessConditionFails } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import {
@@ -101,8 +103,23 @@ export async function listSubdomains(db: Db, kind: SubdomainKind, projectId: str
   return (out.Items ?? []).map(fromItem);
 }
 
+/**
+ * How long a warm instance trusts a project's tracking domains for the links of its mails: a
+ * domain verified (or its HTTPS made active) elsewhere is used within this bound, at once on the
+ * instance that recorded it.
+ */
+export const TRACKING_DOMAINS_CACHE_SECONDS = 5;
+const trackingDomains = new ShortLivedCache<Subdomain[]>(TRACKING_DOMAINS_CACHE_SECONDS * 1000);
+
+/** listSubdomains(db, 'tracking', projectId), trusted for TRACKING_DOMAINS_CACHE_SECONDS (the send worker, per mail). */
+export function listTrackingDomainsCached(db: Db, clock: Clock, projectId: string): Promise<Subdomain[]> {
+  return trackingDomains.get(`${db.tableName}|${projectId}`, clock.now().getTime(), () => listSubdomains(db, 'tracking', projectId)) as Promise<Subdomain[]>;
+}
+
 /** Writes a subdomain whole, with the TLS index entry its state calls for. */
 export async function putSubdomain(db: Db, sub: Subdomain): Promise<void> {
+  // Subdomain writes are rare: this instance forgets every project's tracking domains.
+  trackingDomains.forget(() => true);
   await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...keyOf(sub.kind, sub.project_id, sub.parent_domain), ...sub, ...tlsIndexOf(sub) } }));
 }
 
@@ -126,6 +143,7 @@ export async function trackingDomainsDueForTls(db: Db, nowIso: string, limit = 2
  * CNAME is still verified; false when it no longer is (or the item is gone).
  */
 export async function saveTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls): Promise<boolean> {
+  trackingDomains.forget(() => true);
   const next = { ...sub, tls };
   const index = tlsIndexOf(next);
   const indexed = 'gsi1pk' in index;

@@ -71,8 +71,8 @@ function containsNul(root: unknown): boolean {
 const authenticate: Middleware = {
   before: async (request) => {
     const { auth, headers } = request.context.api;
-    const { db } = services();
-    if (auth === 'project') request.context.api.caller = await authenticateProject(db, headers.authorization);
+    const { db, clock } = services();
+    if (auth === 'project') request.context.api.caller = await authenticateProject(db, clock, headers.authorization);
     else if (auth === 'partner') request.context.api.caller = await authenticatePartner(db, headers.authorization);
   },
 };

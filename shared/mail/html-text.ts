@@ -1,6 +1,12 @@
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 
-/** A readable plain-text version of an HTML body, for clients that show no HTML. */
+let converter: ((html: string) => string) | undefined;
+
+/**
+ * A readable plain-text version of an HTML body, for clients that show no HTML. The options are
+ * compiled once per instance, on first use: `convert` rebuilt its selector tree on every call.
+ */
 export function htmlToText(html: string): string {
-  return convert(html, { wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] });
+  converter ??= compile({ wordwrap: 78, selectors: [{ selector: 'img', format: 'skip' }] });
+  return converter(html);
 }

@@ -6,6 +6,8 @@ import { queryAllByPrefix } from '../store/query';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../security/api-keys';
 import type { Project } from './project';
+import type { Clock } from '../ports';
+import { cachedApiKey, cachedProject, forgetProject } from './project-cache';
 
 const HASH_FIELD: Record<KeyMode, 'live_key_hash' | 'test_key_hash'> = { live: 'live_key_hash', test: 'test_key_hash' };
 
@@ -13,6 +15,16 @@ const HASH_FIELD: Record<KeyMode, 'live_key_hash' | 'test_key_hash'> = { live: '
 export async function getProject(db: Db, projectId: string): Promise<Project | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: projectKey(projectId) }));
   return out.Item ? stripKeys<Project>(out.Item) : undefined;
+}
+
+/** getProject, trusted for PROJECT_CACHE_SECONDS on a warm instance (auth and the send worker). */
+export function getProjectCached(db: Db, clock: Clock, projectId: string): Promise<Project | undefined> {
+  return cachedProject(db, clock, projectId, () => getProject(db, projectId));
+}
+
+/** findApiKey, trusted for PROJECT_CACHE_SECONDS on a warm instance. */
+export function findApiKeyCached(db: Db, clock: Clock, hash: string): Promise<{ project_id: string; mode: KeyMode } | undefined> {
+  return cachedApiKey(db, clock, hash, () => findApiKey(db, hash));
 }
 
 /** Creates a project and its two key lookups in one transaction (all or nothing). */
@@ -46,6 +58,8 @@ export async function createProjectWithKeys(db: Db, project: Project): Promise<v
  * old key stops working at once. Fails with ConditionFailedError if another rotation won the race.
  */
 export async function replaceProjectKey(db: Db, projectId: string, mode: KeyMode, oldHash: string, newHash: string): Promise<void> {
+  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
+  forgetProject(projectId);
   const field = HASH_FIELD[mode];
   try {
     await db.doc.send(
@@ -151,6 +165,8 @@ export async function getProjects(db: Db, ids: string[]): Promise<Project[]> {
 
 /** Sets only the given project fields. */
 export async function updateProjectFields(db: Db, projectId: string, fields: Record<string, unknown>): Promise<void> {
+  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
+  forgetProject(projectId);
   const entries = Object.entries(fields);
   if (entries.length === 0) return;
   await db.doc.send(
@@ -171,6 +187,8 @@ export async function updateProjectFields(db: Db, projectId: string, fields: Rec
  * in the wanted state changes nothing (true).
  */
 export async function setClientProjectDisabled(db: Db, project: Project, disabledAt: string | null): Promise<boolean> {
+  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
+  forgetProject(project.id);
   const disabling = disabledAt !== null;
   try {
     await db.doc.send(
@@ -212,6 +230,8 @@ export async function setClientProjectDisabled(db: Db, project: Project, disable
  * deployment default applies. The updated project, or undefined when there is no such project.
  */
 export async function setProjectMonthlyQuota(db: Db, projectId: string, quota: number | 'unlimited' | null): Promise<Project | undefined> {
+  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
+  forgetProject(projectId);
   try {
     const out = await db.doc.send(
       new UpdateCommand({

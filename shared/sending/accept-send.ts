@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Activity, ActivityFailure } from '../activity/activity';
-import { markFailed, putActivity } from '../activity/activity-repository';
+import { markFailed, putActivity, putActivityBody } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
 import { AppError, badRequest, isConditionalCheckFailure } from '../errors';
 import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import { refuseDisabledProject } from '../projects/project-active';
 import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
+import { encodeMailBody } from './mail-body';
 import { packSendJob, type SendPayload } from './send-job';
 import type { SingleSendInput } from './send-email-request';
 import { SEND_EMAIL_MESSAGES } from './send-email-request';
@@ -99,14 +100,17 @@ export async function queueSends(
   const now = deps.clock.now().toISOString();
   const ttl = ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS);
   const activities = sends.map((send) => newActivity(caller, send, now));
-  const puts = await Promise.allSettled(activities.map((activity) => putActivity(deps.db, activity, ttl)));
+  const secret = await deps.tokenSecret();
+  // The body is stored now, beside the record, so that include=html shows the mail while it waits.
+  const [puts, bodies] = await Promise.all([
+    Promise.allSettled(activities.map((activity) => putActivity(deps.db, activity, ttl))),
+    Promise.allSettled(activities.map((activity, i) => putActivityBody(deps.db, activity.id, encodeMailBody(deps, activity.id, sends[i].payload, secret), ttl))),
+  ]);
   const written = activities.filter((_, i) => puts[i].status === 'fulfilled');
   try {
-    const failedPut = puts.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+    const failedPut = [...puts, ...bodies].find((p): p is PromiseRejectedResult => p.status === 'rejected');
     if (failedPut) throw failedPut.reason;
-    const jobs = await Promise.all(
-      activities.map((activity, i) => packSendJob(deps.blobs, { activity_id: activity.id, project_id: caller.project.id, attempt: 1 }, sends[i].payload)),
-    );
+    const jobs = await Promise.all(activities.map((activity, i) => packStoredSendJob(deps, caller.project.id, activity.id, sends[i].payload)));
     if (jobs.length === 1) await deps.queue.send('send', jobs[0]);
     else await deps.queue.sendBatch('send', jobs);
   } catch (error) {
@@ -118,6 +122,11 @@ export async function queueSends(
     throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
   }
   return activities.map((a) => a.id);
+}
+
+/** The first send job of a mail whose body is stored (the worker claims on the record). */
+export function packStoredSendJob(deps: Pick<Services, 'blobs'>, projectId: string, activityId: string, payload: SendPayload) {
+  return packSendJob(deps.blobs, { activity_id: activityId, project_id: projectId, attempt: 1, body_stored: true }, payload);
 }
 
 /**

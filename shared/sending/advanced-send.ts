@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getActivity } from '../activity/activity-repository';
+import { getActivity, putActivityBody } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { type AppError, notFound } from '../errors';
@@ -9,10 +9,11 @@ import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { isTemplateError } from '../templates/render';
 import { findTemplate } from '../templates/template-service';
-import { checkProjectCanSend, queueSends, recordFailedSend, type QueuedSend } from './accept-send';
+import { checkProjectCanSend, packStoredSendJob, queueSends, recordFailedSend, type QueuedSend } from './accept-send';
 import type { AdvancedSendInput, ScheduledSendContent } from '../mail/advanced-send-types';
 import { composeMail, type ComposedMail, type MailContent } from './compose-mail';
-import { packSendJob } from './send-job';
+import { encodeMailBody } from './mail-body';
+import { ttlAfterDays } from '../store/client';
 
 /** `html_preview` of a dry run is cut to this many characters (part 8). */
 export const HTML_PREVIEW_LIMIT = 8000;
@@ -84,8 +85,12 @@ export async function sendScheduledNow(deps: Services, caller: ProjectCaller, co
     return;
   }
   if (existing.current_status !== 'queued') return;
-  // An earlier call wrote the record but may have died before its job was queued.
-  await deps.queue.send('send', await packSendJob(deps.blobs, { activity_id: activityId, project_id: caller.project.id, attempt: 1 }, composed.payload));
+  // An earlier call wrote the record but may have died before its body was stored or its job queued.
+  // Every job of this mail claims the same way (on the record), so the body is stored first.
+  const now = deps.clock.now();
+  const secret = await deps.tokenSecret();
+  await putActivityBody(deps.db, activityId, encodeMailBody(deps, activityId, composed.payload, secret), ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS));
+  await deps.queue.send('send', await packStoredSendJob(deps, caller.project.id, activityId, composed.payload));
 }
 
 /** The failed activity (and `email.failed`) of a scheduled send whose template cannot be rendered. */

@@ -3,12 +3,11 @@ import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCod
 import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import { suppressedEvent } from '../suppression/suppression-events';
 import type { ServiceEvent } from '../events/events';
-import { encodeBody } from '../activity/activity-body';
-import { claimSendAttempt, getActivity, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';
+import { claimQueuedSend, claimSendAttempt, getActivity, type ClaimResult, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';
 import type { Services } from '../container';
 import { senderPermission } from '../domains/sender-service';
 import { MailerError } from '../ports';
-import { getProject } from '../projects/project-repository';
+import { getProjectCached } from '../projects/project-repository';
 import { reserveMonthlySend } from '../quota/send-quota';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
 import { RetryLaterError } from '../queue-worker/batch-handler';
@@ -22,6 +21,7 @@ import { buildMime } from '../mail/mime';
 import { replyAddress } from './reply-token';
 import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';
+import { encodeMailBody } from './mail-body';
 import { trackedHtml } from '../tracking/tracking-service';
 
 /** What became of one send job. */
@@ -39,32 +39,18 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   const secret = await deps.tokenSecret();
   const payload = await loadPayload(deps.blobs, job);
   const now = clock.now();
-  const claim = await claimSendAttempt(db, {
-    activityId: job.activity_id,
-    attempt: job.attempt,
-    content: encodeBody({
-      html: payload.html,
-      text: payload.text,
-      to: payload.to,
-      cc: payload.cc,
-      bcc: payload.bcc,
-      reply_to: payload.reply_to ?? replyAddress(job.activity_id, deps.config.INBOUND_DOMAIN, secret),
-      attachments: payload.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, source: a.url ? 'url' : 'content' })),
-    }),
-    leaseUntil: Math.floor(now.getTime() / 1000) + LEASE_SECONDS,
-    now: Math.floor(now.getTime() / 1000),
-    ttl: ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS),
-  });
-  if (claim === 'superseded') return 'skipped';
-
-  const activity = await getActivity(db, job.activity_id, true);
-  if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
-  if (!SENDABLE_STATUSES.includes(activity.current_status)) return 'skipped';
+  const leaseUntil = Math.floor(now.getTime() / 1000) + LEASE_SECONDS;
+  const { claim, activity } = job.body_stored
+    ? await claimQueuedSend(db, { activityId: job.activity_id, attempt: job.attempt, leaseUntil, now: Math.floor(now.getTime() / 1000) })
+    : await claimWithBody(deps, job, encodeMailBody(deps, job.activity_id, payload, secret), leaseUntil, now);
+  if (claim === 'superseded' || claim === 'skipped') return 'skipped';
   // Another delivery of this message holds the claim right now.
   if (claim === 'busy') throw new RetryLaterError(`Attempt ${job.attempt} of ${job.activity_id} is being sent by another delivery`);
+  if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
 
   const at = () => clock.now().toISOString();
-  const project = await getProject(db, job.project_id);
+  // Trusted for PROJECT_CACHE_SECONDS: a project disabled a moment ago stops sending within it.
+  const project = await getProjectCached(db, clock, job.project_id);
   const publish = async (event: ServiceEvent) => {
     if (project && hasWebhookTargets(project)) await deps.events.publish(event);
   };
@@ -149,6 +135,29 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
     await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
   }
   return 'sent';
+}
+
+/** The claim of a mail whose body the API did not store: the body write, then the record (consistent). */
+async function claimWithBody(
+  deps: Services,
+  job: SendJob,
+  content: Uint8Array,
+  leaseUntil: number,
+  now: Date,
+): Promise<{ claim: ClaimResult | 'skipped'; activity?: Activity }> {
+  const claim = await claimSendAttempt(deps.db, {
+    activityId: job.activity_id,
+    attempt: job.attempt,
+    content,
+    leaseUntil,
+    now: Math.floor(now.getTime() / 1000),
+    ttl: ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS),
+  });
+  if (claim === 'superseded') return { claim };
+  const activity = await getActivity(deps.db, job.activity_id, true);
+  if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
+  if (!SENDABLE_STATUSES.includes(activity.current_status)) return { claim: 'skipped' };
+  return { claim, activity };
 }
 
 /** Throttling and transient errors retry with backoff; anything else, or the last attempt, fails for good. */

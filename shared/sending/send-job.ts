@@ -30,6 +30,11 @@ export interface SendJob {
   payload?: SendPayload;
   /** Where the payload is when it was too large for the message. */
   payload_key?: string;
+  /**
+   * The API stored the mail's body at accept, so the worker claims on the record (claimQueuedSend);
+   * absent (a batch's mail), the claim writes the body.
+   */
+  body_stored?: true;
 }
 
 /** Payloads above this go to S3: SQS bills every 64 KB and caps a message at 256 KB on older setups. */
@@ -59,6 +64,7 @@ const jobSchema = z.object({
   attempt: z.number().check(z.int(), z.positive()),
   payload: z.optional(payloadSchema),
   payload_key: z.optional(z.string()),
+  body_stored: z.optional(z.literal(true)),
 });
 
 /** Builds the queue message, moving the payload to the blob store when it is too large to travel inline. */

@@ -13,8 +13,8 @@
  * | API key -> project, mode             | APIKEY#<sha256>        | APIKEY             | GetItem on every call  | 0 (rotation: 2 + 1 txn) |
  * | Sending domain of a project          | PROJECT#<projectId>    | DOMAIN#<domain>    | GetItem per send       | 0 (1 to register)       |
  * | Suppression entry of a project       | PROJECT#<projectId>    | SUPP#<email>       | BatchGet per send      | 0 (1 to add)            |
- * | Activity record by id                | ACT#<activityId>       | ACT                | PutItem / UpdateItem   | 1 put + 1 sent update   |
- * | Activity body (html, text, lists)    | ACT#<activityId>       | BODY               | conditional PutItem    | ceil(gzip KB), the claim|
+ * | Activity record by id                | ACT#<activityId>       | ACT                | PutItem / UpdateItem   | 1 put + 1 claim + 1 sent|
+ * | Activity body (html, text, lists)    | ACT#<activityId>       | BODY               | conditional PutItem    | ceil(gzip KB) at accept (batch mails: at the claim) |
  * | Activity with body (include=html)    | ACT#<activityId>       | (all)              | Query                  | 0                       |
  * | Activities of a project (gsi3)      | gsi3pk ACTS#<p>#<shard of recipient> | <created>#<id> | Query desc on all 16 shards, merged; BatchGet | 1 (index entry at put) |
  * | Activities to a recipient (gsi3)     | gsi3pk ACTS#<p>#<shard of recipient> | <created>#<id> | Query desc on 1 shard, filter recipient_primary (projected) | 0 (same entry) |
@@ -76,9 +76,10 @@
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
- * Per mail through `delivered`: 1 (activity put) + 1 (its project-list entry, which also serves the
- * recipient filter) + ceil(gzip body / 1 KB) (body put, which doubles as the worker's claim) + 1
- * (sent) + 1 (delivered) = 5 WCU for a typical mail whose gzipped body is under 1 KB, plus the
+ * Per single send through `delivered`: 1 (activity put) + 1 (its project-list entry, which also
+ * serves the recipient filter) + ceil(gzip body / 1 KB) (body put at accept) + 1 (the worker's
+ * claim, a conditional update of the record) + 1 (sent) + 1 (delivered) = 6 WCU for a typical mail
+ * whose gzipped body is under 1 KB (a batch mail: 5, its claim is the body put), plus the
  * counters' share of a batch; see docs/cost.md and `npm run bench`.
  *
  * Sharding: no partition key, in the table or an index, may take more than 300 writes a second

@@ -41,9 +41,10 @@ export type OpenOutcome = RecordOutcome | 'invalid_token';
 export async function recordOpen(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch): Promise<OpenOutcome> {
   const activityId = verifyOpenToken(token, await deps.tokenSecret());
   if (!activityId) return 'invalid_token';
-  const activity = await getActivity(deps.db, activityId);
+  // Read strongly consistent, so that recording the open can start from it without a read of its own.
+  const activity = await getActivity(deps.db, activityId, true);
   if (!activity) return 'unknown_activity';
-  return recordDeliveryEvent(deps, engagementEvent(deps, 'open', activity, visitor), counters);
+  return recordDeliveryEvent(deps, engagementEvent(deps, 'open', activity, visitor), counters, undefined, { activity });
 }
 
 export type ClickOutcome = { location: string; link: string; recorded: OpenOutcome | 'error' } | undefined;
@@ -57,7 +58,7 @@ export type ClickOutcome = { location: string; link: string; recorded: OpenOutco
 export async function followClick(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch): Promise<ClickOutcome> {
   const claim = verifyClickToken(token, await deps.tokenSecret());
   if (!claim) return undefined;
-  const { activity, body } = await getActivityWithBody(deps.db, claim.activityId);
+  const { activity, body } = await getActivityWithBody(deps.db, claim.activityId, true);
   if (!activity || !body) return undefined;
   const link = extractLinks(decodeBody(body).html)[claim.index];
   if (link === undefined || linkHash(link) !== claim.linkHash) return undefined;
@@ -70,7 +71,7 @@ export async function followClick(deps: Services, token: string | undefined, vis
   }
   let recorded: OpenOutcome | 'error';
   try {
-    recorded = await recordDeliveryEvent(deps, engagementEvent(deps, 'click', activity, visitor, link), counters);
+    recorded = await recordDeliveryEvent(deps, engagementEvent(deps, 'click', activity, visitor, link), counters, undefined, { activity });
   } catch (error) {
     logger.error('Recording a click failed', { activityId: activity.id, error: error as Error });
     recorded = 'error';

@@ -1,7 +1,7 @@
 import type { Activity } from '../activity/activity';
 import { config, type Config } from '../config';
 import type { Services } from '../container';
-import { listSubdomains } from '../domains/subdomains';
+import { listTrackingDomainsCached } from '../domains/subdomains';
 import { logger } from '../logger';
 import { domainOf } from '../mail/addresses';
 import { rewriteForTracking } from './rewrite-html';
@@ -34,9 +34,9 @@ export function serviceTrackingBaseUrl(settings: Partial<Pick<Config, 'TRACKING_
  * The base URL of an activity's tracking links: the verified tracking domain served over HTTPS of
  * the sender's domain (or of the registered domain it is a subdomain of), else the service's own URL.
  */
-export async function trackingBaseUrl(deps: Pick<Services, 'db'>, projectId: string, senderEmail: string): Promise<string | undefined> {
+export async function trackingBaseUrl(deps: Pick<Services, 'db' | 'clock'>, projectId: string, senderEmail: string): Promise<string | undefined> {
   const domain = domainOf(senderEmail).toLowerCase();
-  const verified = (await listSubdomains(deps.db, 'tracking', projectId))
+  const verified = (await listTrackingDomainsCached(deps.db, deps.clock, projectId))
     .filter((s) => s.status === 'verified' && s.tls?.status === 'active' && (domain === s.parent_domain || domain.endsWith(`.${s.parent_domain}`)))
     // The closest registered domain wins (`news.example.com` before `example.com`).
     .sort((a, b) => b.parent_domain.length - a.parent_domain.length);
@@ -52,7 +52,7 @@ let warned = false;
  * reads its links from there).
  */
 export async function trackedHtml(
-  deps: Pick<Services, 'db'>,
+  deps: Pick<Services, 'db' | 'clock'>,
   activity: Pick<Activity, 'id' | 'project_id' | 'email_type' | 'sender_email'>,
   html: string,
   secret: string,

@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as sendWorker } from '../../functions/send-worker/handler';
-import { claimSendAttempt } from '../../shared/activity/activity-repository';
+import { claimQueuedSend } from '../../shared/activity/activity-repository';
 import { overrideServices, services } from '../../shared/container';
 import { MailerError, type Mailer } from '../../shared/ports';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
@@ -83,7 +83,7 @@ describe('Send worker: a redelivered message never sends twice', () => {
     const subject = `held-${Date.now()}`;
     const { id, record } = await acceptAndReceive({ subject });
     const now = Math.floor(Date.now() / 1000);
-    await claimSendAttempt(services().db, { activityId: id, attempt: 1, content: new Uint8Array([1]), leaseUntil: now + 60, now, ttl: now + 3600 });
+    await claimQueuedSend(services().db, { activityId: id, attempt: 1, leaseUntil: now + 60, now });
     const result = await invoke(record);
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
     expect(await mailsFor(subject)).toBe(0);
@@ -94,7 +94,7 @@ describe('Send worker: a redelivered message never sends twice', () => {
     const subject = `crashed-${Date.now()}`;
     const { id, record } = await acceptAndReceive({ subject });
     const now = Math.floor(Date.now() / 1000);
-    await claimSendAttempt(services().db, { activityId: id, attempt: 1, content: new Uint8Array([1]), leaseUntil: now - 1, now: now - 40, ttl: now + 3600 });
+    await claimQueuedSend(services().db, { activityId: id, attempt: 1, leaseUntil: now - 1, now: now - 40 });
     expect((await invoke(record)).batchItemFailures).toEqual([]);
     expect(await mailsFor(subject)).toBe(1);
     expect((await storedActivity(id))?.current_status).toBe('sent');
@@ -162,7 +162,8 @@ describe('Send worker: temporary and permanent provider failures', () => {
 describe('Unexpected errors (part 4.0, part 7)', () => {
   test('become a generic 500 with a request id and no stack', async () => {
     const real = services().db;
-    const broken = { ...real, doc: { send: async () => Promise.reject(new Error('secret internal detail at line 42')) } };
+    // A table this instance has not read yet, so the failure hits the first read (the key lookup is cached per table).
+    const broken = { tableName: `${real.tableName}-broken`, doc: { send: async () => Promise.reject(new Error('secret internal detail at line 42')) } };
     overrideServices({ db: broken as unknown as typeof real });
     try {
       const res = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud) });

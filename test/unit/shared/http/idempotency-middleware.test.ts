@@ -37,7 +37,7 @@ const at = (c: { projectId: string; keyHash: string }) => `${c.projectId}#${c.ke
 beforeEach(() => {
   jest.resetAllMocks();
   records = new Map();
-  authenticate.mockImplementation(async (_db, authorization) => {
+  authenticate.mockImplementation(async (_db, _clock, authorization) => {
     const known = CALLERS[authorization ?? ''];
     if (!known) throw unauthorized('Invalid API key');
     return { kind: 'project', mode: known.mode, project: { id: known.projectId } } as ProjectCaller;

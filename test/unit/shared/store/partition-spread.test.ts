@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Activity } from '../../../../shared/activity/activity';
-import { claimSendAttempt, putActivity, statusIndexFields, transitionFromSendable, updateActivityIfVersion } from '../../../../shared/activity/activity-repository';
+import { claimQueuedSend, putActivityBody, putActivity, statusIndexFields, transitionFromSendable, updateActivityIfVersion } from '../../../../shared/activity/activity-repository';
 import { reserveSend } from '../../../../shared/quota/usage-repository';
 import type { ScheduledSend } from '../../../../shared/scheduling/scheduled-send';
 import { claimScheduledSend, putScheduledSend } from '../../../../shared/scheduling/scheduled-send-repository';
@@ -78,12 +78,15 @@ function mail(n: number, projectId: string): Activity {
  */
 async function burst(db: Db, projectOf: (n: number) => string): Promise<void> {
   const mails = Array.from({ length: MAILS_PER_SECOND }, (_, n) => mail(n, projectOf(n)));
-  for (const a of mails) await putActivity(db, a, 1);
+  for (const a of mails) {
+    await putActivity(db, a, 1);
+    await putActivityBody(db, a.id, new Uint8Array(10), 1);
+  }
   for (let i = 0; i < mails.length; i += BATCH) {
     const sent = new CounterBatch();
     for (const a of mails.slice(i, i + BATCH)) {
       await reserveSend(db, a.project_id, '2030-01', 10_000_000, NOW);
-      await claimSendAttempt(db, { activityId: a.id, attempt: 1, content: new Uint8Array(10), leaseUntil: 0, now: 0, ttl: 1 });
+      await claimQueuedSend(db, { activityId: a.id, attempt: 1, leaseUntil: 0, now: 0 });
       await transitionFromSendable(db, a, 'sent', { message_id: `m-${a.id}`, sent_at: a.created_at, updated_at: a.created_at });
       sent.add(a.project_id, 'example.com', '2030-01-01', 'sent');
     }

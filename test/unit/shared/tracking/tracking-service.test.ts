@@ -8,9 +8,12 @@ const SECRET = 'tracking-secret-1';
 const PROJECT = 'p-1';
 const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
 
-/** A table that answers every query with `items`. */
+let tables = 0;
+const clock = { now: () => new Date() };
+
+/** A table that answers every query with `items` (a table of its own: the tracking domains are cached per table and project). */
 function fakeDb(items: Partial<Subdomain>[]): Db {
-  return { tableName: 't', doc: { send: async () => ({ Items: items.map((i) => ({ pk: 'x', sk: 'y', ...i })) }) } as unknown as Db['doc'] };
+  return { tableName: `t-${tables++}`, doc: { send: async () => ({ Items: items.map((i) => ({ pk: 'x', sk: 'y', ...i })) }) } as unknown as Db['doc'] };
 }
 
 /** A tracking subdomain; `https` is its TLS state at the edge (active unless said otherwise). */
@@ -42,21 +45,21 @@ describe('trackingBaseUrl', () => {
   afterAll(() => refreshConfig({ TRACKING_BASE_URL: saved }));
 
   test('a verified tracking domain of the sender domain brands the links', async () => {
-    expect(await trackingBaseUrl({ db: fakeDb([tracking('example.com', 'verified')]) }, PROJECT, 'news@example.com')).toBe('https://track.example.com');
+    expect(await trackingBaseUrl({ db: fakeDb([tracking('example.com', 'verified')]), clock }, PROJECT, 'news@example.com')).toBe('https://track.example.com');
   });
   test('a sender on a subdomain uses the closest verified parent', async () => {
     const db = fakeDb([tracking('example.com', 'verified'), tracking('mail.example.com', 'verified')]);
-    expect(await trackingBaseUrl({ db }, PROJECT, 'a@news.mail.example.com')).toBe('https://track.mail.example.com');
+    expect(await trackingBaseUrl({ db, clock }, PROJECT, 'a@news.mail.example.com')).toBe('https://track.mail.example.com');
   });
   test('a verified tracking domain whose HTTPS is not active (yet, or failed) is not used', async () => {
     for (const https of ['provisioning', 'failed'] as const) {
       const db = fakeDb([tracking('example.com', 'verified', https)]);
-      expect(await trackingBaseUrl({ db }, PROJECT, 'news@example.com')).toBe('https://api.svc.example');
+      expect(await trackingBaseUrl({ db, clock }, PROJECT, 'news@example.com')).toBe('https://api.svc.example');
     }
   });
   test('a pending tracking domain, or another domain\'s, is not used', async () => {
     const db = fakeDb([tracking('example.com', 'pending'), tracking('other.com', 'verified'), tracking('ample.com', 'verified')]);
-    expect(await trackingBaseUrl({ db }, PROJECT, 'a@example.com')).toBe('https://api.svc.example');
+    expect(await trackingBaseUrl({ db, clock }, PROJECT, 'a@example.com')).toBe('https://api.svc.example');
   });
 });
 
@@ -68,7 +71,7 @@ describe('trackedHtml', () => {
 
   test('API sends are tracked', async () => {
     refreshConfig({ TRACKING_BASE_URL: 'https://api.svc.example' });
-    const out = await trackedHtml({ db: fakeDb([]) }, activity, html, SECRET);
+    const out = await trackedHtml({ db: fakeDb([]), clock }, activity, html, SECRET);
     expect(out).toContain('href="https://api.svc.example/t/c/');
     const token = /\/t\/o\/([A-Za-z0-9_-]+)\.gif/.exec(out)?.[1];
     expect(verifyOpenToken(token, SECRET)).toBe(ID);
@@ -76,14 +79,14 @@ describe('trackedHtml', () => {
 
   test('transactional sends are not (part 4.1)', async () => {
     refreshConfig({ TRACKING_BASE_URL: 'https://api.svc.example' });
-    expect(await trackedHtml({ db: fakeDb([]) }, { ...activity, email_type: 'transactional' }, html, SECRET)).toBe(html);
+    expect(await trackedHtml({ db: fakeDb([]), clock }, { ...activity, email_type: 'transactional' }, html, SECRET)).toBe(html);
   });
 
   test('without any base URL the mail goes out as it is', async () => {
     const savedHost = process.env.TRACKING_HOST;
     refreshConfig({ TRACKING_BASE_URL: undefined, TRACKING_HOST: undefined });
     try {
-      expect(await trackedHtml({ db: fakeDb([]) }, activity, html, SECRET)).toBe(html);
+      expect(await trackedHtml({ db: fakeDb([]), clock }, activity, html, SECRET)).toBe(html);
     } finally {
       refreshConfig({ TRACKING_HOST: savedHost });
     }
@@ -91,6 +94,6 @@ describe('trackedHtml', () => {
 
   test('an empty body stays empty', async () => {
     refreshConfig({ TRACKING_BASE_URL: 'https://api.svc.example' });
-    expect(await trackedHtml({ db: fakeDb([]) }, activity, '', SECRET)).toBe('');
+    expect(await trackedHtml({ db: fakeDb([]), clock }, activity, '', SECRET)).toBe('');
   });
 });
