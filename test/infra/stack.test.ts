@@ -268,6 +268,7 @@ describe('the functions', () => {
     pages: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
     tracking: ['EVENTS_QUEUE_URL'],
     links: ['EVENTS_QUEUE_URL'],
+    docs: [],
     partner: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
     'scheduled-sends': ['SCHEDULED_QUEUE_URL'],
     'send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
