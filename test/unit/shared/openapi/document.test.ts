@@ -18,8 +18,8 @@ describe('the OpenAPI document', () => {
   });
 
   it('is checked by a validator that refuses a broken document', async () => {
-    const broken = structuredClone(document) as { paths: Record<string, Record<string, { responses?: unknown }>> };
-    delete broken.paths['/v1/send-email'].post.responses;
+    const broken = structuredClone(document) as { paths: Record<string, Record<string, { parameters?: unknown }>> };
+    broken.paths['/v1/send-batch/{batchId}'].get.parameters = [{ name: 'batchId', in: 'path' }];
     expect((await validate(broken as never)).valid).toBe(false);
   });
 
