@@ -1,6 +1,7 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
 import { attachmentsSchema, environmentSchema, sendEmailBodySchema } from '../sending/send-email-request';
+import { templateSendBodySchema } from '../sending/template-send-request';
 
 /**
  * The API described to machines: for every route of the route table, the schemas of its body,
@@ -46,19 +47,6 @@ export const partnerErrorBodySchema = z.looseObject({ error: z.string(), code: z
 export const sendResponseSchema = z.object({ message: z.string(), email_id: z.nullable(uuid), project_id: uuid });
 
 // -- request bodies of parsers not converted yet (described, checked against the parser) ---------
-
-/** `POST /v1/send-template-email` (4.2): a stored template by id or internal id, or inline HTML. */
-export const templateSendBodySchema = z.object({
-  template_id: z.optional(uuid),
-  template_internal_id: z.optional(z.union([z.number(), z.string()])),
-  html_body: z.optional(z.string()),
-  recipient_email: z.string(),
-  sender_email: z.string(),
-  sender_name: z.nullish(z.string()),
-  subject: z.nullish(z.string()),
-  variables: z.nullish(anyObject),
-  environment: environmentSchema,
-});
 
 /** `POST /send-email` (4.3): the advanced send, with scheduling, stored templates and dry runs. */
 export const advancedSendBodySchema = z.object({
@@ -156,6 +144,7 @@ describeRoute('POST /v1/send-email', {
 describeRoute('POST /v1/send-template-email', {
   summary: 'Send a stored template (or inline HTML) to one recipient',
   body: templateSendBodySchema,
+  validates: true,
   response: json(sendResponseSchema),
   example: { template_id: '6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', recipient_email: 'ada@example.com', sender_email: 'hello@mail.example.com', variables: { name: 'Ada' } },
 });

@@ -95,10 +95,17 @@ export const attachmentSchema = z
     }),
   );
 
-/** The attachments array: at most 10 items, each an attachment. */
-export const attachmentsSchema = z.nullish(
-  z.array(attachmentSchema, { error: SEND_EMAIL_MESSAGES.attachmentsShape }).check(z.maxLength(SEND_LIMITS.attachmentsPerEmail, SEND_EMAIL_MESSAGES.attachmentsTooMany)),
-);
+/**
+ * The attachments array: at most 10 items, each an attachment. The count is a refinement, not
+ * `z.maxLength`: zod fails an oversized array before its items and marks that as an abort, which
+ * would also stop the body's missing-fields check, which part 7 puts first. The document still
+ * shows the limit (`maxItems`, registered as metadata).
+ */
+const attachmentList = z
+  .array(attachmentSchema, { error: SEND_EMAIL_MESSAGES.attachmentsShape })
+  .check(z.refine((list) => list.length <= SEND_LIMITS.attachmentsPerEmail, { message: SEND_EMAIL_MESSAGES.attachmentsTooMany, when: ({ value }) => Array.isArray(value) }));
+z.globalRegistry.add(attachmentList, { maxItems: SEND_LIMITS.attachmentsPerEmail });
+export const attachmentsSchema = z.nullish(attachmentList);
 
 /** The optional `environment` name (pattern and length of part 8); '' reads as absent. */
 export const environmentSchema = z.nullish(

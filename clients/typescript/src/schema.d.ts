@@ -1181,8 +1181,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    template_id?: string;
+                    template_id?: string | null;
+                    /** @description Per-project short id; read only without template_id */
                     template_internal_id?: number | string;
+                    /** @description Inline HTML; read only when no template is named */
                     html_body?: string;
                     recipient_email: string;
                     sender_email: string;
