@@ -2,6 +2,7 @@ import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
 import { attachmentsSchema, environmentSchema, sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
+import { registerDomainBodySchema } from '../domains/register-request';
 
 /**
  * The API described to machines: for every route of the route table, the schemas of its body,
@@ -90,14 +91,6 @@ export const batchBodySchema = z.object({
   timezone: z.nullish(z.string()),
   dry_run: z.nullish(z.boolean()),
   environment: environmentSchema,
-});
-
-/** `POST /domains/register` (4.9). */
-export const registerDomainBodySchema = z.object({
-  domain: z.string().check(z.minLength(1)),
-  sender_name: z.string().check(z.minLength(1)),
-  sender_email: z.string().check(z.minLength(1)),
-  external_key: z.nullish(z.string()),
 });
 
 /** `POST /v1/partner/projects`: a project, optionally with its domain and sender. */
@@ -189,6 +182,7 @@ describeRoute('DELETE /v1/templates/{id}', { summary: 'Delete a template not in 
 describeRoute('POST /domains/register', {
   summary: 'Register a sending domain and its sender',
   body: registerDomainBodySchema,
+  validates: true,
   response: created,
   example: { domain: 'mail.example.com', sender_name: 'Example', sender_email: 'hello@mail.example.com' },
 });
