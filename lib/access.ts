@@ -177,6 +177,8 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST'] },
   /** Records opens and clicks on activities and counters, publishes email.open and email.click. */
   tracking: { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
+  /** The OpenAPI document and the reference page: static, but the API's middleware resolves keys through the table. */
+  docs: { table: 'read' },
   /** Unsubscribe (suppresses the address, publishes suppression.added) and view-in-browser pages. */
   links: { table: 'readWrite', enqueue: ['events'] },
   /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */

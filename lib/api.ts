@@ -74,6 +74,8 @@ function throttleClassOf(route: RouteDefinition): Exclude<keyof ApiThrottles, 'a
   if (route.group === 'pages') return 'verify';
   if (route.group === 'tracking') return 'tracking';
   if (route.group === 'links') return 'links';
+  // Static answers (the OpenAPI document, the reference page) at the public pages' limit.
+  if (route.group === 'docs') return 'links';
   throw new Error(`Public route ${routeKey(route)} has no throttle class`);
 }
 
@@ -158,6 +160,7 @@ export class Api extends Construct {
         description: def.description,
         timeout: API_FUNCTION_TIMEOUT,
         logRemovalPolicy: props.logRemovalPolicy,
+        assets: 'assets' in def ? def.assets : undefined,
       });
       connect(fn.function, props.resources, functionAccess[group]);
       functions[group] = fn;

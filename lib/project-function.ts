@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -51,6 +51,20 @@ export interface ProjectFunctionProps {
    * @default RemovalPolicy.RETAIN
    */
   readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * Files (relative to the repository root) copied next to the bundle, for the code to read at run time.
+   * @default - none
+   */
+  readonly assets?: readonly string[];
+}
+
+/** Bundling hooks that copy `assets` (relative to the repository root) into the bundle's folder. */
+export function copyAssets(assets: readonly string[]): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => assets.map((asset) => `cp "${path.posix.join(inputDir, asset)}" "${outputDir}/"`),
+  };
 }
 
 /** A NodejsFunction with the project's fixed runtime, architecture, bundling, tracing and log group. */
@@ -91,6 +105,7 @@ export class ProjectFunction extends Construct {
         target: functionBundling.target,
         format: functionBundling.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
         externalModules: [...functionBundling.externalModules],
+        ...(props.assets?.length ? { commandHooks: copyAssets(props.assets) } : {}),
       },
     });
 

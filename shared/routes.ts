@@ -40,6 +40,10 @@ export const endpointGroups = {
   batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
   'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
   campaigns: { entry: 'functions/campaigns/handler.ts', description: 'Campaigns: create, read, cancel, pause and resume' },
+
+  // `assets`: files (from the repository root) the stack copies next to the bundle: the renderer is
+  // served as the package ships it, gzipped, instead of being inlined into the JavaScript bundle.
+  docs: { entry: 'functions/docs/handler.ts', description: 'The OpenAPI document and the API reference page', assets: ['node_modules/rapidoc/dist/rapidoc-min.js.gz'] },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -141,6 +145,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/campaigns/{id}/cancel', group: 'campaigns', auth: 'project' },
   { method: 'POST', path: '/v1/campaigns/{id}/pause', group: 'campaigns', auth: 'project' },
   { method: 'POST', path: '/v1/campaigns/{id}/resume', group: 'campaigns', auth: 'project' },
+
+  // Public: the API's description holds no project data.
+  { method: 'GET', path: '/openapi.json', group: 'docs', auth: 'public' },
+  { method: 'GET', path: '/docs', group: 'docs', auth: 'public' },
+  { method: 'GET', path: '/docs/rapidoc.js', group: 'docs', auth: 'public' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */

@@ -1,7 +1,8 @@
 import { services } from '../../shared/container';
 import { presentIdentity, presentRecord } from '../../shared/domains/domain-presenter';
 import type { SendingDomain } from '../../shared/domains/domain';
-import { checkDomain, parseRegisterRequest, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
+import { checkDomain, recreateDomain, registerDomain, requireDomain } from '../../shared/domains/domain-service';
+import { parseRegisterRequest } from '../../shared/domains/register-request';
 import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
 import { findSenderById, mailboxConfirmed, presentSender, startMailboxVerification } from '../../shared/domains/sender-service';

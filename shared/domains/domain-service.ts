@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Services } from '../container';
-import { AppError, badRequest, conflict, ConditionFailedError, notFound } from '../errors';
+import { AppError, conflict, ConditionFailedError, notFound } from '../errors';
 import type { SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import {
@@ -12,35 +12,14 @@ import {
   saveDomain,
 } from './domain-repository';
 import { ownershipStatus } from './ownership';
-import { isDomainName } from '../mail/addresses';
 import { MAIL_FROM_LABEL, providerHosts, registrationRecords, withDkimTokens } from './dns-records';
 import { nextDomainCheckAt } from './recheck-schedule';
 import { ensureDomainSender } from './sender-service';
 import { UNKNOWN_IDENTITY, applyProviderState } from './verification-state';
 import type { SenderProfile } from './domain';
+import type { RegisterInput } from './register-request';
 
-export interface RegisterInput {
-  domain: string;
-  senderName: string;
-  senderEmail: string;
-  externalKey?: string;
-}
-
-/** Validates a `/domains/register` body (part 7: missing fields, invalid domain, sender outside the domain). */
-export function parseRegisterRequest(body: unknown): RegisterInput {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-  const domain = str(b.domain).toLowerCase().replace(/\.$/, '');
-  const senderName = str(b.sender_name);
-  const senderEmail = str(b.sender_email).toLowerCase();
-  if (!domain || !senderName || !senderEmail) throw badRequest('Missing required fields: domain, sender_name, sender_email');
-  if (!isDomainName(domain)) throw badRequest(`Invalid domain: ${domain}`);
-  if (!senderEmail.endsWith(`@${domain}`) || senderEmail.length === domain.length + 1) {
-    throw badRequest(`sender_email must end in @${domain}`);
-  }
-  if (b.external_key != null && typeof b.external_key !== 'string') throw badRequest('external_key must be a string');
-  return { domain, senderName, senderEmail, externalKey: (b.external_key as string | undefined) || undefined };
-}
+export type { RegisterInput } from './register-request';
 
 /** A registration's outcome: the domain, its sender, and whether an earlier registration was reused. */
 export interface Registration {

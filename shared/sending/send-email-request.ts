@@ -1,6 +1,7 @@
-import { badRequest } from '../errors';
+import * as z from '../zod';
 import { asAddressList, isEmail } from '../mail/addresses';
-import { checkAddresses, dedupe, isBlank, optionalList, optionalString } from './request-fields';
+import { parseRequest } from '../validate';
+import { dedupe } from './request-fields';
 import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
 import type { AttachmentInput } from '../mail/advanced-send-types';
 
@@ -31,6 +32,7 @@ export const SEND_EMAIL_MESSAGES = {
 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 
 /** True for base64 that decodes to at least one byte (padding optional, line breaks allowed). */
 function isBase64(value: string): boolean {
@@ -38,70 +40,163 @@ function isBase64(value: string): boolean {
   return compact.length > 0 && BASE64.test(compact) && compact.replace(/=+$/, '').length % 4 !== 1;
 }
 
+/** Absent, or a string of nothing but white space. */
+const isBlank = (value: unknown): boolean => value == null || (typeof value === 'string' && value.trim() === '');
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Absent for the parsers: null, undefined or ''. */
+const isAbsent = (value: unknown): boolean => value == null || value === '';
+
+type Ctx = z.core.$RefinementCtx<unknown>;
+const fail = (ctx: Ctx, value: unknown, message: string) => ctx.issues.push({ code: 'custom', message, input: value });
+
+/** One address or a list of them; `shape` is the message for anything else. */
+const addresses = (shape: string) => z.union([z.string(), z.array(z.string())], { error: shape });
+
+/** Throws on the first address of `list` that is not a valid email address. */
+function checkAddresses(ctx: Ctx, field: string, list: string[]): void {
+  const bad = list.find((a) => !isEmail(a.trim()));
+  if (bad !== undefined) fail(ctx, list, `Invalid email address in ${field}: ${bad}`);
+}
+
+/** An optional address list (string or array) of at most `max` valid addresses. */
+const optionalAddresses = (field: string, max: number, tooMany: string) =>
+  z.nullish(
+    addresses(`${field} must be a string or array of strings`).check(
+      z.superRefine((value, ctx) => {
+        const list = asAddressList(value)!;
+        if (list.length > max) return void fail(ctx, value, tooMany);
+        checkAddresses(ctx, field, list);
+      }),
+    ),
+  );
+
+/** An optional string field; null and '' read as absent. */
+const optionalText = (field: string) => z.nullish(z.string({ error: `${field} must be a string` }));
+
+/**
+ * One attachment: a filename and exactly one of url or content. Messages name the item by its
+ * place (`{path}` becomes `attachments[2]`), as the hand-written parser did.
+ */
+export const attachmentSchema = z
+  .object(
+    {
+      filename: z.string({ error: '{path} is required' }).check(z.refine((v) => v.trim() !== '', '{path} is required')),
+      url: z.nullish(z.string({ error: '{path} must be an http or https URL' }).check(z.refine((v) => v === '' || HTTP_URL.test(v), '{path} must be an http or https URL'))),
+      content: z.nullish(z.string({ error: '{path} must be base64' }).check(z.refine((v) => v === '' || isBase64(v), '{path} must be base64'))),
+      contentType: z.nullish(z.string({ error: '{path} must be a string' })),
+    },
+    { error: '{path} must be an object' },
+  )
+  .check(
+    z.refine((a: Record<string, unknown>) => isAbsent(a.url) !== isAbsent(a.content), {
+      message: '{path} needs exactly one of url or content',
+      // Only once the filename is good: the filename is checked first.
+      when: ({ value }) => isRecord(value) && typeof value.filename === 'string' && value.filename.trim() !== '',
+    }),
+  );
+
+/**
+ * The attachments array: at most 10 items, each an attachment. The count is a refinement, not
+ * `z.maxLength`: zod fails an oversized array before its items and marks that as an abort, which
+ * would also stop the body's missing-fields check, which part 7 puts first. The document still
+ * shows the limit (`maxItems`, registered as metadata).
+ */
+const attachmentList = z
+  .array(attachmentSchema, { error: SEND_EMAIL_MESSAGES.attachmentsShape })
+  .check(z.refine((list) => list.length <= SEND_LIMITS.attachmentsPerEmail, { message: SEND_EMAIL_MESSAGES.attachmentsTooMany, when: ({ value }) => Array.isArray(value) }));
+z.globalRegistry.add(attachmentList, { maxItems: SEND_LIMITS.attachmentsPerEmail });
+export const attachmentsSchema = z.nullish(attachmentList);
+
+/** The optional `environment` name (pattern and length of part 8); '' reads as absent. */
+export const environmentSchema = z.nullish(
+  z
+    .string({ error: 'environment must match [a-zA-Z0-9_.-] and be at most 64 characters' })
+    .check(
+      z.refine(
+        (v) => v === '' || (ENVIRONMENT_PATTERN.test(v) && v.length <= SEND_LIMITS.environmentMaxLength),
+        'environment must match [a-zA-Z0-9_.-] and be at most 64 characters',
+      ),
+    ),
+);
+
+/**
+ * The body of `POST /v1/send-email`. Keys are in the order part 7 checks them; the missing-fields
+ * check is about the whole body, so it comes first.
+ */
+export const sendEmailBodySchema = z
+  .object(
+    {
+      recipient_email: addresses(SEND_EMAIL_MESSAGES.recipientShape).check(
+        z.superRefine((value, ctx) => {
+          const to = asAddressList(value)!;
+          if (to.length === 0 || to.some((a) => a.trim() === '')) return void fail(ctx, value, SEND_EMAIL_MESSAGES.recipientShape);
+          if (to.length > SEND_LIMITS.recipientsPerSingleSend) return void fail(ctx, value, SEND_EMAIL_MESSAGES.tooMany(to.length));
+          checkAddresses(ctx, 'recipient_email', to);
+        }),
+      ),
+      sender_email: z
+        .string({ error: 'sender_email must be a string' })
+        .check(z.superRefine((value, ctx) => void (isEmail(value.trim()) || fail(ctx, value, `Invalid sender_email: ${value.trim()}`)))),
+      html_body: z.string({ error: 'html_body must be a string' }),
+      cc: optionalAddresses('cc', SEND_LIMITS.ccPerSend, SEND_EMAIL_MESSAGES.ccTooMany),
+      bcc: optionalAddresses('bcc', SEND_LIMITS.bccPerSend, SEND_EMAIL_MESSAGES.bccTooMany),
+      attachments: attachmentsSchema,
+      sender_name: optionalText('sender_name'),
+      subject: optionalText('subject'),
+      text_body: optionalText('text_body'),
+      environment: environmentSchema,
+    },
+    { error: 'Request body must be a JSON object' },
+  )
+  .check(
+    z.refine((b: Record<string, unknown>) => !(b.recipient_email == null || isBlank(b.sender_email) || isBlank(b.html_body)), {
+      message: SEND_EMAIL_MESSAGES.missing,
+      when: ({ value }) => isRecord(value),
+    }),
+  );
+
+type SendEmailBody = z.output<typeof sendEmailBodySchema>;
+
+/** Null and '' read as absent. */
+const present = (value: string | null | undefined): string | undefined => (value == null || value === '' ? undefined : value);
+
+/** The attachments as the pipeline takes them. */
+export function toAttachments(list: z.output<typeof attachmentsSchema>): AttachmentInput[] {
+  return (list ?? []).map((a) => ({
+    filename: a.filename.trim(),
+    url: present(a.url),
+    content: present(a.content),
+    contentType: present(a.contentType),
+  }));
+}
+
+/** The validated body as the send pipeline takes it: addresses normalised and deduplicated. */
+function toSingleSend(b: SendEmailBody): SingleSendInput {
+  return {
+    to: dedupe(asAddressList(b.recipient_email)!),
+    cc: dedupe(b.cc == null ? [] : asAddressList(b.cc)!),
+    bcc: dedupe(b.bcc == null ? [] : asAddressList(b.bcc)!),
+    senderEmail: b.sender_email.trim(),
+    senderName: present(b.sender_name),
+    subject: present(b.subject),
+    html: b.html_body,
+    text: present(b.text_body),
+    attachments: toAttachments(b.attachments),
+    environment: present(b.environment),
+  };
+}
+
 /** Validates a `/v1/send-email` body in the order of part 7; throws a 400 with the first problem. */
 export function parseSendEmailRequest(body: unknown): SingleSendInput {
-  const b = (body ?? {}) as Record<string, unknown>;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
-  if (b.recipient_email == null || isBlank(b.sender_email) || isBlank(b.html_body)) throw badRequest(SEND_EMAIL_MESSAGES.missing);
-
-  const to = asAddressList(b.recipient_email);
-  if (!to || to.length === 0 || to.some((a) => a.trim() === '')) throw badRequest(SEND_EMAIL_MESSAGES.recipientShape);
-  if (to.length > SEND_LIMITS.recipientsPerSingleSend) throw badRequest(SEND_EMAIL_MESSAGES.tooMany(to.length));
-  checkAddresses('recipient_email', to);
-
-  if (typeof b.sender_email !== 'string') throw badRequest('sender_email must be a string');
-  const senderEmail = b.sender_email.trim();
-  if (!isEmail(senderEmail)) throw badRequest(`Invalid sender_email: ${senderEmail}`);
-  if (typeof b.html_body !== 'string') throw badRequest('html_body must be a string');
-
-  const cc = optionalList(b.cc, 'cc', SEND_LIMITS.ccPerSend, SEND_EMAIL_MESSAGES.ccTooMany);
-  const bcc = optionalList(b.bcc, 'bcc', SEND_LIMITS.bccPerSend, SEND_EMAIL_MESSAGES.bccTooMany);
-  const attachments = parseAttachments(b.attachments);
-
-  return {
-    to: dedupe(to),
-    cc: dedupe(cc),
-    bcc: dedupe(bcc),
-    senderEmail,
-    senderName: optionalString(b.sender_name, 'sender_name'),
-    subject: optionalString(b.subject, 'subject'),
-    html: b.html_body,
-    text: optionalString(b.text_body, 'text_body'),
-    attachments,
-    environment: parseEnvironment(b.environment),
-  };
+  return toSingleSend(parseRequest(sendEmailBodySchema, body));
 }
 
 /** Validates the optional `environment` name (pattern and length of part 8). */
 export function parseEnvironment(value: unknown): string | undefined {
-  if (value == null || value === '') return undefined;
-  if (typeof value !== 'string' || !ENVIRONMENT_PATTERN.test(value) || value.length > SEND_LIMITS.environmentMaxLength) {
-    throw badRequest('environment must match [a-zA-Z0-9_.-] and be at most 64 characters');
-  }
-  return value;
+  return present(parseRequest(environmentSchema, value));
 }
 
 /** Validates an attachments array: count, and per item a filename and exactly one of url or content. */
 export function parseAttachments(value: unknown): AttachmentInput[] {
-  if (value == null) return [];
-  if (!Array.isArray(value)) throw badRequest(SEND_EMAIL_MESSAGES.attachmentsShape);
-  if (value.length > SEND_LIMITS.attachmentsPerEmail) throw badRequest(SEND_EMAIL_MESSAGES.attachmentsTooMany);
-  return value.map((raw, i) => {
-    const at = `attachments[${i}]`;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(`${at} must be an object`);
-    const a = raw as Record<string, unknown>;
-    if (typeof a.filename !== 'string' || a.filename.trim() === '') throw badRequest(`${at}.filename is required`);
-    const hasUrl = a.url != null && a.url !== '';
-    const hasContent = a.content != null && a.content !== '';
-    if (hasUrl === hasContent) throw badRequest(`${at} needs exactly one of url or content`);
-    if (hasUrl && (typeof a.url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(a.url))) throw badRequest(`${at}.url must be an http or https URL`);
-    if (hasContent && (typeof a.content !== 'string' || !isBase64(a.content))) throw badRequest(`${at}.content must be base64`);
-    if (a.contentType != null && typeof a.contentType !== 'string') throw badRequest(`${at}.contentType must be a string`);
-    return {
-      filename: a.filename.trim(),
-      url: hasUrl ? (a.url as string) : undefined,
-      content: hasContent ? (a.content as string) : undefined,
-      contentType: (a.contentType as string | undefined) || undefined,
-    };
-  });
+  return toAttachments(parseRequest(z.object({ attachments: attachmentsSchema }), { attachments: value }).attachments);
 }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -13,9 +15,11 @@ import { actionsOf, allows, logicalId, nagErrors, statementsOfRole, type Stateme
 // Synthesizing bundles every function with esbuild: build the stack once for the whole file.
 let stack: EmailApiStack;
 let template: Template;
+let outdir: string;
 
 beforeAll(() => {
   const app = new App();
+  outdir = app.outdir;
   stack = new EmailApiStack(app, 'MailroomTest', { env: { account: '123456789012', region: 'eu-west-1' } });
   Aspects.of(stack).add(new AwsSolutionsChecks());
   template = Template.fromStack(stack);
@@ -229,6 +233,28 @@ describe('the HTTP API', () => {
   });
 });
 
+describe('the API reference (group `docs`)', () => {
+  it('bundles the renderer next to the function code, gzipped as the package ships it', () => {
+    const id = logicalId(stack.api.functions.docs.function);
+    // The code asset is staged in the app's output folder as `asset.<hash>`, the hash being its S3 key's.
+    const key = template.findResources('AWS::Lambda::Function')[id].Properties.Code.S3Key as string;
+    const assetPath = `asset.${key.replace(/\.zip$/, '')}`;
+    const files = fs.readdirSync(path.join(outdir, assetPath));
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'rapidoc-min.js.gz']));
+    expect(fs.statSync(path.join(outdir, assetPath, 'index.js')).size).toBeLessThan(500 * 1024);
+  });
+
+  it('serves /openapi.json, /docs and the renderer from the docs function', () => {
+    expect(routes.filter((r) => r.group === 'docs').map(routeKey).sort()).toEqual(['GET /docs', 'GET /docs/rapidoc.js', 'GET /openapi.json']);
+  });
+
+  it('may read the table but not write it', () => {
+    const statements = statementsOf(functionNamed('docs'));
+    expect(allows(statements, 'dynamodb:GetItem', { 'Fn::GetAtt': [logicalId(stack.storage.table), 'Arn'] })).toBe(true);
+    expect(allows(statements, 'dynamodb:PutItem', { 'Fn::GetAtt': [logicalId(stack.storage.table), 'Arn'] })).toBe(false);
+  });
+});
+
 describe('the functions', () => {
   it('are one per endpoint group, one per worker, one per scheduled job, and the inbound function', () => {
     template.resourceCountIs('AWS::Lambda::Function', groupNames.length + workerNames.length + Object.keys(schedules).length + 1);
@@ -268,6 +294,7 @@ describe('the functions', () => {
     pages: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
     tracking: ['EVENTS_QUEUE_URL'],
     links: ['EVENTS_QUEUE_URL'],
+    docs: [],
     partner: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
     'scheduled-sends': ['SCHEDULED_QUEUE_URL'],
     'send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],

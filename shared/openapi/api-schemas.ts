@@ -1,0 +1,280 @@
+import * as z from '../zod';
+import { routeKey, routes, type RouteDefinition } from '../routes';
+import { attachmentsSchema, environmentSchema, sendEmailBodySchema } from '../sending/send-email-request';
+import { templateSendBodySchema } from '../sending/template-send-request';
+import { registerDomainBodySchema } from '../domains/register-request';
+
+/**
+ * The API described to machines: for every route of the route table, the schemas of its body,
+ * query and answer. The OpenAPI document (shared/openapi/document.ts), the docs page, the typed
+ * client and the faults suite's fuzz inputs are all drawn from here.
+ *
+ * A schema marked `validates: true` is the one the route's handler parses with (the one source of
+ * validation); the others describe a hand-written parser not converted yet, and a test checks that
+ * schema and parser agree on sample inputs (test/unit/shared/openapi/schema-parser-agreement.test.ts).
+ */
+export interface RouteSchemas {
+  /** One line for the docs. */
+  readonly summary: string;
+  /** The JSON body, when the route takes one. */
+  readonly body?: z.ZodMiniType;
+  /** The query string parameters (an object of strings). */
+  readonly query?: z.ZodMiniObject;
+  /** The success answer's status and body. */
+  readonly response?: { readonly status: number; readonly body: z.ZodMiniType; readonly contentType?: string };
+  /** True when `body` is what the handler validates with; false when it describes a hand-written parser. */
+  readonly validates?: boolean;
+  /** A request body that passes `body` (shown in the docs, checked in CI). */
+  readonly example?: unknown;
+}
+
+// -- shared pieces -------------------------------------------------------------------------------
+
+const uuid = z.string().check(z.regex(/^[0-9a-f-]{36}$/i));
+const anyObject = z.record(z.string(), z.unknown());
+const email = z.string().check(z.regex(/^[^@\s]+@[^@\s]+$/));
+const addressOrList = z.union([z.string(), z.array(z.string())]);
+const page = { page: z.optional(z.string()), per_page: z.optional(z.string()) };
+const json = (body: z.ZodMiniType, status = 200) => ({ status, body });
+const ok = json(anyObject);
+const created = json(anyObject, 201);
+
+/** The error body of project routes (part 7). */
+export const errorBodySchema = z.object({ error: z.string() });
+/** The error body of partner routes: `error`, `code` and `error_code`, plus flat extra fields. */
+export const partnerErrorBodySchema = z.looseObject({ error: z.string(), code: z.optional(z.string()), error_code: z.optional(z.string()) });
+
+/** The answer of the single sends (4.1, 4.2). */
+export const sendResponseSchema = z.object({ message: z.string(), email_id: z.nullable(uuid), project_id: uuid });
+
+// -- request bodies of parsers not converted yet (described, checked against the parser) ---------
+
+/** `POST /send-email` (4.3): the advanced send, with scheduling, stored templates and dry runs. */
+export const advancedSendBodySchema = z.object({
+  recipient: addressOrList,
+  sender: z.string(),
+  senderName: z.optional(z.string()),
+  subject: z.optional(z.string()),
+  html: z.optional(z.string()),
+  text: z.optional(z.string()),
+  templateId: z.optional(z.union([z.string(), z.number()])),
+  data: z.optional(anyObject),
+  cc: z.optional(addressOrList),
+  bcc: z.optional(addressOrList),
+  attachments: attachmentsSchema,
+  custom_headers: z.optional(z.record(z.string(), z.string())),
+  email_type: z.optional(z.string()),
+  scheduled_at: z.optional(z.string()),
+  timezone: z.optional(z.string()),
+  dry_run: z.optional(z.boolean()),
+  in_reply_to: z.optional(z.string()),
+  references: z.optional(addressOrList),
+  thread_id: z.optional(z.string()),
+  campaign_id: z.optional(uuid),
+  automation_run_id: z.optional(uuid),
+  environment: environmentSchema,
+});
+
+/** `POST /v1/send-batch` (4.4): up to 10,000 recipients with per-recipient data. */
+export const batchBodySchema = z.object({
+  recipients: z.array(z.union([z.string(), z.looseObject({ email: z.string(), data: z.optional(anyObject) })])).check(z.maxLength(10_000)),
+  sender: z.string(),
+  senderName: z.nullish(z.string()),
+  subject: z.nullish(z.string()),
+  html: z.nullish(z.string()),
+  text: z.nullish(z.string()),
+  templateId: z.nullish(z.union([z.string(), z.number()])),
+  data: z.nullish(anyObject),
+  email_type: z.nullish(z.string()),
+  custom_headers: z.nullish(z.record(z.string(), z.string())),
+  scheduled_at: z.nullish(z.string()),
+  timezone: z.nullish(z.string()),
+  dry_run: z.nullish(z.boolean()),
+  environment: environmentSchema,
+});
+
+/** `POST /v1/partner/projects`: a project, optionally with its domain and sender. */
+export const createProjectBodySchema = z.object({
+  name: z.string().check(z.minLength(1)),
+  external_key: z.optional(z.string()),
+  timezone: z.optional(z.string()),
+  country: z.optional(z.string()),
+  domain: z.optional(z.string()),
+  sender: z.optional(z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()) })),
+});
+
+const templateBody = z.object({
+  name: z.string(),
+  html: z.string(),
+  subject: z.nullish(z.string()),
+  description: z.nullish(z.string()),
+  preheader: z.nullish(z.string()),
+});
+const leadBody = z.looseObject({ email, data: z.optional(anyObject), segment_ids: z.optional(z.array(uuid)), tags: z.optional(z.array(z.string())) });
+const eventBody = z.object({ email, event: z.string(), properties: z.optional(anyObject), timestamp: z.optional(z.string()) });
+const emails = z.looseObject({ emails: z.optional(z.array(z.string())), email: z.optional(z.string()) });
+const rescheduleBody = z.looseObject({ scheduled_at: z.string(), timezone: z.optional(z.string()) });
+const segmentBody = z.looseObject({ name: z.string(), type: z.optional(z.string()), filter: z.optional(anyObject) });
+const senderBody = z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()), allow_unauthenticated: z.optional(z.boolean()) });
+const html = { status: 200, body: z.string(), contentType: 'text/html' } as const;
+
+// -- the registry ---------------------------------------------------------------------------------
+
+const registry = new Map<string, RouteSchemas>();
+
+/** Describes one route; adding a route to the API is one call (`describeRoute('POST /v1/x', {...})`). */
+export function describeRoute(key: string, schemas: RouteSchemas): void {
+  registry.set(key, schemas);
+}
+
+describeRoute('POST /v1/send-email', {
+  summary: 'Send one email to up to 50 recipients',
+  body: sendEmailBodySchema,
+  validates: true,
+  response: json(sendResponseSchema),
+  example: { recipient_email: 'ada@example.com', sender_email: 'hello@mail.example.com', subject: 'Welcome', html_body: '<p>Hello Ada</p>' },
+});
+describeRoute('POST /v1/send-template-email', {
+  summary: 'Send a stored template (or inline HTML) to one recipient',
+  body: templateSendBodySchema,
+  validates: true,
+  response: json(sendResponseSchema),
+  example: { template_id: '6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', recipient_email: 'ada@example.com', sender_email: 'hello@mail.example.com', variables: { name: 'Ada' } },
+});
+describeRoute('POST /send-email', {
+  summary: 'Advanced send: scheduling, stored templates, dry runs',
+  body: advancedSendBodySchema,
+  response: ok,
+  example: { recipient: 'ada@example.com', sender: 'hello@mail.example.com', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>', data: { name: 'Ada' }, dry_run: true },
+});
+describeRoute('POST /v1/send-batch', {
+  summary: 'Send to up to 10,000 recipients',
+  body: batchBodySchema,
+  response: ok,
+  example: { recipients: ['ada@example.com', { email: 'alan@example.com', data: { name: 'Alan' } }], sender: 'hello@mail.example.com', subject: 'News', html: '<p>News</p>' },
+});
+describeRoute('GET /v1/send-batch/{batchId}', { summary: 'A batch and its progress', response: ok });
+describeRoute('PATCH /v1/send-batch/{batchId}', { summary: 'Reschedule a scheduled batch', body: rescheduleBody, response: ok });
+describeRoute('DELETE /v1/send-batch/{batchId}', { summary: 'Cancel a batch not yet gone out', response: ok });
+describeRoute('GET /v1/scheduled-sends/{id}', { summary: 'A scheduled send', response: ok });
+describeRoute('PATCH /v1/scheduled-sends/{id}', { summary: 'Move a pending scheduled send', body: rescheduleBody, response: ok });
+describeRoute('DELETE /v1/scheduled-sends/{id}', { summary: 'Cancel a pending scheduled send', response: ok });
+describeRoute('GET /v1/activity/{id}', { summary: 'One activity record', query: z.object({ include: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/activity', {
+  summary: 'Activity records, newest first',
+  query: z.looseObject({ ...page, status: z.optional(z.string()), recipient: z.optional(z.string()), sender_domain: z.optional(z.string()) }),
+  response: ok,
+});
+describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain', query: z.looseObject({}), response: ok });
+describeRoute('GET /v1/webhooks/secret', { summary: 'The webhook signing secret', response: ok });
+describeRoute('POST /v1/webhooks/secret/rotate', { summary: 'Rotate the webhook signing secret', response: ok });
+describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject(page), response: ok });
+describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject(page), response: ok });
+describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: emails, response: ok });
+describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: emails, response: ok });
+describeRoute('GET /v1/suppressions/{email}', { summary: 'One suppressed address', response: ok });
+describeRoute('DELETE /v1/suppressions/{email}', { summary: 'Remove one address from the suppression list', response: ok });
+describeRoute('POST /v1/templates', { summary: 'Create a template', body: templateBody, response: created, example: { name: 'Welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });
+describeRoute('GET /v1/templates', { summary: 'Templates (html empty in the list)', query: z.looseObject(page), response: ok });
+describeRoute('GET /v1/templates/{id}', { summary: 'One template, by uuid or internal id', response: ok });
+describeRoute('PUT /v1/templates/{id}', { summary: 'Update a template', body: z.partial(templateBody), response: ok });
+describeRoute('DELETE /v1/templates/{id}', { summary: 'Delete a template not in use', response: ok });
+describeRoute('POST /domains/register', {
+  summary: 'Register a sending domain and its sender',
+  body: registerDomainBodySchema,
+  validates: true,
+  response: created,
+  example: { domain: 'mail.example.com', sender_name: 'Example', sender_email: 'hello@mail.example.com' },
+});
+describeRoute('GET /domains/health', { summary: 'Health of every domain of the project', response: ok });
+describeRoute('POST /domains/reply', { summary: 'Set up the reply domain', body: anyObject, response: ok });
+describeRoute('POST /domains/tracking', { summary: 'Set up the tracking domain', body: anyObject, response: ok });
+describeRoute('POST /domains/verify-email', { summary: 'Verify a sender address by magic link', body: anyObject, response: ok });
+describeRoute('GET /domains/{domain}/dns-records', { summary: 'The DNS records to publish', response: ok });
+describeRoute('POST /domains/{domain}/verify', { summary: 'Check verification now', response: ok });
+describeRoute('GET /domains/{domain}/status', { summary: 'Verification status', response: ok });
+describeRoute('GET /domains/{domain}/domain-connect', { summary: 'One-click DNS setup link', response: ok });
+describeRoute('POST /domains/{domain}/recreate', { summary: 'Recreate a failed identity', response: ok });
+describeRoute('POST /v1/partner/projects', {
+  summary: 'Create a project (optionally with its domain and sender)',
+  body: createProjectBodySchema,
+  response: created,
+  example: { name: 'Acme', external_key: 'acme-1' },
+});
+describeRoute('GET /v1/partner/projects', { summary: 'The organization\'s projects', query: z.looseObject(page), response: ok });
+describeRoute('GET /v1/partner/projects/{projectId}', { summary: 'One project', response: ok });
+describeRoute('PATCH /v1/partner/projects/{projectId}', { summary: 'Update a project', body: anyObject, response: ok });
+describeRoute('DELETE /v1/partner/projects/{projectId}', { summary: 'Disable a project', response: ok });
+describeRoute('POST /v1/partner/projects/{projectId}/reactivate', { summary: 'Reactivate a disabled project', response: ok });
+describeRoute('POST /v1/partner/projects/{projectId}/domains', { summary: 'Onboard a domain and sender', body: z.looseObject({ domain: z.string() }), response: created });
+describeRoute('GET /v1/partner/projects/{projectId}/domains', { summary: 'The project\'s domains', response: ok });
+describeRoute('GET /v1/partner/projects/{projectId}/domains/{domain}', { summary: 'One domain with its records', response: ok });
+describeRoute('POST /v1/partner/projects/{projectId}/domains/{domain}/verify', { summary: 'Force verification', response: ok });
+describeRoute('GET /v1/partner/projects/{projectId}/senders', { summary: 'The project\'s senders', response: ok });
+describeRoute('POST /v1/partner/projects/{projectId}/senders', { summary: 'Create a sender', body: senderBody, response: created });
+describeRoute('POST /v1/partner/projects/{projectId}/api-key/rotate', { summary: 'Rotate the project key', response: ok });
+describeRoute('GET /v1/partner/projects/{projectId}/stats', { summary: 'Delivery metrics', response: ok });
+describeRoute('GET /v1/partner/whoami', { summary: 'The organization and its quota', response: ok });
+describeRoute('GET /verify/{token}', { summary: 'Public domain verification page', response: html });
+describeRoute('POST /verify/{token}', { summary: 'The verification page\'s verify button', response: ok });
+describeRoute('GET /senders/confirm/{token}', { summary: 'Sender confirmation page', response: html });
+describeRoute('POST /senders/confirm/{token}', { summary: 'Confirm a sender', response: html });
+describeRoute('GET /t/o/{token}', { summary: 'Open pixel', response: { status: 200, body: z.string(), contentType: 'image/gif' } });
+describeRoute('GET /t/c/{token}', { summary: 'Click redirect', response: { status: 302, body: z.string() } });
+describeRoute('GET /u/{token}', { summary: 'Unsubscribe page', response: html });
+describeRoute('POST /u/{token}', { summary: 'Unsubscribe (RFC 8058 one-click)', response: html });
+describeRoute('GET /v/{token}', { summary: 'View in browser', response: html });
+describeRoute('POST /v1/leads/imports', { summary: 'Start a lead import (upload URL or inline content)', body: anyObject, response: created });
+describeRoute('GET /v1/leads/imports/{id}', { summary: 'An import\'s progress', response: ok });
+describeRoute('POST /v1/leads/imports/{id}/start', { summary: 'Start an uploaded import', response: ok });
+describeRoute('GET /v1/leads/imports/{id}/errors', { summary: 'Rows that failed (CSV)', response: { status: 200, body: z.string(), contentType: 'text/csv' } });
+describeRoute('POST /v1/leads', { summary: 'Upsert a lead or up to 1,000 leads', body: z.union([leadBody, z.looseObject({ leads: z.array(leadBody).check(z.maxLength(1000)) })]), response: ok, example: { email: 'ada@example.com', data: { plan: 'pro' } } });
+describeRoute('GET /v1/leads', { summary: 'Leads', query: z.looseObject({ ...page, segment_id: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/leads/{id}', { summary: 'One lead, by id or email', response: ok });
+describeRoute('PUT /v1/leads/{id}', { summary: 'Update a lead', body: z.partial(leadBody), response: ok });
+describeRoute('DELETE /v1/leads/{id}', { summary: 'Delete a lead', response: ok });
+describeRoute('POST /v1/leads/{id}/segments', { summary: 'Add a lead to segments', body: z.looseObject({ segment_ids: z.array(uuid) }), response: ok });
+describeRoute('DELETE /v1/leads/{id}/segments/{segmentId}', { summary: 'Remove a lead from a segment', response: ok });
+describeRoute('POST /v1/leads/{id}/tags', { summary: 'Add tags', body: z.looseObject({ tags: z.array(z.string()) }), response: ok });
+describeRoute('DELETE /v1/leads/{id}/tags', { summary: 'Remove tags', body: z.looseObject({ tags: z.array(z.string()) }), response: ok });
+describeRoute('GET /v1/leads/{id}/tags', { summary: 'A lead\'s tags', response: ok });
+describeRoute('POST /v1/leads/{id}/attributes', { summary: 'Set attributes', body: anyObject, response: ok });
+describeRoute('GET /v1/leads/{id}/attributes', { summary: 'A lead\'s attributes', response: ok });
+describeRoute('POST /v1/segments', { summary: 'Create a segment', body: segmentBody, response: created });
+describeRoute('GET /v1/segments', { summary: 'Segments', query: z.looseObject(page), response: ok });
+describeRoute('GET /v1/segments/{id}', { summary: 'One segment', response: ok });
+describeRoute('PATCH /v1/segments/{id}', { summary: 'Update a segment', body: z.partial(segmentBody), response: ok });
+describeRoute('DELETE /v1/segments/{id}', { summary: 'Delete a segment', response: ok });
+describeRoute('POST /v1/segments/{id}/evaluate', { summary: 'Evaluate a dynamic segment now', response: ok });
+describeRoute('POST /v1/events', { summary: 'Record a custom event', body: eventBody, response: created, example: { email: 'ada@example.com', event: 'signed_up', properties: { plan: 'pro' } } });
+describeRoute('POST /v1/events/bulk', { summary: 'Record up to 1,000 events', body: z.looseObject({ events: z.array(eventBody).check(z.maxLength(1000)) }), response: ok });
+describeRoute('GET /v1/events', { summary: 'Custom events', query: z.looseObject({ ...page, email: z.optional(z.string()), event: z.optional(z.string()) }), response: ok });
+describeRoute('GET /openapi.json', { summary: 'This document', response: ok });
+describeRoute('GET /docs', { summary: 'The API reference page', response: html });
+describeRoute('GET /docs/rapidoc.js', { summary: 'The reference page\'s renderer (RapiDoc, bundled)', response: { status: 200, body: z.string(), contentType: 'text/javascript' } });
+
+/** One route of the route table with its schemas. */
+export interface DescribedRoute {
+  readonly route: RouteDefinition;
+  readonly schemas: RouteSchemas;
+}
+
+/** Every route of the route table with its schemas, in the table's order; throws on a route not described. */
+export function listRouteSchemas(): DescribedRoute[] {
+  return routes.map((route) => {
+    const schemas = registry.get(routeKey(route));
+    if (!schemas) throw new Error(`Route ${routeKey(route)} has no schemas in shared/openapi/api-schemas.ts`);
+    return { route, schemas };
+  });
+}
+
+/** The schemas of one route (`POST /v1/send-email`), if described. */
+export function schemasOf(key: string): RouteSchemas | undefined {
+  return registry.get(key);
+}
+
+/** Route keys described here that the route table does not have (a stale description). */
+export function describedButNotRouted(): string[] {
+  const routed = new Set(routes.map(routeKey));
+  return [...registry.keys()].filter((key) => !routed.has(key));
+}
