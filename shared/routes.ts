@@ -39,6 +39,7 @@ export const endpointGroups = {
   events: { entry: 'functions/events/handler.ts', description: 'Custom events' },
   batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
   'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
+  'campaign-reports': { entry: 'functions/campaign-reports/handler.ts', description: 'Campaign reports: recipients left out, outcomes per recipient, CSV exports' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -133,6 +134,11 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/events', group: 'events', auth: 'project' },
   { method: 'POST', path: '/v1/events/bulk', group: 'events', auth: 'project' },
   { method: 'GET', path: '/v1/events', group: 'events', auth: 'project' },
+  // Campaign reports (issue 17, item 8): a group of their own, apart from the campaigns API group.
+  { method: 'GET', path: '/v1/campaigns/{id}/recipients', group: 'campaign-reports', auth: 'project' },
+  { method: 'GET', path: '/v1/campaigns/{id}/left-out', group: 'campaign-reports', auth: 'project' },
+  { method: 'POST', path: '/v1/campaigns/{id}/exports', group: 'campaign-reports', auth: 'project' },
+  { method: 'GET', path: '/v1/campaigns/{id}/exports/{exportId}', group: 'campaign-reports', auth: 'project' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */
@@ -152,6 +158,7 @@ export const workers = {
   'batch-send-worker': { entry: 'functions/batch-send-worker/handler.ts', queue: 'batch-send' },
   'lead-import-worker': { entry: 'functions/lead-import-worker/handler.ts', queue: 'imports' },
   'campaign-engine': { entry: 'functions/campaign-engine/handler.ts', queue: 'campaigns' },
+  'campaign-export-worker': { entry: 'functions/campaign-export-worker/handler.ts', queue: 'exports' },
 } as const;
 
 export type WorkerName = keyof typeof workers;
