@@ -12,8 +12,11 @@ export const EXPORT_PART_BYTES = 8 * 1024 * 1024;
 const ATTEMPTS_PER_PART = 10;
 const MAX_PARTS = 999;
 
-/** Records read per page while a part is built (ten BatchGets of 100). */
+/** Most records read per page while a part is built (ten BatchGets of 100). */
 const PAGE_SIZE = 1000;
+
+/** The shortest a CSV line gets (a short address, an id, no times): pages are sized so a part overshoots by little. */
+const MIN_LINE_BYTES = 80;
 
 export interface ExportRunOptions {
   /** Milliseconds this run may work before it queues its continuation (the worker has 15 minutes). */
@@ -81,7 +84,7 @@ async function buildPart(deps: Services, record: CampaignExport, partBytes: numb
       record.project_id,
       record.campaign_id,
       position,
-      PAGE_SIZE,
+      Math.max(1, Math.min(PAGE_SIZE, Math.ceil((partBytes - bytes) / MIN_LINE_BYTES))),
       record.created_at,
     );
     for (const activity of page.records) {
@@ -95,12 +98,17 @@ async function buildPart(deps: Services, record: CampaignExport, partBytes: numb
   return { body: Buffer.from(lines.join(''), 'utf8'), rows, next: position };
 }
 
-/** Assembles the parts; an upload already completed by a crashed run shows as the object being there. */
+/**
+ * Assembles the parts. A replay after a crash that followed the completion finds the upload gone
+ * (`NoSuchUpload`): an upload only goes by completion or by the bucket's one-day abort rule, and an
+ * export's parts are written within hours, so gone means completed. (The worker may only put to
+ * the bucket, so it cannot look at the object itself.)
+ */
 async function complete(deps: Services, record: CampaignExport, now: string): Promise<void> {
   try {
     await deps.blobs.completeUpload(record.object_key, record.upload_id as string, record.parts);
   } catch (error) {
-    if ((await deps.blobs.size(record.object_key)) === undefined) throw error;
+    if ((error as { name?: string }).name !== 'NoSuchUpload') throw error;
     logger.info('Export upload was already complete', { exportId: record.id });
   }
   await finishExport(deps.db, record, { status: 'completed', completed_at: now, updated_at: now });
