@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Activity, ActivityFailure, ActivityStatus, TimelineEvent } from '../activity/activity';
 import type { CounterField } from '../stats/domain-stats';
+import type { CampaignEventCounter } from './campaign-tally';
 import type { DeliveryEvent } from './ses-event';
 
 /** How far along a mail is; an event never moves it backwards (a late Delivery never undoes a Bounce). */
@@ -41,12 +42,6 @@ const TIMELINE_TYPE: Record<string, string> = {
   open: 'open',
   click: 'click',
 };
-
-/**
- * Campaign counters a delivery event can add (shared/campaigns/campaign-counters.ts names them all);
- * each is added once per mail, by the event that made the transition.
- */
-export type CampaignEventCounter = 'delivered' | 'hard_bounced' | 'soft_bounced' | 'complained' | 'opened' | 'machine_opened' | 'clicked' | 'unsubscribed';
 
 export interface AppliedEvent {
   /** The same event was already recorded: nothing to do. */

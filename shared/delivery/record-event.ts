@@ -9,19 +9,12 @@ import { domainOf } from '../mail/addresses';
 import { dayOf, type CounterBatch } from '../stats/domain-stats';
 import { ttlAfterDays } from '../store/client';
 import { suppressAutomatically } from '../suppression/suppression-service';
-import { applyDeliveryEvent, type CampaignEventCounter } from './apply-event';
+import { applyDeliveryEvent } from './apply-event';
+import type { CampaignTally } from './campaign-tally';
 import { engagementRecorded, putEngagement } from './engagement-repository';
 import type { DeliveryEvent } from './ses-event';
 
 export type RecordOutcome = 'applied' | 'duplicate' | 'unknown_activity';
-
-/**
- * Where campaign counters are gathered: a CampaignCounterBatch (shared/campaigns), flushed once per
- * worker batch or request by the caller. Named structurally so delivery does not depend on campaigns.
- */
-export interface CampaignTally {
-  add(campaignId: string, field: CampaignEventCounter): void;
-}
 
 /** Projects read once per batch of events. */
 export type ProjectCache = Map<string, Promise<Project | undefined>>;

@@ -1,7 +1,7 @@
 import { decodeBody } from '../activity/activity-body';
 import { getActivity, getActivityWithBody } from '../activity/activity-repository';
 import type { Services } from '../container';
-import type { CampaignTally } from '../delivery/record-event';
+import type { CampaignTally } from '../delivery/campaign-tally';
 import { getProject } from '../projects/project-repository';
 import { addSuppressionIfAbsent, type SuppressionEntry } from '../suppression/suppression-repository';
 import { suppressAutomatically } from '../suppression/suppression-service';
