@@ -25,9 +25,12 @@ export const FILTERED_REPORT_LIMIT = 100_000;
 export const EXPORT_RETENTION_DAYS = 7;
 export const DOWNLOAD_URL_SECONDS = 3600;
 
+/** What an id of ours can look like (uuids, generated ids); anything else cannot name one, and is kept away from the key (DynamoDB refuses keys over 2 KB). */
+const possibleId = (id: string | undefined): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(id);
+
 /** The project's campaign, or 404 `NOT_FOUND` (part 7), also for another project's campaign. */
 export async function projectCampaign(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined): Promise<Campaign> {
-  const campaign = campaignId ? await findProjectCampaign(deps.db, projectId, campaignId) : undefined;
+  const campaign = possibleId(campaignId) ? await findProjectCampaign(deps.db, projectId, campaignId) : undefined;
   if (!campaign) throw notFound('NOT_FOUND');
   return campaign;
 }
@@ -120,7 +123,7 @@ export async function startExport(deps: Pick<Services, 'db' | 'queue' | 'clock'>
 /** `GET /v1/campaigns/:id/exports/:exportId`: the export's progress, and a download URL (valid an hour) once completed. */
 export async function showExport(deps: Pick<Services, 'db' | 'blobs'>, projectId: string, campaignId: string | undefined, exportId: string | undefined) {
   const campaign = await projectCampaign(deps, projectId, campaignId);
-  const record = exportId ? await getExport(deps.db, campaign.id, exportId) : undefined;
+  const record = possibleId(exportId) ? await getExport(deps.db, campaign.id, exportId) : undefined;
   if (!record || record.project_id !== projectId) throw notFound('NOT_FOUND');
   const url = record.status === 'completed' ? await deps.blobs.downloadUrl(record.object_key, DOWNLOAD_URL_SECONDS, `campaign-${campaign.id}-outcomes.csv`) : undefined;
   return { success: true, export: presentExport(record, url) };
