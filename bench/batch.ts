@@ -105,6 +105,10 @@ function countedBlobs(inner: FileStore, counter: { put: number; get: number }): 
     size: (key) => inner.size(key),
     readFrom: (key, offset) => inner.readFrom(key, offset),
     uploadUrl: (key, seconds) => inner.uploadUrl(key, seconds),
+    downloadUrl: (key, seconds, filename) => inner.downloadUrl(key, seconds, filename),
+    startUpload: (key, contentType) => inner.startUpload(key, contentType),
+    uploadPart: (key, uploadId, n, body) => inner.uploadPart(key, uploadId, n, body),
+    completeUpload: (key, uploadId, parts) => inner.completeUpload(key, uploadId, parts),
     put: (key, body) => {
       counter.put++;
       return inner.put(key, body);

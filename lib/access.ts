@@ -167,6 +167,13 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
    * engine's init; reads them and their counters; cancels, pauses and resumes them.
    */
   campaigns: { table: 'readWrite', enqueue: ['campaigns'], payloads: 'put' },
+  /**
+   * Campaign reports: reads a campaign's activity records, creates export jobs and queues them,
+   * presigns the finished CSV's download (a presigned GET needs the function's own read grant).
+   */
+  'campaign-reports': { table: 'readWrite', enqueue: ['exports'], payloads: 'read' },
+  /** Writes a campaign export's CSV to the bucket in parts (multipart upload), checkpoints, and queues its own continuation. */
+  'campaign-export-worker': { table: 'readWrite', enqueue: ['exports'], payloads: 'put' },
   /** Template CRUD and the usage markers checked before a delete. */
   templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */

@@ -30,6 +30,7 @@ const shape = {
   BATCH_SEND_QUEUE_URL: z.url(),
   IMPORTS_QUEUE_URL: z.url(),
   CAMPAIGNS_QUEUE_URL: z.url(),
+  EXPORTS_QUEUE_URL: z.url(),
   PAYLOAD_BUCKET: z.string().check(z.minLength(3)),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.optional(z.string()),

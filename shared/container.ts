@@ -73,7 +73,7 @@ function build(cfg: Config): Services {
         });
         return new S3BlobStore(client, () => cfg.PAYLOAD_BUCKET);
       },
-      { put: true, get: true, size: true, readFrom: true, uploadUrl: true },
+      { put: true, get: true, size: true, readFrom: true, uploadUrl: true, downloadUrl: true, startUpload: true, uploadPart: true, completeUpload: true },
     ),
     fetcher: new HttpFetcher({ allowLoopback: cfg.ALLOW_PRIVATE_URLS === 'true' }),
     clock: systemClock,

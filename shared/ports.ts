@@ -64,6 +64,14 @@ export interface FileStore extends BlobStore {
   readFrom(key: string, offset: number): Promise<NodeJS.ReadableStream>;
   /** A URL that lets its holder PUT the object once, without credentials, for `expiresInSeconds`. */
   uploadUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /** A URL that lets its holder GET the object, as a download named `filename`, for `expiresInSeconds`. */
+  downloadUrl(key: string, expiresInSeconds: number, filename: string): Promise<string>;
+  /** Starts a multipart upload of a large object written in parts (campaign exports); returns its upload id. */
+  startUpload(key: string, contentType: string): Promise<string>;
+  /** Uploads part `partNumber` (1 to 10,000; all but the last at least 5 MB); returns its ETag. Uploading a number again replaces that part. */
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string>;
+  /** Assembles the listed parts, in ascending part order, into the object; parts not listed are discarded. */
+  completeUpload(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void>;
 }
 
 /** Why a URL could not be fetched: distinguishes a refused address from a network failure. */

@@ -43,6 +43,11 @@ export const queues = {
    * step fenced by the campaign's step number, so duplicates and stale steps do nothing.
    */
   campaigns: { urlEnv: 'CAMPAIGNS_QUEUE_URL', visibilityTimeoutSeconds: 120, maxReceiveCount: 8, batchSize: 1 },
+  /**
+   * Campaign outcome exports: one message writes CSV parts from the export's checkpoint for up to the
+   * worker's 15 minutes, then queues its own continuation (as `imports` does).
+   */
+  exports: { urlEnv: 'EXPORTS_QUEUE_URL', visibilityTimeoutSeconds: 960, maxReceiveCount: 8, batchSize: 1, workerTimeoutSeconds: 900 },
 } as const satisfies Record<string, QueueDefinition>;
 
 export type QueueName = keyof typeof queues;

@@ -40,10 +40,10 @@ export const endpointGroups = {
   batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
   'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
   campaigns: { entry: 'functions/campaigns/handler.ts', description: 'Campaigns: create, read, cancel, pause and resume' },
-
   // `assets`: files (from the repository root) the stack copies next to the bundle: the renderer is
   // served as the package ships it, gzipped, instead of being inlined into the JavaScript bundle.
   docs: { entry: 'functions/docs/handler.ts', description: 'The OpenAPI document and the API reference page', assets: ['node_modules/rapidoc/dist/rapidoc-min.js.gz'] },
+  'campaign-reports': { entry: 'functions/campaign-reports/handler.ts', description: 'Campaign reports: recipients left out, outcomes per recipient, CSV exports' },
 } as const;
 
 export type EndpointGroup = keyof typeof endpointGroups;
@@ -145,11 +145,15 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/campaigns/{id}/cancel', group: 'campaigns', auth: 'project' },
   { method: 'POST', path: '/v1/campaigns/{id}/pause', group: 'campaigns', auth: 'project' },
   { method: 'POST', path: '/v1/campaigns/{id}/resume', group: 'campaigns', auth: 'project' },
-
   // Public: the API's description holds no project data.
   { method: 'GET', path: '/openapi.json', group: 'docs', auth: 'public' },
   { method: 'GET', path: '/docs', group: 'docs', auth: 'public' },
   { method: 'GET', path: '/docs/rapidoc.js', group: 'docs', auth: 'public' },
+  // Campaign reports (issue 17, item 8): a group of their own, apart from the campaigns API group.
+  { method: 'GET', path: '/v1/campaigns/{id}/recipients', group: 'campaign-reports', auth: 'project' },
+  { method: 'GET', path: '/v1/campaigns/{id}/left-out', group: 'campaign-reports', auth: 'project' },
+  { method: 'POST', path: '/v1/campaigns/{id}/exports', group: 'campaign-reports', auth: 'project' },
+  { method: 'GET', path: '/v1/campaigns/{id}/exports/{exportId}', group: 'campaign-reports', auth: 'project' },
 ];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */
@@ -169,6 +173,7 @@ export const workers = {
   'batch-send-worker': { entry: 'functions/batch-send-worker/handler.ts', queue: 'batch-send' },
   'lead-import-worker': { entry: 'functions/lead-import-worker/handler.ts', queue: 'imports' },
   'campaign-engine': { entry: 'functions/campaign-engine/handler.ts', queue: 'campaigns' },
+  'campaign-export-worker': { entry: 'functions/campaign-export-worker/handler.ts', queue: 'exports' },
 } as const;
 
 export type WorkerName = keyof typeof workers;

@@ -1,3 +1,5 @@
+import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../shared/campaigns/campaign-counter-flush';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
@@ -49,7 +51,9 @@ export const handler = apiHandler('links', {
     guarded(request, 'Unsubscribe', async () => {
       const target = await unsubscribeTarget(services(), request.params.token);
       if (!target) return invalid();
-      await unsubscribe(services(), target, isOneClick(request.body) ? 'one_click' : 'page');
+      const campaigns = new CampaignCounterBatch();
+      await unsubscribe(services(), target, isOneClick(request.body) ? 'one_click' : 'page', campaigns);
+      await flushCampaignCounters(services(), campaigns);
       return page(200, (nonce) => renderUnsubscribedPage(target.email, nonce));
     }),
 

@@ -1,3 +1,5 @@
+import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../shared/campaigns/campaign-counter-flush';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types';
@@ -18,9 +20,11 @@ export const handler = apiHandler('tracking', {
   /** Always the same GIF, valid token or not: the answer never tells whether a token is valid. */
   'GET /t/o/{token}': async (request: ApiRequest) => {
     const counters = new CounterBatch();
+    const campaigns = new CampaignCounterBatch();
     try {
-      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters);
-      await flushCounters(services(), counters);
+      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters, campaigns);
+      // Only the first human (or machine) open of a mail adds to its campaign: later opens write no counter.
+      await Promise.all([flushCounters(services(), counters), flushCampaignCounters(services(), campaigns)]);
     } catch (error) {
       logger.error('Recording an open failed', { requestId: request.requestId, error: error as Error });
     }
@@ -30,10 +34,11 @@ export const handler = apiHandler('tracking', {
   /** A 302 to the link of the mail the token names; anything else is a 404 page, never a redirect. */
   'GET /t/c/{token}': async (request: ApiRequest) => {
     const counters = new CounterBatch();
+    const campaigns = new CampaignCounterBatch();
     try {
-      const click = await followClick(services(), request.params.token, visitorOf(request.headers), counters);
+      const click = await followClick(services(), request.params.token, visitorOf(request.headers), counters, campaigns);
       if (!click) return invalidLinkPage();
-      await flushCounters(services(), counters);
+      await Promise.all([flushCounters(services(), counters), flushCampaignCounters(services(), campaigns)]);
       return {
         status: 302,
         headers: { location: click.location, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },

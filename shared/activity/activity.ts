@@ -69,6 +69,10 @@ export interface Activity {
   bounced_at?: string;
   complained_at?: string;
   opened_first_at?: string;
+  /** First open by a person: machine opens (Apple Mail Privacy Protection, scanners) leave it unset (shared/tracking/machine-open.ts). */
+  human_opened_at?: string;
+  /** First open by a machine. */
+  machine_opened_at?: string;
   clicked_first_at?: string;
   failure?: ActivityFailure;
   suppression_reason?: string;

@@ -1,4 +1,12 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { FileStore } from '../ports';
 
@@ -48,5 +56,33 @@ export class S3BlobStore implements FileStore {
 
   async uploadUrl(key: string, expiresInSeconds: number): Promise<string> {
     return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds });
+  }
+
+  async downloadUrl(key: string, expiresInSeconds: number, filename: string): Promise<string> {
+    const disposition = `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`;
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentDisposition: disposition }), { expiresIn: expiresInSeconds });
+  }
+
+  async startUpload(key: string, contentType: string): Promise<string> {
+    const out = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }));
+    if (!out.UploadId) throw new Error(`No upload id for ${key}`);
+    return out.UploadId;
+  }
+
+  async uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string> {
+    const out = await this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body }));
+    if (!out.ETag) throw new Error(`No ETag for part ${partNumber} of ${key}`);
+    return out.ETag;
+  }
+
+  async completeUpload(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void> {
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+      }),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Activity, ActivityFailure, ActivityStatus, TimelineEvent } from '../activity/activity';
 import type { CounterField } from '../stats/domain-stats';
+import type { CampaignEventCounter } from './campaign-tally';
 import type { DeliveryEvent } from './ses-event';
 
 /** How far along a mail is; an event never moves it backwards (a late Delivery never undoes a Bounce). */
@@ -58,6 +59,8 @@ export interface AppliedEvent {
   suppress?: { reason: 'bounce' | 'complaint'; recipients: string[]; bounce_type?: string; bounce_subtype?: string; complaint_feedback_type?: string; description?: string };
   /** Counters to add one to (live traffic only). */
   counters: CounterField[];
+  /** The mail's campaign's counters to add one to (test and live campaigns alike). */
+  campaignCounters: CampaignEventCounter[];
   /** The webhook kind to publish, if any. */
   webhook?: (typeof WEBHOOK_KIND)[keyof typeof WEBHOOK_KIND];
 }
@@ -81,7 +84,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
   const id = eventId(event.type === 'click' ? `${event.dedupeKey}|${event.click?.link ?? ''}` : event.dedupeKey);
   const engagement = event.type === 'open' || event.type === 'click';
   const timeline = activity.timeline ?? [];
-  const result: AppliedEvent = { duplicate: false, changes: {}, counters: [], engagement };
+  const result: AppliedEvent = { duplicate: false, changes: {}, counters: [], campaignCounters: [], engagement };
   if (!engagement && timeline.some((e) => e.id === id)) return { ...result, duplicate: true };
   // The worker appends its own `sent`; SES's Send event then only fills what a crash may have left out.
   const alreadySent = event.type === 'send' && timeline.some((e) => e.event_type === 'sent');
@@ -110,6 +113,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
       moveTo('delivered');
       changes.delivered_at = earliest(activity.delivered_at, event.timestamp);
       if (result.status === 'delivered' && live) result.counters.push('delivered');
+      if (result.status === 'delivered') result.campaignCounters.push('delivered');
       break;
     case 'bounce': {
       const permanent = event.bounce?.bounceType === 'Permanent';
@@ -117,6 +121,8 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
       changes.bounced_at = earliest(activity.bounced_at, event.timestamp);
       Object.assign(entry, { bounce_type: event.bounce?.bounceType, bounce_subtype: event.bounce?.bounceSubType });
       if (live) result.counters.push(permanent ? 'hard_bounced' : 'soft_bounced');
+      // Once per mail: a second bounce of the same mail does not move it (the reputation guard reads these).
+      if (result.status === 'bounced') result.campaignCounters.push(permanent ? 'hard_bounced' : 'soft_bounced');
       // SES keeps its own account-level list; part 6: no suppression.added for OnAccountSuppressionList.
       if (permanent && event.bounce?.bounceSubType !== 'OnAccountSuppressionList') {
         result.suppress = {
@@ -134,6 +140,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
       changes.complained_at = earliest(activity.complained_at, event.timestamp);
       entry.complaint_feedback_type = event.complaint?.feedbackType;
       if (live) result.counters.push('complained');
+      if (result.status === 'complained') result.campaignCounters.push('complained');
       // A complaint SES recorded against its account-level list was never sent: nothing to add.
       if (event.complaint?.subType !== 'OnAccountSuppressionList') {
         result.suppress = { reason: 'complaint', recipients: event.recipients, complaint_feedback_type: event.complaint?.feedbackType };
@@ -155,10 +162,19 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
       Object.assign(entry, { user_agent: event.open?.userAgent, ip_address: event.open?.ipAddress });
       if (!activity.opened_first_at && live) result.counters.push('unique_opens');
       if (!activity.opened_first_at || event.timestamp < activity.opened_first_at) changes.opened_first_at = event.timestamp;
+      // Set in the same write as opened_first_at when the first open is a person's: no extra write unit.
+      if (event.open?.machine) {
+        if (!activity.machine_opened_at) result.campaignCounters.push('machine_opened');
+        if (!activity.machine_opened_at || event.timestamp < activity.machine_opened_at) changes.machine_opened_at = event.timestamp;
+      } else {
+        if (!activity.human_opened_at) result.campaignCounters.push('opened');
+        if (!activity.human_opened_at || event.timestamp < activity.human_opened_at) changes.human_opened_at = event.timestamp;
+      }
       break;
     case 'click':
       Object.assign(entry, { user_agent: event.click?.userAgent, ip_address: event.click?.ipAddress, url_clicked: event.click?.link });
       if (!activity.clicked_first_at && live) result.counters.push('unique_clicks');
+      if (!activity.clicked_first_at) result.campaignCounters.push('clicked');
       if (!activity.clicked_first_at || event.timestamp < activity.clicked_first_at) changes.clicked_first_at = event.timestamp;
       break;
     default:

@@ -10,6 +10,7 @@ import { dayOf, type CounterBatch } from '../stats/domain-stats';
 import { ttlAfterDays } from '../store/client';
 import { suppressAutomatically } from '../suppression/suppression-service';
 import { applyDeliveryEvent } from './apply-event';
+import type { CampaignTally } from './campaign-tally';
 import { engagementRecorded, putEngagement } from './engagement-repository';
 import type { DeliveryEvent } from './ses-event';
 
@@ -24,13 +25,15 @@ export type ProjectCache = Map<string, Promise<Project | undefined>>;
  * (suppression, webhooks: a crash before the write repeats them, which part 6 tells receivers to
  * expect), then the record write, conditional on the version read (a concurrent writer makes us
  * start over, and the second pass finds a duplicate). Counters come last; a crash there only
- * makes the statistics a little low.
+ * makes the statistics a little low. Campaign counters are added only when this call's write
+ * applied the transition, so an event seen twice counts once.
  */
 export async function recordDeliveryEvent(
   deps: Services,
   event: DeliveryEvent,
   counters?: CounterBatch,
   projects: ProjectCache = new Map(),
+  campaigns?: CampaignTally,
   /**
    * Set by our own pixel and redirect, which minted the event in this request: the record they read
    * strongly consistent (the first round needs no read of its own), and no duplicate check, since
@@ -40,13 +43,15 @@ export async function recordDeliveryEvent(
   minted?: { activity: Activity },
 ): Promise<RecordOutcome> {
   if (!event.activityId) return 'unknown_activity';
+  // An open or click this call already stored: a later round (the record changed under us) must still apply it.
+  let storedEngagement = false;
   for (let round = 0; round < 4; round++) {
     const activity = round === 0 && minted?.activity.id === event.activityId ? minted.activity : await getActivity(deps.db, event.activityId, true);
     if (!activity || (event.projectId && activity.project_id !== event.projectId)) return 'unknown_activity';
     const now = deps.clock.now().toISOString();
     const applied = applyDeliveryEvent(activity, event, now);
     if (applied.duplicate) return 'duplicate';
-    if (applied.engagement && applied.timelineEvent && !(minted && round === 0) && (await engagementRecorded(deps.db, activity.id, applied.timelineEvent))) return 'duplicate';
+    if (!storedEngagement && applied.engagement && applied.timelineEvent && !(minted && round === 0) && (await engagementRecorded(deps.db, activity.id, applied.timelineEvent))) return 'duplicate';
 
     // Trusted for PROJECT_CACHE_SECONDS: only its webhook targets and suppression settings are used here.
     if (!projects.has(activity.project_id)) projects.set(activity.project_id, getProjectCached(deps.db, deps.clock, activity.project_id));
@@ -72,14 +77,16 @@ export async function recordDeliveryEvent(
       for (const out of webhooksFor(activity, event, applied, now)) await deps.events.publish(out);
     }
 
-    if (applied.engagement && applied.timelineEvent) {
+    if (applied.engagement && applied.timelineEvent && !storedEngagement) {
       if (!(await putEngagement(deps.db, activity.id, applied.timelineEvent, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS)))) return 'duplicate';
+      storedEngagement = true;
     }
     if (Object.keys(applied.changes).length > 0) {
       const fields = { ...applied.changes, ...(applied.status ? statusIndexFields(activity, applied.status) : {}) };
       if (!(await updateActivityIfVersion(deps.db, activity.id, activity.version ?? 1, fields))) continue;
     }
     for (const field of applied.counters) counters?.add(activity.project_id, domainOf(activity.sender_email), dayOf(event.timestamp), field);
+    if (activity.campaign_id) for (const field of applied.campaignCounters) campaigns?.add(activity.campaign_id, field);
     return 'applied';
   }
   throw new Error(`Activity ${event.activityId} kept changing while recording a ${event.type} event`);

@@ -41,7 +41,8 @@ export interface DeliveryEvent {
   reject?: { reason: string };
   renderingFailure?: { errorMessage: string; templateName?: string };
   deliveryDelay?: { delayType: string; expirationTime?: string };
-  open?: { ipAddress?: string; userAgent?: string };
+  /** `machine`: our pixel's verdict (shared/tracking/machine-open.ts); absent for the provider's own open events. */
+  open?: { ipAddress?: string; userAgent?: string; machine?: boolean };
   click?: { ipAddress?: string; userAgent?: string; link: string };
   subscription?: Record<string, unknown>;
   /** A stable key for de-duplication of the same event delivered twice: type + messageId + timestamp + recipients. */

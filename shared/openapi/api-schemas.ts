@@ -249,6 +249,46 @@ describeRoute('POST /v1/segments/{id}/evaluate', { summary: 'Evaluate a dynamic 
 describeRoute('POST /v1/events', { summary: 'Record a custom event', body: eventBody, response: created, example: { email: 'ada@example.com', event: 'signed_up', properties: { plan: 'pro' } } });
 describeRoute('POST /v1/events/bulk', { summary: 'Record up to 1,000 events', body: z.looseObject({ events: z.array(eventBody).check(z.maxLength(1000)) }), response: ok });
 describeRoute('GET /v1/events', { summary: 'Custom events', query: z.looseObject({ ...page, email: z.optional(z.string()), event: z.optional(z.string()) }), response: ok });
+// Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: README, "Campaigns").
+const campaignBody = z.looseObject({
+  name: z.string(),
+  templateId: z.optional(uuid),
+  templateInternalId: z.optional(z.union([z.string(), z.number()])),
+  senderProfileId: z.string(),
+  recipientIds: z.optional(z.array(uuid)),
+  selectAllRecipients: z.optional(z.boolean()),
+  recipientCount: z.optional(z.number()),
+  recipientFilter: z.optional(anyObject),
+  segmentId: z.optional(uuid),
+  followUp: z.optional(z.object({ campaignId: uuid, audience: z.enum(['not_delivered', 'not_opened']) })),
+  subject: z.optional(z.string()),
+  previewText: z.optional(z.string()),
+  scheduledFor: z.optional(z.string()),
+  scheduleType: z.optional(z.enum(['scheduled', 'delay'])),
+  delayAmount: z.optional(z.number()),
+  delayUnit: z.optional(z.enum(['minutes', 'hours', 'days'])),
+  batchMode: z.optional(z.boolean()),
+  batchSize: z.optional(z.number()),
+  batchIntervalHours: z.optional(z.number()),
+  sendOverHours: z.optional(z.number()),
+  variableConfig: z.optional(z.object({ defaults: z.optional(anyObject), mappings: z.optional(z.record(z.string(), z.string())) })),
+  confirmDuplicate: z.optional(z.boolean()),
+});
+describeRoute('POST /v1/campaigns', {
+  summary: 'Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`)',
+  body: campaignBody,
+  response: ok,
+  example: { name: 'November newsletter', templateId: '00000000-0000-4000-8000-000000000001', senderProfileId: '00000000-0000-4000-8000-000000000002', selectAllRecipients: true, recipientCount: 1000 },
+});
+describeRoute('GET /v1/campaigns', { summary: 'Campaigns, newest first', query: z.looseObject({ ...page, status: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/campaigns/{id}', { summary: 'A campaign and its metrics (from counters)', response: ok });
+describeRoute('POST /v1/campaigns/{id}/cancel', { summary: 'Cancel a campaign (soft cutoff; 409 `NOT_CANCELLABLE`)', response: ok });
+describeRoute('POST /v1/campaigns/{id}/pause', { summary: 'Pause a campaign (409 `NOT_PAUSABLE`)', response: ok });
+describeRoute('POST /v1/campaigns/{id}/resume', { summary: 'Resume a paused campaign (409 `NOT_RESUMABLE`)', response: ok });
+describeRoute('GET /v1/campaigns/{id}/recipients', { summary: 'The outcome per recipient, paged', query: z.looseObject({ ...page, status: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/campaigns/{id}/left-out', { summary: 'Recipients left out, and why', query: z.looseObject({ ...page, reason: z.optional(z.string()) }), response: ok });
+describeRoute('POST /v1/campaigns/{id}/exports', { summary: 'Start a CSV export of every outcome', response: json(anyObject, 202) });
+describeRoute('GET /v1/campaigns/{id}/exports/{exportId}', { summary: 'An export\'s progress and, once done, its download link', response: ok });
 describeRoute('GET /openapi.json', { summary: 'This document', response: ok });
 describeRoute('GET /docs', { summary: 'The API reference page', response: html });
 describeRoute('GET /docs/rapidoc.js', { summary: 'The reference page\'s renderer (RapiDoc, bundled)', response: { status: 200, body: z.string(), contentType: 'text/javascript' } });

@@ -73,6 +73,7 @@
  * | Campaign jobs held while paused      | CAMPAIGN#<campaignId>  | HELD#<jobId>       | Put when a paused campaign's job arrives, Query + Delete at resume | 1 per job of up to 50 mails (rare) |
  * | Campaign counters                    | CAMPSTAT#<campaignId>#<shard> | COUNTS      | ADD once per worker batch, random shard; Query-free GetItem of all 8 | 1 per batch of mails or events |
  * | Campaign send rate (deployment-wide) | RATE#campaigns         | RATE#<second>      | conditional ADD per engine step (tokens taken in that second) | 1 per step (TTL 1 h) |
+ * | Campaign outcome export (CSV job)    | CAMPAIGN#<campaignId>  | EXPORT#<exportId>  | Put, GetItem, conditional UpdateItem per part (claim, checkpoint) | 1 to create, 2 per part of about 8 MB (60,000 rows), 1 to finish (TTL 7 d) |
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
@@ -626,3 +627,9 @@ export const campaignCounterKeys = (campaignId: string): ItemKey[] => allShards(
 
 /** Key of the deployment-wide campaign send rate's tokens taken in one second (epoch seconds). */
 export const campaignRateKey = (epochSecond: number): ItemKey => ({ pk: 'RATE#campaigns', sk: `RATE#${epochSecond}` });
+
+/** Key of an outcome export of a campaign (its state and checkpoint; the CSV itself is in the payload bucket). */
+export const campaignExportKey = (campaignId: string, exportId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: `EXPORT#${exportId}` });
+
+/** Object key of a campaign export's CSV in the payload bucket. */
+export const campaignExportObjectKey = (projectId: string, campaignId: string, exportId: string): string => `exports/${projectId}/${campaignId}/${exportId}.csv`;

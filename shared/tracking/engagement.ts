@@ -3,10 +3,12 @@ import { decodeBody } from '../activity/activity-body';
 import type { Activity } from '../activity/activity';
 import { getActivity, getActivityWithBody } from '../activity/activity-repository';
 import type { Services } from '../container';
+import type { CampaignTally } from '../delivery/campaign-tally';
 import { recordDeliveryEvent, type RecordOutcome } from '../delivery/record-event';
 import type { DeliveryEvent } from '../delivery/ses-event';
 import { logger } from '../logger';
 import type { CounterBatch } from '../stats/domain-stats';
+import { isMachineOpen } from './machine-open';
 import { extractLinks } from './rewrite-html';
 import { linkHash, verifyClickToken, verifyOpenToken } from './tracking-tokens';
 
@@ -38,13 +40,13 @@ export function pixelToken(segment: string | undefined): string | undefined {
 export type OpenOutcome = RecordOutcome | 'invalid_token';
 
 /** Records an open for a pixel token; an invalid token or an unknown activity records nothing. */
-export async function recordOpen(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch): Promise<OpenOutcome> {
+export async function recordOpen(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch, campaigns?: CampaignTally): Promise<OpenOutcome> {
   const activityId = verifyOpenToken(token, await deps.tokenSecret());
   if (!activityId) return 'invalid_token';
   // Read strongly consistent, so that recording the open can start from it without a read of its own.
   const activity = await getActivity(deps.db, activityId, true);
   if (!activity) return 'unknown_activity';
-  return recordDeliveryEvent(deps, engagementEvent(deps, 'open', activity, visitor), counters, undefined, { activity });
+  return recordDeliveryEvent(deps, engagementEvent(deps, 'open', activity, visitor), counters, undefined, campaigns, { activity });
 }
 
 export type ClickOutcome = { location: string; link: string; recorded: OpenOutcome | 'error' } | undefined;
@@ -55,7 +57,7 @@ export type ClickOutcome = { location: string; link: string; recorded: OpenOutco
  * ever leads to a link that was in that mail. A failure while recording the click is logged and
  * does not stop the redirect.
  */
-export async function followClick(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch): Promise<ClickOutcome> {
+export async function followClick(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch, campaigns?: CampaignTally): Promise<ClickOutcome> {
   const claim = verifyClickToken(token, await deps.tokenSecret());
   if (!claim) return undefined;
   const { activity, body } = await getActivityWithBody(deps.db, claim.activityId, true);
@@ -71,7 +73,7 @@ export async function followClick(deps: Services, token: string | undefined, vis
   }
   let recorded: OpenOutcome | 'error';
   try {
-    recorded = await recordDeliveryEvent(deps, engagementEvent(deps, 'click', activity, visitor, link), counters, undefined, { activity });
+    recorded = await recordDeliveryEvent(deps, engagementEvent(deps, 'click', activity, visitor, link), counters, undefined, campaigns, { activity });
   } catch (error) {
     logger.error('Recording a click failed', { activityId: activity.id, error: error as Error });
     recorded = 'error';
@@ -91,7 +93,7 @@ function engagementEvent(deps: Services, type: 'open' | 'click', activity: Activ
     messageId: activity.message_id ?? '',
     timestamp,
     recipients: [activity.recipient_primary],
-    ...(type === 'open' ? { open: details } : { click: { ...details, link: link as string } }),
+    ...(type === 'open' ? { open: { ...details, machine: isMachineOpen(visitor) } } : { click: { ...details, link: link as string } }),
     dedupeKey: createHash('sha256').update(material).digest('hex'),
   };
 }

@@ -314,6 +314,8 @@ describe('the functions', () => {
     'lead-imports': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     campaigns: ['CAMPAIGNS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     'lead-import-worker': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    'campaign-reports': ['EXPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    'campaign-export-worker': ['EXPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
   };
 
   it('the expectations below name every function of the stack', () => {

@@ -137,3 +137,56 @@ describe('eventId', () => {
     expect(eventId('k')).not.toBe(eventId('j'));
   });
 });
+
+describe('campaign counters: once per mail, by the event that made the transition (issue 17, item 7)', () => {
+  const open = (t: string, machine: boolean) => event('open', t, { open: { userAgent: machine ? 'Mozilla/5.0' : 'Thunderbird', machine } });
+
+  test('a Delivery that moves the mail counts `delivered`; a repeated one (already delivered) does not', () => {
+    expect(applyDeliveryEvent(activity(), event('delivery', '2030-01-01T00:00:05.000Z'), NOW).campaignCounters).toEqual(['delivered']);
+    expect(applyDeliveryEvent(activity({ current_status: 'delivered' }), event('delivery', '2030-01-01T00:00:06.000Z'), NOW).campaignCounters).toEqual([]);
+  });
+
+  test('the same Delivery seen twice is a duplicate and counts nothing', () => {
+    const first = event('delivery', '2030-01-01T00:00:05.000Z');
+    const recorded = activity({ timeline: [{ id: eventId(first.dedupeKey), event_type: 'delivered', event_timestamp: first.timestamp, created_at: NOW }] });
+    const again = applyDeliveryEvent(recorded, first, NOW);
+    expect(again.duplicate).toBe(true);
+    expect(again.campaignCounters).toEqual([]);
+  });
+
+  test('a Permanent bounce counts `hard_bounced`, a Transient one `soft_bounced`, a second bounce of the mail nothing', () => {
+    expect(applyDeliveryEvent(activity(), bounce('2030-01-01T00:00:05.000Z'), NOW).campaignCounters).toEqual(['hard_bounced']);
+    expect(applyDeliveryEvent(activity(), bounce('2030-01-01T00:00:05.000Z', 'Transient', 'MailboxFull'), NOW).campaignCounters).toEqual(['soft_bounced']);
+    expect(applyDeliveryEvent(activity({ current_status: 'bounced' }), bounce('2030-01-01T00:00:09.000Z'), NOW).campaignCounters).toEqual([]);
+  });
+
+  test('a complaint counts `complained` once', () => {
+    expect(applyDeliveryEvent(activity({ current_status: 'delivered' }), event('complaint', '2030-01-01T00:01:00.000Z'), NOW).campaignCounters).toEqual(['complained']);
+    expect(applyDeliveryEvent(activity({ current_status: 'complained' }), event('complaint', '2030-01-01T00:02:00.000Z'), NOW).campaignCounters).toEqual([]);
+  });
+
+  test("the first human open counts `opened` and sets human_opened_at in the open's own write", () => {
+    const r = applyDeliveryEvent(activity(), open('2030-01-01T01:00:00.000Z', false), NOW);
+    expect(r.campaignCounters).toEqual(['opened']);
+    expect(r.changes).toMatchObject({ opened_first_at: '2030-01-01T01:00:00.000Z', human_opened_at: '2030-01-01T01:00:00.000Z' });
+    const later = applyDeliveryEvent(activity({ opened_first_at: '2030-01-01T01:00:00.000Z', human_opened_at: '2030-01-01T01:00:00.000Z' }), open('2030-01-01T02:00:00.000Z', false), NOW);
+    expect(later.campaignCounters).toEqual([]);
+    expect(later.changes).toEqual({});
+  });
+
+  test('a machine open counts `machine_opened`, leaves human_opened_at unset, and is not an open of the campaign', () => {
+    const r = applyDeliveryEvent(activity(), open('2030-01-01T00:00:02.000Z', true), NOW);
+    expect(r.campaignCounters).toEqual(['machine_opened']);
+    expect(r.changes.human_opened_at).toBeUndefined();
+    expect(r.changes.machine_opened_at).toBe('2030-01-01T00:00:02.000Z');
+    const human = applyDeliveryEvent(activity({ opened_first_at: '2030-01-01T00:00:02.000Z', machine_opened_at: '2030-01-01T00:00:02.000Z' }), open('2030-01-01T03:00:00.000Z', false), NOW);
+    expect(human.campaignCounters).toEqual(['opened']);
+    expect(human.changes.human_opened_at).toBe('2030-01-01T03:00:00.000Z');
+  });
+
+  test('the first click counts `clicked`; later clicks do not', () => {
+    const click = (t: string) => event('click', t, { click: { link: 'https://example.com/a' } });
+    expect(applyDeliveryEvent(activity(), click('2030-01-01T01:00:00.000Z'), NOW).campaignCounters).toEqual(['clicked']);
+    expect(applyDeliveryEvent(activity({ clicked_first_at: '2030-01-01T01:00:00.000Z' }), click('2030-01-01T02:00:00.000Z'), NOW).campaignCounters).toEqual([]);
+  });
+});

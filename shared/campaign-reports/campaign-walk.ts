@@ -1,0 +1,73 @@
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { Activity } from '../activity/activity';
+import { fromItem } from '../activity/activity-repository';
+import { BATCH_GET_LIMIT, batchGetAll } from '../store/batch-get';
+import type { Db } from '../store/client';
+import { activityKey, activityListPartition } from '../store/keys';
+
+/**
+ * A position in a campaign's activity index (gsi6 `ACTC#<p>#c:<id>#<shard>`): the shard being read
+ * and DynamoDB's key after the last entry taken. Shards are read one after the other, each oldest
+ * first, so the order is stable and a saved position resumes exactly (the export's checkpoint).
+ */
+export interface WalkPosition {
+  shard: number;
+  start?: Record<string, unknown>;
+}
+
+export const WALK_START: WalkPosition = { shard: 0 };
+
+/**
+ * Reads up to `limit` activity records of a campaign from `from`, created at or before `until`
+ * (entries added while an export runs are left out, so a replayed page reads the same entries).
+ * Returns the records and the position after them; `next` is undefined at the end of the campaign.
+ * Costs one keys-only Query page and one BatchGet per 100 records.
+ */
+export async function readCampaignPage(
+  db: Db,
+  projectId: string,
+  campaignId: string,
+  from: WalkPosition,
+  limit: number,
+  until?: string,
+): Promise<{ records: Activity[]; next?: WalkPosition }> {
+  const partition = activityListPartition.campaign(projectId, campaignId);
+  let position: WalkPosition | undefined = from;
+  const keys: string[] = [];
+  while (position && keys.length < limit) {
+    const out: QueryCommandOutput = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: partition.index,
+        KeyConditionExpression: until ? '#pk = :pk AND #sk <= :until' : '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': partition.pkName, ...(until ? { '#sk': partition.skName } : {}) },
+        ExpressionAttributeValues: { ':pk': partition.pks[position.shard], ...(until ? { ':until': `${until}#~` } : {}) },
+        ExclusiveStartKey: position.start,
+        Limit: limit - keys.length,
+      }),
+    );
+    keys.push(...(out.Items ?? []).map((item) => String(item.pk)));
+    if (out.LastEvaluatedKey) position = { shard: position.shard, start: out.LastEvaluatedKey };
+    else position = position.shard + 1 < partition.pks.length ? { shard: position.shard + 1 } : undefined;
+  }
+  return { records: await readRecords(db, keys), next: position };
+}
+
+/** Visits every record of a campaign in walk order; `visit` returning false stops the walk. */
+export async function walkCampaign(db: Db, projectId: string, campaignId: string, visit: (activity: Activity) => boolean | void): Promise<void> {
+  let position: WalkPosition | undefined = WALK_START;
+  while (position) {
+    const page: { records: Activity[]; next?: WalkPosition } = await readCampaignPage(db, projectId, campaignId, position, 500);
+    for (const record of page.records) if (visit(record) === false) return;
+    position = page.next;
+  }
+}
+
+/** The records of the given partitions, in order (BatchGet answers unordered), 100 keys a call. */
+async function readRecords(db: Db, partitions: string[]): Promise<Activity[]> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < partitions.length; i += BATCH_GET_LIMIT) chunks.push(partitions.slice(i, i + BATCH_GET_LIMIT));
+  const items = (await Promise.all(chunks.map((chunk) => batchGetAll(db, chunk.map((pk) => ({ ...activityKey(pk.slice('ACT#'.length)) })))))).flat();
+  const byPk = new Map(items.map((item) => [item.pk as string, fromItem(item)]));
+  return partitions.map((pk) => byPk.get(pk)).filter((a): a is Activity => a !== undefined);
+}

@@ -1,0 +1,103 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Campaign } from '../campaigns/campaign';
+import { isConditionalCheckFailure } from '../errors';
+import { stripKeys, type Db } from '../store/client';
+import { campaignExportKey, campaignKey } from '../store/keys';
+import type { CampaignExport } from './campaign-export';
+import type { WalkPosition } from './campaign-walk';
+
+/**
+ * The report's reads of the campaign item and its exports' writes. The campaign is read here, not
+ * through the campaigns API branch's repository, so the two branches do not share a file.
+ */
+
+/** A campaign of the project, or undefined (another project's campaign is undefined too). */
+export async function findProjectCampaign(db: Db, projectId: string, campaignId: string): Promise<Campaign | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: campaignKey(campaignId) }));
+  const campaign = out.Item ? stripKeys<Campaign>(out.Item) : undefined;
+  return campaign?.project_id === projectId ? campaign : undefined;
+}
+
+/** Stores a new export. */
+export async function putExport(db: Db, record: CampaignExport): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...campaignExportKey(record.campaign_id, record.id), ...record }, ConditionExpression: 'attribute_not_exists(pk)' }));
+}
+
+/** An export of a campaign (strongly consistent: a run resumes from the latest checkpoint), or undefined. */
+export async function getExport(db: Db, campaignId: string, exportId: string): Promise<CampaignExport | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: campaignExportKey(campaignId, exportId), ConsistentRead: true }));
+  return out.Item ? stripKeys<CampaignExport>(out.Item) : undefined;
+}
+
+/** A conditional SET; false when the condition failed (another run got there first). */
+async function updateIf(db: Db, record: Pick<CampaignExport, 'campaign_id' | 'id'>, fields: Record<string, unknown>, condition: string, values: Record<string, unknown>, remove: string[] = [], returnNew = false) {
+  const names = Object.keys(fields);
+  try {
+    const out = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: campaignExportKey(record.campaign_id, record.id),
+        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}${remove.length ? ` REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : ''}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(names.map((n, i) => [`#f${i}`, n])), ...Object.fromEntries(remove.map((n, i) => [`#r${i}`, n])) },
+        ExpressionAttributeValues: { ':running': 'running', ...values, ...Object.fromEntries(names.map((n, i) => [`:f${i}`, fields[n]])) },
+        ...(returnNew ? { ReturnValues: 'ALL_NEW' as const } : {}),
+      }),
+    );
+    return { ok: true as const, item: out.Attributes };
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return { ok: false as const };
+    throw error;
+  }
+}
+
+/** Records the multipart upload's id, unless a concurrent run recorded one first. */
+export async function setUploadId(db: Db, record: CampaignExport, uploadId: string, now: string): Promise<boolean> {
+  return (await updateIf(db, record, { upload_id: uploadId, updated_at: now }, '#status = :running AND attribute_not_exists(upload_id)', {})).ok;
+}
+
+/** Claims an attempt at part `part`: the attempt's number (1 to 9), or undefined when the export moved on. */
+export async function claimPart(db: Db, record: CampaignExport, part: number, now: string): Promise<number | undefined> {
+  try {
+    const out = await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: campaignExportKey(record.campaign_id, record.id),
+        UpdateExpression: 'SET claims = claims + :one, updated_at = :now',
+        ConditionExpression: '#status = :running AND part = :part',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':part': part, ':one': 1, ':now': now },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.claims);
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Records part `part` as written and where the next one starts, only if the export is still at that part. */
+export async function checkpointPart(
+  db: Db,
+  record: CampaignExport,
+  part: number,
+  written: { partNumber: number; etag: string; rows: number; next?: WalkPosition },
+  now: string,
+): Promise<boolean> {
+  const fields: Record<string, unknown> = {
+    part: part + 1,
+    claims: 0,
+    parts: [...record.parts, { partNumber: written.partNumber, etag: written.etag }],
+    rows: record.rows + written.rows,
+    exhausted: !written.next,
+    updated_at: now,
+  };
+  if (written.next) fields.position = written.next;
+  return (await updateIf(db, record, fields, '#status = :running AND part = :part', { ':part': part }, written.next ? [] : ['position'])).ok;
+}
+
+/** Moves a running export to `completed` or `failed`. */
+export async function finishExport(db: Db, record: CampaignExport, fields: { status: 'completed' | 'failed'; completed_at?: string; error?: string; updated_at: string }): Promise<boolean> {
+  return (await updateIf(db, record, fields, '#status = :running', {})).ok;
+}
