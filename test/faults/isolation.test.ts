@@ -75,7 +75,7 @@ beforeAll(async () => {
   await call('POST', '/v1/events', { email: lead, event: 'owned' });
   const template = (await call('POST', '/v1/templates', { name: 'Owned', subject: 'Hi', html: '<p>Hi</p>' })).data.id as string;
   const batch = (await call('POST', '/v1/send-batch', { sender: cloud.seed.sender_email, subject: 'Owned', html: '<p>Hi</p>', recipients: ['a@example.com'], scheduled_at: later(2) })).batch_id as string;
-  const scheduled = (await call('POST', '/v1/send-email', sendBody(cloud, { scheduled_at: later(2) }))).email_id as string;
+  const scheduled = (await call('POST', '/send-email', { recipient: 'a@example.com', sender: cloud.seed.sender_email, subject: 'Later', html: '<p>Later</p>', scheduled_at: later(2) })).scheduled_send_id as string;
   const activity = (await call('POST', '/v1/send-email', sendBody(cloud))).email_id as string;
   const suppressed = 'owned-suppressed@example.com';
   await call('POST', '/v1/suppressions', { email: suppressed });
@@ -96,6 +96,10 @@ beforeAll(async () => {
     { name: 'another organization (partner key)', key: partnerB, auth: 'partner' },
   ];
 
+  // A fixture read from the wrong field would make every intruder's 404 prove nothing.
+  for (const [name, value] of Object.entries({ segment, leadId, template, batch, scheduled, activity, leadImport })) {
+    if (typeof value !== 'string' || value.length < 8) throw new Error(`Fixture ${name} is ${String(value)}`);
+  }
   const byLead = { id: leadId };
   const byEmail = { id: encodeURIComponent(lead) };
   FIXTURES = {
