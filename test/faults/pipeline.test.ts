@@ -39,7 +39,7 @@ describe('the pipeline under injected faults', () => {
   test('every accepted mail is sent exactly once, ends in the right status, and every webhook event is delivered', async () => {
     const mails = Number(process.env.FAULTS_MAILS ?? 60);
     const batchRecipients = Number(process.env.FAULTS_BATCH ?? 40);
-    const report = await runWorkload(fc, { mails, batchRecipients, concurrency: 10, settleTimeoutMs: 240_000 });
+    const report = await runWorkload(fc, { mails, batchRecipients, concurrency: 10, settleTimeoutMs: 540_000 });
     reportFigures('pipeline', { seed: fc.seed, faults: fc.log.counts, ...report, lost: report.lost.length, duplicated: report.duplicated.length });
 
     expect(report.refused).toBe(0);
@@ -54,5 +54,5 @@ describe('the pipeline under injected faults', () => {
       expect(fc.log.counts[kind] ?? 0).toBeGreaterThan(0);
     }
     expect(fc.receiver.hooks.filter((h) => h.status !== 200).length).toBeGreaterThan(0);
-  });
+  }, 600_000);
 });
