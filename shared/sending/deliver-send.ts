@@ -125,15 +125,22 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   }
 
   const sentAt = at();
+  // email.send goes out before the `sent` write: after that write a redelivery finds the mail sent and
+  // SES's Send event defers to it, so a crash between the two would lose the event for good (issue 19).
+  // A crash after the publish repeats the event through the Send event; part 6 tells receivers to
+  // expect repeats. A failed publish must not stop the write (the redelivery would send the mail
+  // again), so it is thrown once the send is recorded.
+  const publishing = await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId })).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
   const sentEvent = { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt };
   const recorded =
     (await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }, sentEvent)) ||
     // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
     (await recordSentAfterEvent(db, activity.id, messageId, sentAt, sentEvent));
-  if (recorded) {
-    counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
-    await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
-  }
+  if (recorded) counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
+  if (publishing) throw publishing.error;
   return 'sent';
 }
 
