@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { BATCH_CHUNK_SIZE } from '../batches/accept-batch';
 import type { Batch, BatchContent, BatchRecipient } from '../batches/batch';
 import { chunkJobs } from '../batches/batch-jobs';
 import { getBatch, putBatch, putBatchBlobs } from '../batches/batch-repository';
@@ -8,6 +7,9 @@ import { isConditionalCheckFailure } from '../errors';
 import { ttlAfterDays } from '../store/client';
 import type { Campaign } from './campaign';
 import type { CursorPosition } from './audience-cursor';
+
+/** Recipients per chunk, as a batch's (BATCH_CHUNK_SIZE of accept-batch.ts, whose imports would bring the API's settings here). */
+const BATCH_CHUNK_SIZE = 500;
 
 /**
  * The batch id of wave `wave` of a campaign: derived, so a replayed step writes the same wave and

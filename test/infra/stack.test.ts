@@ -283,7 +283,7 @@ describe('the functions', () => {
     segments: ['AUDIENCE_QUEUE_URL'],
     events: [],
     'audience-worker': ['AUDIENCE_QUEUE_URL'],
-    'campaign-engine': ['CAMPAIGNS_QUEUE_URL', 'FANOUT_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    'campaign-engine': ['CAMPAIGNS_QUEUE_URL', 'FANOUT_QUEUE_URL', 'EVENTS_QUEUE_URL', 'BATCH_SEND_QUEUE_URL', 'PAYLOAD_BUCKET', 'CAMPAIGNS_QUEUE_ARN', 'CAMPAIGN_TIMER_ROLE_ARN', 'SERVICE_NAME', 'TRACKING_BASE_URL'],
     'lead-imports': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     'lead-import-worker': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
   };
