@@ -7,7 +7,7 @@ import type { CampaignCounterBatch } from './campaign-counters';
 import { getCampaign, holdJob, markRateLimited } from './engine-store';
 
 /** How long a warm worker trusts a campaign's status: a cancel or pause reaches every worker within this. */
-const STATUS_KEEP_MS = 5_000;
+export const STATUS_KEEP_MS = 5_000;
 
 /** Campaign statuses a warm worker keeps (module scope: it outlives one invocation). */
 const kept = new Map<string, { status: CampaignStatus | undefined; until: number }>();

@@ -11,6 +11,7 @@ import { removeTemplateUsage } from '../templates/template-repository';
 import { readAudiencePage } from './audience-cursor';
 import { RUNNING_CAMPAIGN_STATUSES, TERMINAL_CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from './campaign';
 import { readCampaignCounts } from './campaign-counters';
+import { STATUS_KEEP_MS } from './campaign-gate';
 import { enqueueCampaignMessage, type CampaignMessage } from './engine-messages';
 import { getCampaign, getCursor, heldJobs, markPending, moveCampaign, pauseByGuard, recordStep, releaseHeldJob, saveCursor, type EngineCursor } from './engine-store';
 import { allowance, campaignRate, RATE_WINDOW_SECONDS, takeTokens } from './pacing';
@@ -21,8 +22,12 @@ import { campaignContent, releaseWave } from './waves';
 /** SQS's longest delay; a longer wait is a one-time schedule (the Timers port). */
 const MAX_QUEUE_DELAY_SECONDS = 900;
 
-/** How often an exhausted campaign checks whether the send pipeline has accounted for everything. */
-const SETTLE_CHECK_SECONDS = 30;
+/**
+ * How often an exhausted campaign checks whether the send pipeline has accounted for everything:
+ * every pacing window, so a campaign completes within a window of its last mail's counters (a check
+ * costs one campaign read, one counter BatchGet and one cursor write).
+ */
+const SETTLE_CHECK_SECONDS = RATE_WINDOW_SECONDS;
 
 /**
  * Counters are added once per worker batch after the writes they count: a worker that crashes in
@@ -115,6 +120,9 @@ export async function runStep(deps: Services, campaignId: string, step: number):
     return;
   }
 
+  // Jobs held by a worker that saw the pause after the resume (its kept status) go out now.
+  if (campaign.status !== 'pending') await requeueHeldJobs(deps, campaignId);
+
   const cursor = await getCursor(deps.db, campaignId);
   if (cursor.step !== step) {
     // The cursor is ahead: this step ran up to its save and crashed before recording; record it now.
@@ -203,20 +211,36 @@ async function settle(deps: Services, campaign: Campaign, step: number, cursor: 
   return finishStep(deps, campaign, step, { ...cursor, step: step + 1, settled }, now, undefined);
 }
 
-/** Jobs queued again per resume message; more are left for the next one, which the message queues. */
+/** Jobs queued again per resume message or step; more are left for the next one. */
 const HELD_PER_RESUME = 100;
 
 /**
+ * Held jobs go back to the send queue delayed past the workers' kept status: a worker that still
+ * believes the campaign paused would hold them again.
+ */
+const REQUEUE_DELAY_SECONDS = Math.ceil(STATUS_KEEP_MS / 1000) + 1;
+
+/**
+ * Queues again up to HELD_PER_RESUME jobs held while the campaign was paused, each deleted after it
+ * is queued (a crash in between queues one twice: its claims send nothing twice). True when more
+ * may be left.
+ */
+async function requeueHeldJobs(deps: Services, campaignId: string): Promise<boolean> {
+  const held = await heldJobs(deps.db, campaignId, HELD_PER_RESUME);
+  if (held.length === 0) return false;
+  await deps.queue.sendBatch('batch-send', held.map((h) => h.job), { delaySeconds: held.map(() => REQUEUE_DELAY_SECONDS) });
+  for (const h of held) await releaseHeldJob(deps.db, campaignId, h.id);
+  return held.length === HELD_PER_RESUME;
+}
+
+/**
  * `resume` (queued by the API once it moved the campaign out of `paused`): the jobs held while
- * paused go back to the send queue, each deleted after it is queued (a crash in between queues one
- * twice: its claims send nothing twice), then the step the pause stopped runs.
+ * paused go back to the send queue, then the step the pause stopped runs. Each step also requeues
+ * held jobs, so a job held by a worker that saw the pause late is sent all the same.
  */
 export async function resumeCampaign(deps: Services, campaignId: string): Promise<void> {
   const campaign = await getCampaign(deps.db, campaignId);
   if (!campaign || campaign.status === 'paused' || TERMINAL_CAMPAIGN_STATUSES.includes(campaign.status)) return;
-  const held = await heldJobs(deps.db, campaignId, HELD_PER_RESUME);
-  if (held.length > 0) await deps.queue.sendBatch('batch-send', held.map((h) => h.job));
-  for (const h of held) await releaseHeldJob(deps.db, campaignId, h.id);
-  if (held.length === HELD_PER_RESUME) return enqueueCampaignMessage(deps, { v: 1, kind: 'resume', campaign_id: campaignId, project_id: campaign.project_id });
+  if (await requeueHeldJobs(deps, campaignId)) return enqueueCampaignMessage(deps, { v: 1, kind: 'resume', campaign_id: campaignId, project_id: campaign.project_id });
   await enqueueCampaignMessage(deps, { v: 1, kind: 'step', campaign_id: campaignId, project_id: campaign.project_id, step: campaign.step });
 }
