@@ -4,10 +4,8 @@ import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
 import type { CampaignStatus } from './campaign';
 import type { CampaignCounterBatch } from './campaign-counters';
-import { getCampaign, holdJob, markRateLimited } from './engine-store';
+import { getCampaign, holdJob, markRateLimited, STATUS_KEEP_MS } from './engine-store';
 
-/** How long a warm worker trusts a campaign's status: a cancel or pause reaches every worker within this. */
-export const STATUS_KEEP_MS = 5_000;
 
 /** Campaign statuses a warm worker keeps (module scope: it outlives one invocation). */
 const kept = new Map<string, { status: CampaignStatus | undefined; until: number }>();

@@ -12,6 +12,9 @@ import type { CursorPosition } from './audience-cursor';
 
 const GSI_ATTRIBUTES = ['gsi1pk', 'gsi1sk'];
 
+/** How long a warm send worker trusts a campaign's status it read: a cancel or pause reaches every worker within this. */
+export const STATUS_KEEP_MS = 5_000;
+
 /** The engine cursor: where the frozen audience was left, and the fence of the steps. */
 export interface EngineCursor {
   /** The next step allowed to save (a step n saves only when this is n). */

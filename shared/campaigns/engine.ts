@@ -8,16 +8,21 @@ import { logger } from '../logger';
 import { getProject } from '../projects/project-repository';
 import { RetryLaterError } from '../queue-worker/batch-handler';
 import { removeTemplateUsage } from '../templates/template-repository';
-import { readAudiencePage } from './audience-cursor';
+import { readAudiencePage, type CursorPosition } from './audience-cursor';
 import { RUNNING_CAMPAIGN_STATUSES, TERMINAL_CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from './campaign';
 import { readCampaignCounts } from './campaign-counters';
-import { STATUS_KEEP_MS } from './campaign-gate';
 import { enqueueCampaignMessage, type CampaignMessage } from './engine-messages';
-import { getCampaign, getCursor, heldJobs, markPending, moveCampaign, pauseByGuard, recordStep, releaseHeldJob, saveCursor, type EngineCursor } from './engine-store';
+import { getCampaign, getCursor, heldJobs, markPending, moveCampaign, pauseByGuard, recordStep, releaseHeldJob, saveCursor, STATUS_KEEP_MS, type EngineCursor } from './engine-store';
 import { allowance, campaignRate, RATE_WINDOW_SECONDS, takeTokens } from './pacing';
 import { pausedEvent, reputationVerdict } from './reputation-guard';
 import { recipientOf } from './variables';
 import { campaignContent, releaseWave } from './waves';
+
+/**
+ * Waves one step may release: a wave is a batch (at most MAX_BATCH_RECIPIENTS), and a campaign
+ * alone may take a 3,000-a-second account's whole campaign share (2,100 a second, 21,000 a window).
+ */
+const MAX_WAVES_PER_STEP = 4;
 
 /** SQS's longest delay; a longer wait is a one-time schedule (the Timers port). */
 const MAX_QUEUE_DELAY_SECONDS = 900;
@@ -137,7 +142,7 @@ export async function runStep(deps: Services, campaignId: string, step: number):
   const capacity = Math.max(1, Math.floor(rate * RATE_WINDOW_SECONDS));
   // Throttled within the last window: half the budget until a clean window.
   const throttled = campaign.throttled_at !== undefined && now.getTime() - new Date(campaign.throttled_at).getTime() < RATE_WINDOW_SECONDS * 1000;
-  const limit = Math.min(own.want, throttled ? Math.ceil(capacity / 2) : capacity, MAX_BATCH_RECIPIENTS);
+  const limit = Math.min(own.want, throttled ? Math.ceil(capacity / 2) : capacity, MAX_BATCH_RECIPIENTS * MAX_WAVES_PER_STEP);
   const granted = await takeTokens(deps.db, now, capacity, limit);
 
   let next: EngineCursor = { ...cursor };
@@ -147,24 +152,29 @@ export async function runStep(deps: Services, campaignId: string, step: number):
       await moveCampaign(deps.db, campaignId, ['pending', ...RUNNING_CAMPAIGN_STATUSES], 'failed', { failure_reason: 'The sender profile no longer exists', updated_at: now.toISOString() });
       return;
     }
-    const page = await readAudiencePage(deps, campaign, cursor.position, granted);
-    let position = page.position;
-    let exhausted = page.exhausted;
+    // Waves of up to MAX_BATCH_RECIPIENTS, numbered on from the cursor's; a replay finds each header written and follows it.
+    let position: CursorPosition = cursor.position;
+    let exhausted: boolean = cursor.exhausted;
+    let number = cursor.wave;
     let released = 0;
-    if (page.leads.length > 0) {
+    // A filter may match little of a page: the page reads are bounded too, to keep the step short.
+    for (let pages = 0; released < granted && !exhausted && number - cursor.wave < MAX_WAVES_PER_STEP && pages < 2 * MAX_WAVES_PER_STEP; pages++) {
+      const page = await readAudiencePage(deps, campaign, position, Math.min(granted - released, MAX_BATCH_RECIPIENTS));
+      ({ position, exhausted } = page);
+      if (page.leads.length === 0) continue;
       const wave = await releaseWave(deps, {
         campaign,
-        wave: cursor.wave,
+        wave: number,
         content: campaignContent(campaign, sender),
         recipients: page.leads.map((lead) => recipientOf(lead, campaign.variable_config)),
         position,
         exhausted,
       });
       ({ position, exhausted } = wave);
-      released = wave.batch.recipient_count;
-      next = { ...next, wave: cursor.wave + 1 };
+      released += wave.batch.recipient_count;
+      number += 1;
     }
-    next = { ...next, position, exhausted, released: cursor.released + released };
+    next = { ...next, wave: number, position, exhausted, released: cursor.released + released };
   }
   if (!(await saveCursor(deps.db, campaignId, step, next))) return;
   return finishStep(deps, campaign, step, { ...next, step: step + 1 }, now, own.nextBatchAt, throttled, own.currentBatch);
