@@ -70,6 +70,8 @@ main()
   .then(async () => (await import('./functions')).runFunctionBench())
   // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
   .then(async () => (await import('./throughput')).runThroughputBench())
+  // Load (10,000 API sends at 50 at a time with a batch) and the fault soak; sets `faults` (bench/faults.ts).
+  .then(async () => (await import('./faults')).runFaultsBench())
   .catch((error) => {
     console.error(error);
     process.exit(1);

@@ -1,5 +1,6 @@
 import { CfnElement, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -25,6 +26,8 @@ export const settingKeys = [
   'TRACKING_HOST',
   'INBOUND_BUCKET',
   'PROJECT_METRICS',
+  'CAMPAIGN_SEND_RATE',
+  'TRANSACTIONAL_RATE_SHARE',
   'LOG_LEVEL',
 ] as const satisfies readonly ConfigKey[];
 
@@ -42,6 +45,12 @@ export interface ServiceResources {
   readonly tokenSecret: secretsmanager.ISecret;
   /** SES sending resources (SES_CONFIGURATION_SET). */
   readonly ses: SesSending;
+  /**
+   * The role EventBridge Scheduler assumes to put the campaign engine's one-time timers on the
+   * campaigns queue (lib/campaign-timers.ts).
+   * @default - no function may set timers
+   */
+  readonly campaignTimerRole?: iam.IRole;
   /**
    * Values of the settings. A function that reads a setting without a value here runs on the code's
    * default (shared/config.ts).
@@ -78,6 +87,12 @@ export interface FunctionAccess {
    * @default false
    */
   readonly sesIdentities?: boolean;
+  /**
+   * May create one-time EventBridge Scheduler schedules that send to the campaigns queue, and read
+   * the SES account's send rate (the campaign engine).
+   * @default false
+   */
+  readonly campaignTimers?: boolean;
   /**
    * Settings the function's code reads (LOG_LEVEL aside); test/unit/lib/function-settings.test.ts
    * checks the list against the modules each function imports.
@@ -161,7 +176,14 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
   'audience-worker': { table: 'readWrite', enqueue: ['audience'] },
   /** The campaign engine: counts the frozen audience, paces, releases waves to the batch fan-out, finishes campaigns. */
-  'campaign-engine': { table: 'readWrite', enqueue: ['campaigns', 'fanout', 'events'], payloads: 'put' },
+  'campaign-engine': {
+    table: 'readWrite',
+    // batch-send: resume queues the jobs held while the campaign was paused.
+    enqueue: ['campaigns', 'fanout', 'events', 'batch-send'],
+    payloads: 'put',
+    campaignTimers: true,
+    settings: ['ACTIVITY_RETENTION_DAYS', 'SERVICE_NAME', 'TRACKING_BASE_URL', 'CAMPAIGN_SEND_RATE', 'TRANSACTIONAL_RATE_SHARE'],
+  },
   /**
    * Creates campaigns (the item, its template usage, `recipientIds` to the bucket) and queues the
    * engine's init; reads them and their counters; cancels, pauses and resumes them.
@@ -279,6 +301,20 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
       [{ regex: '/^Resource::arn:.+:ses:.+:identity\\/\\*$/' }],
       'Sender identities (domains) are added and verified at run time through the API, so they are not known at deploy time; the configuration set is named exactly.',
     );
+  }
+
+  if (access.campaignTimers) {
+    const role = resources.campaignTimerRole;
+    if (!role) throw new Error(`${fn.node.path} sets campaign timers, but the stack has no campaign timer role`);
+    setVariable(fn, 'CAMPAIGNS_QUEUE_ARN', resources.queues.campaigns.queueArn);
+    setVariable(fn, 'CAMPAIGN_TIMER_ROLE_ARN', role.roleArn);
+    const stack = Stack.of(fn);
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule'], resources: [stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: 'default/*' })] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['iam:PassRole'], resources: [role.roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }));
+    // GetAccount has no resource of its own: IAM takes only `*` for it.
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['ses:GetAccount'], resources: ['*'] }));
+    allow([{ regex: '/^Resource::arn:.+:scheduler:.+:schedule\\/default\\/\\*$/' }], 'One-time schedules are named per campaign step at run time.');
+    allow(['Resource::*'], 'ses:GetAccount takes no resource.');
   }
 
   for (const key of ['LOG_LEVEL' as const, ...(access.settings ?? [])]) {

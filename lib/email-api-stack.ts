@@ -1,6 +1,7 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ServiceResources, Setting } from './access';
+import { CampaignTimers } from './campaign-timers';
 import { Api } from './api';
 import { Inbound } from './inbound';
 import { Monitoring } from './monitoring';
@@ -124,6 +125,7 @@ export class EmailApiStack extends Stack {
       queues: this.queues.queues,
       tokenSecret: this.tokenSecret.secret,
       ses: this.ses,
+      campaignTimerRole: new CampaignTimers(this, 'CampaignTimers', { campaignsQueue: this.queues.queues.campaigns }).role,
       settings,
     };
 

@@ -21,6 +21,7 @@ import { provisionBucket, provisionQueues, provisionTable } from './provision';
 import { startQueuePollers } from './queue-pollers';
 import { ensureSeed, type Seed } from './seed';
 import { startTimers } from './timers';
+import { LocalTimers } from './local-timers';
 import { LocalTrackingEdge } from './tracking-edge';
 import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
 
@@ -143,7 +144,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       TRACKING_HOST: 'localhost',
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
-    overrideServices({ edge: new LocalTrackingEdge(path.join(dataDir, 'tracking-edge.json')) });
+    // One-time schedules (the campaign engine's long waits) fire in this process.
+    const oneTimeTimers = new LocalTimers(() => services().queue);
+    stops.push(async () => oneTimeTimers.stop());
+    overrideServices({ edge: new LocalTrackingEdge(path.join(dataDir, 'tracking-edge.json')), timers: oneTimeTimers });
 
     const handlers = {} as Record<EndpointGroup, Parameters<typeof startApiServer>[0]['handlers'][EndpointGroup]>;
     for (const [group, def] of Object.entries(endpointGroups)) {

@@ -32,6 +32,16 @@ const shape = {
   CAMPAIGNS_QUEUE_URL: z.url(),
   EXPORTS_QUEUE_URL: z.url(),
   PAYLOAD_BUCKET: z.string().check(z.minLength(3)),
+  /** The campaigns queue's ARN and the role EventBridge Scheduler assumes to send to it (the engine's one-time timers). */
+  CAMPAIGNS_QUEUE_ARN: z.string().check(z.minLength(3)),
+  CAMPAIGN_TIMER_ROLE_ARN: z.string().check(z.minLength(3)),
+  /**
+   * Mails a second all campaigns of the deployment may send together, before the transactional
+   * share is set aside; unset (or empty): the account's SES MaxSendRate (docs/campaigns.md).
+   */
+  CAMPAIGN_SEND_RATE: emptyAsUnset(z.optional(z.coerce.number().check(z.positive()))),
+  /** Share of the send rate kept for transactional and API mail, which campaigns never take. */
+  TRANSACTIONAL_RATE_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lt(1)), 0.3),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.optional(z.string()),
   /** Shown in the default subject: `Email from <SERVICE_NAME>`. */

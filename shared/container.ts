@@ -7,7 +7,7 @@ import { NodeDnsResolver } from './adapters/node-dns-resolver';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
 import { config, configGeneration, type Config } from './config';
-import type { Clock, DnsResolver, Fetcher, FileStore, Mailer, Queue, TrackingEdge } from './ports';
+import type { Clock, DnsResolver, Fetcher, FileStore, Mailer, Queue, SendingAccount, Timers, TrackingEdge } from './ports';
 import type { IdentityProvider } from './domains/identity-provider';
 import type { EventPublisher } from './events/events';
 import { QueueEventPublisher } from './events/queue-event-publisher';
@@ -30,6 +30,10 @@ export interface Services {
   readonly edge: TrackingEdge | undefined;
   /** The secret that signs Reply-To, tracking, unsubscribe and view tokens (read on first use). */
   readonly tokenSecret: TokenSecret;
+  /** One-time timers (EventBridge Scheduler): the campaign engine's waits longer than SQS's 15 minutes. */
+  readonly timers: Timers;
+  /** The SES account's send rate, which the campaign engine paces against. */
+  readonly account: SendingAccount;
 }
 
 let built: { services: Services; generation: number } | undefined;
@@ -90,6 +94,12 @@ function build(cfg: Config): Services {
         }, { serve: true })
       : undefined,
     tokenSecret: tokenSecretOf(cfg),
+    timers: lazyPort(async () => {
+      const [{ SchedulerTimers }, { SchedulerClient }] = await Promise.all([import('./adapters/scheduler-timers'), import('@aws-sdk/client-scheduler')]);
+      // Only the campaigns queue is a timer target (lib/campaign-timers.ts makes the role).
+      return new SchedulerTimers(new SchedulerClient({}), () => ({ queueArn: cfg.CAMPAIGNS_QUEUE_ARN, roleArn: cfg.CAMPAIGN_TIMER_ROLE_ARN }));
+    }, { fireAt: true }),
+    account: lazyPort(async () => new (await import('./adapters/ses-account')).SesAccount(await sesClient()), { maxSendRate: true }),
   };
 }
 

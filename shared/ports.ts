@@ -117,3 +117,22 @@ export interface TrackingEdge {
    */
   serve(domain: string): Promise<EdgeDomainState>;
 }
+
+/**
+ * One-time timers: puts a message on a queue at a given instant (EventBridge Scheduler's one-time
+ * `at(...)` schedules in AWS; an in-process timer in the local cloud). Used where a wait is longer
+ * than SQS's 15-minute delay: a campaign's start at `scheduledFor`, its next batch of `batchMode`.
+ */
+export interface Timers {
+  /**
+   * Sends `body` to `queue` at `at`. `name` identifies the timer: setting the same name twice sets
+   * one timer (a replayed engine step schedules nothing twice).
+   */
+  fireAt(name: string, at: Date, queue: QueueName, body: unknown): Promise<void>;
+}
+
+/** The sending account's limits (SES GetAccount). */
+export interface SendingAccount {
+  /** Mails per second the account may send (SES `SendQuota.MaxSendRate`). */
+  maxSendRate(): Promise<number>;
+}

@@ -11,6 +11,18 @@ import { IdentityEmulator } from './ses-identities';
 const SEND_PATH = '/v2/email/outbound-emails';
 
 /**
+ * The local account's send rate (GetAccount's `SendQuota.MaxSendRate`): 50 a second, a small
+ * production account's, so the campaign engine paces locally as it would in AWS (docs/campaigns.md).
+ */
+export const LOCAL_MAX_SEND_RATE = 50;
+
+/** GetAccount's answer: a production account with the local rate (the emulator itself needs a variable for it). */
+function accountAnswer(res: http.ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ ProductionAccessEnabled: true, SendingEnabled: true, SendQuota: { MaxSendRate: LOCAL_MAX_SEND_RATE, Max24HourSend: 1_000_000, SentLast24Hours: 0 } }));
+}
+
+/**
  * Starts the SES v2 emulator (outbox viewer at `/`, parsed mails at `GET /store`) behind a small
  * proxy that keeps every raw message it passes on whole, as `<outboxDir>/<message id>.eml`: the
  * viewer shows only the parsed parts, and a developer sometimes needs every header.
@@ -33,6 +45,10 @@ export async function startSes(options: {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      if (req.method === 'GET' && req.url?.split('?')[0] === '/v2/email/account') {
+        accountAnswer(res);
+        return;
+      }
       if (identities.handles(req)) {
         identities.answer(req, body, res).catch((e: Error) => {
           res.writeHead(500, { 'content-type': 'application/json', 'x-amzn-errortype': 'InternalFailure' });

@@ -22,6 +22,8 @@ export interface BatchSendJob {
   v: 1;
   batch_id: string;
   project_id: string;
+  /** Set on a campaign wave's jobs: the send worker checks the campaign (cancelled, paused) once per job. */
+  campaign_id?: string;
   recipients: JobRecipient[];
 }
 
@@ -37,6 +39,7 @@ const batchSendJobSchema = z.object({
   v: z.literal(1),
   batch_id: z.uuid(),
   project_id: z.string().check(z.minLength(1)),
+  campaign_id: z.optional(z.string().check(z.minLength(1))),
   recipients: z
     .array(
       z.object({
@@ -60,7 +63,7 @@ export function parseBatchSendJob(body: string): BatchSendJob {
 }
 
 /** Groups recipients into jobs of at most RECIPIENTS_PER_SEND_JOB, and under SQS's size with their data. */
-export function groupSendJobs(head: { batch_id: string; project_id: string }, recipients: JobRecipient[]): BatchSendJob[] {
+export function groupSendJobs(head: { batch_id: string; project_id: string; campaign_id?: string }, recipients: JobRecipient[]): BatchSendJob[] {
   const jobs: BatchSendJob[] = [];
   let current: JobRecipient[] = [];
   let bytes = 0;

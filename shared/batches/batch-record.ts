@@ -17,6 +17,7 @@ export function batchRecipientActivity(
     email_type: batch.email_type,
     template_id: batch.template_id,
     batch_id: batch.id,
+    campaign_id: batch.campaign_id,
     metadata: recipient.metadata,
     subject: batch.subject,
     sender_email: batch.sender_email,

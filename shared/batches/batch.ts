@@ -53,6 +53,10 @@ export interface Batch {
   email_type: string;
   template_id?: string;
   environment?: string;
+  /** A campaign's wave (docs/campaigns.md): the campaign, and where its cursor stands after this wave. */
+  campaign_id?: string;
+  campaign_position?: Record<string, unknown>;
+  campaign_exhausted?: boolean;
   /** Chunks the fan-out has finished, and what it found in them. */
   chunks_done?: Set<number> | number[];
   queued_count?: number;

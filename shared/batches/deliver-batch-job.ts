@@ -1,9 +1,9 @@
-import { getActivity, markFailed } from '../activity/activity-repository';
+import { getActivity, markFailed, transitionFromSendable } from '../activity/activity-repository';
 import type { Services } from '../container';
 import { AppError } from '../errors';
-import { failedEvent, hasWebhookTargets } from '../events/email-events';
+import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import { getProject } from '../projects/project-repository';
-import { deliverSend, type DeliveryOutcome } from '../sending/deliver-send';
+import { deliverSend, type CampaignHooks, type DeliveryOutcome } from '../sending/deliver-send';
 import type { CounterBatch } from '../stats/domain-stats';
 import { findTemplate } from '../templates/template-service';
 import { batchActivityId } from './batch-ids';
@@ -11,6 +11,15 @@ import type { BatchSendJob, JobRecipient } from './batch-jobs';
 import { composeBatchMail } from './batch-mail';
 import type { BatchContentCache } from './batch-content-cache';
 import { loadBatchContent } from './batch-repository';
+
+/**
+ * A campaign's say over its wave's jobs (shared/campaigns/campaign-gate.ts, given by the worker):
+ * checked once per job; `cancel` marks the job's mails cancelled, `hold` keeps the job until resume.
+ */
+export interface WaveControl extends CampaignHooks {
+  decide(projectId: string, campaignId: string): Promise<'send' | 'cancel' | 'hold'>;
+  hold(job: BatchSendJob): Promise<void>;
+}
 
 /** Recipients of one job sent at once: SES and DynamoDB calls overlap, the worker stays within its timeout. */
 const PARALLEL_RECIPIENTS = 10;
@@ -22,7 +31,15 @@ const PARALLEL_RECIPIENTS = 10;
  * and an unexpected error is thrown only after every recipient had its turn (the redelivery then
  * finds the sent ones claimed and skips them). `contents` keeps the batch's content across jobs.
  */
-export async function deliverBatchJob(deps: Services, job: BatchSendJob, counters?: CounterBatch, contents?: BatchContentCache): Promise<DeliveryOutcome[]> {
+export async function deliverBatchJob(deps: Services, job: BatchSendJob, counters?: CounterBatch, contents?: BatchContentCache, control?: WaveControl): Promise<DeliveryOutcome[]> {
+  if (job.campaign_id && control) {
+    const decision = await control.decide(job.project_id, job.campaign_id);
+    if (decision === 'hold') {
+      await control.hold(job);
+      return [];
+    }
+    if (decision === 'cancel') return cancelJob(deps, job, job.campaign_id, control);
+  }
   const content = await (contents ? contents.load(deps.blobs, job.project_id, job.batch_id) : loadBatchContent(deps.blobs, job.project_id, job.batch_id));
   const template = content.templateId ? await findTemplate(deps.db, job.project_id, content.templateId) : undefined;
   const secret = await deps.tokenSecret();
@@ -31,16 +48,16 @@ export async function deliverBatchJob(deps: Services, job: BatchSendJob, counter
 
   const sendOne = async (recipient: JobRecipient): Promise<DeliveryOutcome> => {
     const activityId = batchActivityId(job.batch_id, recipient.index);
-    if (content.templateId && !template) return failRecipient(deps, activityId, `Template ${content.templateId} no longer exists`);
+    if (content.templateId && !template) return failRecipient(deps, activityId, `Template ${content.templateId} no longer exists`, control);
     let payload;
     try {
       ({ payload } = composeBatchMail(deps, { content, template, recipient, activityId, projectId: job.project_id, secret }));
     } catch (error) {
       // Bad data for this one recipient (a template error, an empty render): this mail fails, not the job.
-      if (error instanceof AppError && error.status < 500) return failRecipient(deps, activityId, error.message);
+      if (error instanceof AppError && error.status < 500) return failRecipient(deps, activityId, error.message, control);
       throw error;
     }
-    return deliverSend(deps, { v: 1, activity_id: activityId, project_id: job.project_id, attempt: 1, payload }, counters);
+    return deliverSend(deps, { v: 1, activity_id: activityId, project_id: job.project_id, attempt: 1, payload }, counters, control);
   };
 
   for (let i = 0; i < job.recipients.length; i += PARALLEL_RECIPIENTS) {
@@ -57,14 +74,36 @@ export async function deliverBatchJob(deps: Services, job: BatchSendJob, counter
 }
 
 /** Fails one batch mail for good (`template_error`), emitting `email.failed` once. */
-async function failRecipient(deps: Services, activityId: string, message: string): Promise<DeliveryOutcome> {
+async function failRecipient(deps: Services, activityId: string, message: string, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
   const activity = await getActivity(deps.db, activityId, true);
   if (!activity) throw new Error(`Activity ${activityId} not found`);
   const failure = { error_code: 'template_error', error_message: message, permanent: true } as const;
   const now = deps.clock.now().toISOString();
   if (await markFailed(deps.db, activity, failure, now)) {
+    if (!isApiSend(activity)) {
+      if (activity.campaign_id) campaign?.count(activity.campaign_id, 'failed');
+      return 'failed';
+    }
     const project = await getProject(deps.db, activity.project_id);
     if (project && hasWebhookTargets(project)) await deps.events.publish(failedEvent(activity, failure, now));
   }
   return 'failed';
+}
+
+/**
+ * A cancelled campaign's job: each mail still sendable becomes `cancelled` (once: the transition is
+ * conditional) and is counted; none is sent. Mails already handed to SES are left as they are.
+ */
+async function cancelJob(deps: Services, job: BatchSendJob, campaignId: string, campaign: CampaignHooks): Promise<DeliveryOutcome[]> {
+  const now = deps.clock.now().toISOString();
+  const outcomes = await Promise.all(
+    job.recipients.map(async (recipient): Promise<DeliveryOutcome> => {
+      const activity = await getActivity(deps.db, batchActivityId(job.batch_id, recipient.index), true);
+      if (activity && (await transitionFromSendable(deps.db, activity, 'cancelled', { updated_at: now }))) {
+        campaign.count(campaignId, 'cancelled');
+      }
+      return 'skipped';
+    }),
+  );
+  return outcomes;
 }

@@ -81,6 +81,13 @@ export interface Campaign {
   released: number;
   /** True once the cursor has read the whole audience. */
   exhausted?: boolean;
+  /** At completion, from the counters. */
+  emails_sent?: number;
+  emails_failed?: number;
+  /** Last time the send worker saw SES throttle one of its mails (`rate_limited` until a clean window). */
+  throttled_at?: string;
+  /** Why the engine moved the campaign to `failed` (its sender profile or template is gone). */
+  failure_reason?: string;
   /** Lowercased name and subject, for duplicate detection. */
   name_lc: string;
   subject_lc: string;

@@ -27,6 +27,15 @@ import { trackedHtml } from '../tracking/tracking-service';
 /** What became of one send job. */
 export type DeliveryOutcome = 'sent' | 'suppressed' | 'failed' | 'retry_scheduled' | 'skipped';
 
+/**
+ * What a campaign's mail reports (given by the workers; shared/campaigns/campaign-gate.ts): its
+ * outcome for the campaign's counters, once per transition, and SES throttling (`rate_limited`).
+ */
+export interface CampaignHooks {
+  count(campaignId: string, field: 'sent' | 'failed' | 'suppressed' | 'cancelled', n?: number): void;
+  throttled(campaignId: string): Promise<void>;
+}
+
 /** A claim outlives the worker's timeout, so only a crashed holder's claim can be taken over. */
 const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
 
@@ -34,7 +43,7 @@ const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
  * Hands one activity to SES, at most once per attempt: the claim is a conditional write, so a
  * redelivered message finds the attempt taken (or the activity already final) and sends nothing.
  */
-export async function deliverSend(deps: Services, job: SendJob, counters?: CounterBatch): Promise<DeliveryOutcome> {
+export async function deliverSend(deps: Services, job: SendJob, counters?: CounterBatch, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
   const secret = await deps.tokenSecret();
   const payload = await loadPayload(deps.blobs, job);
@@ -57,8 +66,11 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   const fail = async (error_code: FailureCode, error_message: string, permanent: boolean): Promise<DeliveryOutcome> => {
     const failure: ActivityFailure = { error_code, error_message, permanent };
     const now = at();
-    // The transition happens once, so email.failed does too.
-    if ((await markFailed(db, activity, failure, now)) && isApiSend(activity)) await publish(failedEvent(activity, failure, now));
+    // The transition happens once, so email.failed (or the campaign's count) does too.
+    if (await markFailed(db, activity, failure, now)) {
+      if (isApiSend(activity)) await publish(failedEvent(activity, failure, now));
+      else if (activity.campaign_id) campaign?.count(activity.campaign_id, 'failed');
+    }
     return 'failed';
   };
 
@@ -76,8 +88,9 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   if (to.length + cc.length + bcc.length === 0) {
     const entry = suppressed.get(payload.to[0].toLowerCase()) ?? [...suppressed.values()][0];
     const now = at();
-    if ((await transitionFromSendable(db, activity, 'suppressed', { suppression_reason: entry.reason, updated_at: now })) && isApiSend(activity)) {
-      await publish(suppressedEvent(activity, entry, now));
+    if (await transitionFromSendable(db, activity, 'suppressed', { suppression_reason: entry.reason, updated_at: now })) {
+      if (isApiSend(activity)) await publish(suppressedEvent(activity, entry, now));
+      else if (activity.campaign_id) campaign?.count(activity.campaign_id, 'suppressed');
     }
     return 'suppressed';
   }
@@ -121,10 +134,21 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
     if (!(error instanceof MailerError)) throw error;
     // Nothing went out: a retry takes its unit again.
     await quota.release();
+    // Throttling on a campaign's mail: the campaign goes `rate_limited` (the engine halves its pace), never to failure.
+    if (error.kind === 'throttled' && activity.campaign_id) await campaign?.throttled(activity.campaign_id);
     return handleMailerError(deps, job, activity, error, fail);
   }
 
   const sentAt = at();
+  // email.send goes out before the `sent` write: after that write a redelivery finds the mail sent and
+  // SES's Send event defers to it, so a crash between the two would lose the event for good (issue 19).
+  // A crash after the publish repeats the event through the Send event; part 6 tells receivers to
+  // expect repeats. A failed publish must not stop the write (the redelivery would send the mail
+  // again), so it is thrown once the send is recorded.
+  const publishing = await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId })).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
   const sentEvent = { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt };
   const recorded =
     (await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }, sentEvent)) ||
@@ -132,8 +156,9 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
     (await recordSentAfterEvent(db, activity.id, messageId, sentAt, sentEvent));
   if (recorded) {
     counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
-    await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
+    if (activity.campaign_id) campaign?.count(activity.campaign_id, 'sent');
   }
+  if (publishing) throw publishing.error;
   return 'sent';
 }
 

@@ -310,7 +310,7 @@ describe('the functions', () => {
     segments: ['AUDIENCE_QUEUE_URL'],
     events: [],
     'audience-worker': ['AUDIENCE_QUEUE_URL'],
-    'campaign-engine': ['CAMPAIGNS_QUEUE_URL', 'FANOUT_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    'campaign-engine': ['CAMPAIGNS_QUEUE_URL', 'FANOUT_QUEUE_URL', 'EVENTS_QUEUE_URL', 'BATCH_SEND_QUEUE_URL', 'PAYLOAD_BUCKET', 'CAMPAIGNS_QUEUE_ARN', 'CAMPAIGN_TIMER_ROLE_ARN', 'SERVICE_NAME', 'TRACKING_BASE_URL'],
     'lead-imports': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     campaigns: ['CAMPAIGNS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     'lead-import-worker': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
@@ -541,5 +541,51 @@ describe('scheduled sends (queue `scheduled`, worker, minute sweep)', () => {
 
   it('the send group may queue the fire message of a send due soon', () => {
     expect(allows(roleStatements(stack.api.functions.send), 'sqs:SendMessage', queueArn('scheduled'))).toBe(true);
+  });
+});
+
+describe('campaign timers (EventBridge Scheduler one-time schedules of the campaign engine)', () => {
+  const timerRoleId = () => {
+    // The recurring jobs' schedules have their own scheduler role (lib/scheduling.ts).
+    const roles = Object.entries(template.findResources('AWS::IAM::Role')).filter(
+      ([id, r]) => id.startsWith('CampaignTimers') && JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'),
+    );
+    expect(roles).toHaveLength(1);
+    return roles[0][0];
+  };
+  const campaignsQueueArn = () => ({ 'Fn::GetAtt': [logicalId(stack.queues.queues.campaigns), 'Arn'] });
+
+  it('the timer role is assumed by EventBridge Scheduler of this account only, and may only send to the campaigns queue', () => {
+    const role = template.toJSON().Resources[timerRoleId()];
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({ Action: 'sts:AssumeRole', Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': '123456789012' } } }),
+    ]);
+    const statements = statementsOfRole(template, timerRoleId());
+    expect(statements.flatMap(actionsOf).every((a) => a.startsWith('sqs:'))).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', campaignsQueueArn())).toBe(true);
+    expect(statements.every((s) => JSON.stringify(s.Resource) === JSON.stringify(campaignsQueueArn()))).toBe(true);
+  });
+
+  it('the campaign engine may create schedules, pass only the timer role and only to the scheduler, and read the SES send rate', () => {
+    const fn = functionNamed('campaign-engine');
+    const statements = statementsOf(fn);
+    expect(allows(statements, 'scheduler:CreateSchedule', { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':scheduler:eu-west-1:123456789012:schedule/default/*']] })).toBe(true);
+    const passRole = statements.filter((s) => actionsOf(s).includes('iam:PassRole'));
+    expect(passRole).toEqual([expect.objectContaining({ Resource: { 'Fn::GetAtt': [timerRoleId(), 'Arn'] }, Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } })]);
+    expect(allows(statements, 'ses:GetAccount', '*')).toBe(true);
+    expect(allows(statements, /^ses:Send/)).toBe(false);
+    expect(allows(statements, 'sqs:SendMessage', campaignsQueueArn())).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', { 'Fn::GetAtt': [logicalId(stack.queues.queues['batch-send']), 'Arn'] })).toBe(true);
+    const env = environmentOf(fn);
+    expect(env.CAMPAIGN_TIMER_ROLE_ARN).toEqual({ 'Fn::GetAtt': [timerRoleId(), 'Arn'] });
+    expect(env.CAMPAIGNS_QUEUE_ARN).toEqual(campaignsQueueArn());
+  });
+
+  it('no other function may create schedules or pass a role', () => {
+    for (const [name, fn] of allFunctions()) {
+      if (name === 'campaign-engine') continue;
+      const statements = statementsOf(fn);
+      expect([name, allows(statements, /^scheduler:/) || allows(statements, 'iam:PassRole')]).toEqual([name, false]);
+    }
   });
 });

@@ -4,7 +4,9 @@ import { handler as sendWorker } from '../../functions/send-worker/handler';
 import { claimQueuedSend } from '../../shared/activity/activity-repository';
 import { overrideServices, services } from '../../shared/container';
 import { MailerError, type Mailer } from '../../shared/ports';
-import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { updateProjectFields } from '../../shared/projects/project-repository';
+import { CLOUD_TIMEOUT_MS, drainEvents, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;
 let sqs: SQSClient;
@@ -98,6 +100,28 @@ describe('Send worker: a redelivered message never sends twice', () => {
     expect((await invoke(record)).batchItemFailures).toEqual([]);
     expect(await mailsFor(subject)).toBe(1);
     expect((await storedActivity(id))?.current_status).toBe('sent');
+  });
+});
+
+describe('Send worker: a crash right after SES accepted the mail', () => {
+  test('email.send is already published when the worker dies before its sent write (issue 19)', async () => {
+    await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: 'http://127.0.0.1:9/hooks' });
+    const { id, record } = await acceptAndReceive();
+    const real = services().db;
+    // The process dies at the write that records `sent`: SES has the mail, the record does not say so yet.
+    const send = (command: unknown) => {
+      if (command instanceof UpdateCommand && command.input.ExpressionAttributeValues?.[':s'] === 'sent') return Promise.reject(new Error('killed'));
+      return (real.doc.send as (c: unknown) => Promise<unknown>)(command);
+    };
+    overrideServices({ db: { ...real, doc: { send } as unknown as typeof real.doc } });
+    try {
+      expect((await invoke(record)).batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    } finally {
+      overrideServices({ db: real });
+      await updateProjectFields(real, cloud.seed.project_id, { webhook_url: null });
+    }
+    const events = await drainEvents(cloud);
+    expect(events.filter((e) => e.event === 'email.send' && e.data?.activity_id === id)).toHaveLength(1);
   });
 });
 

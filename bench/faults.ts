@@ -1,0 +1,70 @@
+/**
+ * Load and soak (issue 19, part 5), in the local cloud: `BENCH_LOAD_MAILS` single API sends
+ * (default 10,000) at 50 at a time while a batch of `BENCH_LOAD_BATCH` recipients (default 2,000)
+ * goes out, every worker running; then the fault soak, the suite's pipeline check
+ * (test/faults/pipeline.test.ts) at `BENCH_SOAK_MAILS` mails (default 1,000). Each checks that
+ * nothing was lost or sent twice and reports mails a second, API to outbox. Sets `faults` in
+ * bench/results.json. `BENCH_LOAD_MAILS=0` skips the load, `BENCH_SOAK_MAILS=0` the soak.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { WORKER_TIMEOUT_SECONDS } from '../shared/queues';
+import { startFaultCloud } from '../test/faults/support/fault-cloud';
+import { startFaultyPollers } from '../test/faults/support/pump';
+import { runWorkload, type WorkloadReport } from '../test/faults/support/workload';
+
+const RESULTS = path.join(__dirname, 'results.json');
+
+/** The figures of one run, as bench/results.json keeps them. */
+function figures(report: WorkloadReport, faults: Record<string, number>) {
+  return {
+    accepted: report.accepted,
+    mails_in_outbox: report.mailsInOutbox,
+    lost: report.lost.length,
+    duplicated: report.duplicated.length,
+    failed_for_good: report.failedForGood,
+    wrong_status: report.wrongStatus.length,
+    webhook_events: `${report.webhookEventsDelivered} of ${report.webhookEventsExpected}`,
+    dead_letters: report.deadLetters,
+    seconds: report.seconds,
+    mails_per_second: report.mailsPerSecond,
+    faults_injected: Object.fromEntries(Object.entries(faults).filter(([k]) => k !== 'dynamodb_write_seen')),
+  };
+}
+
+/** One workload in a fresh local cloud, with the given faults (rates 0: a plain load run). */
+async function run(options: { mails: number; batch: number; faults: boolean }) {
+  const timeFactor = options.faults ? 5 : 1;
+  const fc = await startFaultCloud({ queue: options.faults ? { duplicateRate: 0.1, reorderRate: 0.2, timeFactor } : { duplicateRate: 0, reorderRate: 0, timeFactor }, failFirst: options.faults ? 4 : 0 });
+  const plan = options.faults ? { sesFailureRate: 0.3, dbThrottleRate: 0.03, timeoutMs: (WORKER_TIMEOUT_SECONDS * 1000) / timeFactor } : {};
+  const pollers = await startFaultyPollers(
+    fc.sqs,
+    fc.cloud.queueUrls,
+    { plan: () => plan, concurrentDuplicateRate: options.faults ? 0.15 : 0, lateDuplicateRate: options.faults ? 0.1 : 0, timeFactor },
+    fc.log,
+    fc.random,
+  );
+  try {
+    const report = await runWorkload(fc, { mails: options.mails, batchRecipients: options.batch, concurrency: 50, settleTimeoutMs: 60 * 60_000 });
+    return { seed: fc.seed, ...figures(report, fc.log.counts) };
+  } finally {
+    await pollers.stop();
+    await fc.stop();
+  }
+}
+
+/** Runs the load and the soak and writes `faults` into bench/results.json. */
+export async function runFaultsBench(): Promise<void> {
+  const loadMails = Number(process.env.BENCH_LOAD_MAILS ?? 10_000);
+  const soakMails = Number(process.env.BENCH_SOAK_MAILS ?? 1_000);
+  const load = loadMails > 0 ? await run({ mails: loadMails, batch: Number(process.env.BENCH_LOAD_BATCH ?? 2_000), faults: false }) : undefined;
+  const soak = soakMails > 0 ? await run({ mails: soakMails, batch: Math.round(soakMails / 2), faults: true }) : undefined;
+  const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
+  const kept = (previous.faults ?? {}) as Record<string, unknown>;
+  fs.writeFileSync(RESULTS, `${JSON.stringify({ ...previous, faults: { load: load ?? kept.load, soak: soak ?? kept.soak } }, null, 2)}\n`);
+  for (const [name, result] of Object.entries({ load, soak })) {
+    if (!result) continue;
+    console.log(`\nFaults bench, ${name}: ${result.accepted} mails accepted, ${result.lost} lost, ${result.duplicated} duplicated, webhooks ${result.webhook_events}, ${result.mails_per_second} mails a second API to outbox (${result.seconds} s)`);
+  }
+  if ([load, soak].some((r) => r && (r.lost > 0 || r.duplicated > 0 || r.wrong_status > 0))) throw new Error('The faults bench lost, duplicated or misreported mails; see bench/results.json');
+}

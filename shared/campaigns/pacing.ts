@@ -1,0 +1,97 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailure } from '../errors';
+import type { Services } from '../container';
+import type { Db } from '../store/client';
+import { campaignRateKey } from '../store/keys';
+import type { Campaign } from './campaign';
+
+/**
+ * Pacing (docs/campaigns.md): every campaign of the deployment takes its mail from one budget per
+ * window of RATE_WINDOW_SECONDS, the account's send rate less the transactional share, kept in
+ * `RATE#campaigns` items (one conditional ADD per step).
+ */
+
+/** The budget's window: a step releases at most a window's mail, and the next step comes a window later. */
+export const RATE_WINDOW_SECONDS = 10;
+
+/** The mails a second all campaigns may send together: the account's (or CAMPAIGN_SEND_RATE) less the transactional share. */
+export async function campaignRate(deps: Pick<Services, 'config' | 'account'>): Promise<number> {
+  const total = deps.config.CAMPAIGN_SEND_RATE ?? (await deps.account.maxSendRate());
+  return total * (1 - deps.config.TRANSACTIONAL_RATE_SHARE);
+}
+
+/** The window that holds `now`, as its first epoch second. */
+export const windowOf = (now: Date): number => Math.floor(now.getTime() / 1000 / RATE_WINDOW_SECONDS) * RATE_WINDOW_SECONDS;
+
+/**
+ * Takes up to `want` mails from the current window's budget of `capacity`; the number granted (0
+ * when the window is spent by other campaigns). One conditional ADD; when it does not fit whole,
+ * one read and one more try for what is left.
+ */
+export async function takeTokens(db: Db, now: Date, capacity: number, want: number): Promise<number> {
+  if (want <= 0) return 0;
+  const window = windowOf(now);
+  const ttl = window + 3600;
+  const tryTake = async (n: number) => {
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: campaignRateKey(window),
+          UpdateExpression: 'ADD taken :n SET #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(taken) OR taken <= :room',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':n': n, ':room': capacity - n, ':ttl': ttl },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return false;
+      throw error;
+    }
+  };
+  const first = Math.min(want, capacity);
+  if (await tryTake(first)) return first;
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: campaignRateKey(window), ConsistentRead: true }));
+  const left = Math.floor(capacity - Number(out.Item?.taken ?? 0));
+  if (left <= 0) return 0;
+  return (await tryTake(Math.min(left, want))) ? Math.min(left, want) : 0;
+}
+
+/** What a step may release, before the shared budget: the campaign's own limits at `now`. */
+export interface Allowance {
+  /** Recipients the campaign may release now (Infinity when only the shared rate limits it). */
+  want: number;
+  /** When nothing may go now: the instant of the next batch of `batchMode`. */
+  nextBatchAt?: Date;
+  /** The batch being sent (`batchMode`). */
+  currentBatch?: number;
+}
+
+/**
+ * The campaign's own limits: `sendOverHours` releases by each instant its even share of the
+ * audience (so a late step catches up, a replayed one does not release twice); `batchMode` releases
+ * `batchSize` per batch, batch k (from 1) starting `(k-1) * batchIntervalHours` after the start.
+ */
+export function allowance(campaign: Campaign, released: number, startedAt: Date, now: Date): Allowance {
+  let want = Number.POSITIVE_INFINITY;
+  if (campaign.send_over_hours && campaign.send_over_hours > 0) {
+    const span = campaign.send_over_hours * 3600_000;
+    const due = Math.ceil(campaign.total_recipients * Math.min(1, (now.getTime() + RATE_WINDOW_SECONDS * 1000 - startedAt.getTime()) / span));
+    want = Math.max(0, due - released);
+  }
+  if (campaign.batch_mode && campaign.batch_size && campaign.batch_size > 0) {
+    const interval = campaign.batch_interval_hours * 3600_000;
+    // The batch whose time has come: the first, then one more per interval elapsed.
+    const byTime = interval > 0 ? Math.floor((now.getTime() - startedAt.getTime()) / interval) + 1 : Number.MAX_SAFE_INTEGER;
+    const byCount = Math.floor(released / campaign.batch_size) + 1;
+    const currentBatch = Math.min(byTime, byCount);
+    const room = currentBatch * campaign.batch_size - released;
+    if (room <= 0 || byTime < byCount) {
+      return { want: 0, currentBatch: byCount, nextBatchAt: new Date(startedAt.getTime() + (byCount - 1) * interval) };
+    }
+    want = Math.min(want, room);
+    return { want, currentBatch };
+  }
+  return { want };
+}

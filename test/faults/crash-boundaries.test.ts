@@ -1,0 +1,146 @@
+import type { SQSRecord } from 'aws-lambda';
+import { getActivity } from '../../shared/activity/activity-repository';
+import { services } from '../../shared/container';
+import type { WorkerName } from '../../shared/routes';
+import { CLOUD_TIMEOUT_MS, sendBody } from '../integration/support/test-cloud';
+import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
+import { withFaults } from './support/faults';
+import { ManualSource } from './support/manual-source';
+import { reportFigures } from './support/report';
+
+/**
+ * Issue 19, part 1: a worker killed between any two of its side effects (DynamoDB writes, queue
+ * sends, the SES call). For each worker, N runs over every boundary: a fresh message is run with
+ * the process dying before side effect N+1, everything else settles, the same message is
+ * delivered again after the claims' leases ran out, and the mails must have gone out exactly once,
+ * reached their final status, and had their webhook events delivered.
+ *
+ * A campaign engine joins with one more entry in `scenarios`: how to get one of its messages
+ * (`prepare`) and which mails it must have sent (`recipients`).
+ */
+
+let fc: FaultCloud;
+let source: ManualSource;
+
+beforeAll(async () => {
+  fc = await startFaultCloud({ queue: { duplicateRate: 0, reorderRate: 0, timeFactor: 1 }, failFirst: 0 });
+  source = await ManualSource.create(fc.sqs, fc.cloud.queueUrls);
+}, CLOUD_TIMEOUT_MS);
+afterAll(() => fc?.stop());
+
+/** The message a worker is killed on, and the mails (activity id and recipient) it is responsible for. */
+interface Prepared {
+  readonly records: SQSRecord[];
+  readonly mails: { id: string; recipient: string }[];
+}
+
+interface Scenario {
+  readonly worker: WorkerName;
+  /** Brings the pipeline to the point where `worker` holds the message, for run `n`. */
+  prepare(n: number): Promise<Prepared>;
+  /** The same message delivered again (SES events: repeated, in another order). */
+  redeliver?(records: SQSRecord[]): SQSRecord[];
+}
+
+async function sendOne(recipient: string): Promise<string> {
+  const res = await fc.cloud.api('POST', '/v1/send-email', { body: sendBody(fc.cloud, { recipient_email: recipient, subject: `crash ${recipient}` }) });
+  expect(res.status).toBe(200);
+  return res.body.email_id as string;
+}
+
+async function sendBatch(tag: string, size: number): Promise<{ mails: Prepared['mails']; batchId: string }> {
+  const recipients = Array.from({ length: size }, (_, i) => `${tag}-${i}@example.com`);
+  const res = await fc.cloud.api('POST', '/v1/send-batch', { body: { sender: fc.cloud.seed.sender_email, subject: 'Crash {{name}}', html: '<p>Hi</p>', recipients } });
+  expect(res.status).toBe(200);
+  const listed = res.body.recipients as { email: string; activity_id: string }[];
+  return { batchId: res.body.batch_id as string, mails: listed.map((r) => ({ id: r.activity_id, recipient: r.email })) };
+}
+
+const scenarios: Record<string, Scenario> = {
+  'send worker': {
+    worker: 'send-worker',
+    async prepare(n) {
+      const recipient = `send-${n}-${Date.now()}@example.com`;
+      const id = await sendOne(recipient);
+      return { records: await source.take('send', 1, (b) => b.activity_id === id), mails: [{ id, recipient }] };
+    },
+  },
+  'SES events worker': {
+    worker: 'ses-events',
+    async prepare(n) {
+      const recipient = `events-${n}-${Date.now()}@example.com`;
+      const id = await sendOne(recipient);
+      await source.invoke('send-worker', await source.take('send', 1, (b) => b.activity_id === id));
+      // Send and Delivery, taken off the queue and handed over in reverse order.
+      const events = await source.take('ses-events', 2, (b) => b.mail?.tags?.activity_id?.[0] === id);
+      return { records: events.reverse(), mails: [{ id, recipient }] };
+    },
+    // Repeated and in the other order.
+    redeliver: (records) => [...records].reverse().concat(records),
+  },
+  'batch fan-out': {
+    worker: 'batch-fanout',
+    async prepare(n) {
+      const { batchId, mails } = await sendBatch(`fanout-${n}-${Date.now()}`, 3);
+      return { records: await source.take('fanout', 1, (b) => b.batch_id === batchId), mails };
+    },
+  },
+  'batch-send worker': {
+    worker: 'batch-send-worker',
+    async prepare(n) {
+      const { batchId, mails } = await sendBatch(`batchsend-${n}-${Date.now()}`, 3);
+      await source.invoke('batch-fanout', await source.take('fanout', 1, (b) => b.batch_id === batchId));
+      return { records: await source.take('batch-send', 1, (b) => b.batch_id === batchId), mails };
+    },
+  },
+};
+
+/** What is wrong after run `n`: mails not sent exactly once, wrong final statuses, webhook events missing. */
+async function problems(prepared: Prepared): Promise<string[]> {
+  const outbox = await fc.cloud.outbox();
+  const delivered = fc.receiver.delivered();
+  const out: string[] = [];
+  for (const { id, recipient } of prepared.mails) {
+    const copies = outbox.filter((m) => m.destination.to.includes(recipient)).length;
+    if (copies !== 1) out.push(`${recipient}: ${copies} mails`);
+    const activity = await getActivity(services().db, id, true);
+    if (activity?.current_status !== 'delivered') out.push(`${id}: ${activity?.current_status}`);
+    const timeline = activity?.timeline ?? [];
+    if (timeline.filter((e) => e.event_type === 'delivered').length !== 1) out.push(`${id}: timeline ${timeline.map((e) => e.event_type)}`);
+    for (const event of ['email.send', 'email.delivery']) if (!delivered.has(`${event}|${id}`)) out.push(`${id}: ${event} not delivered`);
+  }
+  return out;
+}
+
+const boundaries: Record<string, number> = {};
+afterAll(() => reportFigures('crash-boundaries', { boundaries }));
+
+describe('a worker killed between any two of its side effects, then its message delivered again', () => {
+  test.each(Object.keys(scenarios))('%s: every boundary sends each mail exactly once and ends right', async (name) => {
+    const scenario = scenarios[name];
+    const failures: string[] = [];
+    for (let n = 0; n < 100; n++) {
+      await source.settle();
+      const prepared = await scenario.prepare(n);
+      const run = await withFaults({ crashAfter: n }, () => source.invoke(scenario.worker, prepared.records));
+      await source.settle();
+      if (run.crashed) {
+        // The redelivery comes after the visibility timeout, when the dead run's claims have expired.
+        const again = scenario.redeliver ? scenario.redeliver(prepared.records) : prepared.records;
+        for (let attempt = 0; attempt < 3; attempt++) {
+          fc.advanceClock(60_000);
+          if ((await source.invoke(scenario.worker, again)).length === 0) break;
+        }
+        await source.settle();
+      }
+      failures.push(...(await problems(prepared)).map((p) => `crash after ${n}: ${p}`));
+      if (!run.crashed) {
+        boundaries[name] = n;
+        break;
+      }
+    }
+    expect(failures).toEqual([]);
+    // The enumeration reached a run that finished: every boundary was crossed.
+    expect(boundaries[name]).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { upsertLeads } from '../../shared/audience/lead-upsert';
+import { deleteLead } from '../../shared/audience/lead-service';
+import type { Campaign } from '../../shared/campaigns/campaign';
+import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
+import { runCampaignMessage } from '../../shared/campaigns/engine';
+import { enqueueCampaignMessage } from '../../shared/campaigns/engine-messages';
+import { getCampaign, getCursor, heldJobs, markRateLimited, moveCampaign } from '../../shared/campaigns/engine-store';
+import { campaignContent, releaseWave, waveId } from '../../shared/campaigns/waves';
+import { recipientOf } from '../../shared/campaigns/variables';
+import { campaignIdsObjectKey, readAudiencePage } from '../../shared/campaigns/audience-cursor';
+import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
+import { getBatch } from '../../shared/batches/batch-repository';
+import { findSenderById } from '../../shared/domains/sender-service';
+import { refreshConfig } from '../../shared/config';
+import { services } from '../../shared/container';
+import { listSenders } from '../../shared/domains/sender-repository';
+import { campaignKey, campaignListIndex } from '../../shared/store/keys';
+import { createTemplate } from '../../shared/templates/template-service';
+import type { LocalTimers } from '../../local/local-timers';
+import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+
+let cloud: TestCloud;
+let templateId: string;
+let senderId: string;
+
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  // The local SES account's 50 a second would make the test wait: campaigns here may send 2,000 a second.
+  refreshConfig({ CAMPAIGN_SEND_RATE: '2000' });
+  const deps = services();
+  templateId = (await createTemplate(deps.db, deps.clock, cloud.seed.project_id, { name: `t-${randomUUID()}`, subject: 'News for {{name}}', html: '<p>Hi {{name}} ({{utm_campaign}})</p>' })).id;
+  senderId = (await listSenders(deps.db, cloud.seed.project_id))[0].id;
+}, CLOUD_TIMEOUT_MS);
+afterAll(() => cloud?.stop());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Creates `n` leads whose addresses carry `tag`; their ids in order. */
+async function leads(tag: string, n: number): Promise<string[]> {
+  const deps = services();
+  const inputs = Array.from({ length: n }, (_, i) => ({ email: `${tag}-${i}@example.com`, data: { name: `Lead ${i}` }, segmentIds: [] }));
+  const { results } = await upsertLeads(deps.db, deps.clock, cloud.seed.project_id, inputs);
+  return results.map((r) => r.id);
+}
+
+/** A campaign item as the API branch writes it, in `initializing`, to the given lead ids. */
+async function campaignTo(ids: string[], over: Partial<Campaign> = {}): Promise<Campaign> {
+  const deps = services();
+  const now = new Date().toISOString();
+  const id = randomUUID();
+  const campaign: Campaign = {
+    id,
+    project_id: cloud.seed.project_id,
+    mode: 'live',
+    name: `c-${id}`,
+    subject: 'Hello {{name}}',
+    template_id: templateId,
+    sender_profile_id: senderId,
+    status: 'initializing',
+    audience: { kind: 'ids', count: ids.length },
+    frozen_at: now,
+    total_recipients: ids.length,
+    select_all_recipients: false,
+    batch_mode: false,
+    batch_interval_hours: 0,
+    utm_campaign: `utm-${id.slice(0, 8)}`,
+    schedule_type: 'scheduled',
+    created_at: now,
+    updated_at: now,
+    step: 0,
+    released: 0,
+    name_lc: `c-${id}`,
+    subject_lc: 'hello {{name}}',
+    ...over,
+  };
+  await deps.blobs.put(campaignIdsObjectKey(campaign.project_id, id), Buffer.from(JSON.stringify(ids)));
+  await deps.db.doc.send(new PutCommand({ TableName: deps.db.tableName, Item: { ...campaignKey(id), ...campaignListIndex(campaign.project_id, now, id), ...campaign } }));
+  return campaign;
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 40_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(250);
+  }
+}
+
+const mailsTo = async (tag: string) => (await cloud.outbox()).filter((m) => m.destination.to.some((t) => t.includes(`${tag}-`)));
+
+describe('a campaign end to end in the local cloud', () => {
+  it('sends every lead of the frozen audience exactly once, leaves out one deleted before its turn and one created after, and completes', async () => {
+    const tag = `camp-${randomUUID().slice(0, 8)}`;
+    // 40 leads: the local cloud sends a few mails a second on a loaded 2-core machine; the large run is the benchmark's.
+    const ids = await leads(tag, 40);
+    const deps = services();
+    await deleteLead(deps.db, cloud.seed.project_id, ids[7]);
+    const campaign = await campaignTo(ids, { frozen_at: new Date(Date.now() - 1).toISOString() });
+    // Created after the campaign froze its audience, though its id is in the list.
+    await sleep(5);
+    const late = await leads(`${tag}-late`, 1);
+    await deps.blobs.put(campaignIdsObjectKey(campaign.project_id, campaign.id), Buffer.from(JSON.stringify([...ids, ...late])));
+
+    await enqueueCampaignMessage(deps, { v: 1, kind: 'init', campaign_id: campaign.id, project_id: campaign.project_id });
+    const done = await waitFor(() => getCampaign(deps.db, campaign.id), (c) => c?.status === 'completed', 80_000);
+    expect(done).toMatchObject({ status: 'completed', released: 39, emails_sent: 39, emails_failed: 0 });
+    expect(done?.started_at).toBeDefined();
+
+    const mails = await mailsTo(tag);
+    const addresses = mails.map((m) => m.destination.to[0]);
+    expect(addresses).toHaveLength(39);
+    expect(new Set(addresses).size).toBe(39);
+    expect(addresses).not.toContain(`${tag}-7@example.com`);
+    expect(addresses.some((a) => a.includes('-late-'))).toBe(false);
+    expect((await readCampaignCounts(deps.db, campaign.id)).sent).toBe(39);
+  }, 90_000);
+});
+
+describe('the engine step by step', () => {
+  it('a scheduled start sets a one-time timer at scheduledFor and sends nothing before it', async () => {
+    const tag = `sched-${randomUUID().slice(0, 8)}`;
+    const ids = await leads(tag, 3);
+    const at = new Date(Date.now() + 3 * 3600_000);
+    const campaign = await campaignTo(ids, { scheduled_for: at.toISOString() });
+    await runCampaignMessage(services(), { v: 1, kind: 'init', campaign_id: campaign.id, project_id: campaign.project_id });
+    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'pending', total_recipients: 3, step: 0 });
+    expect((services().timers as LocalTimers).names()).toContain(`campaign-${campaign.id}-step-0`);
+    await sleep(500);
+    expect(await mailsTo(tag)).toHaveLength(0);
+  });
+
+  it('a duplicate or stale step message does nothing, and a replayed step releases the same wave', async () => {
+    const tag = `fence-${randomUUID().slice(0, 8)}`;
+    const ids = await leads(tag, 5);
+    const campaign = await campaignTo(ids, { status: 'pending' });
+    const deps = services();
+    await runCampaignMessage(deps, { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
+    const after = await getCampaign(deps.db, campaign.id);
+    expect(after).toMatchObject({ status: 'processing', step: 1, released: 5, exhausted: true });
+    // The same message again: the step is taken.
+    await runCampaignMessage(deps, { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
+    expect((await getCursor(deps.db, campaign.id)).wave).toBe(1);
+    expect((await getCampaign(deps.db, campaign.id))?.released).toBe(5);
+    const mails = await waitFor(() => mailsTo(tag), (m) => m.length >= 5);
+    await sleep(1000);
+    expect((await mailsTo(tag)).length).toBe(mails.length);
+    expect(mails).toHaveLength(5);
+  }, 60_000);
+
+  it('a cancelled campaign releases nothing', async () => {
+    const tag = `cancel-${randomUUID().slice(0, 8)}`;
+    const ids = await leads(tag, 4);
+    const campaign = await campaignTo(ids, { status: 'cancelled' });
+    await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
+    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'cancelled', step: 0, released: 0 });
+    await sleep(500);
+    expect(await mailsTo(tag)).toHaveLength(0);
+  });
+});
+
+/** What a step does up to its wave being queued, without saving its cursor: the state a crash right after releaseWave leaves. */
+async function releaseFirstWaveAndCrash(campaign: Campaign): Promise<void> {
+  const deps = services();
+  const sender = await findSenderById(deps, campaign.project_id, campaign.sender_profile_id);
+  const page = await readAudiencePage(deps, campaign, {}, 10_000);
+  await releaseWave(deps, {
+    campaign,
+    wave: 0,
+    content: campaignContent(campaign, sender!),
+    recipients: page.leads.map((lead) => recipientOf(lead, campaign.variable_config)),
+    position: page.position,
+    exhausted: page.exhausted,
+  });
+}
+
+const step = (campaign: Campaign, n: number) => runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: n });
+
+describe('batchMode (fixed clock)', () => {
+  it('releases batchSize recipients, then records current_batch and next_batch_at and sets a one-time timer for the next batch, which releases the next batchSize', async () => {
+    const tag = `batches-${randomUUID().slice(0, 8)}`;
+    const campaign = await campaignTo(await leads(tag, 5), { status: 'pending', batch_mode: true, batch_size: 2, batch_interval_hours: 24, total_batches: 3, current_batch: 1 });
+    const T = new Date();
+    const at = (ms: number) => ({ ...services(), clock: { now: () => new Date(T.getTime() + ms) } });
+    const deps = services();
+    await runCampaignMessage(at(0), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
+    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ status: 'processing', released: 2, current_batch: 1, started_at: T.toISOString() });
+    // The next step (queued 10 s on, run here at once): the first batch is out, the second waits a day.
+    await runCampaignMessage(at(10_000), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 1 });
+    const waiting = await getCampaign(deps.db, campaign.id);
+    expect(waiting).toMatchObject({ released: 2, current_batch: 2, next_batch_at: new Date(T.getTime() + 24 * 3600_000).toISOString() });
+    expect((services().timers as LocalTimers).names()).toContain(`campaign-${campaign.id}-step-${waiting!.step}`);
+    // The timer fires a day later.
+    await runCampaignMessage(at(24 * 3600_000), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: waiting!.step });
+    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ released: 4, current_batch: 2 });
+  }, 60_000);
+});
+
+describe('crashes and redeliveries', () => {
+  it('a step that crashed after queueing its wave and before saving its cursor, run again, releases the same wave and sends nobody twice', async () => {
+    const tag = `crash-${randomUUID().slice(0, 8)}`;
+    const campaign = await campaignTo(await leads(tag, 6), { status: 'pending' });
+    await releaseFirstWaveAndCrash(campaign);
+    await step(campaign, 0);
+    const deps = services();
+    expect(await getCursor(deps.db, campaign.id)).toMatchObject({ step: 1, wave: 1, released: 6, exhausted: true });
+    expect(await getBatch(deps.db, waveId(campaign.id, 1))).toBeUndefined();
+    await waitFor(() => mailsTo(tag), (m) => m.length >= 6);
+    await sleep(1500);
+    const addresses = (await mailsTo(tag)).map((m) => m.destination.to[0]);
+    expect(addresses).toHaveLength(6);
+    expect(new Set(addresses).size).toBe(6);
+  }, 60_000);
+});
+
+describe('cancel, pause and resume', () => {
+  it('a wave already released when the campaign is cancelled is not sent: its mails become cancelled and are counted', async () => {
+    const tag = `cutoff-${randomUUID().slice(0, 8)}`;
+    const campaign = await campaignTo(await leads(tag, 7), { status: 'cancelled' });
+    await releaseFirstWaveAndCrash(campaign);
+    const deps = services();
+    const counts = await waitFor(() => readCampaignCounts(deps.db, campaign.id), (c) => c.cancelled >= 7);
+    expect(counts).toMatchObject({ cancelled: 7, sent: 0 });
+    expect(await mailsTo(tag)).toHaveLength(0);
+  }, 60_000);
+
+  it('a paused campaign holds the jobs that reach the send worker; resume sends each held mail once and the campaign completes', async () => {
+    const tag = `pause-${randomUUID().slice(0, 8)}`;
+    const campaign = await campaignTo(await leads(tag, 20), { status: 'paused', started_at: new Date().toISOString() });
+    await releaseFirstWaveAndCrash(campaign);
+    const deps = services();
+    const held = await waitFor(() => heldJobs(deps.db, campaign.id, 10), (h) => h.length >= 1);
+    expect(held).toHaveLength(1);
+    expect(await mailsTo(tag)).toHaveLength(0);
+
+    // The API's resume: out of `paused`, then the engine's `resume` message.
+    expect(await moveCampaign(deps.db, campaign.id, ['paused'], 'processing', { updated_at: new Date().toISOString() })).toBe(true);
+    await runCampaignMessage(deps, { v: 1, kind: 'resume', campaign_id: campaign.id, project_id: campaign.project_id });
+    expect(await heldJobs(deps.db, campaign.id, 10)).toHaveLength(0);
+    const done = await waitFor(() => getCampaign(deps.db, campaign.id), (c) => c?.status === 'completed', 50_000);
+    expect(done).toMatchObject({ status: 'completed', released: 20, emails_sent: 20 });
+    const addresses = (await mailsTo(tag)).map((m) => m.destination.to[0]);
+    expect(addresses).toHaveLength(20);
+    expect(new Set(addresses).size).toBe(20);
+  }, 80_000);
+});
+
+describe('the reputation guard', () => {
+  it('pauses a campaign whose hard-bounce rate passed 5% over 500 mails, with the reason, and releases nothing', async () => {
+    const tag = `guard-${randomUUID().slice(0, 8)}`;
+    const campaign = await campaignTo(await leads(tag, 3), { status: 'processing' });
+    const counters = new CampaignCounterBatch();
+    counters.add(campaign.id, 'delivered', 470);
+    counters.add(campaign.id, 'hard_bounced', 30);
+    await counters.flush(services().db);
+    await step(campaign, 0);
+    const paused = await getCampaign(services().db, campaign.id);
+    expect(paused).toMatchObject({ status: 'paused', released: 0, step: 0, pause: { reason: 'bounce_rate', rate: 0.06, sample: 500 } });
+    expect(paused?.pause?.at).toBeDefined();
+  });
+});
+
+describe('SES throttling', () => {
+  it('a throttled mail moves a running campaign to rate_limited; a step within the window keeps it so, a clean one moves it back to processing', async () => {
+    const deps = services();
+    const tag = `throttle-${randomUUID().slice(0, 8)}`;
+    const campaign = await campaignTo(await leads(tag, 4), { status: 'processing' });
+    expect(await markRateLimited(deps.db, campaign.id, new Date().toISOString())).toBe(true);
+    await step(campaign, 0);
+    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ status: 'rate_limited', step: 1, released: 4 });
+
+    const clean = await campaignTo(await leads(`${tag}-clean`, 2), { status: 'rate_limited', throttled_at: new Date(Date.now() - 60_000).toISOString() });
+    await step(clean, 0);
+    expect(await getCampaign(deps.db, clean.id)).toMatchObject({ status: 'processing', step: 1, released: 2 });
+  });
+});
