@@ -46,14 +46,6 @@ export interface CampaignResult {
   model_10m: { rate: number; campaign_share: number; hours_to_completed: number; seconds_to_pending: number }[];
 }
 
-/** The .eml files in the local SES outbox, and their recipients. */
-function outboxRecipients(cloud: LocalCloud): string[] {
-  return fs
-    .readdirSync(cloud.outboxDir)
-    .filter((f) => f.endsWith('.eml'))
-    .map((f) => /^To: (.*)$/m.exec(fs.readFileSync(path.join(cloud.outboxDir, f), 'utf8'))?.[1]?.trim() ?? '');
-}
-
 /** A CSV of `rows` leads (reader<i>@bench.example), with a name and a plan the template reads. */
 function writeLeadsCsv(file: string, rows: number): void {
   const lines = ['email,name,plan'];
@@ -72,7 +64,7 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
   const { SqsQueue } = await import('../shared/adapters/sqs-queue');
   const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
   const { importFromFile } = await import('../shared/imports/import-service');
-  const { getSender } = await import('../shared/domains/sender-service');
+  const { getSender } = await import('../shared/domains/sender-repository');
   const { queues } = await import('../shared/queues');
   const N = options.recipients;
   // The local SES account sends 50 a second; the bench measures units, not the pacing, so it raises the rate.
@@ -90,13 +82,7 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
   const outboxBefore = new Set(fs.readdirSync(cloud.outboxDir));
 
   try {
-    // The audience: N leads in a project of its own (the seeded project's sender and domain).
-    const partner = await fetch(`${cloud.baseUrl}/v1/partner/projects`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${cloud.seed.partner_key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `Campaign bench ${Date.now()}` }),
-    });
-    if (partner.status >= 300) throw new Error(`partner project: ${partner.status}`);
+    // The audience: N leads in the seeded project (its verified domain and sender send the campaign).
     const projectId = cloud.seed.project_id;
     const key = cloud.seed.live_key;
     const file = path.join(dir, 'leads.csv');
@@ -153,7 +139,7 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
         const event = { Records: messages.map((m) => ({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body, attributes: { ApproximateReceiveCount: '1' } })) } as unknown as SQSEvent;
         const t0 = performance.now();
         const c0 = process.cpuUsage();
-        const result = (await q.handler(event, {} as never, () => undefined)) as SQSBatchResponse;
+        const result = (await q.handler(event)) as SQSBatchResponse;
         const spent = performance.now() - t0;
         ms[step] += spent;
         cpu[step] += cpuMsSince(c0);
@@ -185,12 +171,10 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
     cpu['ses-events'] = events.cpu;
     invocations['ses-events'] = events.invocations;
 
-    const mails = outboxRecipients(cloud).filter((_, i, all) => all.length > 0);
     const fresh = fs.readdirSync(cloud.outboxDir).filter((f) => f.endsWith('.eml') && !outboxBefore.has(f));
     const recipients = fresh.map((f) => /^To: (.*)$/m.exec(fs.readFileSync(path.join(cloud.outboxDir, f), 'utf8'))?.[1]?.trim() ?? '');
     const duplicates = recipients.length - new Set(recipients).size;
     if (recipients.length !== N || duplicates > 0) throw new Error(`The outbox holds ${recipients.length} of the campaign's ${N} mails (${duplicates} repeated)`);
-    void mails;
 
     const wavesCreated = Math.ceil(N / 10_000);
     const per = (n: number) => n / N;
