@@ -66,6 +66,8 @@ async function main(): Promise<void> {
 main()
   // Batch sends (issue 16): one 10,000-recipient batch end to end; sets `batch` (bench/batch.ts).
   .then(async () => (await import('./batch')).runBatchBench())
+  // Campaigns (issue 17): one campaign to 100,000 imported leads end to end; sets `campaign` (bench/campaign.ts).
+  .then(async () => (await import('./campaign')).runCampaignBench())
   // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
   .then(async () => (await import('./functions')).runFunctionBench())
   // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).

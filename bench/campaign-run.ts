@@ -1,0 +1,13 @@
+/**
+ * `npm run bench:campaign`: the campaign benchmark alone (`BENCH_CAMPAIGN_RECIPIENTS`, default
+ * 100,000), written to bench/results.json's `campaign` with the other entries kept.
+ */
+import { runCampaignBench } from './campaign';
+
+process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+runCampaignBench().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
