@@ -32,9 +32,13 @@ const shape = {
   CAMPAIGNS_QUEUE_URL: z.url(),
   EXPORTS_QUEUE_URL: z.url(),
   PAYLOAD_BUCKET: z.string().check(z.minLength(3)),
-  /** The campaigns queue's ARN and the role EventBridge Scheduler assumes to send to it (the engine's one-time timers). */
-  CAMPAIGNS_QUEUE_ARN: z.string().check(z.minLength(3)),
-  CAMPAIGN_TIMER_ROLE_ARN: z.string().check(z.minLength(3)),
+  /**
+   * The campaigns queue's ARN and the role EventBridge Scheduler assumes to send to it (the engine's
+   * one-time timers). Only the campaign engine has them (lib/access.ts); the local cloud's timers
+   * fire in process and need neither.
+   */
+  CAMPAIGNS_QUEUE_ARN: z.optional(z.string().check(z.minLength(3))),
+  CAMPAIGN_TIMER_ROLE_ARN: z.optional(z.string().check(z.minLength(3))),
   /**
    * Mails a second all campaigns of the deployment may send together, before the transactional
    * share is set aside; unset (or empty): the account's SES MaxSendRate (docs/campaigns.md).

@@ -97,7 +97,12 @@ function build(cfg: Config): Services {
     timers: lazyPort(async () => {
       const [{ SchedulerTimers }, { SchedulerClient }] = await Promise.all([import('./adapters/scheduler-timers'), import('@aws-sdk/client-scheduler')]);
       // Only the campaigns queue is a timer target (lib/campaign-timers.ts makes the role).
-      return new SchedulerTimers(new SchedulerClient({}), () => ({ queueArn: cfg.CAMPAIGNS_QUEUE_ARN, roleArn: cfg.CAMPAIGN_TIMER_ROLE_ARN }));
+      return new SchedulerTimers(new SchedulerClient({}), () => {
+        const queueArn = cfg.CAMPAIGNS_QUEUE_ARN;
+        const roleArn = cfg.CAMPAIGN_TIMER_ROLE_ARN;
+        if (!queueArn || !roleArn) throw new Error('One-time timers need CAMPAIGNS_QUEUE_ARN and CAMPAIGN_TIMER_ROLE_ARN (set for the campaign engine by the stack)');
+        return { queueArn, roleArn };
+      });
     }, { fireAt: true }),
     account: lazyPort(async () => new (await import('./adapters/ses-account')).SesAccount(await sesClient()), { maxSendRate: true }),
   };

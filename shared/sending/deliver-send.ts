@@ -52,7 +52,11 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   const { claim, activity } = job.body_stored
     ? await claimQueuedSend(db, { activityId: job.activity_id, attempt: job.attempt, leaseUntil, now: Math.floor(now.getTime() / 1000) })
     : await claimWithBody(deps, job, encodeMailBody(deps, job.activity_id, payload, secret), leaseUntil, now);
-  if (claim === 'superseded' || claim === 'skipped') return 'skipped';
+  if (claim === 'skipped') {
+    await republishSent(deps, job);
+    return 'skipped';
+  }
+  if (claim === 'superseded') return 'skipped';
   // Another delivery of this message holds the claim right now.
   if (claim === 'busy') throw new RetryLaterError(`Attempt ${job.attempt} of ${job.activity_id} is being sent by another delivery`);
   if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
@@ -140,26 +144,33 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   }
 
   const sentAt = at();
-  // email.send goes out before the `sent` write: after that write a redelivery finds the mail sent and
-  // SES's Send event defers to it, so a crash between the two would lose the event for good (issue 19).
-  // A crash after the publish repeats the event through the Send event; part 6 tells receivers to
-  // expect repeats. A failed publish must not stop the write (the redelivery would send the mail
-  // again), so it is thrown once the send is recorded.
-  const publishing = await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId })).then(
-    () => undefined,
-    (error: unknown) => ({ error }),
-  );
   const sentEvent = { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt };
-  const recorded =
-    (await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }, sentEvent)) ||
-    // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
-    (await recordSentAfterEvent(db, activity.id, messageId, sentAt, sentEvent));
+  const ownTransition = await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }, sentEvent);
+  // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
+  const recorded = ownTransition || (await recordSentAfterEvent(db, activity.id, messageId, sentAt, sentEvent));
   if (recorded) {
     counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
     if (activity.campaign_id) campaign?.count(activity.campaign_id, 'sent');
   }
-  if (publishing) throw publishing.error;
+  // Whoever moves the record to `sent` publishes email.send: this worker, or SES's Send event when it
+  // came first (it published then). A crash between the write and this publish is repaired by the
+  // redelivery, which publishes it again with the same event_timestamp (republishSent below).
+  if (ownTransition) await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
   return 'sent';
+}
+
+/**
+ * A redelivered job whose mail this worker already sent: email.send again, with the `sent_at` the
+ * record holds as its event_timestamp, so that a crash between the `sent` write and the publish
+ * loses no event, and a receiver deduplicates the repeat on (event, activity_id, event_timestamp)
+ * as part 6 says (when SES's Send event recorded the send first, it published with that same time).
+ */
+async function republishSent(deps: Services, job: SendJob): Promise<void> {
+  const activity = await getActivity(deps.db, job.activity_id, true);
+  if (!activity?.sent_at || !activity.message_id) return;
+  const project = await getProjectCached(deps.db, deps.clock, job.project_id);
+  if (!project || !hasWebhookTargets(project)) return;
+  await deps.events.publish(emailEvent('send', activity, { now: deps.clock.now().toISOString(), eventTimestamp: activity.sent_at, messageId: activity.message_id }));
 }
 
 /** The claim of a mail whose body the API did not store: the body write, then the record (consistent). */

@@ -4,7 +4,6 @@ import { handler as sendWorker } from '../../functions/send-worker/handler';
 import { claimQueuedSend } from '../../shared/activity/activity-repository';
 import { overrideServices, services } from '../../shared/container';
 import { MailerError, type Mailer } from '../../shared/ports';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { CLOUD_TIMEOUT_MS, drainEvents, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
@@ -104,24 +103,25 @@ describe('Send worker: a redelivered message never sends twice', () => {
 });
 
 describe('Send worker: a crash right after SES accepted the mail', () => {
-  test('email.send is already published when the worker dies before its sent write (issue 19)', async () => {
+  test('dying between the sent write and email.send: the redelivery publishes email.send with the recorded sent_at (issue 19)', async () => {
     await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: 'http://127.0.0.1:9/hooks' });
     const { id, record } = await acceptAndReceive();
-    const real = services().db;
-    // The process dies at the write that records `sent`: SES has the mail, the record does not say so yet.
-    const send = (command: unknown) => {
-      if (command instanceof UpdateCommand && command.input.ExpressionAttributeValues?.[':s'] === 'sent') return Promise.reject(new Error('killed'));
-      return (real.doc.send as (c: unknown) => Promise<unknown>)(command);
-    };
-    overrideServices({ db: { ...real, doc: { send } as unknown as typeof real.doc } });
+    const real = services().events;
+    // The process dies at the publish that follows the `sent` write: the record says sent, no event left.
+    overrideServices({ events: { publish: async () => Promise.reject(new Error('killed')) } });
     try {
       expect((await invoke(record)).batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
     } finally {
-      overrideServices({ db: real });
-      await updateProjectFields(real, cloud.seed.project_id, { webhook_url: null });
+      overrideServices({ events: real });
     }
-    const events = await drainEvents(cloud);
-    expect(events.filter((e) => e.event === 'email.send' && e.data?.activity_id === id)).toHaveLength(1);
+    const stored = await storedActivity(id);
+    expect(stored?.current_status).toBe('sent');
+    // SQS hands the message out again: nothing is sent twice, and the event goes out once.
+    expect((await invoke(record)).batchItemFailures).toEqual([]);
+    await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: null });
+    const events = (await drainEvents(cloud)).filter((e) => e.event === 'email.send' && e.data?.activity_id === id);
+    expect(events).toHaveLength(1);
+    expect(events[0].data?.event_timestamp).toBe(stored?.sent_at);
   });
 });
 
