@@ -1,4 +1,5 @@
 import { badRequest } from '../errors';
+import { isEmail, normalizeEmail } from '../mail/addresses';
 import { checkStorable, isObject, parseEmail } from './lead-input';
 
 /** Events per bulk call (part 8). */
@@ -61,6 +62,18 @@ export function parseBulkEvents(body: unknown): CustomEventInput[] {
   if (body.events.length === 0) throw badRequest('events must not be empty');
   if (body.events.length > BULK_EVENT_LIMIT) throw badRequest(`events accepts at most ${BULK_EVENT_LIMIT} items (got ${body.events.length})`);
   return body.events.map((e, i) => parseEventInput(e, `events[${i}].`));
+}
+
+/** GET /v1/events: `email`, `event`, `since` and `until` (an empty value reads as absent). */
+export function parseEventListQuery(query: Readonly<Record<string, string | undefined>>): { email?: string; event?: string; since?: string; until?: string } {
+  const email = query.email !== undefined && query.email !== '' ? normalizeEmail(query.email) : undefined;
+  if (email !== undefined && !isEmail(email)) throw badRequest('email is not a valid email address');
+  const event = query.event !== undefined && query.event !== '' ? query.event.trim() : undefined;
+  if (event !== undefined && event.length > 200) throw badRequest('event must be at most 200 characters');
+  const since = query.since ? parseTimestamp(query.since, 'since') : undefined;
+  const until = query.until ? parseTimestamp(query.until, 'until') : undefined;
+  if (since && until && since > until) throw badRequest('since must not be after until');
+  return { email, event, since, until };
 }
 
 /** The API form of a custom event. */

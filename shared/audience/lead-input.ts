@@ -141,3 +141,32 @@ export function parseLeadUpdate(body: unknown): { email?: string; data?: Record<
     ...(body.storeplatform_customer_id !== undefined ? { storeplatformCustomerId: parseCustomerId(body.storeplatform_customer_id, 'storeplatform_customer_id') } : {}),
   };
 }
+
+/** POST /v1/leads/:id/segments: `segment_ids`, 1 to MAX_SEGMENT_IDS segment uuids. */
+export function parseMembershipBody(body: unknown): string[] {
+  if (!isObject(body) || body.segment_ids === undefined) throw badRequest('segment_ids is required');
+  const segmentIds = parseSegmentIds(body.segment_ids, 'segment_ids');
+  if (segmentIds.length === 0) throw badRequest('segment_ids must not be empty');
+  return segmentIds;
+}
+
+/** POST and DELETE /v1/leads/:email/tags: `tags`. */
+export function parseTagsBody(body: unknown): string[] {
+  return parseTags(isObject(body) ? body.tags : undefined, 'tags');
+}
+
+/** POST /v1/leads/:email/attributes: a flat object, `_tags` left out. */
+export function parseAttributesBody(body: unknown): Record<string, unknown> {
+  const attributes = parseData(body, 'Request body');
+  if (Object.values(attributes).some((v) => isObject(v))) throw badRequest('Attributes must be a flat object (no nested objects)');
+  const { [TAGS_KEY]: _ignored, ...rest } = attributes;
+  return rest;
+}
+
+/** GET /v1/leads: `search` (trimmed, lowercased) and `segment_id`. */
+export function parseLeadListQuery(query: { search?: string; segment_id?: string }): { search?: string; segmentId?: string } {
+  const search = query.search?.trim().toLowerCase();
+  if (search !== undefined && search.length > 254) throw badRequest('search must be at most 254 characters');
+  const segmentId = query.segment_id !== undefined ? uuidParam(query.segment_id, 'segment') : undefined;
+  return { ...(search !== undefined ? { search } : {}), ...(segmentId !== undefined ? { segmentId } : {}) };
+}
