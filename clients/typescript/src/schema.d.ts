@@ -4035,6 +4035,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                search?: string;
                 segment_id?: string;
             };
             header?: never;
@@ -4091,29 +4092,24 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": ({
+                "application/json": {
                     email: string;
                     data?: {
                         [key: string]: unknown;
                     };
                     segment_ids?: string[];
-                    tags?: string[];
-                } & {
-                    [key: string]: unknown;
-                }) | ({
-                    leads: ({
+                    storeplatform_customer_id?: string | null;
+                    leads?: unknown;
+                } | {
+                    leads: {
                         email: string;
                         data?: {
                             [key: string]: unknown;
                         };
                         segment_ids?: string[];
-                        tags?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                } & {
-                    [key: string]: unknown;
-                });
+                        storeplatform_customer_id?: string | null;
+                    }[];
+                };
             };
         };
         responses: {
@@ -4207,9 +4203,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     segment_ids?: string[];
-                    tags?: string[];
-                } & {
-                    [key: string]: unknown;
+                    storeplatform_customer_id?: string | null;
                 };
             };
         };
@@ -4300,8 +4294,6 @@ export interface operations {
             content: {
                 "application/json": {
                     segment_ids: string[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4435,8 +4427,6 @@ export interface operations {
             content: {
                 "application/json": {
                     tags: string[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4485,8 +4475,6 @@ export interface operations {
             content: {
                 "application/json": {
                     tags: string[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4894,6 +4882,8 @@ export interface operations {
                 per_page?: string;
                 email?: string;
                 event?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -4955,8 +4945,8 @@ export interface operations {
                     event: string;
                     properties?: {
                         [key: string]: unknown;
-                    };
-                    timestamp?: string;
+                    } | null;
+                    timestamp?: string | null;
                 };
             };
         };
@@ -5001,17 +4991,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "email": "ada@example.com",
+                 *           "event": "signed_up"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: {
                         email: string;
                         event: string;
                         properties?: {
                             [key: string]: unknown;
-                        };
-                        timestamp?: string;
+                        } | null;
+                        timestamp?: string | null;
                     }[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };

@@ -1,5 +1,6 @@
 import * as leads from '../../../../shared/audience/lead-input';
 import * as events from '../../../../shared/audience/custom-event';
+import { schemasOf } from '../../../../shared/openapi/api-schemas';
 import upsertGolden from './fixtures/lead-upsert.golden.json';
 import updateGolden from './fixtures/lead-update.golden.json';
 import membershipGolden from './fixtures/lead-membership.golden.json';
@@ -45,5 +46,27 @@ describe.each([
   it('records both accepted and refused bodies', () => {
     expect(golden.filter((g) => 'ok' in g).length).toBeGreaterThan(10);
     expect(new Set(golden.map((g) => g.error)).size).toBeGreaterThan(3);
+  });
+});
+
+describe('the registry describes the audience routes with the schemas their parsers validate with', () => {
+  it.each([
+    ['POST /v1/leads', leads.leadUpsertBodySchema],
+    ['PUT /v1/leads/{id}', leads.leadUpdateBodySchema],
+    ['POST /v1/leads/{id}/segments', leads.membershipBodySchema],
+    ['POST /v1/leads/{id}/tags', leads.tagsBodySchema],
+    ['DELETE /v1/leads/{id}/tags', leads.tagsBodySchema],
+    ['POST /v1/leads/{id}/attributes', leads.attributesBodySchema],
+    ['POST /v1/events', events.eventBodySchema],
+    ['POST /v1/events/bulk', events.bulkEventsBodySchema],
+  ])('%s', (key, schema) => {
+    expect(schemasOf(key)).toMatchObject({ body: schema, validates: true });
+  });
+
+  it.each([
+    ['GET /v1/leads', leads.leadListQuerySchema],
+    ['GET /v1/events', events.eventListQuerySchema],
+  ])('%s: its query holds every filter the parser reads', (key, schema) => {
+    expect(Object.keys(schemasOf(key)!.query!.shape)).toEqual(expect.arrayContaining(Object.keys(schema.shape)));
   });
 });
