@@ -10,6 +10,12 @@ import leadListGolden from './fixtures/lead-list-query.golden.json';
 import eventGolden from './fixtures/event.golden.json';
 import bulkEventGolden from './fixtures/event-bulk.golden.json';
 import eventListGolden from './fixtures/event-list-query.golden.json';
+import filterGolden from './fixtures/audience-filter.golden.json';
+import recipientFilterGolden from './fixtures/campaign-recipient-filter.golden.json';
+import segmentCreateGolden from './fixtures/segment-create.golden.json';
+import segmentUpdateGolden from './fixtures/segment-update.golden.json';
+import { parseAudienceFilter } from '../../../../shared/audience/audience-filter';
+import { parseSegmentCreate, parseSegmentUpdate } from '../../../../shared/audience/segment-request';
 
 /**
  * The schema-based audience parsers answer as the hand-written ones did: on the seeded bodies and
@@ -37,6 +43,10 @@ describe.each([
   ['POST /v1/events', events.parseEventInput, eventGolden as Golden],
   ['POST /v1/events/bulk', events.parseBulkEvents, bulkEventGolden as Golden],
   ['GET /v1/events', events.parseEventListQuery, eventListGolden as Golden],
+  ['the audience filter (a segment\'s filter)', (value: unknown) => parseAudienceFilter(value), filterGolden as Golden],
+  ['the audience filter (a campaign\'s recipientFilter)', (value: unknown) => parseAudienceFilter(value, 'recipientFilter'), recipientFilterGolden as Golden],
+  ['POST /v1/segments', parseSegmentCreate, segmentCreateGolden as Golden],
+  ['PATCH /v1/segments/{id}', parseSegmentUpdate, segmentUpdateGolden as Golden],
 ] as const)('%s: answers as the hand-written parser did', (_route, parse, golden) => {
   it('gives the same input or the same message on every recorded body', () => {
     const differing = golden.filter(({ body, ...expected }) => JSON.stringify(answer(parse, body)) !== JSON.stringify(expected));
