@@ -1,32 +1,39 @@
-import { badRequest } from '../errors';
-import { parseAudienceFilter, type AudienceFilter } from './audience-filter';
+import * as z from '../zod';
+import { parseRequest } from '../validate';
+import { audienceFilterSchema, filterOf, type AudienceFilter } from './audience-filter';
 import { isObject } from './lead-input';
 
-function parseName(value: unknown, required: boolean): string | undefined {
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw badRequest('name is required');
-  if (value.length > 200) throw badRequest('name must be at most 200 characters');
-  return value.trim();
-}
+/** A segment's name: a non-blank string of at most 200 characters (stored trimmed). */
+const nameSchema = z.string({ error: 'name is required' }).check(
+  z.refine((v) => v.trim() !== '', { message: 'name is required', abort: true }),
+  z.maxLength(200, 'name must be at most 200 characters'),
+);
+const DESCRIPTION = 'description must be a string of at most 1000 characters';
+/** A description; null clears it. */
+const descriptionSchema = z.nullish(z.string({ error: DESCRIPTION }).check(z.maxLength(1000, DESCRIPTION)));
 
-function parseDescription(value: unknown): string | null | undefined {
-  if (value === undefined || value === null) return value as undefined | null;
-  if (typeof value !== 'string' || value.length > 1000) throw badRequest('description must be a string of at most 1000 characters');
-  return value;
-}
+/** `POST /v1/segments`: `name` (required), `description`; with `filter`, a dynamic segment. */
+export const segmentCreateBodySchema = z.object({ name: nameSchema, description: descriptionSchema, filter: z.optional(audienceFilterSchema) }, { error: 'name is required' });
 
-/** POST /v1/segments: `name` (required), `description`, and `filter` for a dynamic segment. */
+const AT_LEAST_ONE = 'At least one of name, description is required';
+const whenObject = { when: ({ value }: { value: unknown }) => isObject(value) };
+/** `PATCH /v1/segments/:id`: `name` and `description`; a segment's type and filter are fixed at creation. */
+// Loose: a `filter` given must reach the check that refuses it.
+export const segmentUpdateBodySchema = z
+  .looseObject({ name: z.optional(nameSchema), description: descriptionSchema }, { error: AT_LEAST_ONE })
+  .check(
+    z.refine((b: Record<string, unknown>) => b.name !== undefined || b.description !== undefined, { message: AT_LEAST_ONE, ...whenObject }),
+    z.refine((b: Record<string, unknown>) => b.filter === undefined, { message: 'filter cannot be changed; create a new segment', ...whenObject }),
+  );
+
+/** POST /v1/segments: the name (trimmed), the description, and the filter of a dynamic segment. */
 export function parseSegmentCreate(body: unknown): { name: string; description: string | null; filter?: AudienceFilter } {
-  if (!isObject(body)) throw badRequest('name is required');
-  const name = parseName(body.name, true)!;
-  const description = parseDescription(body.description) ?? null;
-  const filter = body.filter !== undefined ? parseAudienceFilter(body.filter) : undefined;
-  return { name, description, ...(filter ? { filter } : {}) };
+  const b = parseRequest(segmentCreateBodySchema, body);
+  return { name: b.name.trim(), description: b.description ?? null, ...(b.filter ? { filter: filterOf(b.filter) } : {}) };
 }
 
-/** PATCH /v1/segments/:id: `name` and `description`; the filter is fixed at creation. */
+/** PATCH /v1/segments/:id: the fields given (an absent one is undefined, a null description clears it). */
 export function parseSegmentUpdate(body: unknown): { name?: string; description?: string | null } {
-  if (!isObject(body) || (body.name === undefined && body.description === undefined)) throw badRequest('At least one of name, description is required');
-  if (body.filter !== undefined) throw badRequest('filter cannot be changed; create a new segment');
-  return { name: parseName(body.name, false), description: parseDescription(body.description) };
+  const b = parseRequest(segmentUpdateBodySchema, body);
+  return { name: b.name?.trim(), description: b.description };
 }

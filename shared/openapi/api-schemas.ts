@@ -5,6 +5,7 @@ import { templateSendBodySchema } from '../sending/template-send-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 import { attributesBodySchema, leadListQuerySchema, leadUpdateBodySchema, leadUpsertBodySchema, membershipBodySchema, tagsBodySchema } from '../audience/lead-input';
 import { bulkEventsBodySchema, eventBodySchema, eventListQuerySchema } from '../audience/custom-event';
+import { segmentCreateBodySchema, segmentUpdateBodySchema } from '../audience/segment-request';
 
 /**
  * The API described to machines: for every route of the route table, the schemas of its body,
@@ -113,7 +114,6 @@ const templateBody = z.object({
 });
 const emails = z.looseObject({ emails: z.optional(z.array(z.string())), email: z.optional(z.string()) });
 const rescheduleBody = z.looseObject({ scheduled_at: z.string(), timezone: z.optional(z.string()) });
-const segmentBody = z.looseObject({ name: z.string(), type: z.optional(z.string()), filter: z.optional(anyObject) });
 const senderBody = z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()), allow_unauthenticated: z.optional(z.boolean()) });
 const html = { status: 200, body: z.string(), contentType: 'text/html' } as const;
 
@@ -240,10 +240,10 @@ describeRoute('DELETE /v1/leads/{id}/tags', { summary: 'Remove tags', body: tags
 describeRoute('GET /v1/leads/{id}/tags', { summary: 'A lead\'s tags', response: ok });
 describeRoute('POST /v1/leads/{id}/attributes', { summary: 'Set attributes', body: attributesBodySchema, validates: true, response: ok });
 describeRoute('GET /v1/leads/{id}/attributes', { summary: 'A lead\'s attributes', response: ok });
-describeRoute('POST /v1/segments', { summary: 'Create a segment', body: segmentBody, response: created });
+describeRoute('POST /v1/segments', { summary: 'Create a segment', body: segmentCreateBodySchema, validates: true, response: created, example: { name: 'VIP buyers', filter: { match: 'all', conditions: [{ tags: { any: ['vip'] } }, { event: 'purchase', done: true, within_days: 30 }] } } });
 describeRoute('GET /v1/segments', { summary: 'Segments', query: z.looseObject(page), response: ok });
 describeRoute('GET /v1/segments/{id}', { summary: 'One segment', response: ok });
-describeRoute('PATCH /v1/segments/{id}', { summary: 'Update a segment', body: z.partial(segmentBody), response: ok });
+describeRoute('PATCH /v1/segments/{id}', { summary: 'Rename a segment', body: segmentUpdateBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/segments/{id}', { summary: 'Delete a segment', response: ok });
 describeRoute('POST /v1/segments/{id}/evaluate', { summary: 'Evaluate a dynamic segment now', response: ok });
 describeRoute('POST /v1/events', { summary: 'Record a custom event', body: eventBodySchema, validates: true, response: created, example: { email: 'ada@example.com', event: 'signed_up', properties: { plan: 'pro' } } });

@@ -961,7 +961,7 @@ export interface paths {
         delete: operations["deleteV1SegmentsById"];
         options?: never;
         head?: never;
-        /** Update a segment */
+        /** Rename a segment */
         patch: operations["patchV1SegmentsById"];
         trace?: never;
     };
@@ -4652,14 +4652,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "VIP buyers",
+                 *       "filter": {
+                 *         "match": "all",
+                 *         "conditions": [
+                 *           {
+                 *             "tags": {
+                 *               "any": [
+                 *                 "vip"
+                 *               ]
+                 *             }
+                 *           },
+                 *           {
+                 *             "event": "purchase",
+                 *             "done": true,
+                 *             "within_days": 30
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     name: string;
-                    type?: string;
+                    description?: string | null;
                     filter?: {
-                        [key: string]: unknown;
+                        match?: ("all" | "any") | null;
+                        conditions: {
+                            [key: string]: unknown;
+                        }[];
                     };
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4792,17 +4815,14 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    type?: string;
-                    filter?: {
-                        [key: string]: unknown;
-                    };
+                    description?: string | null;
                 } & {
                     [key: string]: unknown;
                 };
             };
         };
         responses: {
-            /** @description Update a segment */
+            /** @description Rename a segment */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -15,7 +15,7 @@ import recipientFilterGolden from './fixtures/campaign-recipient-filter.golden.j
 import segmentCreateGolden from './fixtures/segment-create.golden.json';
 import segmentUpdateGolden from './fixtures/segment-update.golden.json';
 import { parseAudienceFilter } from '../../../../shared/audience/audience-filter';
-import { parseSegmentCreate, parseSegmentUpdate } from '../../../../shared/audience/segment-request';
+import { parseSegmentCreate, parseSegmentUpdate, segmentCreateBodySchema, segmentUpdateBodySchema } from '../../../../shared/audience/segment-request';
 
 /**
  * The schema-based audience parsers answer as the hand-written ones did: on the seeded bodies and
@@ -69,6 +69,8 @@ describe('the registry describes the audience routes with the schemas their pars
     ['POST /v1/leads/{id}/attributes', leads.attributesBodySchema],
     ['POST /v1/events', events.eventBodySchema],
     ['POST /v1/events/bulk', events.bulkEventsBodySchema],
+    ['POST /v1/segments', segmentCreateBodySchema],
+    ['PATCH /v1/segments/{id}', segmentUpdateBodySchema],
   ])('%s', (key, schema) => {
     expect(schemasOf(key)).toMatchObject({ body: schema, validates: true });
   });
