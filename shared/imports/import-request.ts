@@ -1,25 +1,38 @@
-import { badRequest } from '../errors';
-import { isObject } from '../audience/lead-input';
+import * as z from '../zod';
+import { parseRequest } from '../validate';
 import { IMPORT_FORMATS, type ImportFormat } from './lead-import';
 
 /** Largest file sent inline as `content`; larger files go through the upload URL (API Gateway takes 10 MB, Lambda 6 MB). */
 export const MAX_INLINE_BYTES = 4 * 1024 * 1024;
 
-/** `format`: csv or jsonl (required). */
-export function parseFormat(value: unknown): ImportFormat {
-  if (value === undefined || value === null || value === '') throw badRequest('format is required');
-  if (typeof value !== 'string' || !(IMPORT_FORMATS as readonly string[]).includes(value.toLowerCase())) throw badRequest(`format must be one of: ${IMPORT_FORMATS.join(', ')}`);
-  return value.toLowerCase() as ImportFormat;
-}
+const FORMAT = `format must be one of: ${IMPORT_FORMATS.join(', ')}`;
+const CONTENT = 'content must be a string (the file\'s text)';
 
-/** POST /v1/leads/imports: `format`, and `content` (the file inline) or none (an upload URL). */
+/**
+ * `POST /v1/leads/imports`: `format` (csv or jsonl, any case), and `content` (the file inline, 1 byte
+ * to 4 MB) or none (the answer carries an upload URL).
+ */
+export const importCreateBodySchema = z.object(
+  {
+    format: z
+      .string({ error: (issue) => (issue.input == null ? 'format is required' : FORMAT) })
+      .check(
+        z.refine((v) => v !== '', { message: 'format is required', abort: true }),
+        z.refine((v) => (IMPORT_FORMATS as readonly string[]).includes(v.toLowerCase()), FORMAT),
+      ),
+    content: z.optional(
+      z.string({ error: CONTENT }).check(
+        z.refine((v) => v !== '', { message: 'content must not be empty', abort: true }),
+        z.refine((v) => Buffer.byteLength(v, 'utf8') <= MAX_INLINE_BYTES, `content is larger than ${MAX_INLINE_BYTES / 1024 / 1024} MB; upload the file to an upload URL instead (omit content)`),
+      ),
+    ),
+  },
+  { error: 'Request body must be a JSON object' },
+);
+
+/** POST /v1/leads/imports: the format (lowercased), and the inline file's bytes when given. */
 export function parseImportCreate(body: unknown): { format: ImportFormat; content?: Buffer } {
-  if (!isObject(body)) throw badRequest('Request body must be a JSON object');
-  const format = parseFormat(body.format);
-  if (body.content === undefined) return { format };
-  if (typeof body.content !== 'string') throw badRequest('content must be a string (the file\'s text)');
-  const content = Buffer.from(body.content, 'utf8');
-  if (content.length === 0) throw badRequest('content must not be empty');
-  if (content.length > MAX_INLINE_BYTES) throw badRequest(`content is larger than ${MAX_INLINE_BYTES / 1024 / 1024} MB; upload the file to an upload URL instead (omit content)`);
-  return { format, content };
+  const b = parseRequest(importCreateBodySchema, body);
+  const format = b.format.toLowerCase() as ImportFormat;
+  return b.content === undefined ? { format } : { format, content: Buffer.from(b.content, 'utf8') };
 }

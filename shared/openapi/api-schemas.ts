@@ -6,6 +6,7 @@ import { registerDomainBodySchema } from '../domains/register-request';
 import { attributesBodySchema, leadListQuerySchema, leadUpdateBodySchema, leadUpsertBodySchema, membershipBodySchema, tagsBodySchema } from '../audience/lead-input';
 import { bulkEventsBodySchema, eventBodySchema, eventListQuerySchema } from '../audience/custom-event';
 import { segmentCreateBodySchema, segmentUpdateBodySchema } from '../audience/segment-request';
+import { importCreateBodySchema } from '../imports/import-request';
 
 /**
  * The API described to machines: for every route of the route table, the schemas of its body,
@@ -223,7 +224,7 @@ describeRoute('GET /t/c/{token}', { summary: 'Click redirect', response: { statu
 describeRoute('GET /u/{token}', { summary: 'Unsubscribe page', response: html });
 describeRoute('POST /u/{token}', { summary: 'Unsubscribe (RFC 8058 one-click)', response: html });
 describeRoute('GET /v/{token}', { summary: 'View in browser', response: html });
-describeRoute('POST /v1/leads/imports', { summary: 'Start a lead import (upload URL or inline content)', body: anyObject, response: created });
+describeRoute('POST /v1/leads/imports', { summary: 'Start a lead import (upload URL or inline content)', body: importCreateBodySchema, validates: true, response: created, example: { format: 'csv', content: 'email,first_name\nada@example.com,Ada\n' } });
 describeRoute('GET /v1/leads/imports/{id}', { summary: 'An import\'s progress', response: ok });
 describeRoute('POST /v1/leads/imports/{id}/start', { summary: 'Start an uploaded import', response: ok });
 describeRoute('GET /v1/leads/imports/{id}/errors', { summary: 'Rows that failed (CSV)', response: { status: 200, body: z.string(), contentType: 'text/csv' } });

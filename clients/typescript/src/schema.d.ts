@@ -3869,8 +3869,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "format": "csv",
+                 *       "content": "email,first_name\nada@example.com,Ada\n"
+                 *     }
+                 */
                 "application/json": {
-                    [key: string]: unknown;
+                    format: string;
+                    content?: string;
                 };
             };
         };

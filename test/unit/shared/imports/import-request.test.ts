@@ -1,4 +1,5 @@
-import { MAX_INLINE_BYTES, parseImportCreate } from '../../../../shared/imports/import-request';
+import { MAX_INLINE_BYTES, importCreateBodySchema, parseImportCreate } from '../../../../shared/imports/import-request';
+import { schemasOf } from '../../../../shared/openapi/api-schemas';
 import golden from './fixtures/import-create.golden.json';
 
 type Golden = { body?: unknown; ok?: unknown; error?: string }[];
@@ -25,5 +26,11 @@ describe('POST /v1/leads/imports: answers as the hand-written parser did', () =>
     const chars = MAX_INLINE_BYTES / 2;
     expect(() => parseImportCreate({ format: 'csv', content: 'é'.repeat(chars + 1) })).toThrow('content is larger than 4 MB; upload the file to an upload URL instead (omit content)');
     expect(parseImportCreate({ format: 'csv', content: 'é'.repeat(chars) }).content).toHaveLength(MAX_INLINE_BYTES);
+  });
+});
+
+describe('the registry describes POST /v1/leads/imports with the schema its parser validates with', () => {
+  it('is the parser\'s schema, marked as validating', () => {
+    expect(schemasOf('POST /v1/leads/imports')).toMatchObject({ body: importCreateBodySchema, validates: true });
   });
 });
