@@ -1,4 +1,5 @@
-import { badRequest } from '../errors';
+import * as z from '../zod';
+import { parseRequest } from '../validate';
 import { tagsOf } from './lead';
 
 /**
@@ -26,54 +27,102 @@ const MAX_DAYS = 3650;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.length <= 100 && v.every((s) => typeof s === 'string' && s !== '' && s.length <= 200);
 const isScalar = (v: unknown): v is string | number | boolean => (typeof v === 'string' && v.length <= 1000) || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean';
+const isInList = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.length <= 100 && v.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)));
+
+type Ctx = { issues: unknown[] };
+/** Adds a problem (`{path}` names the field's place, validate.ts). */
+const fail = (ctx: Ctx, input: unknown, message: string) => void ctx.issues.push({ code: 'custom', input, message });
+
+// Messages name their place through `{path}` (`filter.conditions[1].op ...`, validate.ts).
+const TAGS = '{path} must be an object with any, all or none';
+/** A tag list of a tag condition; its items are checked by the list's own check, so that the problem names the list. */
+const tagList = z.optional(z.array(z.unknown(), { error: '{path} must be a non-empty array of tags' }).check(z.refine(isStringList, '{path} must be a non-empty array of tags')));
+
+/** `{ tags: { any?, all?, none? } }`: lists of 1 to 100 tags, at least one list. */
+const tagConditionSchema = z.object({
+  tags: z
+    .object({ any: tagList, all: tagList, none: tagList }, { error: TAGS })
+    .check(z.refine((t: Record<string, unknown>) => t.any !== undefined || t.all !== undefined || t.none !== undefined, { message: TAGS, when: ({ value }) => isObject(value) })),
+});
+
+/** `{ attribute, op, value? }`: the value's kind follows the op (none for exists, a list for in, no boolean for an order). */
+const attributeConditionSchema = z
+  .object({
+    attribute: z.string({ error: '{path} must be a non-empty string' }).check(z.refine((v) => v !== '' && v.length <= 200, '{path} must be a non-empty string')),
+    op: z.enum(OPS, { error: `{path} must be one of ${OPS.join(', ')}` }),
+    value: z.optional(z.unknown()),
+  })
+  .check(
+    // The value is read once the attribute and the op are known good.
+    z.superRefine(
+      (c: { op: AttributeOp; value?: unknown }, ctx) => {
+        if (c.op === 'exists' || c.op === 'not_exists') return;
+        if (c.op === 'in') return void (isInList(c.value) || fail(ctx, c, '{path}.value must be a non-empty array of strings or numbers for op "in"'));
+        if (!isScalar(c.value)) return fail(ctx, c, '{path}.value must be a string, number or boolean');
+        if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value === 'boolean') fail(ctx, c, `{path}.value must be a number or string for op "${c.op}"`);
+      },
+      { when: ({ issues }) => issues.length === 0 },
+    ),
+  );
+
+const DAYS = `{path} must be an integer from 1 to ${MAX_DAYS}`;
+/** `{ event, done, within_days? }`: done or not done, ever or in the last 1 to 3,650 days. */
+const eventConditionSchema = z.object({
+  event: z.string({ error: '{path} must be a non-empty string' }).check(z.refine((v) => v.trim() !== '' && v.length <= 200, '{path} must be a non-empty string')),
+  done: z.boolean({ error: '{path} must be true or false' }),
+  within_days: z.optional(z.number({ error: DAYS }).check(z.refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_DAYS, DAYS))),
+});
+
+/**
+ * One condition: its kind is the first of `tags`, `attribute`, `event` it holds, and it is checked
+ * as that kind only (the other keys are ignored).
+ */
+const conditionSchema = z.record(z.string(), z.unknown(), { error: '{path} must be an object' }).check(
+  z.superRefine((c: Record<string, unknown>, ctx) => {
+    const kind = c.tags !== undefined ? tagConditionSchema : c.attribute !== undefined ? attributeConditionSchema : c.event !== undefined ? eventConditionSchema : undefined;
+    if (!kind) return fail(ctx, c, '{path} must have tags, attribute or event');
+    const result = kind.safeParse(c);
+    // The kind's problems keep their place below the condition (the parents prefix theirs).
+    if (!result.success) for (const issue of result.error.issues) ctx.issues.push({ code: 'custom', input: c, message: issue.message, path: [...issue.path] });
+  }),
+);
+z.globalRegistry.add(conditionSchema, {
+  description: 'One of `{ tags: { any?, all?, none? } }`, `{ attribute, op, value? }` (op: eq, neq, gt, gte, lt, lte, contains, in, exists, not_exists), `{ event, done, within_days? }`',
+});
+
+/** An audience filter: `match` (all, the default, or any) over 1 to MAX_CONDITIONS conditions. */
+export const audienceFilterSchema = z.object(
+  {
+    match: z.nullish(z.enum(['all', 'any'], { error: '{path} must be "all" or "any"' })),
+    conditions: z
+      .array(conditionSchema, { error: '{path} must be a non-empty array' })
+      .check(z.minLength(1, '{path} must be a non-empty array'), z.maxLength(MAX_CONDITIONS, `{path} accepts at most ${MAX_CONDITIONS} conditions`)),
+  },
+  { error: '{path} must be an object' },
+);
+
+/** A validated filter in its stored form. */
+export function filterOf(value: z.output<typeof audienceFilterSchema>): AudienceFilter {
+  return { match: value.match ?? 'all', conditions: value.conditions.map(conditionOf) };
+}
+
+/** A validated condition in its stored form (the keys of its kind only). */
+function conditionOf(c: Record<string, unknown>): FilterCondition {
+  if (c.tags !== undefined) {
+    const { any, all, none } = c.tags as TagCondition['tags'];
+    return { tags: { ...(any !== undefined ? { any } : {}), ...(all !== undefined ? { all } : {}), ...(none !== undefined ? { none } : {}) } };
+  }
+  if (c.attribute !== undefined) {
+    const { attribute, op, value } = c as AttributeCondition;
+    return op === 'exists' || op === 'not_exists' ? { attribute, op } : { attribute, op, value };
+  }
+  const { event, done, within_days: days } = c as EventCondition;
+  return { event, done, ...(days !== undefined ? { within_days: days } : {}) };
+}
 
 /** Checks a filter and returns it in its stored form; every fault is a 400 naming the path (`filter.conditions[1].op ...`). */
 export function parseAudienceFilter(value: unknown, field = 'filter'): AudienceFilter {
-  if (!isObject(value)) throw badRequest(`${field} must be an object`);
-  const match = value.match ?? 'all';
-  if (match !== 'all' && match !== 'any') throw badRequest(`${field}.match must be "all" or "any"`);
-  if (!Array.isArray(value.conditions) || value.conditions.length === 0) throw badRequest(`${field}.conditions must be a non-empty array`);
-  if (value.conditions.length > MAX_CONDITIONS) throw badRequest(`${field}.conditions accepts at most ${MAX_CONDITIONS} conditions`);
-  return { match, conditions: value.conditions.map((c, i) => parseCondition(c, `${field}.conditions[${i}]`)) };
-}
-
-function parseCondition(c: unknown, at: string): FilterCondition {
-  if (!isObject(c)) throw badRequest(`${at} must be an object`);
-  if (c.tags !== undefined) {
-    if (!isObject(c.tags)) throw badRequest(`${at}.tags must be an object with any, all or none`);
-    const tags: TagCondition['tags'] = {};
-    for (const kind of ['any', 'all', 'none'] as const) {
-      const list = c.tags[kind];
-      if (list === undefined) continue;
-      if (!isStringList(list)) throw badRequest(`${at}.tags.${kind} must be a non-empty array of tags`);
-      tags[kind] = list;
-    }
-    if (Object.keys(tags).length === 0) throw badRequest(`${at}.tags must be an object with any, all or none`);
-    return { tags };
-  }
-  if (c.attribute !== undefined) {
-    if (typeof c.attribute !== 'string' || c.attribute === '' || c.attribute.length > 200) throw badRequest(`${at}.attribute must be a non-empty string`);
-    if (!OPS.includes(c.op as AttributeOp)) throw badRequest(`${at}.op must be one of ${OPS.join(', ')}`);
-    const op = c.op as AttributeOp;
-    if (op === 'exists' || op === 'not_exists') return { attribute: c.attribute, op };
-    if (op === 'in') {
-      if (!Array.isArray(c.value) || c.value.length === 0 || c.value.length > 100 || !c.value.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) {
-        throw badRequest(`${at}.value must be a non-empty array of strings or numbers for op "in"`);
-      }
-      return { attribute: c.attribute, op, value: c.value as (string | number)[] };
-    }
-    if (!isScalar(c.value)) throw badRequest(`${at}.value must be a string, number or boolean`);
-    if (['gt', 'gte', 'lt', 'lte'].includes(op) && typeof c.value === 'boolean') throw badRequest(`${at}.value must be a number or string for op "${op}"`);
-    return { attribute: c.attribute, op, value: c.value };
-  }
-  if (c.event !== undefined) {
-    if (typeof c.event !== 'string' || c.event.trim() === '' || c.event.length > 200) throw badRequest(`${at}.event must be a non-empty string`);
-    if (typeof c.done !== 'boolean') throw badRequest(`${at}.done must be true or false`);
-    const days = c.within_days;
-    if (days !== undefined && (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > MAX_DAYS)) throw badRequest(`${at}.within_days must be an integer from 1 to ${MAX_DAYS}`);
-    return { event: c.event, done: c.done, ...(days !== undefined ? { within_days: days } : {}) };
-  }
-  throw badRequest(`${at} must have tags, attribute or event`);
+  return filterOf(parseRequest(z.object({ [field]: audienceFilterSchema }), { [field]: value })[field]);
 }
 
 /** The event conditions of a filter: each is answered once per evaluation by the set of emails that did the event in its period. */

@@ -3,9 +3,8 @@ import { badRequest } from '../errors';
 import type { PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
-import { parseBulkEvents, parseEventInput, parseTimestamp, presentEvent, type CustomEvent, type CustomEventInput } from './custom-event';
+import { parseBulkEvents, parseEventInput, parseEventListQuery, presentEvent, type CustomEvent, type CustomEventInput } from './custom-event';
 import { pageEvents, putEvents } from './custom-event-repository';
-import { normalizeEmail, isEmail } from '../mail/addresses';
 import { upsertLeads } from './lead-upsert';
 import { MAX_LIST_DEPTH } from './lead-service';
 
@@ -43,13 +42,7 @@ export async function trackEvents(db: Db, clock: Clock, projectId: string, body:
 
 /** GET /v1/events: by `email` and `event`, `since`/`until` inclusive, newest timestamp first. */
 export async function listEvents(db: Db, projectId: string, page: PageRequest, query: Readonly<Record<string, string | undefined>>) {
-  const email = query.email !== undefined && query.email !== '' ? normalizeEmail(query.email) : undefined;
-  if (email !== undefined && !isEmail(email)) throw badRequest('email is not a valid email address');
-  const event = query.event !== undefined && query.event !== '' ? query.event.trim() : undefined;
-  if (event !== undefined && event.length > 200) throw badRequest('event must be at most 200 characters');
-  const since = query.since ? parseTimestamp(query.since, 'since') : undefined;
-  const until = query.until ? parseTimestamp(query.until, 'until') : undefined;
-  if (since && until && since > until) throw badRequest('since must not be after until');
+  const { email, event, since, until } = parseEventListQuery(query);
   const offset = (page.page - 1) * page.perPage;
   if (offset + page.perPage > MAX_LIST_DEPTH) throw badRequest(`page * per_page may not exceed ${MAX_LIST_DEPTH}; narrow the list with email, event, since or until`);
   const { events, total } = await pageEvents(db, projectId, { email, event, since, until }, offset, page.perPage);

@@ -1,5 +1,7 @@
-import { badRequest } from '../errors';
-import { checkStorable, isObject, parseEmail } from './lead-input';
+import * as z from '../zod';
+import { isEmail, normalizeEmail } from '../mail/addresses';
+import { parseRequest } from '../validate';
+import { emailFieldSchema, storableObjectSchema } from './lead-input';
 
 /** Events per bulk call (part 8). */
 export const BULK_EVENT_LIMIT = 1000;
@@ -31,36 +33,104 @@ export interface CustomEventInput {
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** An ISO 8601 timestamp, as UTC ISO; `field` names it in the 400. */
-export function parseTimestamp(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !ISO.test(value) || Number.isNaN(Date.parse(value))) throw badRequest(`${field} must be an ISO 8601 timestamp`);
-  const date = new Date(value);
-  if (date.getUTCFullYear() < 1970 || date.getUTCFullYear() > 9999) throw badRequest(`${field} must be an ISO 8601 timestamp`);
-  return date.toISOString();
+/** True for an ISO 8601 timestamp between the years 1970 and 9999. */
+function isTimestamp(value: string): boolean {
+  if (!ISO.test(value) || Number.isNaN(Date.parse(value))) return false;
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1970 && year <= 9999;
 }
 
-/** One event (`email`, `event`, `properties`, `timestamp`); `at` prefixes field names (`events[2].`). */
-export function parseEventInput(value: unknown, at = ''): CustomEventInput {
-  if (!isObject(value)) throw badRequest(at ? `${at.slice(0, -1)} must be an object` : 'Request body must be a JSON object');
-  const email = parseEmail(value.email, `${at}email`);
-  if (value.event === undefined || value.event === null || value.event === '') throw badRequest(`${at}event is required`);
-  if (typeof value.event !== 'string' || value.event.trim() === '') throw badRequest(`${at}event must be a non-empty string`);
-  if (value.event.length > MAX_EVENT_NAME) throw badRequest(`${at}event must be at most ${MAX_EVENT_NAME} characters`);
-  const properties = value.properties ?? {};
-  if (!isObject(properties)) throw badRequest(`${at}properties must be an object`);
-  // The depth and number checks first: serializing a value nested thousands deep would overflow the stack.
-  checkStorable(properties, `${at}properties`);
-  if (Buffer.byteLength(JSON.stringify(properties)) > MAX_PROPERTIES_BYTES) throw badRequest(`${at}properties is larger than ${MAX_PROPERTIES_BYTES / 1024} KB`);
-  return { email, event: value.event.trim(), properties, ...(value.timestamp !== undefined && value.timestamp !== null ? { timestamp: parseTimestamp(value.timestamp, `${at}timestamp`) } : {}) };
+/** An ISO 8601 timestamp (`{path} must be an ISO 8601 timestamp` otherwise). */
+const timestampSchema = z
+  .string({ error: '{path} must be an ISO 8601 timestamp' })
+  .check(z.superRefine((v, ctx) => void (isTimestamp(v) || ctx.issues.push({ code: 'custom', input: v, message: '{path} must be an ISO 8601 timestamp' }))));
+const utc = (value: string) => new Date(value).toISOString();
+
+/** An ISO 8601 timestamp, as UTC ISO; `field` names it in the 400. */
+export function parseTimestamp(value: unknown, field: string): string {
+  return utc(parseRequest(z.object({ [field]: timestampSchema }), { [field]: value })[field]);
+}
+
+/** An event name: required, a non-empty string, at most MAX_EVENT_NAME characters. */
+const eventNameSchema = z
+  .string({ error: (issue) => (issue.input == null ? '{path} is required' : '{path} must be a non-empty string') })
+  .check(
+    z.superRefine((v, ctx) => {
+      const problem = v === '' ? 'is required' : v.trim() === '' ? 'must be a non-empty string' : v.length > MAX_EVENT_NAME ? `must be at most ${MAX_EVENT_NAME} characters` : undefined;
+      if (problem) ctx.issues.push({ code: 'custom', input: v, message: `{path} ${problem}` });
+    }),
+  );
+
+/** The fields of one event, in the order they are checked. */
+const eventShape = {
+  email: emailFieldSchema,
+  event: eventNameSchema,
+  properties: z.nullish(storableObjectSchema(MAX_PROPERTIES_BYTES)),
+  timestamp: z.nullish(timestampSchema),
+};
+
+/** `POST /v1/events`: one event. */
+export const eventBodySchema = z.object(eventShape, { error: 'Request body must be a JSON object' });
+/** One event of `POST /v1/events/bulk`. */
+const eventItemSchema = z.object(eventShape, { error: '{path} must be an object' });
+
+/** `POST /v1/events/bulk`: `events`, 1 to BULK_EVENT_LIMIT, the count checked before the items. */
+export const bulkEventsBodySchema = z.object(
+  {
+    events: z.array(eventItemSchema, { error: (issue) => (issue.input === undefined ? 'events is required' : 'events must be an array') }).check(
+      z.minLength(1, 'events must not be empty'),
+      z.maxLength(BULK_EVENT_LIMIT, { error: (issue) => `events accepts at most ${BULK_EVENT_LIMIT} items (got ${(issue.input as unknown[]).length})` }),
+    ),
+  },
+  { error: 'events is required' },
+);
+
+type EventFields = z.output<typeof eventBodySchema>;
+/** A validated event as a CustomEventInput (`raw`: the request's object, whose properties are kept as sent). */
+function toEventInput(fields: EventFields, raw: Record<string, unknown>): CustomEventInput {
+  return {
+    email: normalizeEmail(fields.email),
+    event: fields.event.trim(),
+    properties: (raw.properties ?? {}) as Record<string, unknown>,
+    ...(fields.timestamp != null ? { timestamp: utc(fields.timestamp) } : {}),
+  };
+}
+
+/** POST /v1/events: one event (`email`, `event`, `properties`, `timestamp`). */
+export function parseEventInput(value: unknown): CustomEventInput {
+  return toEventInput(parseRequest(eventBodySchema, value), value as Record<string, unknown>);
 }
 
 /** POST /v1/events/bulk: `events`, 1 to 1,000, each checked; the first fault names its index and nothing is recorded. */
 export function parseBulkEvents(body: unknown): CustomEventInput[] {
-  if (!isObject(body) || body.events === undefined) throw badRequest('events is required');
-  if (!Array.isArray(body.events)) throw badRequest('events must be an array');
-  if (body.events.length === 0) throw badRequest('events must not be empty');
-  if (body.events.length > BULK_EVENT_LIMIT) throw badRequest(`events accepts at most ${BULK_EVENT_LIMIT} items (got ${body.events.length})`);
-  return body.events.map((e, i) => parseEventInput(e, `events[${i}].`));
+  const { events } = parseRequest(bulkEventsBodySchema, body);
+  return events.map((fields, i) => toEventInput(fields, (body as { events: Record<string, unknown>[] }).events[i]));
+}
+
+/** A query filter whose empty value reads as absent: `valid` is asked only of a non-empty one. */
+const queryValue = (valid: (value: string) => boolean, message: string) => z.optional(z.string().check(z.refine((v) => v === '' || valid(v), message)));
+const TIMESTAMP = (name: string) => `${name} must be an ISO 8601 timestamp`;
+
+/** `GET /v1/events`: `email`, `event`, `since` and `until` (inclusive, since not after until). */
+export const eventListQuerySchema = z
+  .object({
+    email: queryValue((v) => isEmail(normalizeEmail(v)), 'email is not a valid email address'),
+    event: queryValue((v) => v.trim().length <= MAX_EVENT_NAME, `event must be at most ${MAX_EVENT_NAME} characters`),
+    since: queryValue(isTimestamp, TIMESTAMP('since')),
+    until: queryValue(isTimestamp, TIMESTAMP('until')),
+  })
+  // Compared once both are valid: a malformed one is named first.
+  .check(z.refine((q) => !q.since || !q.until || utc(q.since) <= utc(q.until), { message: 'since must not be after until', when: ({ issues }) => issues.length === 0 }));
+
+/** GET /v1/events: the filters given (an empty value reads as absent). */
+export function parseEventListQuery(query: Readonly<Record<string, string | undefined>>): { email?: string; event?: string; since?: string; until?: string } {
+  const q = parseRequest(eventListQuerySchema, query);
+  return {
+    email: q.email ? normalizeEmail(q.email) : undefined,
+    event: q.event ? q.event.trim() : undefined,
+    since: q.since ? utc(q.since) : undefined,
+    until: q.until ? utc(q.until) : undefined,
+  };
 }
 
 /** The API form of a custom event. */

@@ -1,5 +1,7 @@
+import * as z from '../zod';
 import { badRequest } from '../errors';
 import { isEmail, normalizeEmail } from '../mail/addresses';
+import { parseRequest } from '../validate';
 import { TAGS_KEY } from './lead';
 
 /** Leads per bulk upsert (part 8). */
@@ -36,13 +38,27 @@ export function uuidParam(raw: string | undefined, what: string): string {
   return raw.toLowerCase();
 }
 
+type Ctx = { issues: unknown[] };
+/** Adds `message` as a value's problem (`{path}` names the field, validate.ts). */
+const fail = (ctx: Ctx, value: unknown, message: string) => void ctx.issues.push({ code: 'custom', input: value, message });
+/** Runs `problem` over a value and reports what it finds under the field's own name. */
+const check = <T>(problem: (value: T) => string | undefined, name = '{path}') =>
+  z.superRefine((value: T, ctx) => {
+    const found = problem(value);
+    if (found) fail(ctx, value, `${name} ${found}`);
+  });
+
+/**
+ * An email field: absent, null or blank is `{path} is required`, then its type, then its format
+ * (checked trimmed and lowercased, as it is stored).
+ */
+export const emailFieldSchema = z
+  .string({ error: (issue) => (issue.input == null ? '{path} is required' : '{path} must be a string') })
+  .check(check((v: string) => (v.trim() === '' ? 'is required' : isEmail(normalizeEmail(v)) ? undefined : 'is not a valid email address')));
+
 /** An email field: trimmed, lowercased and format-checked; `field` names it in the 400s. */
 export function parseEmail(value: unknown, field: string): string {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) throw badRequest(`${field} is required`);
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
-  const email = normalizeEmail(value);
-  if (!isEmail(email)) throw badRequest(`${field} is not a valid email address`);
-  return email;
+  return normalizeEmail(parseRequest(z.object({ [field]: emailFieldSchema }), { [field]: value })[field]);
 }
 
 // DynamoDB's number range, and its nesting limit (32) with room for the item's own levels.
@@ -50,63 +66,141 @@ const MAX_NUMBER = 9.9e125;
 const MIN_NUMBER = 1e-130;
 const MAX_DEPTH = 16;
 
-/** Checks a JSON value can be stored as is (also for custom event properties): numbers in DynamoDB's range, non-empty keys, bounded nesting. */
-export function checkStorable(value: unknown, field: string, depth = 0): void {
-  if (depth > MAX_DEPTH) throw badRequest(`${field} is nested more than ${MAX_DEPTH} levels deep`);
+/** Why a JSON value cannot be stored as is (also for custom event properties): numbers out of DynamoDB's range, empty keys, deep nesting. */
+export function storableProblem(value: unknown, depth = 0): string | undefined {
+  if (depth > MAX_DEPTH) return `is nested more than ${MAX_DEPTH} levels deep`;
   if (typeof value === 'number') {
     const abs = Math.abs(value);
-    if (!Number.isFinite(value) || abs > MAX_NUMBER || (abs !== 0 && abs < MIN_NUMBER)) throw badRequest(`${field} holds a number out of range`);
+    if (!Number.isFinite(value) || abs > MAX_NUMBER || (abs !== 0 && abs < MIN_NUMBER)) return 'holds a number out of range';
   } else if (Array.isArray(value)) {
-    value.forEach((v) => checkStorable(v, field, depth + 1));
+    for (const v of value) {
+      const problem = storableProblem(v, depth + 1);
+      if (problem) return problem;
+    }
   } else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (k === '') throw badRequest(`${field} may not have an empty key`);
-      checkStorable(v, field, depth + 1);
+      if (k === '') return 'may not have an empty key';
+      const problem = storableProblem(v, depth + 1);
+      if (problem) return problem;
     }
   }
+  return undefined;
 }
 
-/** A `data` object: an object within the size bound whose `_tags`, if any, is a string array. */
+/** Why a `tags` value is refused: non-empty strings, at most MAX_TAGS of MAX_TAG_LENGTH characters (trimmed). */
+function tagsProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value) || !value.every((t) => typeof t === 'string' && t.trim() !== '')) return 'must be an array of non-empty strings';
+  if (value.length > MAX_TAGS) return `accepts at most ${MAX_TAGS} tags`;
+  if (value.some((t: string) => t.trim().length > MAX_TAG_LENGTH)) return `holds a tag longer than ${MAX_TAG_LENGTH} characters`;
+  return undefined;
+}
+
+/**
+ * A JSON object that can be stored (`storableProblem`, then its serialized size); `name` names it
+ * in the 400s (`{path}`: the field's place). The depth check comes first: serializing a value
+ * nested thousands deep would overflow the stack.
+ */
+export function storableObjectSchema(maxBytes: number, name = '{path}', more?: (value: Record<string, unknown>) => string | undefined) {
+  return z.record(z.string(), z.unknown(), { error: `${name} must be an object` }).check(
+    z.superRefine((value: Record<string, unknown>, ctx) => {
+      const problem = storableProblem(value);
+      if (problem) return fail(ctx, value, `${name} ${problem}`);
+      if (Buffer.byteLength(JSON.stringify(value)) > maxBytes) return fail(ctx, value, `${name} is larger than ${maxBytes / 1024} KB`);
+      const other = more?.(value);
+      if (other) fail(ctx, value, other.replace('{name}', name));
+    }),
+  );
+}
+
+/** A lead's `data`: storable, within MAX_DATA_BYTES, its `_tags` (if any) a tag list. */
+const dataSchema = (name?: string) =>
+  storableObjectSchema(MAX_DATA_BYTES, name, (value) => {
+    const problem = value[TAGS_KEY] !== undefined ? tagsProblem(value[TAGS_KEY]) : undefined;
+    return problem && `{name}.${TAGS_KEY} ${problem}`;
+  });
+
+/** A `data` object (`field` names it in the 400s): storable, within the size bound, its `_tags` a tag list. */
 export function parseData(value: unknown, field: string): Record<string, unknown> {
-  if (!isObject(value)) throw badRequest(`${field} must be an object`);
-  // The depth check first: serializing a value nested thousands deep would overflow the stack.
-  checkStorable(value, field);
-  if (Buffer.byteLength(JSON.stringify(value)) > MAX_DATA_BYTES) throw badRequest(`${field} is larger than ${MAX_DATA_BYTES / 1024} KB`);
-  if (value[TAGS_KEY] !== undefined) value = { ...value, [TAGS_KEY]: parseTags(value[TAGS_KEY], `${field}.${TAGS_KEY}`) };
-  return value as Record<string, unknown>;
+  parseRequest(z.object({ [field]: dataSchema() }), { [field]: value });
+  return dataOf(value as Record<string, unknown>);
 }
 
-/** A `segment_ids` array: uuids (lowercased, deduplicated), at most MAX_SEGMENT_IDS. */
-export function parseSegmentIds(value: unknown, field: string): string[] {
-  if (!Array.isArray(value) || !value.every(isUuid)) throw badRequest(`${field} must be an array of segment ids (uuids)`);
-  if (value.length > MAX_SEGMENT_IDS) throw badRequest(`${field} accepts at most ${MAX_SEGMENT_IDS} ids`);
-  return [...new Set(value.map((id) => id.toLowerCase()))];
-}
+/** The items of the lists below are checked by the list's own check (so a problem names the list, as part 7 words it); the document shows their type. */
+const uuidItem = z.unknown();
+z.globalRegistry.add(uuidItem, { type: 'string', format: 'uuid' });
+const tagItem = z.unknown();
+z.globalRegistry.add(tagItem, { type: 'string', minLength: 1, maxLength: MAX_TAG_LENGTH });
 
-/** A `tags` array: non-empty strings (trimmed, deduplicated), at most MAX_TAGS of MAX_TAG_LENGTH characters. */
-export function parseTags(value: unknown, field: string): string[] {
-  if (!Array.isArray(value) || !value.every((t) => typeof t === 'string' && t.trim() !== '')) throw badRequest(`${field} must be an array of non-empty strings`);
-  if (value.length > MAX_TAGS) throw badRequest(`${field} accepts at most ${MAX_TAGS} tags`);
-  const tags = [...new Set(value.map((t: string) => t.trim()))];
-  if (tags.some((t) => t.length > MAX_TAG_LENGTH)) throw badRequest(`${field} holds a tag longer than ${MAX_TAG_LENGTH} characters`);
-  return tags;
-}
+/** `segment_ids`: uuids, at most MAX_SEGMENT_IDS (`nonEmpty`: at least one); absent is `{path} is required` where it is read as required. */
+const segmentIdsSchema = (nonEmpty = false) =>
+  z
+    .array(uuidItem, { error: (issue) => (issue.input === undefined ? '{path} is required' : '{path} must be an array of segment ids (uuids)') })
+    .check(
+      check((ids: unknown[]) => {
+        if (!ids.every(isUuid)) return 'must be an array of segment ids (uuids)';
+        if (ids.length > MAX_SEGMENT_IDS) return `accepts at most ${MAX_SEGMENT_IDS} ids`;
+        return nonEmpty && ids.length === 0 ? 'must not be empty' : undefined;
+      }),
+    );
 
-/** `storeplatform_customer_id`: a string of at most 200 characters, or null. */
-function parseCustomerId(value: unknown, field: string): string | null {
-  if (value === null) return null;
-  if (typeof value !== 'string' || value.length > 200) throw badRequest(`${field} must be a string of at most 200 characters, or null`);
-  return value;
-}
+/** A tag list. */
+const tagsSchema = z.array(tagItem, { error: '{path} must be an array of non-empty strings' }).check(check(tagsProblem));
 
-/** One lead item (`email`, `data`, `segment_ids`, `storeplatform_customer_id`); `at` prefixes field names (`leads[2].`). */
-export function parseLeadInput(value: unknown, at = ''): LeadInput {
-  if (!isObject(value)) throw badRequest(at ? `${at.slice(0, -1)} must be an object` : 'Request body must be a JSON object');
-  const input: LeadInput = { email: parseEmail(value.email, `${at}email`), segmentIds: [] };
-  if (value.data !== undefined) input.data = parseData(value.data, `${at}data`);
-  if (value.segment_ids !== undefined) input.segmentIds = parseSegmentIds(value.segment_ids, `${at}segment_ids`);
-  if (value.storeplatform_customer_id !== undefined) input.storeplatformCustomerId = parseCustomerId(value.storeplatform_customer_id, `${at}storeplatform_customer_id`);
+const CUSTOMER_ID = '{path} must be a string of at most 200 characters, or null';
+/** `storeplatform_customer_id`: a string of at most 200 characters, or null (clears it). */
+const customerIdSchema = z.nullable(z.string({ error: CUSTOMER_ID }).check(z.maxLength(200, CUSTOMER_ID)));
+
+/** The fields of one lead, in the order they are checked. */
+const leadShape = {
+  email: emailFieldSchema,
+  data: z.optional(dataSchema()),
+  segment_ids: z.optional(segmentIdsSchema()),
+  storeplatform_customer_id: z.optional(customerIdSchema),
+};
+const NOT_AN_OBJECT = 'Request body must be a JSON object';
+
+/** One lead of a bulk upsert or an import row. */
+export const leadItemSchema = z.object(leadShape, { error: '{path} must be an object' });
+/** One lead of an import (a row read as an object). */
+const leadRowSchema = z.object(leadShape, { error: NOT_AN_OBJECT });
+/** `POST /v1/leads` with one lead (no `leads`). */
+export const leadBodySchema = z.object({ ...leadShape, leads: z.optional(z.never()) }, { error: NOT_AN_OBJECT });
+
+/** `POST /v1/leads` with `leads`: 1 to BULK_LEAD_LIMIT leads, the count checked before the items. */
+export const bulkLeadsBodySchema = z.object(
+  {
+    leads: z.array(leadItemSchema, { error: 'leads must be an array' }).check(
+      z.minLength(1, 'leads must not be empty'),
+      z.maxLength(BULK_LEAD_LIMIT, { error: (issue) => `leads accepts at most ${BULK_LEAD_LIMIT} items (got ${(issue.input as unknown[]).length})` }),
+    ),
+  },
+  { error: NOT_AN_OBJECT },
+);
+
+/** The body of `POST /v1/leads`: one lead, or `leads`. */
+export const leadUpsertBodySchema = z.union([leadBodySchema, bulkLeadsBodySchema]);
+
+type LeadFields = { email: string; data?: Record<string, unknown>; segment_ids?: unknown[]; storeplatform_customer_id?: string | null };
+
+/** `data` as stored: its `_tags` trimmed and deduplicated. */
+function dataOf(value: Record<string, unknown>): Record<string, unknown> {
+  const tags = value[TAGS_KEY];
+  return Array.isArray(tags) ? { ...value, [TAGS_KEY]: uniqueTrimmed(tags as string[]) } : value;
+}
+const uniqueTrimmed = (tags: readonly string[]) => [...new Set(tags.map((t) => t.trim()))];
+const uniqueIds = (ids: readonly unknown[]) => [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
+
+/** A validated lead's fields as a LeadInput (`raw`: the request's own object, whose `data` is kept as sent). */
+function toLeadInput(fields: LeadFields, raw: Record<string, unknown>): LeadInput {
+  const input: LeadInput = { email: normalizeEmail(fields.email), segmentIds: fields.segment_ids ? uniqueIds(fields.segment_ids) : [] };
+  if (raw.data !== undefined) input.data = dataOf(raw.data as Record<string, unknown>);
+  if (fields.storeplatform_customer_id !== undefined) input.storeplatformCustomerId = fields.storeplatform_customer_id;
   return input;
+}
+
+/** One lead item (`email`, `data`, `segment_ids`, `storeplatform_customer_id`), as an import row gives it. */
+export function parseLeadInput(value: unknown): LeadInput {
+  return toLeadInput(parseRequest(leadRowSchema, value), value as Record<string, unknown>);
 }
 
 /**
@@ -114,12 +208,10 @@ export function parseLeadInput(value: unknown, at = ''): LeadInput {
  * written; a repeated email keeps its last occurrence (in the position of the last).
  */
 export function parseUpsertBody(body: unknown): LeadInput[] {
-  if (!isObject(body)) throw badRequest('Request body must be a JSON object');
-  if (body.leads === undefined) return [parseLeadInput(body)];
-  if (!Array.isArray(body.leads)) throw badRequest('leads must be an array');
-  if (body.leads.length === 0) throw badRequest('leads must not be empty');
-  if (body.leads.length > BULK_LEAD_LIMIT) throw badRequest(`leads accepts at most ${BULK_LEAD_LIMIT} items (got ${body.leads.length})`);
-  return dedupeLastWins(body.leads.map((item, i) => parseLeadInput(item, `leads[${i}].`)));
+  // The two forms are told apart by `leads` alone, so that a problem names the form that was meant.
+  if (!isObject(body) || body.leads === undefined) return [toLeadInput(parseRequest(leadBodySchema, body), body as Record<string, unknown>)];
+  const { leads } = parseRequest(bulkLeadsBodySchema, body);
+  return dedupeLastWins(leads.map((fields, i) => toLeadInput(fields, (body.leads as Record<string, unknown>[])[i])));
 }
 
 /** Keeps the last input of each email, in the order of those last occurrences. */
@@ -129,15 +221,67 @@ export function dedupeLastWins(inputs: readonly LeadInput[]): LeadInput[] {
   return inputs.filter((input, i) => last.get(input.email) === i);
 }
 
-/** PUT /v1/leads/:id: at least one of `email`, `data` (replaces), `segment_ids` (replaces); `storeplatform_customer_id` too. */
+const AT_LEAST_ONE = 'At least one of email, data, segment_ids is required';
+const updateFields = ['email', 'data', 'segment_ids', 'storeplatform_customer_id'] as const;
+
+/** `PUT /v1/leads/:id`: at least one of `email`, `data` (replaces), `segment_ids` (replaces); `storeplatform_customer_id` too. */
+export const leadUpdateBodySchema = z
+  .object(
+    { email: z.optional(emailFieldSchema), data: z.optional(dataSchema()), segment_ids: z.optional(segmentIdsSchema()), storeplatform_customer_id: z.optional(customerIdSchema) },
+    { error: AT_LEAST_ONE },
+  )
+  .check(z.refine((b: Record<string, unknown>) => updateFields.some((f) => b[f] !== undefined), { message: AT_LEAST_ONE, when: ({ value }) => isObject(value) }));
+
+/** PUT /v1/leads/:id: the fields given, validated. */
 export function parseLeadUpdate(body: unknown): { email?: string; data?: Record<string, unknown>; segmentIds?: string[]; storeplatformCustomerId?: string | null } {
-  if (!isObject(body) || (body.email === undefined && body.data === undefined && body.segment_ids === undefined && body.storeplatform_customer_id === undefined)) {
-    throw badRequest('At least one of email, data, segment_ids is required');
-  }
+  const b = parseRequest(leadUpdateBodySchema, body);
+  const raw = body as Record<string, unknown>;
   return {
-    ...(body.email !== undefined ? { email: parseEmail(body.email, 'email') } : {}),
-    ...(body.data !== undefined ? { data: parseData(body.data, 'data') } : {}),
-    ...(body.segment_ids !== undefined ? { segmentIds: parseSegmentIds(body.segment_ids, 'segment_ids') } : {}),
-    ...(body.storeplatform_customer_id !== undefined ? { storeplatformCustomerId: parseCustomerId(body.storeplatform_customer_id, 'storeplatform_customer_id') } : {}),
+    ...(b.email !== undefined ? { email: normalizeEmail(b.email) } : {}),
+    ...(raw.data !== undefined ? { data: dataOf(raw.data as Record<string, unknown>) } : {}),
+    ...(b.segment_ids !== undefined ? { segmentIds: uniqueIds(b.segment_ids) } : {}),
+    ...(b.storeplatform_customer_id !== undefined ? { storeplatformCustomerId: b.storeplatform_customer_id } : {}),
   };
+}
+
+/** `POST /v1/leads/:id/segments`: `segment_ids`, 1 to MAX_SEGMENT_IDS segment uuids. */
+export const membershipBodySchema = z.object({ segment_ids: segmentIdsSchema(true) }, { error: 'segment_ids is required' });
+
+/** POST /v1/leads/:id/segments: the segment ids (lowercased, deduplicated). */
+export function parseMembershipBody(body: unknown): string[] {
+  return uniqueIds(parseRequest(membershipBodySchema, body).segment_ids);
+}
+
+/** `POST` and `DELETE /v1/leads/:email/tags`: `tags`. */
+export const tagsBodySchema = z.object({ tags: tagsSchema }, { error: 'tags must be an array of non-empty strings' });
+
+/** POST and DELETE /v1/leads/:email/tags: the tags (trimmed, deduplicated). */
+export function parseTagsBody(body: unknown): string[] {
+  return uniqueTrimmed(parseRequest(tagsBodySchema, body).tags as string[]);
+}
+
+/** `POST /v1/leads/:email/attributes`: a flat, storable object (`_tags` is ignored, but checked as tags). */
+export const attributesBodySchema = storableObjectSchema(MAX_DATA_BYTES, 'Request body', (value) => {
+  const problem = value[TAGS_KEY] !== undefined ? tagsProblem(value[TAGS_KEY]) : undefined;
+  if (problem) return `{name}.${TAGS_KEY} ${problem}`;
+  return Object.values(value).some((v) => isObject(v)) ? 'Attributes must be a flat object (no nested objects)' : undefined;
+});
+
+/** POST /v1/leads/:email/attributes: the attributes to merge, `_tags` left out. */
+export function parseAttributesBody(body: unknown): Record<string, unknown> {
+  parseRequest(attributesBodySchema, body);
+  const { [TAGS_KEY]: _ignored, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
+
+/** `GET /v1/leads`: `search` (at most 254 characters once trimmed) and `segment_id` (a uuid). */
+export const leadListQuerySchema = z.object({
+  search: z.optional(z.string().check(z.refine((v) => v.trim().toLowerCase().length <= 254, 'search must be at most 254 characters'))),
+  segment_id: z.optional(z.string().check(z.superRefine((v, ctx) => void (isUuid(v) || fail(ctx, v, `Invalid segment id: ${(v as string).slice(0, 100)}`))))),
+});
+
+/** GET /v1/leads: `search` (trimmed, lowercased) and `segment_id` (lowercased). */
+export function parseLeadListQuery(query: { search?: string; segment_id?: string }): { search?: string; segmentId?: string } {
+  const { search, segment_id: segmentId } = parseRequest(leadListQuerySchema, query);
+  return { ...(search !== undefined ? { search: search.trim().toLowerCase() } : {}), ...(segmentId !== undefined ? { segmentId: segmentId.toLowerCase() } : {}) };
 }

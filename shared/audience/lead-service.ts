@@ -6,7 +6,7 @@ import { leadShards, segmentMembersPartition, leadOfMembershipPartition } from '
 import { contentionBackoff, transactWrite } from '../store/transact';
 import { versionedPut } from '../store/versioned-put';
 import { TAGS_KEY, leadName, presentLead, tagsOf, withoutTags, type Lead } from './lead';
-import { isObject, parseData, parseLeadUpdate, parseSegmentIds, parseTags, parseUpsertBody, uuidParam, parseEmail } from './lead-input';
+import { parseAttributesBody, parseLeadListQuery, parseLeadUpdate, parseMembershipBody, parseTagsBody, parseUpsertBody, uuidParam, parseEmail } from './lead-input';
 import {
   countLeads,
   deleteLeadActions,
@@ -80,9 +80,7 @@ async function present(db: Db, projectId: string, lead: Lead) {
  */
 export async function listLeads(db: Db, projectId: string, page: PageRequest, query: { search?: string; segment_id?: string }) {
   const offset = (page.page - 1) * page.perPage;
-  const search = query.search?.trim().toLowerCase();
-  if (search !== undefined && search.length > 254) throw badRequest('search must be at most 254 characters');
-  const segmentId = query.segment_id !== undefined ? uuidParam(query.segment_id, 'segment') : undefined;
+  const { search, segmentId } = parseLeadListQuery(query);
   const segment = segmentId ? await getSegment(db, projectId, segmentId) : undefined;
   if (segmentId && !segment) throw notFound('Segment not found');
 
@@ -191,9 +189,7 @@ export async function deleteLead(db: Db, projectId: string, rawId: string | unde
 
 /** POST /v1/leads/:id/segments: every segment must exist as a static segment (404 and nothing added otherwise); answers the ids newly added. */
 export async function addLeadToSegments(db: Db, projectId: string, rawId: string | undefined, body: unknown): Promise<string[]> {
-  if (!isObject(body) || body.segment_ids === undefined) throw badRequest('segment_ids is required');
-  const segmentIds = parseSegmentIds(body.segment_ids, 'segment_ids');
-  if (segmentIds.length === 0) throw badRequest('segment_ids must not be empty');
+  const segmentIds = parseMembershipBody(body);
   const lead = await requireLead(db, projectId, rawId);
   const found = await getSegments(db, projectId, segmentIds);
   const missing = segmentIds.filter((s) => found.get(s)?.type !== 'static');
@@ -231,14 +227,14 @@ async function rewriteData(db: Db, clock: Clock, projectId: string, rawEmail: st
 
 /** POST /v1/leads/:email/tags: merges tags without duplicates; answers the lead's tags. */
 export async function addTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
-  const tags = parseTags(isObject(body) ? body.tags : undefined, 'tags');
+  const tags = parseTagsBody(body);
   const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
   return tagsOf(lead.data);
 }
 
 /** DELETE /v1/leads/:email/tags: removes the given tags; answers the lead's tags. */
 export async function removeTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
-  const tags = new Set(parseTags(isObject(body) ? body.tags : undefined, 'tags'));
+  const tags = new Set(parseTagsBody(body));
   const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !tags.has(t)) }));
   return tagsOf(lead.data);
 }
@@ -250,9 +246,7 @@ export async function leadTags(db: Db, projectId: string, rawEmail: string | und
 
 /** POST /v1/leads/:email/attributes: a flat object shallow-merged into `data`, `_tags` kept; answers `data` without `_tags`. */
 export async function mergeAttributes(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<Record<string, unknown>> {
-  const attributes = parseData(body, 'Request body');
-  if (Object.values(attributes).some((v) => isObject(v))) throw badRequest('Attributes must be a flat object (no nested objects)');
-  const { [TAGS_KEY]: _ignored, ...rest } = attributes;
+  const rest = parseAttributesBody(body);
   const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, ...rest }));
   return withoutTags(lead.data);
 }

@@ -4,8 +4,8 @@ import { badRequest, notFound } from '../errors';
 import { batchWriteAll } from '../store/batch-write';
 import { leadShards, membershipKey, segmentMembersPartition, leadOfMembershipPartition } from '../store/keys';
 import type { AudienceJob } from './audience-job';
-import { parseAudienceFilter } from './audience-filter';
-import { isObject, uuidParam } from './lead-input';
+import { uuidParam } from './lead-input';
+import { parseSegmentCreate, parseSegmentUpdate } from './segment-request';
 import { presentSegment, type Segment } from './segment';
 import { cleanupGeneration, evaluateStep, startEvaluation } from './segment-evaluation';
 import { deleteSegmentCounters, deleteSegmentItem, getSegment, listSegments, membersPage, putNewSegment, renameSegment, segmentMemberCounts } from './segment-repository';
@@ -16,29 +16,13 @@ type Deps = Pick<Services, 'db' | 'queue' | 'clock'>;
 /** Most segments a project may have: the list and its counts are one Query each. */
 export const MAX_SEGMENTS = 500;
 
-function parseName(value: unknown, required: boolean): string | undefined {
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw badRequest('name is required');
-  if (value.length > 200) throw badRequest('name must be at most 200 characters');
-  return value.trim();
-}
-
-function parseDescription(value: unknown): string | null | undefined {
-  if (value === undefined || value === null) return value as undefined | null;
-  if (typeof value !== 'string' || value.length > 1000) throw badRequest('description must be a string of at most 1000 characters');
-  return value;
-}
-
 /** A segment's member count: static from its counters, dynamic from its last finished run. */
 const countOf = (segment: Segment, counts: Map<string, number>) =>
   segment.type === 'static' ? Math.max(0, counts.get(segment.id) ?? 0) : (segment.current_generation ? (segment.evaluation?.member_count ?? 0) : 0);
 
 /** POST /v1/segments: `name` (required), `description`; with `filter`, a dynamic segment whose first evaluation starts at once. */
 export async function createSegment(deps: Deps, projectId: string, body: unknown) {
-  if (!isObject(body)) throw badRequest('name is required');
-  const name = parseName(body.name, true)!;
-  const description = parseDescription(body.description) ?? null;
-  const filter = body.filter !== undefined ? parseAudienceFilter(body.filter) : undefined;
+  const { name, description, filter } = parseSegmentCreate(body);
   if ((await listSegments(deps.db, projectId)).length >= MAX_SEGMENTS) throw badRequest(`A project may have at most ${MAX_SEGMENTS} segments`);
   const now = deps.clock.now().toISOString();
   let segment: Segment = {
@@ -77,9 +61,7 @@ export async function showSegment(deps: Deps, projectId: string, rawId: string |
 /** PATCH /v1/segments/:id: renames (`name`, `description`); a segment's type and filter are fixed at creation. */
 export async function updateSegment(deps: Deps, projectId: string, rawId: string | undefined, body: unknown) {
   const id = uuidParam(rawId, 'segment');
-  if (!isObject(body) || (body.name === undefined && body.description === undefined)) throw badRequest('At least one of name, description is required');
-  if (body.filter !== undefined) throw badRequest('filter cannot be changed; create a new segment');
-  const fields = { name: parseName(body.name, false), description: parseDescription(body.description) };
+  const fields = parseSegmentUpdate(body);
   if (!(await renameSegment(deps.db, projectId, id, fields, deps.clock.now().toISOString()))) throw notFound('Segment not found');
   return showSegment(deps, projectId, id);
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Services } from '../container';
-import { badRequest, conflict, notFound } from '../errors';
-import { isObject, uuidParam } from '../audience/lead-input';
+import { conflict, notFound } from '../errors';
+import { uuidParam } from '../audience/lead-input';
 import { getProject } from '../projects/project-repository';
 import { logger } from '../logger';
 import { queues } from '../queues';
@@ -10,12 +10,11 @@ import { leadImportObjectKey } from '../store/keys';
 import { getImport, listRowErrors, putNewImport, transition } from './import-repository';
 import type { ImportJob } from './import-job';
 import { runImport } from './import-run';
-import { IMPORT_FORMATS, presentImport, type ImportFormat, type ImportProgress, type LeadImport } from './lead-import';
+import { parseImportCreate } from './import-request';
+import { presentImport, type ImportFormat, type ImportProgress, type LeadImport } from './lead-import';
 
 type ApiDeps = Pick<Services, 'db' | 'clock' | 'blobs' | 'queue'>;
 
-/** Largest file sent inline as `content`; larger files go through the upload URL (API Gateway takes 10 MB, Lambda 6 MB). */
-export const MAX_INLINE_BYTES = 4 * 1024 * 1024;
 /** How long an upload URL stays valid. */
 export const UPLOAD_URL_SECONDS = 3600;
 /** A run's time budget: the worker's timeout less a margin for the chunk in hand and the continuation. */
@@ -45,33 +44,21 @@ export function newImport(projectId: string, format: ImportFormat, source: LeadI
   };
 }
 
-/** `format`: csv or jsonl (required). */
-export function parseFormat(value: unknown): ImportFormat {
-  if (value === undefined || value === null || value === '') throw badRequest('format is required');
-  if (typeof value !== 'string' || !(IMPORT_FORMATS as readonly string[]).includes(value.toLowerCase())) throw badRequest(`format must be one of: ${IMPORT_FORMATS.join(', ')}`);
-  return value.toLowerCase() as ImportFormat;
-}
-
 /**
  * POST /v1/leads/imports: `{format, content?}`. With `content` (a small file inline) the file is stored
  * and queued at once; without, the answer carries a presigned URL to PUT the file to, and
  * POST /v1/leads/imports/:id/start queues it once uploaded.
  */
 export async function createImport(deps: ApiDeps, projectId: string, body: unknown) {
-  if (!isObject(body)) throw badRequest('Request body must be a JSON object');
-  const format = parseFormat(body.format);
+  const { format, content } = parseImportCreate(body);
   const now = deps.clock.now();
-  if (body.content === undefined) {
+  if (content === undefined) {
     const record = newImport(projectId, format, 'upload', now.toISOString(), null);
     const url = await deps.blobs.uploadUrl(leadImportObjectKey(projectId, record.id), UPLOAD_URL_SECONDS);
     await putNewImport(deps.db, record);
     const expiresAt = new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
     return { success: true, import: presentImport(record), upload: { method: 'PUT', url, expires_at: expiresAt } };
   }
-  if (typeof body.content !== 'string') throw badRequest('content must be a string (the file\'s text)');
-  const content = Buffer.from(body.content, 'utf8');
-  if (content.length === 0) throw badRequest('content must not be empty');
-  if (content.length > MAX_INLINE_BYTES) throw badRequest(`content is larger than ${MAX_INLINE_BYTES / 1024 / 1024} MB; upload the file to an upload URL instead (omit content)`);
   const record = newImport(projectId, format, 'content', now.toISOString(), content.length);
   await deps.blobs.put(leadImportObjectKey(projectId, record.id), content);
   await putNewImport(deps.db, record);

@@ -961,7 +961,7 @@ export interface paths {
         delete: operations["deleteV1SegmentsById"];
         options?: never;
         head?: never;
-        /** Update a segment */
+        /** Rename a segment */
         patch: operations["patchV1SegmentsById"];
         trace?: never;
     };
@@ -3869,8 +3869,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "format": "csv",
+                 *       "content": "email,first_name\nada@example.com,Ada\n"
+                 *     }
+                 */
                 "application/json": {
-                    [key: string]: unknown;
+                    format: string;
+                    content?: string;
                 };
             };
         };
@@ -4035,6 +4042,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                search?: string;
                 segment_id?: string;
             };
             header?: never;
@@ -4091,29 +4099,24 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": ({
+                "application/json": {
                     email: string;
                     data?: {
                         [key: string]: unknown;
                     };
                     segment_ids?: string[];
-                    tags?: string[];
-                } & {
-                    [key: string]: unknown;
-                }) | ({
-                    leads: ({
+                    storeplatform_customer_id?: string | null;
+                    leads?: unknown;
+                } | {
+                    leads: {
                         email: string;
                         data?: {
                             [key: string]: unknown;
                         };
                         segment_ids?: string[];
-                        tags?: string[];
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                } & {
-                    [key: string]: unknown;
-                });
+                        storeplatform_customer_id?: string | null;
+                    }[];
+                };
             };
         };
         responses: {
@@ -4207,9 +4210,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     segment_ids?: string[];
-                    tags?: string[];
-                } & {
-                    [key: string]: unknown;
+                    storeplatform_customer_id?: string | null;
                 };
             };
         };
@@ -4300,8 +4301,6 @@ export interface operations {
             content: {
                 "application/json": {
                     segment_ids: string[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4435,8 +4434,6 @@ export interface operations {
             content: {
                 "application/json": {
                     tags: string[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4485,8 +4482,6 @@ export interface operations {
             content: {
                 "application/json": {
                     tags: string[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4664,14 +4659,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "VIP buyers",
+                 *       "filter": {
+                 *         "match": "all",
+                 *         "conditions": [
+                 *           {
+                 *             "tags": {
+                 *               "any": [
+                 *                 "vip"
+                 *               ]
+                 *             }
+                 *           },
+                 *           {
+                 *             "event": "purchase",
+                 *             "done": true,
+                 *             "within_days": 30
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     name: string;
-                    type?: string;
+                    description?: string | null;
                     filter?: {
-                        [key: string]: unknown;
+                        match?: ("all" | "any") | null;
+                        conditions: {
+                            [key: string]: unknown;
+                        }[];
                     };
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -4804,17 +4822,14 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    type?: string;
-                    filter?: {
-                        [key: string]: unknown;
-                    };
+                    description?: string | null;
                 } & {
                     [key: string]: unknown;
                 };
             };
         };
         responses: {
-            /** @description Update a segment */
+            /** @description Rename a segment */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4894,6 +4909,8 @@ export interface operations {
                 per_page?: string;
                 email?: string;
                 event?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -4955,8 +4972,8 @@ export interface operations {
                     event: string;
                     properties?: {
                         [key: string]: unknown;
-                    };
-                    timestamp?: string;
+                    } | null;
+                    timestamp?: string | null;
                 };
             };
         };
@@ -5001,17 +5018,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "email": "ada@example.com",
+                 *           "event": "signed_up"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: {
                         email: string;
                         event: string;
                         properties?: {
                             [key: string]: unknown;
-                        };
-                        timestamp?: string;
+                        } | null;
+                        timestamp?: string | null;
                     }[];
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
