@@ -1,7 +1,8 @@
 /**
  * Load and soak (issue 19, part 5), in the local cloud: `BENCH_LOAD_MAILS` single API sends
  * (default 10,000) at 50 at a time while a batch of `BENCH_LOAD_BATCH` recipients (default 2,000)
- * goes out, every worker running; then the fault soak, the suite's pipeline check
+ * and a campaign to `BENCH_LOAD_CAMPAIGN` new leads (default 2,000) go out, every worker running;
+ * then the fault soak, the suite's pipeline check
  * (test/faults/pipeline.test.ts) at `BENCH_SOAK_MAILS` mails (default 1,000). Each checks that
  * nothing was lost or sent twice and reports mails a second, API to outbox. Sets `faults` in
  * bench/results.json. `BENCH_LOAD_MAILS=0` skips the load, `BENCH_SOAK_MAILS=0` the soak.
@@ -19,6 +20,8 @@ const RESULTS = path.join(__dirname, 'results.json');
 function figures(report: WorkloadReport, faults: Record<string, number>) {
   return {
     accepted: report.accepted,
+    campaign_mails: report.campaignMails,
+    campaign_status: report.campaignStatus ?? null,
     mails_in_outbox: report.mailsInOutbox,
     lost: report.lost.length,
     duplicated: report.duplicated.length,
@@ -33,7 +36,7 @@ function figures(report: WorkloadReport, faults: Record<string, number>) {
 }
 
 /** One workload in a fresh local cloud, with the given faults (rates 0: a plain load run). */
-async function run(options: { mails: number; batch: number; faults: boolean }) {
+async function run(options: { mails: number; batch: number; campaign: number; faults: boolean }) {
   const timeFactor = options.faults ? 5 : 1;
   const fc = await startFaultCloud({ queue: options.faults ? { duplicateRate: 0.1, reorderRate: 0.2, timeFactor } : { duplicateRate: 0, reorderRate: 0, timeFactor }, failFirst: options.faults ? 4 : 0 });
   const plan = options.faults ? { sesFailureRate: 0.3, dbThrottleRate: 0.03, timeoutMs: (WORKER_TIMEOUT_SECONDS * 1000) / timeFactor } : {};
@@ -45,7 +48,7 @@ async function run(options: { mails: number; batch: number; faults: boolean }) {
     fc.random,
   );
   try {
-    const report = await runWorkload(fc, { mails: options.mails, batchRecipients: options.batch, concurrency: 50, settleTimeoutMs: 60 * 60_000 });
+    const report = await runWorkload(fc, { mails: options.mails, batchRecipients: options.batch, campaignLeads: options.campaign, concurrency: 50, settleTimeoutMs: 60 * 60_000 });
     return { seed: fc.seed, ...figures(report, fc.log.counts) };
   } finally {
     await pollers.stop();
@@ -57,8 +60,8 @@ async function run(options: { mails: number; batch: number; faults: boolean }) {
 export async function runFaultsBench(): Promise<void> {
   const loadMails = Number(process.env.BENCH_LOAD_MAILS ?? 10_000);
   const soakMails = Number(process.env.BENCH_SOAK_MAILS ?? 1_000);
-  const load = loadMails > 0 ? await run({ mails: loadMails, batch: Number(process.env.BENCH_LOAD_BATCH ?? 2_000), faults: false }) : undefined;
-  const soak = soakMails > 0 ? await run({ mails: soakMails, batch: Math.round(soakMails / 2), faults: true }) : undefined;
+  const load = loadMails > 0 ? await run({ mails: loadMails, batch: Number(process.env.BENCH_LOAD_BATCH ?? 2_000), campaign: Number(process.env.BENCH_LOAD_CAMPAIGN ?? 2_000), faults: false }) : undefined;
+  const soak = soakMails > 0 ? await run({ mails: soakMails, batch: Math.round(soakMails / 2), campaign: 0, faults: true }) : undefined;
   const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
   const kept = (previous.faults ?? {}) as Record<string, unknown>;
   fs.writeFileSync(RESULTS, `${JSON.stringify({ ...previous, faults: { load: load ?? kept.load, soak: soak ?? kept.soak } }, null, 2)}\n`);
@@ -66,5 +69,5 @@ export async function runFaultsBench(): Promise<void> {
     if (!result) continue;
     console.log(`\nFaults bench, ${name}: ${result.accepted} mails accepted, ${result.lost} lost, ${result.duplicated} duplicated, webhooks ${result.webhook_events}, ${result.mails_per_second} mails a second API to outbox (${result.seconds} s)`);
   }
-  if ([load, soak].some((r) => r && (r.lost > 0 || r.duplicated > 0 || r.wrong_status > 0))) throw new Error('The faults bench lost, duplicated or misreported mails; see bench/results.json');
+  if ([load, soak].some((r) => r && (r.lost > 0 || r.duplicated > 0 || r.wrong_status > 0 || (r.campaign_status !== null && r.campaign_status !== 'completed')))) throw new Error('The faults bench lost, duplicated or misreported mails; see bench/results.json');
 }

@@ -59,7 +59,11 @@ export async function runCampaignMessage(deps: Services, message: CampaignMessag
  */
 export async function initCampaign(deps: Services, campaignId: string): Promise<void> {
   const campaign = await getCampaign(deps.db, campaignId);
-  if (!campaign || campaign.status !== 'initializing') return;
+  if (!campaign) return;
+  // An init that died between its move and queueing the first step, delivered again: queue it now
+  // (a duplicate first step is fenced like any other).
+  if (campaign.status === 'pending' && campaign.step === 0) return stepAt(deps, campaign, 0, campaign.scheduled_for ? new Date(campaign.scheduled_for) : deps.clock.now());
+  if (campaign.status !== 'initializing') return;
   const total = await frozenAudienceSize(deps, campaign);
   const batches = campaign.batch_mode && campaign.batch_size ? Math.max(1, Math.ceil(total / campaign.batch_size)) : undefined;
   const now = deps.clock.now();

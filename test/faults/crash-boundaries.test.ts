@@ -6,6 +6,7 @@ import { CLOUD_TIMEOUT_MS, sendBody } from '../integration/support/test-cloud';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
 import { withFaults } from './support/faults';
 import { ManualSource } from './support/manual-source';
+import { campaignMails, startCampaign, storedCampaign } from './support/campaigns';
 import { reportFigures } from './support/report';
 
 /**
@@ -15,8 +16,11 @@ import { reportFigures } from './support/report';
  * delivered again after the claims' leases ran out, and the mails must have gone out exactly once,
  * reached their final status, and had their webhook events delivered.
  *
- * A campaign engine joins with one more entry in `scenarios`: how to get one of its messages
- * (`prepare`) and which mails it must have sent (`recipients`).
+ * The campaign engine has three entries, one per kind of engine message that writes: `init` (the
+ * move to `pending`, the first step queued), the step that releases a wave (the token take, the
+ * wave's blobs, its batch header, its fan-out messages, the cursor's fenced save, the next step
+ * queued, the step recorded on the campaign) and the step that completes the campaign (the move to
+ * `completed`, the template's release). Its mails are read after the run from the derived wave ids.
  */
 
 let fc: FaultCloud;
@@ -32,6 +36,8 @@ afterAll(() => fc?.stop());
 interface Prepared {
   readonly records: SQSRecord[];
   readonly mails: { id: string; recipient: string }[];
+  /** For a campaign: the mails its waves owned, read once the run is over, and the checks of its end. */
+  readonly campaign?: { id: string; recipients: string[] };
 }
 
 interface Scenario {
@@ -93,6 +99,33 @@ const scenarios: Record<string, Scenario> = {
       return { records: await source.take('batch-send', 1, (b) => b.batch_id === batchId), mails };
     },
   },
+  'campaign engine: init': {
+    worker: 'campaign-engine',
+    async prepare(n) {
+      const campaign = await startCampaign(fc, `camp-init-${n}-${Date.now()}`, 3);
+      return { records: await source.take('campaigns', 1, (b) => b.campaign_id === campaign.id), mails: [], campaign };
+    },
+  },
+  'campaign engine: a step that releases a wave': {
+    worker: 'campaign-engine',
+    async prepare(n) {
+      const campaign = await startCampaign(fc, `camp-step-${n}-${Date.now()}`, 3);
+      await source.invoke('campaign-engine', await source.take('campaigns', 1, (b) => b.campaign_id === campaign.id && b.kind === 'init'));
+      return { records: await source.take('campaigns', 1, (b) => b.campaign_id === campaign.id && b.step === 0), mails: [], campaign };
+    },
+  },
+  'campaign engine: the step that completes': {
+    worker: 'campaign-engine',
+    async prepare(n) {
+      const campaign = await startCampaign(fc, `camp-done-${n}-${Date.now()}`, 3);
+      await source.invoke('campaign-engine', await source.take('campaigns', 1, (b) => b.campaign_id === campaign.id && b.kind === 'init'));
+      await source.invoke('campaign-engine', await source.take('campaigns', 1, (b) => b.campaign_id === campaign.id && b.step === 0));
+      // The settle check comes a pacing window later; everything else runs meanwhile, so its counts are in.
+      const [check] = await source.take('campaigns', 1, (b) => b.campaign_id === campaign.id && b.step === 1, 20_000);
+      await source.settle();
+      return { records: [check], mails: [], campaign };
+    },
+  },
 };
 
 /** What is wrong after run `n`: mails not sent exactly once, wrong final statuses, webhook events missing. */
@@ -100,7 +133,16 @@ async function problems(prepared: Prepared): Promise<string[]> {
   const outbox = await fc.cloud.outbox();
   const delivered = fc.receiver.delivered();
   const out: string[] = [];
-  for (const { id, recipient } of prepared.mails) {
+  const mails = [...prepared.mails];
+  if (prepared.campaign) {
+    const owned = await campaignMails(prepared.campaign.id);
+    mails.push(...owned);
+    const missing = prepared.campaign.recipients.filter((r) => !owned.some((m) => m.recipient === r));
+    if (missing.length) out.push(`campaign ${prepared.campaign.id}: no wave holds ${missing}`);
+    const campaign = await storedCampaign(prepared.campaign.id);
+    if (campaign?.status !== 'completed' || campaign.released !== prepared.campaign.recipients.length) out.push(`campaign ${prepared.campaign.id}: ${campaign?.status}, released ${campaign?.released}`);
+  }
+  for (const { id, recipient } of mails) {
     const copies = outbox.filter((m) => m.destination.to.includes(recipient)).length;
     if (copies !== 1) out.push(`${recipient}: ${copies} mails`);
     const activity = await getActivity(services().db, id, true);

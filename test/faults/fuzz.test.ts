@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { DEMO_DOMAIN } from '../../local/seed';
+import { services } from '../../shared/container';
+import { listSenders } from '../../shared/domains/sender-repository';
 import { routeKey, routes, type RouteDefinition } from '../../shared/routes';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from '../integration/support/test-cloud';
 import { reportFigures } from './support/report';
@@ -28,6 +30,7 @@ beforeAll(async () => {
     segment: (await ok('POST', '/v1/segments', { name: 'Fuzz' })).segment.id,
     lead: (await ok('POST', '/v1/leads', { email: 'fuzz-lead@example.com' })).leads[0].id,
     project: (await ok('POST', '/v1/partner/projects', { name: 'Fuzz client' }, cloud.seed.partner_key)).project_id,
+    sender: (await listSenders(services().db, cloud.seed.project_id))[0].id,
   };
 }, CLOUD_TIMEOUT_MS);
 afterAll(async () => {
@@ -68,6 +71,21 @@ const VALID: Record<string, () => fc.Arbitrary<Record<string, unknown>>> = {
   'POST /v1/partner/projects': () => fc.record({ name: text(30), timezone: fc.constantFrom('Europe/Paris', 'UTC', 'Mars/Olympus'), country: fc.constantFrom('FR', 'US', 'ZZ') }),
   'PATCH /v1/partner/projects/{projectId}': () => fc.record({ name: text(30) }),
   'POST /domains/verify-email': () => fc.record({ email }),
+  'POST /v1/campaigns': () =>
+    fc.record(
+      {
+        name: text(30).map((s) => `Fuzz ${s}`),
+        subject: text(40),
+        templateId: fc.constant(ids.template),
+        senderProfileId: fc.constant(ids.sender),
+        recipientIds: fc.array(fc.oneof(fc.constant(ids.lead), fc.uuid()), { minLength: 1, maxLength: 4 }),
+        scheduledFor: future,
+        previewText: text(40),
+        variableConfig: fc.record({ defaults: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), text(10), { maxKeys: 2 }) }),
+        confirmDuplicate: fc.boolean(),
+      },
+      { requiredKeys: ['name', 'templateId', 'senderProfileId', 'recipientIds'] },
+    ),
 };
 
 /** Breaks a valid body: a field dropped, a field of any JSON type, junk added, or any JSON at all. */
@@ -152,6 +170,10 @@ const READ_BACK: Record<string, (body: any, answer: any) => Promise<boolean>> = 
   'POST /v1/leads': async (body) => (await cloud.api('GET', `/v1/leads/${encodeURIComponent(String(body.email).trim().toLowerCase())}/attributes`)).status === 200,
   'POST /v1/suppressions': async (body) => (await cloud.api('GET', `/v1/suppressions/${encodeURIComponent(String(body.email).trim().toLowerCase())}`)).status === 200,
   'POST /v1/send-email': async (_body, answer) => (await cloud.api('GET', `/v1/activity/${answer.email_id}`)).status === 200,
+  'POST /v1/campaigns': async (body, answer) => {
+    const stored = (await cloud.api('GET', `/v1/campaigns/${answer.campaign.id}`)).body.campaign as { id?: string; name?: string } | undefined;
+    return stored?.id === answer.campaign.id && stored?.name === String(body.name).trim();
+  },
   'POST /v1/events': async (body) => ((await cloud.api('GET', `/v1/events?email=${encodeURIComponent(String(body.email).trim().toLowerCase())}`)).body.data as unknown[]).length > 0,
 };
 

@@ -1,5 +1,6 @@
 import { DEMO_DOMAIN } from '../../local/seed';
 import { services } from '../../shared/container';
+import { listSenders } from '../../shared/domains/sender-repository';
 import { createOrganization, issuePartnerKey } from '../../shared/organizations/organization-service';
 import { routeKey, routes, type RouteDefinition } from '../../shared/routes';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from '../integration/support/test-cloud';
@@ -56,6 +57,14 @@ const FIXTURE_PATHS = [
   '/v1/leads/{id}/attributes',
   '/v1/segments/{id}',
   '/v1/segments/{id}/evaluate',
+  '/v1/campaigns/{id}',
+  '/v1/campaigns/{id}/cancel',
+  '/v1/campaigns/{id}/pause',
+  '/v1/campaigns/{id}/resume',
+  '/v1/campaigns/{id}/recipients',
+  '/v1/campaigns/{id}/left-out',
+  '/v1/campaigns/{id}/exports',
+  '/v1/campaigns/{id}/exports/{exportId}',
 ];
 
 const later = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString();
@@ -81,6 +90,10 @@ beforeAll(async () => {
   await call('POST', '/v1/suppressions', { email: suppressed });
   const leadImport = (await call('POST', '/v1/leads/imports', { format: 'csv', content: 'email\nimported@example.com\n' })).import.id as string;
   const projectId = cloud.seed.project_id;
+  // A campaign to the owned lead (the engine does not run here: it stays `initializing`), and an export of it.
+  const senderProfileId = (await listSenders(services().db, projectId))[0].id;
+  const campaign = (await call('POST', '/v1/campaigns', { name: 'Owned', templateId: template, senderProfileId, recipientIds: [leadId] })).campaign.id as string;
+  const campaignExport = (await call('POST', `/v1/campaigns/${campaign}/exports`)).export.id as string;
 
   // Intruders: another project of organization A (both keys), a project of organization B, B's partner key.
   const sibling = await call('POST', '/v1/partner/projects', { name: 'Sibling' }, cloud.seed.partner_key);
@@ -97,7 +110,7 @@ beforeAll(async () => {
   ];
 
   // A fixture read from the wrong field would make every intruder's 404 prove nothing.
-  for (const [name, value] of Object.entries({ segment, leadId, template, batch, scheduled, activity, leadImport })) {
+  for (const [name, value] of Object.entries({ segment, leadId, template, batch, scheduled, activity, leadImport, campaign, campaignExport })) {
     if (typeof value !== 'string' || value.length < 8) throw new Error(`Fixture ${name} is ${String(value)}`);
   }
   const byLead = { id: leadId };
@@ -120,6 +133,7 @@ beforeAll(async () => {
     '/v1/leads/{id}/attributes': byEmail,
     '/v1/segments/{id}': { id: segment },
     '/v1/segments/{id}/evaluate': { id: segment },
+    ...Object.fromEntries(FIXTURE_PATHS.filter((p) => p.startsWith('/v1/campaigns/')).map((p) => [p, { id: campaign, exportId: campaignExport }])),
   };
   BODIES = {
     'PATCH /v1/send-batch/{batchId}': { scheduled_at: later(3) },
@@ -155,7 +169,7 @@ describe('the isolation matrix covers the route table', () => {
     expect(missing.map(routeKey)).toEqual([]);
     // The groups issue 19 names are in it.
     const groups = new Set(matrixRoutes().map((r) => r.group));
-    for (const group of ['leads', 'segments', 'batches', 'lead-imports', 'activity', 'templates']) expect(groups).toContain(group);
+    for (const group of ['leads', 'segments', 'batches', 'lead-imports', 'activity', 'templates', 'campaigns', 'campaign-reports']) expect(groups).toContain(group);
   });
 });
 
@@ -198,6 +212,9 @@ describe('an id of another tenant answers 404 on every route', () => {
     expect(attributes.body.data).toEqual({ plan: 'pro' });
     const tags = await cloud.api('GET', pathOf(routes.find((r) => r.path === '/v1/leads/{id}/tags')!));
     expect(tags.body.tags).toEqual(['vip']);
+    // No intruder's cancel or pause moved the owner's campaign.
+    const campaign = await cloud.api('GET', pathOf(routes.find((r) => r.path === '/v1/campaigns/{id}')!));
+    expect((campaign.body.campaign as { status: string }).status).toBe('initializing');
   });
 
   test('another tenant\'s lead and segment ids filter nothing in: GET /v1/events and /v1/leads of the intruder show none of the owner\'s', async () => {

@@ -1,13 +1,21 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { getActivity } from '../../shared/activity/activity-repository';
+import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
+import { getCursor, heldJobs, STATUS_KEEP_MS } from '../../shared/campaigns/engine-store';
+import { services } from '../../shared/container';
 import { batchOfDueId } from '../../shared/store/keys';
+import { getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS } from '../integration/support/test-cloud';
+import { campaignBody, campaignLeads, campaignMails, campaignTemplate, startCampaign, storedCampaign } from './support/campaigns';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
 import { ManualSource } from './support/manual-source';
 import { reportFigures } from './support/report';
 
 /**
  * Issue 19, part 2: concurrency races, each run several times so that both orders of the race
- * come up. Campaign races (a campaign cancelled while its engine runs, a template deleted while a
- * campaign starts) join here as more describes once campaigns exist.
+ * come up: project creations, lead upserts, a batch cancelled as it fans out, a campaign cancelled
+ * or paused while its engine steps, a template deleted while a campaign is created.
  */
 
 let fc: FaultCloud;
@@ -104,5 +112,140 @@ describe('DELETE /v1/send-batch/:id while the batch starts to fan out', () => {
     }
     // Both orders of the race came up (else the check above proved half of it).
     expect(Object.keys(outcomes['batch cancel'] ?? {}).sort()).toEqual(['batch won', 'cancel won']);
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs a campaign's init, and takes its first step's message off the queue (the caller runs it in the race). */
+async function firstStep(campaignId: string) {
+  await source.invoke('campaign-engine', await source.take('campaigns', 1, (b) => b.campaign_id === campaignId && b.kind === 'init'));
+  return source.take('campaigns', 1, (b) => b.campaign_id === campaignId && b.step === 0);
+}
+
+/** Copies of each address in the outbox, and when the last one arrived (the `.eml` file's mtime). */
+async function outboxOf(recipients: string[]): Promise<{ copies: Map<string, number>; times: number[] }> {
+  const mails = (await fc.cloud.outbox()).filter((m) => recipients.some((r) => m.destination.to.includes(r)));
+  const copies = new Map<string, number>();
+  for (const m of mails) for (const to of m.destination.to) copies.set(to, (copies.get(to) ?? 0) + 1);
+  const times = mails.map((m) => path.join(fc.cloud.outboxDir, `${m.messageId}.eml`)).filter((f) => fs.existsSync(f)).map((f) => fs.statSync(f).mtimeMs);
+  return { copies, times };
+}
+
+describe('POST /v1/campaigns/:id/cancel while the campaign engine steps', () => {
+  test('each released recipient is mailed once or cancelled, never both; no mail after the cutoff but those SES had; both orders come up', async () => {
+    // The first rounds hold the step back against the cancel's HTTP round trip, the later ones the
+    // cancel while the wave fans out and sends, so that it comes before, during and after the sends.
+    const rounds = [
+      [1_000, 0],
+      [300, 0],
+      [0, 0],
+      [0, 150],
+      [0, 600],
+      [0, 2_500],
+    ];
+    for (const [stepDelay, cancelDelay] of rounds) {
+      const campaign = await startCampaign(fc, unique('ccancel'), 8);
+      const step = await firstStep(campaign.id);
+      let cutoff = 0;
+      const [, cancel] = await Promise.all([
+        sleep(stepDelay).then(async () => {
+          await source.invoke('campaign-engine', step);
+          await source.settle();
+        }),
+        sleep(cancelDelay)
+          .then(() => api('POST', `/v1/campaigns/${campaign.id}/cancel`))
+          .then((answer) => ((cutoff = Date.now()), answer)),
+      ]);
+      await source.settle();
+      expect(cancel.status).toBe(200);
+      expect((await storedCampaign(campaign.id))?.status).toBe('cancelled');
+
+      const released = (await getCursor(services().db, campaign.id)).released;
+      const mails = await campaignMails(campaign.id);
+      expect(mails).toHaveLength(released);
+      const { copies, times } = await outboxOf(campaign.recipients);
+      let sent = 0;
+      let cancelled = 0;
+      for (const mail of mails) {
+        const status = (await getActivity(services().db, mail.id, true))?.current_status;
+        const n = copies.get(mail.recipient) ?? 0;
+        expect([`${mail.recipient} ${n}`, status]).toEqual([`${mail.recipient} ${n === 0 ? 0 : 1}`, n === 0 ? 'cancelled' : 'delivered']);
+        if (n === 1) sent++;
+        else cancelled++;
+      }
+      // Nobody the engine did not release got a mail; the counters agree with the records.
+      expect([...copies.values()].reduce((a, b) => a + b, 0)).toBe(sent);
+      const counts = await readCampaignCounts(services().db, campaign.id);
+      expect({ sent: counts.sent, cancelled: counts.cancelled }).toEqual({ sent, cancelled });
+      // A warm worker trusts a status it read for STATUS_KEEP_MS: nothing may reach SES after that.
+      expect(times.filter((t) => t > cutoff + STATUS_KEEP_MS)).toEqual([]);
+      count('campaign cancel', released === 0 ? 'cancel before the wave' : sent === 0 ? 'wave cancelled before SES' : cancelled === 0 ? 'all sent before the cutoff' : 'cutoff within the wave');
+    }
+    const seen = Object.keys(outcomes['campaign cancel']);
+    expect(seen).toContain('cancel before the wave');
+    expect(seen.filter((o) => o !== 'cancel before the wave').length).toBeGreaterThan(0);
+  });
+});
+
+describe('DELETE /v1/templates/:id while POST /v1/campaigns uses it', () => {
+  test('exactly one wins: a written campaign keeps its template, or the template is gone and no campaign names it; force=true may leave a campaign without one', async () => {
+    const delays = [0, 0, 20, 60, 150, 400, 800, 1_500];
+    for (const force of [false, true]) {
+      for (const delay of force ? [0, 20, 400, 1_500] : delays) {
+        const templateId = await campaignTemplate(fc);
+        const { ids } = await campaignLeads(fc, unique('ctpl'), 1);
+        const body = await campaignBody(fc, templateId, ids);
+        // The delete held back longer and longer against the creation's reads and transaction.
+        const [create, remove] = await Promise.all([api('POST', '/v1/campaigns', body), sleep(delay).then(() => api('DELETE', `/v1/templates/${templateId}${force ? '?force=true' : ''}`))]);
+        const exists = (await getTemplate(services().db, fc.cloud.seed.project_id, templateId)) !== undefined;
+        const usage = await listTemplateUsage(services().db, fc.cloud.seed.project_id, templateId);
+        expect([200, 404]).toContain(create.status);
+        if (create.status === 404) expect(create.body.error).toBe(`Template not found with ID ${templateId}`);
+        const campaignId = (create.body.campaign as { id: string } | undefined)?.id;
+        if (campaignId) expect((await storedCampaign(campaignId))?.template_id).toBe(templateId);
+        expect(usage.map((u) => u.id)).toEqual(campaignId ? [campaignId] : []);
+        if (force) {
+          expect(remove.status).toBe(200);
+          expect(exists).toBe(false);
+          count('template delete (force)', campaignId ? 'campaign outlives its template' : 'delete won');
+        } else {
+          expect([200, 409]).toContain(remove.status);
+          // Never both, never neither.
+          expect({ campaign: create.status === 200, deleted: remove.status === 200 }).toEqual({ campaign: exists, deleted: !exists });
+          count('template delete', campaignId ? 'campaign won' : 'delete won');
+        }
+        if (campaignId) expect((await api('POST', `/v1/campaigns/${campaignId}/cancel`)).status).toBe(200);
+      }
+    }
+    expect(Object.keys(outcomes['template delete']).sort()).toEqual(['campaign won', 'delete won']);
+  });
+});
+
+describe('POST /v1/campaigns/:id/pause and resume while the engine steps', () => {
+  test('paused before or after the wave, then resumed: every recipient gets one mail and the campaign completes', async () => {
+    // Step delay, pause delay: the step held back against the pause's round trip, then the pause.
+    for (const [stepDelay, pauseDelay] of [[1_000, 0], [300, 0], [0, 0], [0, 400]]) {
+      const campaign = await startCampaign(fc, unique('cpause'), 6);
+      const step = await firstStep(campaign.id);
+      const [, pause] = await Promise.all([sleep(stepDelay).then(() => source.invoke('campaign-engine', step)), sleep(pauseDelay).then(() => api('POST', `/v1/campaigns/${campaign.id}/pause`))]);
+      expect(pause.status).toBe(200);
+      // While paused, the wave's jobs (if it was released) are held, not sent.
+      await source.settle();
+      const held = (await heldJobs(services().db, campaign.id, 100)).length;
+      const before = await outboxOf(campaign.recipients);
+      const released = (await getCursor(services().db, campaign.id)).released;
+      expect([...before.copies.values()].reduce((a, b) => a + b, 0)).toBe(0);
+      // The resume races a redelivered copy of the step that was paused.
+      const [resume] = await Promise.all([api('POST', `/v1/campaigns/${campaign.id}/resume`), source.invoke('campaign-engine', step)]);
+      expect(resume.status).toBe(200);
+      await source.settle(60_000);
+      const after = await outboxOf(campaign.recipients);
+      expect(campaign.recipients.map((r) => after.copies.get(r) ?? 0)).toEqual(campaign.recipients.map(() => 1));
+      expect(await storedCampaign(campaign.id)).toMatchObject({ status: 'completed', released: campaign.recipients.length });
+      count('campaign pause', released === 0 ? 'pause before the wave' : held > 0 ? 'wave held, then resumed' : 'wave released, not yet held');
+    }
+    expect(Object.keys(outcomes['campaign pause'])).toContain('pause before the wave');
+    expect(Object.keys(outcomes['campaign pause']).length).toBeGreaterThan(1);
   });
 });

@@ -5,7 +5,7 @@ import { QueueEventPublisher } from '../../../shared/events/queue-event-publishe
 import type { Clock } from '../../../shared/ports';
 import { updateProjectFields } from '../../../shared/projects/project-repository';
 import { startTestCloud, type TestCloud } from '../../integration/support/test-cloud';
-import { FaultLog, faultyDb, faultyMailer, faultyQueue, seededRandom, type QueueFaults } from './faults';
+import { FaultLog, faultyBlobs, faultyDb, faultyMailer, faultyQueue, seededRandom, type QueueFaults } from './faults';
 import { FlakyReceiver } from './webhook-receiver';
 
 /** A private local cloud whose ports inject faults, with the seeded project's webhooks on a flaky receiver. */
@@ -23,7 +23,7 @@ export interface FaultCloud {
 
 /**
  * Starts the cloud without its pollers (the suite runs the workers itself), wraps the DynamoDB,
- * SES and SQS ports in fault decorators, runs the clock `timeFactor` times faster (the queue's
+ * S3, SES and SQS ports in fault decorators, runs the clock `timeFactor` times faster (the queue's
  * delays shrink by as much), compresses the webhook backoff to 1 s, and points the
  * seeded project's live webhook at a receiver that fails the first `failFirst` POSTs of each delivery.
  */
@@ -41,7 +41,7 @@ export async function startFaultCloud(options: { queue: QueueFaults; failFirst: 
   const clock: Clock = { now: () => new Date(origin + (Date.now() - origin) * options.queue.timeFactor + offset) };
   const real = services();
   const queue = faultyQueue(real.queue, log, random, options.queue);
-  overrideServices({ db: faultyDb(real.db, log, random), mailer: faultyMailer(real.mailer, log, random), queue, events: new QueueEventPublisher(queue), clock });
+  overrideServices({ db: faultyDb(real.db, log, random), blobs: faultyBlobs(real.blobs, log), mailer: faultyMailer(real.mailer, log, random), queue, events: new QueueEventPublisher(queue), clock });
   await updateProjectFields(real.db, cloud.seed.project_id, { webhook_url: receiver.url });
   const sqs = new SQSClient({});
   return {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../../shared/store/client';
-import { MailerError, type Mailer, type Queue } from '../../../shared/ports';
+import { MailerError, type FileStore, type Mailer, type Queue } from '../../../shared/ports';
 import type { QueueName } from '../../../shared/queues';
 
 /**
@@ -204,4 +204,21 @@ export function faultyQueue(inner: Queue, log: FaultLog, random: () => number, f
       await inner.changeVisibility(queue, receiptHandle, Math.ceil(seconds / faults.timeFactor));
     },
   };
+}
+
+const BLOB_WRITES = new Set(['put', 'startUpload', 'uploadPart', 'completeUpload']);
+
+/** Object storage whose writes count as side effects (a campaign wave's blobs) and stop at the injected crash. */
+export function faultyBlobs(inner: FileStore, log: FaultLog): FileStore {
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (BLOB_WRITES.has(String(prop))) beforeSideEffect(log);
+        else assertAlive(log);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }

@@ -43,10 +43,10 @@ export class ManualSource {
     return (result?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
   }
 
-  /** Takes messages matching `match` off `queue` (deleted: the caller delivers them now), waiting up to 10 s for `count`. */
-  async take(queue: QueueName, count: number, match: (body: Record<string, any>) => boolean = () => true): Promise<SQSRecord[]> {
+  /** Takes messages matching `match` off `queue` (deleted: the caller delivers them now), waiting up to `timeoutMs` for `count`. */
+  async take(queue: QueueName, count: number, match: (body: Record<string, any>) => boolean = () => true, timeoutMs = 10_000): Promise<SQSRecord[]> {
     const taken: SQSRecord[] = [];
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + timeoutMs;
     while (taken.length < count) {
       if (Date.now() > deadline) throw new Error(`Only ${taken.length} of ${count} messages on ${queue}`);
       const out = await this.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.queueUrls[queue], MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }));

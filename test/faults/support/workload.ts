@@ -3,6 +3,7 @@ import type { Activity } from '../../../shared/activity/activity';
 import { batchActivityId } from '../../../shared/batches/batch-ids';
 import { services } from '../../../shared/container';
 import { sendBody } from '../../integration/support/test-cloud';
+import { campaignMails, startCampaign, storedCampaign } from './campaigns';
 import type { FaultCloud } from './fault-cloud';
 import { deadLetters, waitForQuiet } from './pump';
 
@@ -10,6 +11,9 @@ import { deadLetters, waitForQuiet } from './pump';
 export interface WorkloadReport {
   readonly accepted: number;
   readonly refused: number;
+  /** The campaign's mails (its waves' recipients), and its final status. */
+  readonly campaignMails: number;
+  readonly campaignStatus: string | undefined;
   readonly mailsInOutbox: number;
   readonly lost: string[];
   readonly duplicated: string[];
@@ -49,11 +53,12 @@ const BOUNCE = 'bounce@simulator.amazonses.com';
 
 /**
  * Sends `mails` single sends through the API at `concurrency` (one to the bounce simulator) while
- * a batch of `batchRecipients` goes out, waits until every queue settled, then checks the outbox
- * (each accepted mail exactly once, unless it failed for good with nothing sent), every final
- * status, every webhook event and the dead-letter queues.
+ * a batch of `batchRecipients` and a campaign to `campaignLeads` new leads go out, waits until
+ * every queue settled (the campaign's last step is its completion), then checks the outbox (each
+ * accepted mail exactly once, unless it failed for good with nothing sent), every final status,
+ * every webhook event and the dead-letter queues.
  */
-export async function runWorkload(fc: FaultCloud, options: { mails: number; batchRecipients: number; concurrency: number; settleTimeoutMs: number }): Promise<WorkloadReport> {
+export async function runWorkload(fc: FaultCloud, options: { mails: number; batchRecipients: number; campaignLeads?: number; concurrency: number; settleTimeoutMs: number }): Promise<WorkloadReport> {
   const { cloud } = fc;
   const run = Math.random().toString(36).slice(2, 8);
   const expected: Expected[] = [];
@@ -69,6 +74,9 @@ export async function runWorkload(fc: FaultCloud, options: { mails: number; batc
     batchRecipients.forEach((r, i) => expected.push({ id: batchActivityId(batchId, i), recipient: r.email, sentStatus: 'delivered' }));
   })();
 
+  const campaignLeads = options.campaignLeads ?? 0;
+  const campaignStarted = campaignLeads > 0 ? startCampaign(fc, `campaign-${run}`, campaignLeads) : undefined;
+
   const singles = Array.from({ length: options.mails }, (_, i) => (i === 0 ? BOUNCE : `single-${run}-${i}@example.com`));
   await pool(singles, options.concurrency, async (recipient, i) => {
     const res = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { recipient_email: recipient, subject: `fault ${run} ${i}` }) });
@@ -76,9 +84,18 @@ export async function runWorkload(fc: FaultCloud, options: { mails: number; batc
     else refused++;
   });
   await batchAccepted;
+  const campaign = await campaignStarted;
 
   await waitForQuiet(fc.sqs, cloud.queueUrls, { timeoutMs: options.settleTimeoutMs });
-  const outbox = (await cloud.outbox()).filter((m) => m.subject.startsWith(`fault ${run} `) || m.destination.to.some((t) => t.startsWith(`batch-${run}-`)));
+  // The campaign's mails, from its waves' derived ids; a recipient no wave holds is lost.
+  let campaignOwned = 0;
+  if (campaign) {
+    const owned = await campaignMails(campaign.id);
+    campaignOwned = owned.length;
+    for (const m of owned) expected.push({ ...m, sentStatus: 'delivered' });
+    for (const r of campaign.recipients) if (!owned.some((m) => m.recipient === r)) expected.push({ id: `(campaign ${campaign.id}: no wave)`, recipient: r, sentStatus: 'delivered' });
+  }
+  const outbox = (await cloud.outbox()).filter((m) => m.subject.startsWith(`fault ${run} `) || m.destination.to.some((t) => t.startsWith(`batch-${run}-`) || t.startsWith(`campaign-${run}-`)));
   const arrivals = new Map<string, number>();
   for (const mail of outbox) for (const to of mail.destination.to) arrivals.set(to.toLowerCase(), (arrivals.get(to.toLowerCase()) ?? 0) + 1);
   const lastArrival = Math.max(started, ...(await outboxTimes(fc, outbox.map((m) => m.messageId))));
@@ -114,6 +131,8 @@ export async function runWorkload(fc: FaultCloud, options: { mails: number; batc
   return {
     accepted: expected.length,
     refused,
+    campaignMails: campaignOwned,
+    campaignStatus: campaign ? (await storedCampaign(campaign.id))?.status : undefined,
     mailsInOutbox: outbox.length,
     lost,
     duplicated,
