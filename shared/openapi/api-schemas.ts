@@ -1,7 +1,8 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
-import { attachmentsSchema, environmentSchema, sendEmailBodySchema } from '../sending/send-email-request';
+import { environmentSchema, sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
+import { advancedSendBodySchema } from '../sending/advanced-send-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 
 /**
@@ -33,7 +34,6 @@ export interface RouteSchemas {
 const uuid = z.string().check(z.regex(/^[0-9a-f-]{36}$/i));
 const anyObject = z.record(z.string(), z.unknown());
 const email = z.string().check(z.regex(/^[^@\s]+@[^@\s]+$/));
-const addressOrList = z.union([z.string(), z.array(z.string())]);
 const page = { page: z.optional(z.string()), per_page: z.optional(z.string()) };
 const json = (body: z.ZodMiniType, status = 200) => ({ status, body });
 const ok = json(anyObject);
@@ -48,32 +48,6 @@ export const partnerErrorBodySchema = z.looseObject({ error: z.string(), code: z
 export const sendResponseSchema = z.object({ message: z.string(), email_id: z.nullable(uuid), project_id: uuid });
 
 // -- request bodies of parsers not converted yet (described, checked against the parser) ---------
-
-/** `POST /send-email` (4.3): the advanced send, with scheduling, stored templates and dry runs. */
-export const advancedSendBodySchema = z.object({
-  recipient: addressOrList,
-  sender: z.string(),
-  senderName: z.optional(z.string()),
-  subject: z.optional(z.string()),
-  html: z.optional(z.string()),
-  text: z.optional(z.string()),
-  templateId: z.optional(z.union([z.string(), z.number()])),
-  data: z.optional(anyObject),
-  cc: z.optional(addressOrList),
-  bcc: z.optional(addressOrList),
-  attachments: attachmentsSchema,
-  custom_headers: z.optional(z.record(z.string(), z.string())),
-  email_type: z.optional(z.string()),
-  scheduled_at: z.optional(z.string()),
-  timezone: z.optional(z.string()),
-  dry_run: z.optional(z.boolean()),
-  in_reply_to: z.optional(z.string()),
-  references: z.optional(addressOrList),
-  thread_id: z.optional(z.string()),
-  campaign_id: z.optional(uuid),
-  automation_run_id: z.optional(uuid),
-  environment: environmentSchema,
-});
 
 /** `POST /v1/send-batch` (4.4): up to 10,000 recipients with per-recipient data. */
 export const batchBodySchema = z.object({
@@ -144,6 +118,7 @@ describeRoute('POST /v1/send-template-email', {
 describeRoute('POST /send-email', {
   summary: 'Advanced send: scheduling, stored templates, dry runs',
   body: advancedSendBodySchema,
+  validates: true,
   response: ok,
   example: { recipient: 'ada@example.com', sender: 'hello@mail.example.com', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>', data: { name: 'Ada' }, dry_run: true },
 });

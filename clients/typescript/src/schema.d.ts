@@ -1407,36 +1407,36 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    templateId?: string | number | null;
                     recipient: string | string[];
                     sender: string;
-                    senderName?: string;
-                    subject?: string;
-                    html?: string;
-                    text?: string;
-                    templateId?: string | number;
+                    email_type?: ("transactional" | "marketing" | "") | null;
+                    senderName?: string | null;
+                    subject?: string | null;
+                    html?: string | null;
                     data?: {
                         [key: string]: unknown;
-                    };
-                    cc?: string | string[];
-                    bcc?: string | string[];
+                    } | null;
+                    campaign_id?: string | null;
+                    automation_run_id?: string | null;
+                    scheduled_at?: string | null;
+                    timezone?: string | null;
+                    cc?: (string | string[]) | null;
+                    bcc?: (string | string[]) | null;
                     attachments?: {
                         filename: string;
                         url?: string | null;
                         content?: string | null;
                         contentType?: string | null;
                     }[] | null;
+                    text?: string | null;
                     custom_headers?: {
-                        [key: string]: string;
-                    };
-                    email_type?: string;
-                    scheduled_at?: string;
-                    timezone?: string;
-                    dry_run?: boolean;
-                    in_reply_to?: string;
-                    references?: string | string[];
-                    thread_id?: string;
-                    campaign_id?: string;
-                    automation_run_id?: string;
+                        [key: string]: string | number;
+                    } | null;
+                    in_reply_to?: string | null;
+                    references?: (string | string[]) | null;
+                    thread_id?: string | null;
+                    dry_run?: boolean | null;
                     environment?: string | null;
                 };
             };
