@@ -1,8 +1,9 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
-import { environmentSchema, sendEmailBodySchema } from '../sending/send-email-request';
+import { sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
 import { advancedSendBodySchema } from '../sending/advanced-send-request';
+import { batchBodySchema } from '../batches/batch-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 
 /**
@@ -48,24 +49,6 @@ export const partnerErrorBodySchema = z.looseObject({ error: z.string(), code: z
 export const sendResponseSchema = z.object({ message: z.string(), email_id: z.nullable(uuid), project_id: uuid });
 
 // -- request bodies of parsers not converted yet (described, checked against the parser) ---------
-
-/** `POST /v1/send-batch` (4.4): up to 10,000 recipients with per-recipient data. */
-export const batchBodySchema = z.object({
-  recipients: z.array(z.union([z.string(), z.looseObject({ email: z.string(), data: z.optional(anyObject) })])).check(z.maxLength(10_000)),
-  sender: z.string(),
-  senderName: z.nullish(z.string()),
-  subject: z.nullish(z.string()),
-  html: z.nullish(z.string()),
-  text: z.nullish(z.string()),
-  templateId: z.nullish(z.union([z.string(), z.number()])),
-  data: z.nullish(anyObject),
-  email_type: z.nullish(z.string()),
-  custom_headers: z.nullish(z.record(z.string(), z.string())),
-  scheduled_at: z.nullish(z.string()),
-  timezone: z.nullish(z.string()),
-  dry_run: z.nullish(z.boolean()),
-  environment: environmentSchema,
-});
 
 /** `POST /v1/partner/projects`: a project, optionally with its domain and sender. */
 export const createProjectBodySchema = z.object({
@@ -125,6 +108,7 @@ describeRoute('POST /send-email', {
 describeRoute('POST /v1/send-batch', {
   summary: 'Send to up to 10,000 recipients',
   body: batchBodySchema,
+  validates: true,
   response: ok,
   example: { recipients: ['ada@example.com', { email: 'alan@example.com', data: { name: 'Alan' } }], sender: 'hello@mail.example.com', subject: 'News', html: '<p>News</p>' },
 });

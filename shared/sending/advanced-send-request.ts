@@ -4,7 +4,7 @@ import type { AdvancedEmailType, AdvancedSendInput, SendSource } from '../mail/a
 import { isRefusedCustomHeader } from '../mail/header-policy';
 import { parseRequest } from '../validate';
 import { SEND_LIMITS } from './limits';
-import { dedupe, isBlank } from './request-fields';
+import { dedupe, isBlank, optionalText, present } from './request-fields';
 import { SEND_EMAIL_MESSAGES, attachmentsSchema, environmentSchema, optionalAddresses, toAttachments } from './send-email-request';
 
 /** Messages of `POST /send-email`; part 7 quotes only the scheduling one, the rest are ours. */
@@ -31,14 +31,6 @@ const fail = (ctx: Ctx, value: unknown, message: string) => void ctx.issues.push
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** Null, undefined and '' read as absent. */
 const isAbsent = (value: unknown): boolean => value == null || value === '';
-
-/** An optional string ('' reads as absent), of at most `maxLength` characters when given. */
-export const optionalText = (field: string, maxLength?: number) =>
-  z.nullish(
-    maxLength === undefined
-      ? z.string({ error: `${field} must be a string` })
-      : z.string({ error: `${field} must be a string` }).check(z.refine((v) => v.length <= maxLength, `${field} must be at most ${maxLength} characters`)),
-  );
 
 /** A template by uuid, or by its numeric internal id (as GET /v1/templates/:id accepts). */
 const isTemplateId = (value: string | number): boolean =>
@@ -169,9 +161,6 @@ function missingFields(b: Record<string, unknown>): string[] {
 const sourceSchema = z.optional(
   z.string().check(z.refine((v) => v.trim() === '' || SOURCES.includes(v.trim().toLowerCase() as SendSource), ADVANCED_SEND_MESSAGES.source)),
 );
-
-/** '' reads as absent. */
-const present = <T>(value: T | '' | null | undefined): T | undefined => (value == null || value === '' ? undefined : value);
 
 /** Validates a `POST /send-email` body and its `x-source` header; throws a 400 with the first problem. */
 export function parseAdvancedSendRequest(body: unknown, headers: Readonly<Record<string, string | undefined>> = {}): AdvancedSendInput {

@@ -1499,31 +1499,30 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    recipients: (string | ({
-                        email: string;
-                        data?: {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    }))[];
+                    templateId?: string | null;
                     sender: string;
+                    recipients: (string | {
+                        /** Format: email */
+                        email: string;
+                        name?: string | null;
+                        data?: Record<string, never> | null;
+                        metadata?: Record<string, never> | null;
+                    })[];
+                    custom_headers?: {
+                        [key: string]: unknown;
+                    } | null;
                     senderName?: string | null;
                     subject?: string | null;
                     html?: string | null;
                     text?: string | null;
-                    templateId?: string | number | null;
                     data?: {
                         [key: string]: unknown;
                     } | null;
-                    email_type?: string | null;
-                    custom_headers?: {
-                        [key: string]: string;
-                    } | null;
+                    email_type?: ("transactional" | "marketing" | "") | null;
+                    environment?: string | null;
                     scheduled_at?: string | null;
                     timezone?: string | null;
                     dry_run?: boolean | null;
-                    environment?: string | null;
                 };
             };
         };
