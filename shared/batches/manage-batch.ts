@@ -52,7 +52,7 @@ export async function rescheduleBatch(deps: Services, caller: ProjectCaller, bat
   const request = parseBatchReschedule(body);
   if (batch.status !== 'scheduled') throw notScheduled(batch);
   const now = deps.clock.now();
-  const schedule = resolveScheduledAt(request.scheduledAt, { timezone: request.timezone, projectTimezone: caller.project.timezone, now });
+  const schedule = resolveScheduledAt(request.scheduledAt, { timezone: request.timezone ?? undefined, projectTimezone: caller.project.timezone, now });
   if (schedule.instant.getTime() > now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000) throw badRequest(`scheduled_at must be within ${MAX_SCHEDULE_AHEAD_DAYS} days`, 'INVALID_INPUT');
   const scheduledFor = schedule.instant.toISOString();
   const moved = await moveScheduledBatch(deps.db, {

@@ -4,6 +4,8 @@ import { sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
 import { advancedSendBodySchema } from '../sending/advanced-send-request';
 import { batchBodySchema } from '../batches/batch-request';
+import { batchRescheduleBodySchema } from '../batches/batch-reschedule-request';
+import { rescheduleBodySchema } from '../scheduling/scheduled-send-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 
 /**
@@ -70,7 +72,6 @@ const templateBody = z.object({
 const leadBody = z.looseObject({ email, data: z.optional(anyObject), segment_ids: z.optional(z.array(uuid)), tags: z.optional(z.array(z.string())) });
 const eventBody = z.object({ email, event: z.string(), properties: z.optional(anyObject), timestamp: z.optional(z.string()) });
 const emails = z.looseObject({ emails: z.optional(z.array(z.string())), email: z.optional(z.string()) });
-const rescheduleBody = z.looseObject({ scheduled_at: z.string(), timezone: z.optional(z.string()) });
 const segmentBody = z.looseObject({ name: z.string(), type: z.optional(z.string()), filter: z.optional(anyObject) });
 const senderBody = z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()), allow_unauthenticated: z.optional(z.boolean()) });
 const html = { status: 200, body: z.string(), contentType: 'text/html' } as const;
@@ -113,10 +114,10 @@ describeRoute('POST /v1/send-batch', {
   example: { recipients: ['ada@example.com', { email: 'alan@example.com', data: { name: 'Alan' } }], sender: 'hello@mail.example.com', subject: 'News', html: '<p>News</p>' },
 });
 describeRoute('GET /v1/send-batch/{batchId}', { summary: 'A batch and its progress', response: ok });
-describeRoute('PATCH /v1/send-batch/{batchId}', { summary: 'Reschedule a scheduled batch', body: rescheduleBody, response: ok });
+describeRoute('PATCH /v1/send-batch/{batchId}', { summary: 'Reschedule a scheduled batch', body: batchRescheduleBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/send-batch/{batchId}', { summary: 'Cancel a batch not yet gone out', response: ok });
 describeRoute('GET /v1/scheduled-sends/{id}', { summary: 'A scheduled send', response: ok });
-describeRoute('PATCH /v1/scheduled-sends/{id}', { summary: 'Move a pending scheduled send', body: rescheduleBody, response: ok });
+describeRoute('PATCH /v1/scheduled-sends/{id}', { summary: 'Move a pending scheduled send', body: rescheduleBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/scheduled-sends/{id}', { summary: 'Cancel a pending scheduled send', response: ok });
 describeRoute('GET /v1/activity/{id}', { summary: 'One activity record', query: z.object({ include: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/activity', {

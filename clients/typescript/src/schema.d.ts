@@ -1655,9 +1655,7 @@ export interface operations {
             content: {
                 "application/json": {
                     scheduled_at: string;
-                    timezone?: string;
-                } & {
-                    [key: string]: unknown;
+                    timezone?: string | null;
                 };
             };
         };
@@ -1790,9 +1788,6 @@ export interface operations {
             content: {
                 "application/json": {
                     scheduled_at: string;
-                    timezone?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
