@@ -6,6 +6,7 @@ import { advancedSendBodySchema } from '../sending/advanced-send-request';
 import { batchBodySchema } from '../batches/batch-request';
 import { batchRescheduleBodySchema } from '../batches/batch-reschedule-request';
 import { rescheduleBodySchema } from '../scheduling/scheduled-send-request';
+import { createTemplateBodySchema, updateTemplateBodySchema } from '../templates/template-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 
 /**
@@ -62,13 +63,6 @@ export const createProjectBodySchema = z.object({
   sender: z.optional(z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()) })),
 });
 
-const templateBody = z.object({
-  name: z.string(),
-  html: z.string(),
-  subject: z.nullish(z.string()),
-  description: z.nullish(z.string()),
-  preheader: z.nullish(z.string()),
-});
 const leadBody = z.looseObject({ email, data: z.optional(anyObject), segment_ids: z.optional(z.array(uuid)), tags: z.optional(z.array(z.string())) });
 const eventBody = z.object({ email, event: z.string(), properties: z.optional(anyObject), timestamp: z.optional(z.string()) });
 const emails = z.looseObject({ emails: z.optional(z.array(z.string())), email: z.optional(z.string()) });
@@ -134,10 +128,10 @@ describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: em
 describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: emails, response: ok });
 describeRoute('GET /v1/suppressions/{email}', { summary: 'One suppressed address', response: ok });
 describeRoute('DELETE /v1/suppressions/{email}', { summary: 'Remove one address from the suppression list', response: ok });
-describeRoute('POST /v1/templates', { summary: 'Create a template', body: templateBody, response: created, example: { name: 'Welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });
-describeRoute('GET /v1/templates', { summary: 'Templates (html empty in the list)', query: z.looseObject(page), response: ok });
+describeRoute('POST /v1/templates', { summary: 'Create a template', body: createTemplateBodySchema, validates: true, response: created, example: { name: 'Welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });
+describeRoute('GET /v1/templates', { summary: 'Templates (html empty in the list)', query: z.looseObject({ ...page, search: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/templates/{id}', { summary: 'One template, by uuid or internal id', response: ok });
-describeRoute('PUT /v1/templates/{id}', { summary: 'Update a template', body: z.partial(templateBody), response: ok });
+describeRoute('PUT /v1/templates/{id}', { summary: 'Update a template', body: updateTemplateBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/templates/{id}', { summary: 'Delete a template not in use', response: ok });
 describeRoute('POST /domains/register', {
   summary: 'Register a sending domain and its sender',

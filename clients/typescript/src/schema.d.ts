@@ -2306,6 +2306,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                search?: string;
             };
             header?: never;
             path?: never;
