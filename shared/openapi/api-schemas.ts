@@ -7,6 +7,7 @@ import { batchBodySchema } from '../batches/batch-request';
 import { batchRescheduleBodySchema } from '../batches/batch-reschedule-request';
 import { rescheduleBodySchema } from '../scheduling/scheduled-send-request';
 import { createTemplateBodySchema, updateTemplateBodySchema } from '../templates/template-request';
+import { addSuppressionsBodySchema, suppressionEmailsBodySchema, suppressionListQuerySchema } from '../suppression/suppression-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 
 /**
@@ -65,7 +66,6 @@ export const createProjectBodySchema = z.object({
 
 const leadBody = z.looseObject({ email, data: z.optional(anyObject), segment_ids: z.optional(z.array(uuid)), tags: z.optional(z.array(z.string())) });
 const eventBody = z.object({ email, event: z.string(), properties: z.optional(anyObject), timestamp: z.optional(z.string()) });
-const emails = z.looseObject({ emails: z.optional(z.array(z.string())), email: z.optional(z.string()) });
 const segmentBody = z.looseObject({ name: z.string(), type: z.optional(z.string()), filter: z.optional(anyObject) });
 const senderBody = z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()), allow_unauthenticated: z.optional(z.boolean()) });
 const html = { status: 200, body: z.string(), contentType: 'text/html' } as const;
@@ -123,9 +123,9 @@ describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain',
 describeRoute('GET /v1/webhooks/secret', { summary: 'The webhook signing secret', response: ok });
 describeRoute('POST /v1/webhooks/secret/rotate', { summary: 'Rotate the webhook signing secret', response: ok });
 describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject(page), response: ok });
-describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject(page), response: ok });
-describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: emails, response: ok });
-describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: emails, response: ok });
+describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject({ ...page, ...suppressionListQuerySchema.shape }), response: ok });
+describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: addSuppressionsBodySchema, validates: true, response: ok });
+describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: suppressionEmailsBodySchema, validates: true, response: ok });
 describeRoute('GET /v1/suppressions/{email}', { summary: 'One suppressed address', response: ok });
 describeRoute('DELETE /v1/suppressions/{email}', { summary: 'Remove one address from the suppression list', response: ok });
 describeRoute('POST /v1/templates', { summary: 'Create a template', body: createTemplateBodySchema, validates: true, response: created, example: { name: 'Welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });

@@ -2081,6 +2081,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                reason?: string;
             };
             header?: never;
             path?: never;
@@ -2129,10 +2130,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    emails?: string[];
-                    email?: string;
-                } & {
-                    [key: string]: unknown;
+                    emails?: string[] | null;
+                    email?: string | null;
+                    /** @description Why the addresses were added; read only when a string */
+                    description?: string;
                 };
             };
         };
@@ -2178,10 +2179,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    emails?: string[];
-                    email?: string;
-                } & {
-                    [key: string]: unknown;
+                    emails?: string[] | null;
+                    email?: string | null;
                 };
             };
         };

@@ -33,7 +33,7 @@ describe('described schemas agree with the parsers they describe', () => {
 });
 
 describe('routes whose schema is the one source of validation', () => {
-  it.each(['POST /v1/send-email', 'POST /v1/send-template-email', 'POST /domains/register', 'POST /send-email', 'POST /v1/send-batch', 'PATCH /v1/send-batch/{batchId}', 'PATCH /v1/scheduled-sends/{id}', 'POST /v1/templates', 'PUT /v1/templates/{id}'])('%s: is marked as validating', (key) => {
+  it.each(['POST /v1/send-email', 'POST /v1/send-template-email', 'POST /domains/register', 'POST /send-email', 'POST /v1/send-batch', 'PATCH /v1/send-batch/{batchId}', 'PATCH /v1/scheduled-sends/{id}', 'POST /v1/templates', 'PUT /v1/templates/{id}', 'POST /v1/suppressions', 'POST /v1/suppressions/remove'])('%s: is marked as validating', (key) => {
     expect(schemasOf(key)?.validates).toBe(true);
   });
 });
