@@ -7,6 +7,7 @@ import { batchBodySchema } from '../batches/batch-request';
 import { batchRescheduleBodySchema } from '../batches/batch-reschedule-request';
 import { rescheduleBodySchema } from '../scheduling/scheduled-send-request';
 import { createTemplateBodySchema, updateTemplateBodySchema } from '../templates/template-request';
+import { activityQuerySchema } from '../activity/activity-list';
 import { addSuppressionsBodySchema, suppressionEmailsBodySchema, suppressionListQuerySchema } from '../suppression/suppression-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 
@@ -116,7 +117,7 @@ describeRoute('DELETE /v1/scheduled-sends/{id}', { summary: 'Cancel a pending sc
 describeRoute('GET /v1/activity/{id}', { summary: 'One activity record', query: z.object({ include: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/activity', {
   summary: 'Activity records, newest first',
-  query: z.looseObject({ ...page, status: z.optional(z.string()), recipient: z.optional(z.string()), sender_domain: z.optional(z.string()) }),
+  query: z.looseObject({ ...page, ...activityQuerySchema.shape }),
   response: ok,
 });
 describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain', query: z.looseObject({}), response: ok });

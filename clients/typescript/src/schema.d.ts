@@ -1872,9 +1872,13 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
-                status?: string;
-                recipient?: string;
+                email?: string;
                 sender_domain?: string;
+                status?: string;
+                automation_run_id?: string;
+                campaign_id?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path?: never;
