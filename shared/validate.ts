@@ -20,11 +20,14 @@ function firstIssue(issues: readonly Issue[], depth = 0): Issue | undefined {
   return firstIssue(issues.filter((issue) => issue.path[depth] === child), depth + 1);
 }
 
-/** Parses `value` with a request schema; throws the 400 of the first problem, in the spec's order. */
-export function parseRequest<S extends z.ZodMiniType>(schema: S, value: unknown): z.output<S> {
+/**
+ * Parses `value` with a request schema; throws the 400 of the first problem, in the spec's order
+ * (built by `refuse` where an endpoint answers 400 in a shape of its own, such as INVALID_INPUT).
+ */
+export function parseRequest<S extends z.ZodMiniType>(schema: S, value: unknown, refuse: (message: string) => Error = (message) => badRequest(message)): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = firstIssue(result.error.issues);
   // Messages of nested fields name the item by its place: `{path}` becomes `attachments[2].url`.
-  throw badRequest((issue?.message ?? 'Invalid request').replace('{path}', () => formatPath(issue?.path ?? [])));
+  throw refuse((issue?.message ?? 'Invalid request').replace('{path}', () => formatPath(issue?.path ?? [])));
 }

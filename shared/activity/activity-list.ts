@@ -1,5 +1,7 @@
 import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import * as z from '../zod';
 import { badRequest } from '../errors';
+import { parseRequest } from '../validate';
 import type { PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
@@ -21,32 +23,48 @@ export interface ActivityFilters {
   until?: string;
 }
 
+const INVALID_SENDER_DOMAIN = 'INVALID_SENDER_DOMAIN';
+/** `Mail.Example.com` or `@example.com` as the index keeps it. */
+const senderDomainOf = (value: string): string => value.trim().toLowerCase().replace(/^@/, '');
+/** A text `new Date` reads (ISO 8601 and the forms JavaScript accepts, as before). */
+const isDate = (value: string): boolean => !Number.isNaN(new Date(value).getTime());
+const timestamp = (name: string) => z.optional(z.string().check(z.refine((v) => v === '' || isDate(v), `${name} must be an ISO 8601 timestamp`)));
+
+/**
+ * The query of `GET /v1/activity` (4.11), fields in the order they are checked; an empty value
+ * filters nothing. page and per_page are read by shared/http/pagination.
+ */
+export const activityQuerySchema = z
+  .object({
+    email: z.optional(z.string()),
+    sender_domain: z.optional(z.string().check(z.refine((v) => v === '' || isDomainName(senderDomainOf(v)), INVALID_SENDER_DOMAIN))),
+    status: z.optional(z.string().check(z.refine((v) => v === '' || STATUSES.includes(v as ActivityStatus), `status must be one of ${STATUSES.join(', ')}`))),
+    automation_run_id: z.optional(z.string()),
+    campaign_id: z.optional(z.string()),
+    since: timestamp('since'),
+    until: timestamp('until'),
+  })
+  .check(
+    z.refine((q) => !(q.since && q.until && new Date(q.since) > new Date(q.until)), {
+      message: 'since must not be after until',
+      // After every field's own problem: only two good timestamps can be out of order.
+      when: (payload) => payload.issues.length === 0,
+    }),
+  );
+
 /** Reads the filters of `GET /v1/activity` (4.11); an invalid sender domain is INVALID_SENDER_DOMAIN. */
 export function parseActivityFilters(query: Readonly<Record<string, string | undefined>>): ActivityFilters {
+  const q = parseRequest(activityQuerySchema, query, (message) =>
+    message === INVALID_SENDER_DOMAIN ? badRequest(message, message, { sender_domain: query.sender_domain }) : badRequest(message),
+  );
   const filters: ActivityFilters = {};
-  if (query.email) filters.email = query.email.trim().toLowerCase();
-  if (query.sender_domain) {
-    const domain = query.sender_domain.trim().toLowerCase().replace(/^@/, '');
-    if (!isDomainName(domain)) throw badRequest('INVALID_SENDER_DOMAIN', 'INVALID_SENDER_DOMAIN', { sender_domain: query.sender_domain });
-    filters.senderDomain = domain;
-  }
-  if (query.status) {
-    if (!STATUSES.includes(query.status as ActivityStatus)) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
-    filters.status = query.status as ActivityStatus;
-  }
-  if (query.automation_run_id) filters.automationRunId = query.automation_run_id;
-  if (query.campaign_id) filters.campaignId = query.campaign_id;
-  for (const [name, key] of [
-    ['since', 'since'],
-    ['until', 'until'],
-  ] as const) {
-    const value = query[name];
-    if (!value) continue;
-    const date = new Date(value);
-    if (Number.isNaN(date.getTime())) throw badRequest(`${name} must be an ISO 8601 timestamp`);
-    filters[key] = date.toISOString();
-  }
-  if (filters.since && filters.until && filters.since > filters.until) throw badRequest('since must not be after until');
+  if (q.email) filters.email = q.email.trim().toLowerCase();
+  if (q.sender_domain) filters.senderDomain = senderDomainOf(q.sender_domain);
+  if (q.status) filters.status = q.status as ActivityStatus;
+  if (q.automation_run_id) filters.automationRunId = q.automation_run_id;
+  if (q.campaign_id) filters.campaignId = q.campaign_id;
+  if (q.since) filters.since = new Date(q.since).toISOString();
+  if (q.until) filters.until = new Date(q.until).toISOString();
   return filters;
 }
 

@@ -1,7 +1,8 @@
-import { badRequest } from '../errors';
+import * as z from '../zod';
 import { isEmail, normalizeEmail } from '../mail/addresses';
-import { isBlank, optionalString } from '../sending/request-fields';
-import { parseEnvironment } from '../sending/send-email-request';
+import { isBlank, optionalText, present } from '../sending/request-fields';
+import { environmentSchema } from '../sending/send-email-request';
+import { parseRequest } from '../validate';
 import type { BatchContent, BatchRecipient } from './batch';
 import { MAX_BATCH_RECIPIENTS } from './batch-ids';
 
@@ -39,121 +40,160 @@ const APPLIED_HEADERS = new Map([
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_HEADER_VALUE = 998;
+const MAX_NAME = 256;
+const TEMPLATE_ID_MESSAGE = 'templateId must be a template uuid';
 
-/** Validates a `POST /v1/send-batch` body; throws a 400 naming the first problem (and its index). */
-export function parseBatchRequest(body: unknown): BatchInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Request body must be a JSON object');
-  const b = body as Record<string, unknown>;
-  const templateId = parseTemplateId(b.templateId);
+type Ctx = z.core.$RefinementCtx<unknown>;
+const fail = (ctx: Ctx, value: unknown, message: string) => void ctx.issues.push({ code: 'custom', message, input: value });
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An absent or object-valued field (`data`, `metadata`). */
+const isObjectOrAbsent = (value: unknown): boolean => value == null || (typeof value === 'object' && !Array.isArray(value));
+const isTemplateIdOrAbsent = (value: unknown): boolean => value == null || value === '' || (typeof value === 'string' && UUID.test(value.trim()));
+
+/** The problem of recipient `i`, if any, in the order the fields are read. */
+function recipientProblem(entry: unknown, i: number): string | undefined {
+  if (typeof entry === 'string') return isEmail(normalizeEmail(entry)) ? undefined : BATCH_MESSAGES.invalidEmail(i);
+  if (!isRecord(entry)) return BATCH_MESSAGES.recipientShape(i);
+  if (typeof entry.email !== 'string') return BATCH_MESSAGES.invalidEmail(i);
+  const { name } = entry;
+  if (name != null && (typeof name !== 'string' || name.length > MAX_NAME || /[\r\n]/.test(name))) return BATCH_MESSAGES.nameField(i);
+  if (!isEmail(normalizeEmail(entry.email))) return BATCH_MESSAGES.invalidEmail(i);
+  if (!isObjectOrAbsent(entry.data)) return BATCH_MESSAGES.objectField(i, 'data');
+  if (!isObjectOrAbsent(entry.metadata)) return BATCH_MESSAGES.objectField(i, 'metadata');
+  return undefined;
+}
+
+/** One recipient: an address, or an object with its own name, variables and metadata (checked by the list). */
+const recipientEntry = z.unknown();
+z.globalRegistry.add(recipientEntry, {
+  anyOf: [
+    { type: 'string', format: 'email' },
+    {
+      type: 'object',
+      required: ['email'],
+      properties: {
+        email: { type: 'string', format: 'email' },
+        name: { type: ['string', 'null'], maxLength: MAX_NAME },
+        data: { type: ['object', 'null'] },
+        metadata: { type: ['object', 'null'] },
+      },
+    },
+  ],
+});
+
+/**
+ * The recipients: a non-empty list of at most 10,000, each checked in order; the first bad one is
+ * named by its index. The count is a refinement, not `z.maxLength` (an abort there would silence
+ * the body's missing-fields check, which comes first); the document shows `maxItems`.
+ */
+const recipientList = z.array(recipientEntry, { error: BATCH_MESSAGES.recipientsShape }).check(
+  z.superRefine((list, ctx) => {
+    if (list.length === 0) return fail(ctx, list, BATCH_MESSAGES.recipientsShape);
+    if (list.length > MAX_BATCH_RECIPIENTS) return fail(ctx, list, BATCH_MESSAGES.tooMany(list.length));
+    for (let i = 0; i < list.length; i++) {
+      const problem = recipientProblem(list[i], i);
+      if (problem) return fail(ctx, list, problem);
+    }
+  }),
+);
+z.globalRegistry.add(recipientList, { minItems: 1, maxItems: MAX_BATCH_RECIPIENTS });
+
+/** Part 4.3 applies only the two unsubscribe headers; the others are named back to the caller, not applied. */
+const customHeadersSchema = z.record(z.string(), z.unknown(), { error: 'custom_headers must be an object of header names to string values' }).check(
+  z.superRefine((headers, ctx) => {
+    for (const [name, raw] of Object.entries(headers)) {
+      if (!APPLIED_HEADERS.has(name.toLowerCase())) continue;
+      if (typeof raw !== 'string' || /[\r\n]/.test(raw) || raw.length > MAX_HEADER_VALUE) {
+        return fail(ctx, headers, `custom_headers.${name} must be one line of at most ${MAX_HEADER_VALUE} characters`);
+      }
+    }
+  }),
+);
+
+/**
+ * The body of `POST /v1/send-batch`. Keys are in the order the checks run: the templateId first
+ * (it decides which fields are required), then the missing-fields check of the whole body, then
+ * the sender, the recipients, the headers and the rest.
+ */
+export const batchBodySchema = z
+  .object(
+    {
+      templateId: z.nullish(z.string({ error: TEMPLATE_ID_MESSAGE }).check(z.refine((v) => isTemplateIdOrAbsent(v), TEMPLATE_ID_MESSAGE))),
+      sender: z
+        .string({ error: (issue) => `Invalid sender: ${String(issue.input)}` })
+        .check(z.superRefine((value, ctx) => void (isEmail(value.trim()) || fail(ctx, value, `Invalid sender: ${value}`)))),
+      recipients: recipientList,
+      custom_headers: z.nullish(customHeadersSchema),
+      senderName: optionalText('senderName', 256),
+      subject: optionalText('subject', 998),
+      html: optionalText('html'),
+      text: optionalText('text'),
+      data: z.nullish(z.record(z.string(), z.unknown(), { error: 'data must be an object' })),
+      email_type: z.nullish(z.enum(['transactional', 'marketing', ''], { error: BATCH_MESSAGES.emailType })),
+      environment: environmentSchema,
+      scheduled_at: optionalText('scheduled_at'),
+      timezone: optionalText('timezone'),
+      dry_run: z.nullish(z.boolean({ error: 'dry_run must be a boolean' })),
+    },
+    { error: 'Request body must be a JSON object' },
+  )
+  .check(
+    z.refine((b: Record<string, unknown>) => missingFields(b).length === 0, {
+      error: (issue) => BATCH_MESSAGES.missing(missingFields(issue.input as Record<string, unknown>)),
+      // Only with a usable templateId: a bad one is the first problem, as it decides what is required.
+      when: ({ value }) => isRecord(value) && isTemplateIdOrAbsent(value.templateId),
+    }),
+  );
+
+/** The required fields `body` lacks; subject and html are not needed with a template. */
+function missingFields(b: Record<string, unknown>): string[] {
+  const template = !(b.templateId == null || b.templateId === '');
   const missing: string[] = [];
   if (b.recipients == null) missing.push('recipients');
   if (isBlank(b.sender)) missing.push('sender');
-  if (!templateId && isBlank(b.subject)) missing.push('subject');
-  if (!templateId && isBlank(b.html)) missing.push('html (or templateId)');
-  if (missing.length > 0) throw badRequest(BATCH_MESSAGES.missing(missing));
-  if (typeof b.sender !== 'string' || !isEmail(b.sender.trim())) throw badRequest(`Invalid sender: ${String(b.sender)}`);
-
-  const { recipients, duplicatesRemoved } = parseRecipients(b.recipients);
-  const headers = parseCustomHeaders(b.custom_headers);
-  return {
-    content: {
-      sender: b.sender.trim(),
-      senderName: optionalString(b.senderName, 'senderName', 256),
-      subject: optionalString(b.subject, 'subject', 998),
-      html: optionalString(b.html, 'html'),
-      text: optionalString(b.text, 'text'),
-      templateId,
-      data: parseObject(b.data, 'data'),
-      emailType: parseEmailType(b.email_type),
-      customHeaders: headers.applied,
-      environment: parseEnvironment(b.environment),
-    },
-    recipients,
-    duplicatesRemoved,
-    scheduledAt: optionalString(b.scheduled_at, 'scheduled_at'),
-    timezone: optionalString(b.timezone, 'timezone'),
-    dryRun: parseDryRun(b.dry_run),
-    ignoredHeaders: headers.ignored,
-  };
+  if (!template && isBlank(b.subject)) missing.push('subject');
+  if (!template && isBlank(b.html)) missing.push('html (or templateId)');
+  return missing;
 }
 
-/** Recipients as strings or objects; a repeated address keeps its first entry. */
-function parseRecipients(value: unknown): { recipients: BatchRecipient[]; duplicatesRemoved: number } {
-  if (!Array.isArray(value) || value.length === 0) throw badRequest(BATCH_MESSAGES.recipientsShape);
-  if (value.length > MAX_BATCH_RECIPIENTS) throw badRequest(BATCH_MESSAGES.tooMany(value.length));
-  const seen = new Set<string>();
-  const recipients: BatchRecipient[] = [];
-  value.forEach((entry: unknown, i) => {
-    const recipient = parseRecipient(entry, i);
-    if (seen.has(recipient.email)) return;
-    seen.add(recipient.email);
-    recipients.push(recipient);
-  });
-  return { recipients, duplicatesRemoved: value.length - recipients.length };
-}
-
-function parseRecipient(entry: unknown, i: number): BatchRecipient {
-  if (typeof entry === 'string') return { email: checkedEmail(entry, i) };
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw badRequest(BATCH_MESSAGES.recipientShape(i));
+/** A checked recipient as the fan-out takes it: the address normalised, empty parts left out. */
+function toRecipient(entry: unknown): BatchRecipient {
+  if (typeof entry === 'string') return { email: normalizeEmail(entry) };
   const r = entry as Record<string, unknown>;
-  if (typeof r.email !== 'string') throw badRequest(BATCH_MESSAGES.invalidEmail(i));
-  if (r.name != null && (typeof r.name !== 'string' || r.name.length > 256 || /[\r\n]/.test(r.name))) throw badRequest(BATCH_MESSAGES.nameField(i));
-  const recipient: BatchRecipient = { email: checkedEmail(r.email, i) };
+  const recipient: BatchRecipient = { email: normalizeEmail(r.email as string) };
   if (typeof r.name === 'string' && r.name !== '') recipient.name = r.name;
-  const data = parseObject(r.data, `recipients[${i}].data`, BATCH_MESSAGES.objectField(i, 'data'));
-  const metadata = parseObject(r.metadata, `recipients[${i}].metadata`, BATCH_MESSAGES.objectField(i, 'metadata'));
-  if (data) recipient.data = data;
-  if (metadata) recipient.metadata = metadata;
+  if (r.data != null) recipient.data = r.data as Record<string, unknown>;
+  if (r.metadata != null) recipient.metadata = r.metadata as Record<string, unknown>;
   return recipient;
 }
 
-function checkedEmail(value: string, i: number): string {
-  const email = normalizeEmail(value);
-  if (!isEmail(email)) throw badRequest(BATCH_MESSAGES.invalidEmail(i));
-  return email;
-}
-
-function parseObject(value: unknown, field: string, message = `${field} must be an object`): Record<string, unknown> | undefined {
-  if (value == null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(message);
-  return value as Record<string, unknown>;
-}
-
-function parseTemplateId(value: unknown): string | undefined {
-  if (value == null || value === '') return undefined;
-  if (typeof value === 'string' && UUID.test(value.trim())) return value.trim().toLowerCase();
-  throw badRequest('templateId must be a template uuid');
-}
-
-function parseEmailType(value: unknown): 'transactional' | 'marketing' {
-  // Batches are marketing unless told otherwise (part 4.3).
-  if (value == null || value === '') return 'marketing';
-  if (value === 'transactional' || value === 'marketing') return value;
-  throw badRequest(BATCH_MESSAGES.emailType);
-}
-
-/** Part 4.3 applies only the two unsubscribe headers; the others are named back to the caller, not applied. */
-function parseCustomHeaders(value: unknown): { applied: Record<string, string>; ignored: string[] } {
-  if (value == null) return { applied: {}, ignored: [] };
-  if (typeof value !== 'object' || Array.isArray(value)) throw badRequest('custom_headers must be an object of header names to string values');
-  const headers: Record<string, string> = {};
-  const ignored: string[] = [];
-  for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
-    const canonical = APPLIED_HEADERS.get(name.toLowerCase());
-    if (!canonical) {
-      ignored.push(name);
-      continue;
-    }
-    if (typeof raw !== 'string' || /[\r\n]/.test(raw) || raw.length > MAX_HEADER_VALUE) {
-      throw badRequest(`custom_headers.${name} must be one line of at most ${MAX_HEADER_VALUE} characters`);
-    }
-    headers[canonical] = raw;
-  }
-  return { applied: headers, ignored };
-}
-
-function parseDryRun(value: unknown): boolean {
-  if (value == null) return false;
-  if (typeof value !== 'boolean') throw badRequest('dry_run must be a boolean');
-  return value;
+/** Validates a `POST /v1/send-batch` body; throws a 400 naming the first problem (and its index). */
+export function parseBatchRequest(body: unknown): BatchInput {
+  const b = parseRequest(batchBodySchema, body);
+  // A repeated address keeps its first entry.
+  const seen = new Set<string>();
+  const recipients = b.recipients.map(toRecipient).filter((r) => (seen.has(r.email) ? false : (seen.add(r.email), true)));
+  const headers = Object.entries(b.custom_headers ?? {});
+  const templateId = present(b.templateId);
+  return {
+    content: {
+      sender: b.sender.trim(),
+      senderName: present(b.senderName),
+      subject: present(b.subject),
+      html: present(b.html),
+      text: present(b.text),
+      templateId: templateId?.trim().toLowerCase(),
+      data: b.data ?? undefined,
+      // Batches are marketing unless told otherwise (part 4.3).
+      emailType: present(b.email_type) ?? 'marketing',
+      customHeaders: Object.fromEntries(headers.flatMap(([name, raw]) => (APPLIED_HEADERS.has(name.toLowerCase()) ? [[APPLIED_HEADERS.get(name.toLowerCase())!, raw as string]] : []))),
+      environment: present(b.environment),
+    },
+    recipients,
+    duplicatesRemoved: b.recipients.length - recipients.length,
+    scheduledAt: present(b.scheduled_at),
+    timezone: present(b.timezone),
+    dryRun: b.dry_run ?? false,
+    ignoredHeaders: headers.filter(([name]) => !APPLIED_HEADERS.has(name.toLowerCase())).map(([name]) => name),
+  };
 }

@@ -8,6 +8,7 @@ import { scheduledBatchDueId } from '../store/keys';
 import { MAX_SCHEDULE_AHEAD_DAYS } from './accept-batch';
 import type { Batch } from './batch';
 import { chunkJobs } from './batch-jobs';
+import { parseBatchReschedule } from './batch-reschedule-request';
 import { cancelScheduledBatch, getBatch, moveScheduledBatch } from './batch-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,12 +49,10 @@ export async function readBatch(deps: Services, caller: ProjectCaller, batchId: 
 /** `PATCH /v1/send-batch/:batchId` (4.4): body `scheduled_at` (as on POST), optional `timezone`. */
 export async function rescheduleBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined, body: unknown) {
   const batch = await requireBatch(deps, caller, batchId);
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  if (typeof b.scheduled_at !== 'string' || b.scheduled_at.trim() === '') throw badRequest('Missing required fields: scheduled_at', 'INVALID_INPUT');
-  if (b.timezone != null && typeof b.timezone !== 'string') throw badRequest('timezone must be a string', 'INVALID_INPUT');
+  const request = parseBatchReschedule(body);
   if (batch.status !== 'scheduled') throw notScheduled(batch);
   const now = deps.clock.now();
-  const schedule = resolveScheduledAt(b.scheduled_at, { timezone: b.timezone as string | undefined, projectTimezone: caller.project.timezone, now });
+  const schedule = resolveScheduledAt(request.scheduledAt, { timezone: request.timezone ?? undefined, projectTimezone: caller.project.timezone, now });
   if (schedule.instant.getTime() > now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000) throw badRequest(`scheduled_at must be within ${MAX_SCHEDULE_AHEAD_DAYS} days`, 'INVALID_INPUT');
   const scheduledFor = schedule.instant.toISOString();
   const moved = await moveScheduledBatch(deps.db, {

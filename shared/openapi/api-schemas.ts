@@ -1,7 +1,14 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
-import { attachmentsSchema, environmentSchema, sendEmailBodySchema } from '../sending/send-email-request';
+import { sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
+import { advancedSendBodySchema } from '../sending/advanced-send-request';
+import { batchBodySchema } from '../batches/batch-request';
+import { batchRescheduleBodySchema } from '../batches/batch-reschedule-request';
+import { rescheduleBodySchema } from '../scheduling/scheduled-send-request';
+import { createTemplateBodySchema, updateTemplateBodySchema } from '../templates/template-request';
+import { activityQuerySchema } from '../activity/activity-list';
+import { addSuppressionsBodySchema, suppressionEmailsBodySchema, suppressionListQuerySchema } from '../suppression/suppression-request';
 import { registerDomainBodySchema } from '../domains/register-request';
 import { attributesBodySchema, leadListQuerySchema, leadUpdateBodySchema, leadUpsertBodySchema, membershipBodySchema, tagsBodySchema } from '../audience/lead-input';
 import { bulkEventsBodySchema, eventBodySchema, eventListQuerySchema } from '../audience/custom-event';
@@ -36,7 +43,6 @@ export interface RouteSchemas {
 
 const uuid = z.string().check(z.regex(/^[0-9a-f-]{36}$/i));
 const anyObject = z.record(z.string(), z.unknown());
-const addressOrList = z.union([z.string(), z.array(z.string())]);
 const page = { page: z.optional(z.string()), per_page: z.optional(z.string()) };
 const json = (body: z.ZodMiniType, status = 200) => ({ status, body });
 const ok = json(anyObject);
@@ -52,50 +58,6 @@ export const sendResponseSchema = z.object({ message: z.string(), email_id: z.nu
 
 // -- request bodies of parsers not converted yet (described, checked against the parser) ---------
 
-/** `POST /send-email` (4.3): the advanced send, with scheduling, stored templates and dry runs. */
-export const advancedSendBodySchema = z.object({
-  recipient: addressOrList,
-  sender: z.string(),
-  senderName: z.optional(z.string()),
-  subject: z.optional(z.string()),
-  html: z.optional(z.string()),
-  text: z.optional(z.string()),
-  templateId: z.optional(z.union([z.string(), z.number()])),
-  data: z.optional(anyObject),
-  cc: z.optional(addressOrList),
-  bcc: z.optional(addressOrList),
-  attachments: attachmentsSchema,
-  custom_headers: z.optional(z.record(z.string(), z.string())),
-  email_type: z.optional(z.string()),
-  scheduled_at: z.optional(z.string()),
-  timezone: z.optional(z.string()),
-  dry_run: z.optional(z.boolean()),
-  in_reply_to: z.optional(z.string()),
-  references: z.optional(addressOrList),
-  thread_id: z.optional(z.string()),
-  campaign_id: z.optional(uuid),
-  automation_run_id: z.optional(uuid),
-  environment: environmentSchema,
-});
-
-/** `POST /v1/send-batch` (4.4): up to 10,000 recipients with per-recipient data. */
-export const batchBodySchema = z.object({
-  recipients: z.array(z.union([z.string(), z.looseObject({ email: z.string(), data: z.optional(anyObject) })])).check(z.maxLength(10_000)),
-  sender: z.string(),
-  senderName: z.nullish(z.string()),
-  subject: z.nullish(z.string()),
-  html: z.nullish(z.string()),
-  text: z.nullish(z.string()),
-  templateId: z.nullish(z.union([z.string(), z.number()])),
-  data: z.nullish(anyObject),
-  email_type: z.nullish(z.string()),
-  custom_headers: z.nullish(z.record(z.string(), z.string())),
-  scheduled_at: z.nullish(z.string()),
-  timezone: z.nullish(z.string()),
-  dry_run: z.nullish(z.boolean()),
-  environment: environmentSchema,
-});
-
 /** `POST /v1/partner/projects`: a project, optionally with its domain and sender. */
 export const createProjectBodySchema = z.object({
   name: z.string().check(z.minLength(1)),
@@ -106,15 +68,6 @@ export const createProjectBodySchema = z.object({
   sender: z.optional(z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()) })),
 });
 
-const templateBody = z.object({
-  name: z.string(),
-  html: z.string(),
-  subject: z.nullish(z.string()),
-  description: z.nullish(z.string()),
-  preheader: z.nullish(z.string()),
-});
-const emails = z.looseObject({ emails: z.optional(z.array(z.string())), email: z.optional(z.string()) });
-const rescheduleBody = z.looseObject({ scheduled_at: z.string(), timezone: z.optional(z.string()) });
 const senderBody = z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()), allow_unauthenticated: z.optional(z.boolean()) });
 const html = { status: 200, body: z.string(), contentType: 'text/html' } as const;
 
@@ -144,40 +97,42 @@ describeRoute('POST /v1/send-template-email', {
 describeRoute('POST /send-email', {
   summary: 'Advanced send: scheduling, stored templates, dry runs',
   body: advancedSendBodySchema,
+  validates: true,
   response: ok,
   example: { recipient: 'ada@example.com', sender: 'hello@mail.example.com', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>', data: { name: 'Ada' }, dry_run: true },
 });
 describeRoute('POST /v1/send-batch', {
   summary: 'Send to up to 10,000 recipients',
   body: batchBodySchema,
+  validates: true,
   response: ok,
   example: { recipients: ['ada@example.com', { email: 'alan@example.com', data: { name: 'Alan' } }], sender: 'hello@mail.example.com', subject: 'News', html: '<p>News</p>' },
 });
 describeRoute('GET /v1/send-batch/{batchId}', { summary: 'A batch and its progress', response: ok });
-describeRoute('PATCH /v1/send-batch/{batchId}', { summary: 'Reschedule a scheduled batch', body: rescheduleBody, response: ok });
+describeRoute('PATCH /v1/send-batch/{batchId}', { summary: 'Reschedule a scheduled batch', body: batchRescheduleBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/send-batch/{batchId}', { summary: 'Cancel a batch not yet gone out', response: ok });
 describeRoute('GET /v1/scheduled-sends/{id}', { summary: 'A scheduled send', response: ok });
-describeRoute('PATCH /v1/scheduled-sends/{id}', { summary: 'Move a pending scheduled send', body: rescheduleBody, response: ok });
+describeRoute('PATCH /v1/scheduled-sends/{id}', { summary: 'Move a pending scheduled send', body: rescheduleBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/scheduled-sends/{id}', { summary: 'Cancel a pending scheduled send', response: ok });
 describeRoute('GET /v1/activity/{id}', { summary: 'One activity record', query: z.object({ include: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/activity', {
   summary: 'Activity records, newest first',
-  query: z.looseObject({ ...page, status: z.optional(z.string()), recipient: z.optional(z.string()), sender_domain: z.optional(z.string()) }),
+  query: z.looseObject({ ...page, ...activityQuerySchema.shape }),
   response: ok,
 });
 describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain', query: z.looseObject({}), response: ok });
 describeRoute('GET /v1/webhooks/secret', { summary: 'The webhook signing secret', response: ok });
 describeRoute('POST /v1/webhooks/secret/rotate', { summary: 'Rotate the webhook signing secret', response: ok });
 describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject(page), response: ok });
-describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject(page), response: ok });
-describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: emails, response: ok });
-describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: emails, response: ok });
+describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject({ ...page, ...suppressionListQuerySchema.shape }), response: ok });
+describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: addSuppressionsBodySchema, validates: true, response: ok });
+describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: suppressionEmailsBodySchema, validates: true, response: ok });
 describeRoute('GET /v1/suppressions/{email}', { summary: 'One suppressed address', response: ok });
 describeRoute('DELETE /v1/suppressions/{email}', { summary: 'Remove one address from the suppression list', response: ok });
-describeRoute('POST /v1/templates', { summary: 'Create a template', body: templateBody, response: created, example: { name: 'Welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });
-describeRoute('GET /v1/templates', { summary: 'Templates (html empty in the list)', query: z.looseObject(page), response: ok });
+describeRoute('POST /v1/templates', { summary: 'Create a template', body: createTemplateBodySchema, validates: true, response: created, example: { name: 'Welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });
+describeRoute('GET /v1/templates', { summary: 'Templates (html empty in the list)', query: z.looseObject({ ...page, search: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/templates/{id}', { summary: 'One template, by uuid or internal id', response: ok });
-describeRoute('PUT /v1/templates/{id}', { summary: 'Update a template', body: z.partial(templateBody), response: ok });
+describeRoute('PUT /v1/templates/{id}', { summary: 'Update a template', body: updateTemplateBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/templates/{id}', { summary: 'Delete a template not in use', response: ok });
 describeRoute('POST /domains/register', {
   summary: 'Register a sending domain and its sender',

@@ -1,4 +1,6 @@
+import * as z from '../zod';
 import { AppError } from '../errors';
+import { parseRequest } from '../validate';
 import { parseIsoTimestamp, readIsoTimestamp } from './iso-timestamp';
 import { isValidTimeZone, offsetLabel } from './time-zones';
 
@@ -22,18 +24,30 @@ export function invalidInput(message: string): AppError {
   return new AppError(400, 'INVALID_INPUT', 'INVALID_INPUT', { message });
 }
 
+/** A timestamp `readIsoTimestamp` reads (extended calendar form, with an offset, `Z` or none) that names a real instant. */
+const isIsoInstant = (value: string): boolean => readIsoTimestamp(value) !== undefined && parseIsoTimestamp(value) !== undefined;
+
 /**
- * Reads the PATCH body: `scheduled_at` is required, ISO 8601 only (natural language is for
- * `POST /send-email`), with an offset or `Z`, or zone-less meaning UTC, and strictly after `now`.
+ * The body of `PATCH /v1/scheduled-sends/:id`: `scheduled_at` is required, ISO 8601 only (natural
+ * language is for `POST /send-email`), with an offset or `Z`, or zone-less meaning UTC. A body that
+ * is no object has no `scheduled_at`. That the time is still ahead is checked against the clock
+ * after parsing.
  */
+export const rescheduleBodySchema = z.object(
+  {
+    scheduled_at: z
+      .string({ error: (issue) => (issue.input == null ? RESCHEDULE_MESSAGES.required : RESCHEDULE_MESSAGES.notString) })
+      .check(z.refine((v) => v !== '', RESCHEDULE_MESSAGES.required), z.refine((v) => v === '' || isIsoInstant(v), RESCHEDULE_MESSAGES.notIso)),
+  },
+  { error: RESCHEDULE_MESSAGES.required },
+);
+
+/** Reads the PATCH body (`rescheduleBodySchema`); the new time must be strictly after `now`. */
 export function parseRescheduleRequest(body: unknown, now: Date): RescheduleRequest {
-  const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).scheduled_at : undefined;
-  if (value === undefined || value === null || value === '') throw invalidInput(RESCHEDULE_MESSAGES.required);
-  if (typeof value !== 'string') throw invalidInput(RESCHEDULE_MESSAGES.notString);
+  const { scheduled_at: value } = parseRequest(rescheduleBodySchema, body, invalidInput);
   // The same ISO reader as POST /send-email (extended calendar form), so both accept the same texts.
-  const timestamp = readIsoTimestamp(value);
-  const instant = timestamp && parseIsoTimestamp(value);
-  if (!timestamp || !instant) throw invalidInput(RESCHEDULE_MESSAGES.notIso);
+  const timestamp = readIsoTimestamp(value)!;
+  const instant = parseIsoTimestamp(value)!;
   if (instant.getTime() <= now.getTime()) throw invalidInput(RESCHEDULE_MESSAGES.past);
   return { instant, offsetLabel: offsetLabel(timestamp.offsetMinutes ?? 0) };
 }

@@ -59,7 +59,7 @@ function checkAddresses(ctx: Ctx, field: string, list: string[]): void {
 }
 
 /** An optional address list (string or array) of at most `max` valid addresses. */
-const optionalAddresses = (field: string, max: number, tooMany: string) =>
+export const optionalAddresses = (field: string, max: number, tooMany: string) =>
   z.nullish(
     addresses(`${field} must be a string or array of strings`).check(
       z.superRefine((value, ctx) => {

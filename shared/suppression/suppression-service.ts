@@ -1,16 +1,16 @@
 import type { Services } from '../container';
 import { hasWebhookTargets } from '../events/email-events';
 import { suppressionAddedEvent, suppressionRemovedEvent } from './suppression-events';
-import { badRequest, notFound } from '../errors';
+import { notFound } from '../errors';
 import type { Project } from '../projects/project';
-import { isEmail, normalizeEmail } from '../mail/addresses';
+import { normalizeEmail } from '../mail/addresses';
+import { parseAddSuppressions, parseReasonFilter } from './suppression-request';
 import type { PageRequest } from '../http/pagination';
 import { addSuppressionIfAbsent, deleteSuppression, getSuppression, pageSuppressions, type SuppressionEntry } from './suppression-repository';
 
 /** suppression.removed events per bulk removal (part 6 and 8). */
 export const REMOVED_EVENTS_CAP = 200;
-/** Addresses per bulk call. */
-export const BULK_LIMIT = 1000;
+export { BULK_LIMIT, parseEmails } from './suppression-request';
 
 /** Suppresses an address after a hard bounce or complaint; suppression.added only when it is new. */
 export async function suppressAutomatically(deps: Services, project: Project, entry: SuppressionEntry): Promise<boolean> {
@@ -19,21 +19,9 @@ export async function suppressAutomatically(deps: Services, project: Project, en
   return added;
 }
 
-/** Reads `email` or `emails` from a request body: valid, lowercased, unique, at most BULK_LIMIT. */
-export function parseEmails(body: unknown): string[] {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const raw = b.emails ?? (b.email != null ? [b.email] : undefined);
-  if (!Array.isArray(raw) || raw.length === 0) throw badRequest('Missing required fields: email or emails');
-  if (raw.length > BULK_LIMIT) throw badRequest(`emails accepts at most ${BULK_LIMIT} addresses`);
-  const bad = raw.find((e) => typeof e !== 'string' || !isEmail(e.trim()));
-  if (bad !== undefined) throw badRequest(`Invalid email address: ${String(bad)}`);
-  return [...new Set(raw.map((e) => normalizeEmail(e as string)))];
-}
-
 /** Adds addresses by hand (`reason: manual`, `source: api`); no suppression.added (it is for automatic ones). */
 export async function addManually(deps: Services, project: Project, body: unknown): Promise<{ added: string[]; already: string[] }> {
-  const emails = parseEmails(body);
-  const description = typeof (body as { description?: unknown })?.description === 'string' ? (body as { description: string }).description : null;
+  const { emails, description } = parseAddSuppressions(body);
   const now = deps.clock.now().toISOString();
   const added: string[] = [];
   const already: string[] = [];
@@ -90,12 +78,9 @@ export function presentSuppression(entry: SuppressionEntry) {
   };
 }
 
-const REASONS = ['bounce', 'complaint', 'unsubscribe', 'manual'];
-
 /** One page of the project's suppression list, optionally of one reason. */
 export async function listSuppressions(deps: Services, projectId: string, page: PageRequest, reason: string | undefined) {
-  if (reason && !REASONS.includes(reason)) throw badRequest(`reason must be one of ${REASONS.join(', ')}`);
-  return pageSuppressions(deps.db, projectId, { ...page, reason });
+  return pageSuppressions(deps.db, projectId, { ...page, reason: parseReasonFilter(reason) });
 }
 
 /** The project's suppression entry of an address, or the 404 of `GET /v1/suppressions/{email}`. */

@@ -5,6 +5,7 @@ import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import { checkTemplate } from './render';
 import type { Template } from './template';
+import { parseCreateTemplate, parseUpdateTemplate } from './template-request';
 import {
   allocateTemplateInternalId,
   deleteTemplate as deleteTemplateItems,
@@ -17,8 +18,6 @@ import {
 } from './template-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const OPTIONAL_FIELDS = ['subject', 'description', 'preheader'] as const;
-const UPDATABLE_FIELDS = ['name', 'html', ...OPTIONAL_FIELDS] as const;
 const UPDATE_ATTEMPTS = 5;
 
 /** A parsed `:id`: the uuid or the numeric internal id (part 4.7). */
@@ -62,17 +61,6 @@ export function presentTemplate(template: Template, options: { withHtml?: boolea
   };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
-
-function optionalText(body: Record<string, unknown>, field: string): string | null | undefined {
-  const value = body[field];
-  if (value === undefined) return undefined;
-  if (value === null) return null;
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
-  return value;
-}
-
 /**
  * The fields every send renders must compile and render within the bounds, so a stored template can
  * always be sent: 400 `TEMPLATE_INVALID` or 422 `TEMPLATE_LIMIT_EXCEEDED` (see render.ts).
@@ -84,18 +72,15 @@ function checkRenderedFields(fields: { html?: string | null; subject?: string | 
 
 /** POST /v1/templates: `name` and `html` are required; html and subject must compile. */
 export async function createTemplate(db: Db, clock: Clock, projectId: string, body: unknown): Promise<Template> {
-  if (!isObject(body) || !nonEmptyString(body.name) || !nonEmptyString(body.html)) throw badRequest('Missing required fields: name, html');
-  const optional = Object.fromEntries(OPTIONAL_FIELDS.map((f) => [f, optionalText(body, f) ?? null])) as Record<(typeof OPTIONAL_FIELDS)[number], string | null>;
-  checkRenderedFields({ html: body.html, subject: optional.subject });
+  const fields = parseCreateTemplate(body);
+  checkRenderedFields(fields);
   const internalId = await allocateTemplateInternalId(db, projectId);
   const now = clock.now().toISOString();
   const template: Template = {
     id: randomUUID(),
     project_id: projectId,
     internal_id: internalId,
-    name: body.name,
-    html: body.html,
-    ...optional,
+    ...fields,
     version: 1,
     created_at: now,
     updated_at: now,
@@ -116,19 +101,7 @@ export async function pageTemplates(db: Db, projectId: string, request: PageRequ
 
 /** PUT /v1/templates/:id: any of name, html, subject, description, preheader; bumps `version`; html and subject must compile. */
 export async function updateTemplate(db: Db, clock: Clock, projectId: string, rawId: string | undefined, body: unknown): Promise<Template> {
-  if (!isObject(body) || !UPDATABLE_FIELDS.some((f) => body[f] !== undefined)) {
-    throw badRequest(`At least one of ${UPDATABLE_FIELDS.join(', ')} is required`);
-  }
-  const changes: Partial<Template> = {};
-  for (const field of ['name', 'html'] as const) {
-    if (body[field] === undefined) continue;
-    if (!nonEmptyString(body[field])) throw badRequest(`${field} must be a non-empty string`);
-    changes[field] = body[field] as string;
-  }
-  for (const field of OPTIONAL_FIELDS) {
-    const value = optionalText(body, field);
-    if (value !== undefined) changes[field] = value;
-  }
+  const changes = parseUpdateTemplate(body);
   checkRenderedFields(changes);
   for (let attempt = 1; ; attempt++) {
     const current = await requireTemplate(db, projectId, rawId);

@@ -1407,36 +1407,36 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    templateId?: string | number | null;
                     recipient: string | string[];
                     sender: string;
-                    senderName?: string;
-                    subject?: string;
-                    html?: string;
-                    text?: string;
-                    templateId?: string | number;
+                    email_type?: ("transactional" | "marketing" | "") | null;
+                    senderName?: string | null;
+                    subject?: string | null;
+                    html?: string | null;
                     data?: {
                         [key: string]: unknown;
-                    };
-                    cc?: string | string[];
-                    bcc?: string | string[];
+                    } | null;
+                    campaign_id?: string | null;
+                    automation_run_id?: string | null;
+                    scheduled_at?: string | null;
+                    timezone?: string | null;
+                    cc?: (string | string[]) | null;
+                    bcc?: (string | string[]) | null;
                     attachments?: {
                         filename: string;
                         url?: string | null;
                         content?: string | null;
                         contentType?: string | null;
                     }[] | null;
+                    text?: string | null;
                     custom_headers?: {
-                        [key: string]: string;
-                    };
-                    email_type?: string;
-                    scheduled_at?: string;
-                    timezone?: string;
-                    dry_run?: boolean;
-                    in_reply_to?: string;
-                    references?: string | string[];
-                    thread_id?: string;
-                    campaign_id?: string;
-                    automation_run_id?: string;
+                        [key: string]: string | number;
+                    } | null;
+                    in_reply_to?: string | null;
+                    references?: (string | string[]) | null;
+                    thread_id?: string | null;
+                    dry_run?: boolean | null;
                     environment?: string | null;
                 };
             };
@@ -1499,31 +1499,30 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    recipients: (string | ({
-                        email: string;
-                        data?: {
-                            [key: string]: unknown;
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    }))[];
+                    templateId?: string | null;
                     sender: string;
+                    recipients: (string | {
+                        /** Format: email */
+                        email: string;
+                        name?: string | null;
+                        data?: Record<string, never> | null;
+                        metadata?: Record<string, never> | null;
+                    })[];
+                    custom_headers?: {
+                        [key: string]: unknown;
+                    } | null;
                     senderName?: string | null;
                     subject?: string | null;
                     html?: string | null;
                     text?: string | null;
-                    templateId?: string | number | null;
                     data?: {
                         [key: string]: unknown;
                     } | null;
-                    email_type?: string | null;
-                    custom_headers?: {
-                        [key: string]: string;
-                    } | null;
+                    email_type?: ("transactional" | "marketing" | "") | null;
+                    environment?: string | null;
                     scheduled_at?: string | null;
                     timezone?: string | null;
                     dry_run?: boolean | null;
-                    environment?: string | null;
                 };
             };
         };
@@ -1656,9 +1655,7 @@ export interface operations {
             content: {
                 "application/json": {
                     scheduled_at: string;
-                    timezone?: string;
-                } & {
-                    [key: string]: unknown;
+                    timezone?: string | null;
                 };
             };
         };
@@ -1791,9 +1788,6 @@ export interface operations {
             content: {
                 "application/json": {
                     scheduled_at: string;
-                    timezone?: string;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };
@@ -1878,9 +1872,13 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
-                status?: string;
-                recipient?: string;
+                email?: string;
                 sender_domain?: string;
+                status?: string;
+                automation_run_id?: string;
+                campaign_id?: string;
+                since?: string;
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -2087,6 +2085,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                reason?: string;
             };
             header?: never;
             path?: never;
@@ -2135,10 +2134,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    emails?: string[];
-                    email?: string;
-                } & {
-                    [key: string]: unknown;
+                    emails?: string[] | null;
+                    email?: string | null;
+                    /** @description Why the addresses were added; read only when a string */
+                    description?: string;
                 };
             };
         };
@@ -2184,10 +2183,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    emails?: string[];
-                    email?: string;
-                } & {
-                    [key: string]: unknown;
+                    emails?: string[] | null;
+                    email?: string | null;
                 };
             };
         };
@@ -2312,6 +2309,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                search?: string;
             };
             header?: never;
             path?: never;

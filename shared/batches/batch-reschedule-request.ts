@@ -1,0 +1,32 @@
+import * as z from '../zod';
+import { badRequest } from '../errors';
+import { parseRequest } from '../validate';
+
+/** A valid `PATCH /v1/send-batch/:batchId` body: the new time as given, resolved by shared/scheduling. */
+export interface BatchRescheduleInput {
+  /** ISO 8601 or English, as `POST /v1/send-batch` takes it. */
+  scheduledAt: string;
+  /** An IANA zone for an English or zone-less time; null reads as absent. */
+  timezone?: string | null;
+}
+
+const MISSING = 'Missing required fields: scheduled_at';
+
+/**
+ * The body of `PATCH /v1/send-batch/:batchId`: `scheduled_at` as on `POST /v1/send-batch` (its
+ * meaning is checked when it is resolved), an optional `timezone`. A body that is no object reads
+ * as one without `scheduled_at`.
+ */
+export const batchRescheduleBodySchema = z.object(
+  {
+    scheduled_at: z.string({ error: MISSING }).check(z.refine((v) => v.trim() !== '', MISSING)),
+    timezone: z.nullish(z.string({ error: 'timezone must be a string' })),
+  },
+  { error: MISSING },
+);
+
+/** Validates a batch's reschedule body; throws a 400 INVALID_INPUT with the first problem. */
+export function parseBatchReschedule(body: unknown): BatchRescheduleInput {
+  const b = parseRequest(batchRescheduleBodySchema, body, (message) => badRequest(message, 'INVALID_INPUT'));
+  return { scheduledAt: b.scheduled_at, timezone: b.timezone };
+}
