@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Activity } from '../../../../shared/activity/activity';
+import type { Lead } from '../../../../shared/audience/lead';
 import { fromItem, newActivityItem, statusIndexFields } from '../../../../shared/activity/activity-repository';
 import { batchActivityId, newBatchId } from '../../../../shared/batches/batch-ids';
 import { batchRecipientActivity } from '../../../../shared/batches/batch-record';
@@ -69,8 +70,8 @@ function batchOf(over: Partial<Batch> = {}): Batch {
 describe('The activity record stays under 1 KB through delivered (one write unit per update)', () => {
   test('a campaign mail: 60-character message id, 78-character subject, 40-character sender name', () => {
     const batch = batchOf({ campaign_id: randomUUID() });
-    const lead = { id: randomUUID(), project_id: batch.project_id, email: 'firstname.lastname@example.com', data: { first_name: 'Ada' } };
-    const recipient = recipientOf(lead as Parameters<typeof recipientOf>[0], undefined);
+    const lead: Lead = { id: randomUUID(), project_id: batch.project_id, email: 'firstname.lastname@example.com', data: { first_name: 'Ada' }, storeplatform_customer_id: null, created_at: CREATED, updated_at: CREATED, version: 1 };
+    const recipient = recipientOf(lead, undefined);
     const sizes = lifeOf(batchRecipientActivity(batch, recipient, batchActivityId(batch.id, 7), 'queued', { created_at: CREATED, updated_at: CREATED }));
     expect(Math.max(...sizes)).toBeLessThanOrEqual(1024);
   });
