@@ -6,6 +6,7 @@ import type { RunningEmulator } from './dynamodb';
 import { closeServer } from './close-server';
 import { freePort } from '../free-port';
 import { IdentityEmulator } from './ses-identities';
+import { MessageIdMap } from './ses-message-ids';
 
 /** Where the SES v2 API takes a send. */
 const SEND_PATH = '/v2/email/outbound-emails';
@@ -25,7 +26,8 @@ function accountAnswer(res: http.ServerResponse): void {
 /**
  * Starts the SES v2 emulator (outbox viewer at `/`, parsed mails at `GET /store`) behind a small
  * proxy that keeps every raw message it passes on whole, as `<outboxDir>/<message id>.eml`: the
- * viewer shows only the parsed parts, and a developer sometimes needs every header.
+ * viewer shows only the parsed parts, and a developer sometimes needs every header. The proxy
+ * also answers with AWS-shaped message ids in place of the emulator's (ses-message-ids.ts).
  */
 export async function startSes(options: {
   port: number;
@@ -37,6 +39,7 @@ export async function startSes(options: {
   fs.mkdirSync(options.outboxDir, { recursive: true });
   const innerPort = await freePort();
   const inner = await sesServer({ port: innerPort, host: '127.0.0.1' });
+  const ids = new MessageIdMap();
   const identities = new IdentityEmulator(options.stateFile, () => `http://localhost:${options.port}`, (to, link) =>
     sendThroughInner(innerPort, to, link),
   );
@@ -57,17 +60,28 @@ export async function startSes(options: {
         return;
       }
       const upstream = http.request(
-        { host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${innerPort}` } },
+        { host: '127.0.0.1', port: innerPort, method: req.method, path: innerPath(ids, req.url), headers: { ...req.headers, host: `127.0.0.1:${innerPort}` } },
         (up) => {
           const answer: Buffer[] = [];
           up.on('data', (c: Buffer) => answer.push(c));
           up.on('end', () => {
-            const payload = Buffer.concat(answer);
-            if (req.method === 'POST' && req.url?.startsWith(SEND_PATH) && (up.statusCode ?? 500) < 300) {
+            let payload: Buffer = Buffer.concat(answer);
+            const ok = (up.statusCode ?? 500) < 300;
+            if (ok && req.method === 'POST' && req.url?.startsWith(SEND_PATH)) {
+              payload = withOuterIds(payload, (sent) => {
+                sent.MessageId = ids.issue(String(sent.MessageId));
+              });
               const messageId = keepRawMessage(options.outboxDir, body, payload);
               if (messageId && options.onSent) options.onSent(JSON.parse(body.toString('utf8')) as Record<string, unknown>, messageId);
             }
-            res.writeHead(up.statusCode ?? 502, up.headers);
+            if (ok && req.method === 'GET' && req.url?.split('?')[0] === '/store') {
+              payload = withOuterIds(payload, (store) => {
+                for (const mail of (store.emails ?? []) as { messageId?: string }[]) if (mail.messageId) mail.messageId = ids.outer(mail.messageId);
+              });
+            }
+            const headers = { ...up.headers };
+            delete headers['content-length'];
+            res.writeHead(up.statusCode ?? 502, { ...headers, 'content-length': payload.length });
             res.end(payload);
           });
         },
@@ -92,6 +106,26 @@ export async function startSes(options: {
   };
 }
 
+/** The emulator's path for a request: the viewer's `get-emlContent` names a mail by the id the proxy gave out. */
+function innerPath(ids: MessageIdMap, url: string | undefined): string | undefined {
+  if (!url?.startsWith('/get-emlContent?')) return url;
+  const parsed = new URL(url, 'http://local');
+  const outer = parsed.searchParams.get('messageId');
+  if (outer) parsed.searchParams.set('messageId', ids.inner(outer));
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/** A JSON answer with `edit` applied; an answer that is not JSON passes unchanged. */
+function withOuterIds(payload: Buffer, edit: (answer: Record<string, unknown>) => void): Buffer {
+  try {
+    const answer = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
+    edit(answer);
+    return Buffer.from(JSON.stringify(answer), 'utf8');
+  } catch {
+    return payload;
+  }
+}
+
 /** Writes the raw MIME of a SendEmail request under the message id SES answered with; returns that id. */
 function keepRawMessage(outboxDir: string, requestBody: Buffer, responseBody: Buffer): string | undefined {
   try {
@@ -111,8 +145,8 @@ function keepRawMessage(outboxDir: string, requestBody: Buffer, responseBody: Bu
 }
 
 /**
- * Writes `<id>.eml`, or `<id>-2.eml` and so on when the id was used before: the emulator's ids are
- * 9 random digits, and among 10,000 mails two share one about one run in twenty.
+ * Writes `<id>.eml`, or `<id>-2.eml` and so on when the id was used before: AWS-shaped ids carry a
+ * random UUID and should never repeat, but an outbox kept across restarts must not lose a mail if one did.
  */
 function writeOnce(outboxDir: string, id: string, raw: Buffer): void {
   for (let n = 1; ; n++) {

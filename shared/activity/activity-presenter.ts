@@ -1,4 +1,6 @@
 import type { Activity } from './activity';
+import { batchOfActivity } from './batch-activity-ids';
+import { fullTimeline } from './timeline';
 
 /** The activity record as part 2 shows it: every documented field present, null where unknown. */
 export function presentActivity(activity: Activity, options: { html?: string | null; events?: boolean } = {}): Record<string, unknown> {
@@ -29,11 +31,13 @@ export function presentActivity(activity: Activity, options: { html?: string | n
   if (activity.suppression_reason) out.suppression_reason = activity.suppression_reason;
   if (activity.thread_id) out.thread_id = activity.thread_id;
   if (activity.source) out.source = activity.source;
-  if (activity.batch_id) out.batch_id = activity.batch_id;
+  // A batch mail's record does not store its batch: its id names it (batch-activity-ids.ts).
+  const batchId = activity.batch_id ?? batchOfActivity(activity.id)?.batchId;
+  if (batchId) out.batch_id = batchId;
   if (activity.metadata) out.metadata = activity.metadata;
   if (options.html !== undefined) out.html_content = options.html;
   if (options.events) {
-    out.events = [...(activity.timeline ?? [])]
+    out.events = fullTimeline(activity)
       .sort((a, b) => Date.parse(a.event_timestamp) - Date.parse(b.event_timestamp))
       .map((e) => ({
         id: e.id,

@@ -6,12 +6,17 @@ import { stripKeys, type Db } from '../store/client';
 import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
 
+/** The item a new activity record is stored as: its key, the record, version 1, its index keys and expiry. */
+export function newActivityItem(activity: Activity, ttl: number): Record<string, unknown> {
+  return { ...activityKey(activity.id), ...activity, version: 1, ...activityIndexes(activity), ttl };
+}
+
 /** Writes a new activity record (1 WCU: the record stays under 1 KB because the body lives apart). */
 export async function putActivity(db: Db, activity: Activity, ttl: number): Promise<void> {
   await db.doc.send(
     new PutCommand({
       TableName: db.tableName,
-      Item: { ...activityKey(activity.id), ...activity, version: 1, ...activityIndexes(activity), ttl },
+      Item: newActivityItem(activity, ttl),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -25,14 +30,7 @@ export async function putActivity(db: Db, activity: Activity, ttl: number): Prom
 export async function putActivitiesInBatch(db: Db, activities: readonly Activity[], ttl: number): Promise<void> {
   await batchPutAll(
     db,
-    activities.map((activity) => ({
-      ...activityKey(activity.id),
-      ...activity,
-      version: 1,
-      ...activityIndexes(activity),
-      ...statusIndexFields(activity, activity.current_status),
-      ttl,
-    })),
+    activities.map((activity) => ({ ...newActivityItem(activity, ttl), ...statusIndexFields(activity, activity.current_status) })),
   );
 }
 
@@ -172,16 +170,15 @@ export async function claimSendAttempt(
 }
 
 /**
- * Moves a sendable activity (queued or retrying) to `status`, setting `fields` and appending
- * `event` to the timeline. Returns false when the activity had already left the sendable states,
- * which is how a transition (and anything emitted with it) happens exactly once.
+ * Moves a sendable activity (queued or retrying) to `status`, setting `fields`. Returns false when
+ * the activity had already left the sendable states, which is how a transition (and anything
+ * emitted with it) happens exactly once.
  */
 export async function transitionFromSendable(
   db: Db,
   activity: Pick<Activity, 'id' | 'project_id' | 'created_at'>,
   status: ActivityStatus,
   fields: Record<string, unknown>,
-  event?: TimelineEvent,
 ): Promise<boolean> {
   const names: Record<string, string> = { '#s': 'current_status', '#v': 'version' };
   const values: Record<string, unknown> = { ':s': status, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1], ':one': 1 };
@@ -191,12 +188,6 @@ export async function transitionFromSendable(
     values[`:f${i}`] = value;
     sets.push(`#f${i} = :f${i}`);
   });
-  if (event) {
-    names['#t'] = 'timeline';
-    values[':ev'] = [event];
-    values[':empty'] = [];
-    sets.push('#t = list_append(if_not_exists(#t, :empty), :ev)');
-  }
   return writtenUnlessConditionFails(
     db.doc.send(
       new UpdateCommand({
@@ -213,20 +204,20 @@ export async function transitionFromSendable(
 
 /**
  * Records the send when a delivery event got to the record first (it moved the status on before
- * the worker's own `sent` write): sets `sent_at`, the message id if missing and the `sent` timeline
- * entry. Whoever sets `sent_at` first counts the send, so this is conditional on its absence.
+ * the worker's own `sent` write): sets `sent_at` (which is the `sent` timeline entry) and the
+ * message id if missing. Whoever sets `sent_at` first counts the send, so this is conditional on its absence.
  */
-export async function recordSentAfterEvent(db: Db, activityId: string, messageId: string, sentAt: string, event: TimelineEvent): Promise<boolean> {
+export async function recordSentAfterEvent(db: Db, activityId: string, messageId: string, sentAt: string): Promise<boolean> {
   return writtenUnlessConditionFails(
     db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: activityKey(activityId),
         UpdateExpression:
-          'SET sent_at = :at, message_id = if_not_exists(message_id, :m), updated_at = :at, #t = list_append(if_not_exists(#t, :empty), :ev), #v = #v + :one',
+          'SET sent_at = :at, message_id = if_not_exists(message_id, :m), updated_at = :at, #v = #v + :one',
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(sent_at)',
-        ExpressionAttributeNames: { '#t': 'timeline', '#v': 'version' },
-        ExpressionAttributeValues: { ':at': sentAt, ':m': messageId, ':ev': [event], ':empty': [], ':one': 1 },
+        ExpressionAttributeNames: { '#v': 'version' },
+        ExpressionAttributeValues: { ':at': sentAt, ':m': messageId, ':one': 1 },
       }),
     ),
   );

@@ -60,7 +60,8 @@ export interface Activity {
   sender_email: string;
   sender_name?: string;
   recipient_primary: string;
-  recipient_count: number;
+  /** To, Cc and Bcc addresses together; absent means 1 (not shown by the API). */
+  recipient_count?: number;
   current_status: ActivityStatus;
   is_test: boolean;
   environment?: string;

@@ -18,7 +18,8 @@ export function recipientOf(lead: Lead, config: Campaign['variable_config']): Ba
   }
   const name = typeof lead.data.name === 'string' && lead.data.name.trim() ? lead.data.name.trim() : displayName(lead);
   data.email = lead.email;
-  return { email: lead.email, ...(name ? { name } : {}), data, metadata: { lead_id: lead.id } };
+  // No metadata: nothing reads a lead id from the mail's record, and it cost 54 of the record's 1,024 bytes.
+  return { email: lead.email, ...(name ? { name } : {}), data };
 }
 
 /** `first_name last_name` as written (leadName lowercases for search). */

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Activity, ActivityFailure, ActivityStatus, TimelineEvent } from '../activity/activity';
+import { derivedEvent, eventId } from '../activity/timeline';
 import type { CounterField } from '../stats/domain-stats';
 import type { CampaignEventCounter } from './campaign-tally';
 import type { DeliveryEvent } from './ses-event';
@@ -65,11 +65,7 @@ export interface AppliedEvent {
   webhook?: (typeof WEBHOOK_KIND)[keyof typeof WEBHOOK_KIND];
 }
 
-/** A stable uuid-shaped id from the event's de-duplication key: the same event always gets the same id. */
-export function eventId(dedupeKey: string): string {
-  const h = createHash('sha256').update(dedupeKey).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
+export { eventId };
 
 const earliest = (current: string | undefined, candidate: string) => (!current || candidate < current ? candidate : current);
 
@@ -77,7 +73,8 @@ const earliest = (current: string | undefined, candidate: string) => (!current |
  * Part 3's state machine for one delivery event, as a pure function: what changes on the record,
  * what is suppressed, counted and published. Events come out of order and more than once: the rank
  * only rises, first-open and first-click keep the earliest time, and a timeline id already present
- * makes the whole event a no-op.
+ * (or, for a Delivery, its time already recorded) makes the whole event a no-op. `sent` and the
+ * first `delivered` are not stored in the timeline: their `*_at` fields tell them (activity/timeline.ts).
  */
 export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, nowIso: string): AppliedEvent {
   // Two clicks on different links can share a timestamp: the link is part of a click's identity.
@@ -86,8 +83,11 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
   const timeline = activity.timeline ?? [];
   const result: AppliedEvent = { duplicate: false, changes: {}, counters: [], campaignCounters: [], engagement };
   if (!engagement && timeline.some((e) => e.id === id)) return { ...result, duplicate: true };
-  // The worker appends its own `sent`; SES's Send event then only fills what a crash may have left out.
-  const alreadySent = event.type === 'send' && timeline.some((e) => e.event_type === 'sent');
+  // A Delivery is told by delivered_at (or by a stored entry at its time): the same time again is the same event.
+  const storedDelivery = (at: string) => timeline.some((e) => e.event_type === 'delivered' && e.event_timestamp === at);
+  if (event.type === 'delivery' && (activity.delivered_at === event.timestamp || storedDelivery(event.timestamp))) return { ...result, duplicate: true };
+  // The worker records its own send (sent_at); SES's Send event then only fills what a crash may have left out.
+  const alreadySent = event.type === 'send' && (Boolean(activity.sent_at) || timeline.some((e) => e.event_type === 'sent'));
 
   const live = !activity.is_test;
   const changes = result.changes;
@@ -100,6 +100,8 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
   if (!activity.message_id && event.messageId) changes.message_id = event.messageId;
 
   const entry: TimelineEvent = { id, event_type: TIMELINE_TYPE[event.type] ?? event.type, event_timestamp: event.timestamp, created_at: nowIso };
+  // Entries to store beside (or instead of) this event's: none when a field of the record tells it.
+  let stored: TimelineEvent[] = [entry];
   switch (event.type) {
     case 'send':
       moveTo('sent');
@@ -108,10 +110,15 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
         changes.sent_at = event.timestamp;
         result.counters.push(live ? 'sent' : 'sent_test');
       }
+      stored = [];
       break;
     case 'delivery':
       moveTo('delivered');
       changes.delivered_at = earliest(activity.delivered_at, event.timestamp);
+      if (changes.delivered_at === event.timestamp) {
+        // This one is now told by delivered_at; an earlier-recorded later one must be stored, or it would vanish.
+        stored = activity.delivered_at && !storedDelivery(activity.delivered_at) ? [derivedEvent(activity.id, 'delivered', activity.delivered_at)] : [];
+      }
       if (result.status === 'delivered' && live) result.counters.push('delivered');
       if (result.status === 'delivered') result.campaignCounters.push('delivered');
       break;
@@ -183,7 +190,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
   }
   if (event.type !== 'subscription' && !alreadySent) {
     result.timelineEvent = entry;
-    if (!engagement) changes.timeline = [...timeline, entry];
+    if (!engagement && stored.length > 0) changes.timeline = [...timeline, ...stored];
   }
   const kind = (WEBHOOK_KIND as Record<string, AppliedEvent['webhook']>)[event.type];
   if (kind && !alreadySent) result.webhook = kind;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCode } from '../activity/activity';
 import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import { suppressedEvent } from '../suppression/suppression-events';
@@ -144,10 +143,10 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   }
 
   const sentAt = at();
-  const sentEvent = { id: randomUUID(), event_type: 'sent', event_timestamp: sentAt, created_at: sentAt };
-  const ownTransition = await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }, sentEvent);
+  // No `sent` timeline entry: sent_at tells it (activity/timeline.ts), and the record stays under 1 KB.
+  const ownTransition = await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt });
   // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
-  const recorded = ownTransition || (await recordSentAfterEvent(db, activity.id, messageId, sentAt, sentEvent));
+  const recorded = ownTransition || (await recordSentAfterEvent(db, activity.id, messageId, sentAt));
   if (recorded) {
     counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
     if (activity.campaign_id) campaign?.count(activity.campaign_id, 'sent');

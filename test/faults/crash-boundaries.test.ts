@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { getActivity } from '../../shared/activity/activity-repository';
+import { fullTimeline } from '../../shared/activity/timeline';
 import { services } from '../../shared/container';
 import type { WorkerName } from '../../shared/routes';
 import { CLOUD_TIMEOUT_MS, sendBody } from '../integration/support/test-cloud';
@@ -147,7 +148,8 @@ async function problems(prepared: Prepared): Promise<string[]> {
     if (copies !== 1) out.push(`${recipient}: ${copies} mails`);
     const activity = await getActivity(services().db, id, true);
     if (activity?.current_status !== 'delivered') out.push(`${id}: ${activity?.current_status}`);
-    const timeline = activity?.timeline ?? [];
+    // As the API shows it: sent and delivered are told by sent_at and delivered_at, not stored.
+    const timeline = activity ? fullTimeline(activity) : [];
     if (timeline.filter((e) => e.event_type === 'delivered').length !== 1) out.push(`${id}: timeline ${timeline.map((e) => e.event_type)}`);
     for (const event of ['email.send', 'email.delivery']) if (!delivered.has(`${event}|${id}`)) out.push(`${id}: ${event} not delivered`);
   }

@@ -1,4 +1,5 @@
 import type { Activity, TimelineEvent } from '../../../../shared/activity/activity';
+import { batchActivityId, newBatchId } from '../../../../shared/batches/batch-ids';
 import { presentActivity } from '../../../../shared/activity/activity-presenter';
 
 const minimal = (): Activity => ({
@@ -212,5 +213,44 @@ describe('timeline order is by time, not by string', () => {
       { events: true },
     );
     expect((out.events as { id: string }[]).map((e) => e.id)).toEqual(['early', 'late']);
+  });
+});
+
+describe('sent and delivered are told by sent_at and delivered_at, not stored', () => {
+  const delivered = (): Activity => ({ ...minimal(), current_status: 'delivered', sent_at: '2025-03-01T10:00:01.000Z', delivered_at: '2025-03-01T10:00:04.500Z' });
+
+  test('shown as entries of the same shape, with the *_at time as event_timestamp and created_at', () => {
+    const [sent, done] = presentActivity(delivered(), { events: true }).events as Record<string, unknown>[];
+    expect(Object.keys(sent).sort()).toEqual([...EVENT_FIELDS].sort());
+    expect(sent).toMatchObject({ event_type: 'sent', event_timestamp: '2025-03-01T10:00:01.000Z', created_at: '2025-03-01T10:00:01.000Z', bounce_type: null });
+    expect(done).toMatchObject({ event_type: 'delivered', event_timestamp: '2025-03-01T10:00:04.500Z', created_at: '2025-03-01T10:00:04.500Z' });
+    expect(sent.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  test('with the same ids on every read, different per mail and per event', () => {
+    const ids = (a: Activity) => (presentActivity(a, { events: true }).events as { id: string }[]).map((e) => e.id);
+    expect(ids(delivered())).toEqual(ids(delivered()));
+    expect(new Set([...ids(delivered()), ...ids({ ...delivered(), id: '22222222-2222-4222-8222-222222222222' })]).size).toBe(4);
+  });
+
+  test('a record written before, whose entries are stored, shows each once', () => {
+    const old = { ...delivered(), timeline: [event('s', 'sent', '2025-03-01T10:00:01.000Z'), event('d', 'delivered', '2025-03-01T10:00:04.500Z')] };
+    expect((presentActivity(old, { events: true }).events as { id: string }[]).map((e) => e.id)).toEqual(['s', 'd']);
+  });
+
+  test('stored entries with details come in time order among them', () => {
+    const bounced = { ...delivered(), current_status: 'bounced' as const, delivered_at: undefined, timeline: [{ ...event('b', 'bounce', '2025-03-01T10:00:03.000Z'), bounce_type: 'Permanent' }] };
+    expect((presentActivity(bounced, { events: true }).events as { event_type: string }[]).map((e) => e.event_type)).toEqual(['sent', 'bounce']);
+  });
+});
+
+describe('batch_id of a batch mail comes from its id (the record does not store it)', () => {
+  test('a batch mail shows the batch its id names', () => {
+    const batchId = newBatchId();
+    expect(presentActivity({ ...minimal(), id: batchActivityId(batchId, 42) }).batch_id).toBe(batchId);
+  });
+
+  test('a single send shows none', () => {
+    expect(presentActivity(minimal())).not.toHaveProperty('batch_id');
   });
 });

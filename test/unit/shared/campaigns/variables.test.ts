@@ -15,12 +15,11 @@ const lead = (data: Record<string, unknown>): Lead => ({
 });
 
 describe('a lead as a campaign recipient (variableConfig)', () => {
-  test('the lead data are the template variables, tags left out, with email and name', () => {
+  test('the lead data are the template variables, tags left out, with email and name; no metadata on the record', () => {
     expect(recipientOf(lead({ name: 'Ada', city: 'London', _tags: ['vip'] }), undefined)).toEqual({
       email: 'ada@example.com',
       name: 'Ada',
       data: { name: 'Ada', city: 'London', email: 'ada@example.com' },
-      metadata: { lead_id: 'lead-1' },
     });
   });
 

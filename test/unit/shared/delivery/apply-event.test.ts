@@ -1,4 +1,5 @@
 import type { Activity } from '../../../../shared/activity/activity';
+import { fullTimeline } from '../../../../shared/activity/timeline';
 import { applyDeliveryEvent, eventId } from '../../../../shared/delivery/apply-event';
 import type { DeliveryEvent } from '../../../../shared/delivery/ses-event';
 
@@ -37,7 +38,8 @@ describe('Delivery events move the activity forward only (part 3)', () => {
     expect(r.changes).toMatchObject({ current_status: 'delivered', delivered_at: '2030-01-01T00:00:05.000Z', updated_at: NOW });
     expect(r.counters).toEqual(['delivered']);
     expect(r.webhook).toBe('delivery');
-    expect((r.changes.timeline as unknown[]).length).toBe(2);
+    // delivered_at tells the entry (activity/timeline.ts): the stored timeline does not grow.
+    expect(r.changes.timeline).toBeUndefined();
   });
 
   test('a late Delivery never undoes a Bounce, but its time is kept', () => {
@@ -69,8 +71,49 @@ describe('Delivery events move the activity forward only (part 3)', () => {
 
   test('the same event again is a duplicate and changes nothing', () => {
     const first = applyDeliveryEvent(activity(), event('delivery', '2030-01-01T00:00:05.000Z'), NOW);
-    const stored = activity({ timeline: first.changes.timeline as Activity['timeline'], current_status: 'delivered' });
-    expect(applyDeliveryEvent(stored, event('delivery', '2030-01-01T00:00:05.000Z'), NOW).duplicate).toBe(true);
+    const stored = { ...activity(), ...first.changes } as Activity;
+    const again = applyDeliveryEvent(stored, event('delivery', '2030-01-01T00:00:05.000Z'), NOW);
+    expect(again).toMatchObject({ duplicate: true, changes: {}, counters: [], campaignCounters: [] });
+    expect(again.webhook).toBeUndefined();
+  });
+
+  test('a repeated Delivery of a record written before (its entry stored) is still a duplicate', () => {
+    const old = activity({ current_status: 'delivered', delivered_at: '2030-01-01T00:00:05.000Z', timeline: [{ id: 'd', event_type: 'delivered', event_timestamp: '2030-01-01T00:00:05.000Z', created_at: NOW }] });
+    expect(applyDeliveryEvent(old, event('delivery', '2030-01-01T00:00:05.000Z', { dedupeKey: 'other' }), NOW).duplicate).toBe(true);
+  });
+
+  test('a second Delivery at a later time is stored (delivered_at tells only the first), counted nowhere', () => {
+    const delivered = activity({ current_status: 'delivered', delivered_at: '2030-01-01T00:00:05.000Z', timeline: [] });
+    const r = applyDeliveryEvent(delivered, event('delivery', '2030-01-01T00:00:09.000Z'), NOW);
+    expect(r.changes.timeline).toEqual([expect.objectContaining({ event_type: 'delivered', event_timestamp: '2030-01-01T00:00:09.000Z' })]);
+    expect(r.counters).toEqual([]);
+    expect(r.campaignCounters).toEqual([]);
+  });
+
+  test('an earlier Delivery arriving late takes delivered_at, and the later one is stored with the id it was shown with', () => {
+    const delivered = activity({ current_status: 'delivered', delivered_at: '2030-01-01T00:00:09.000Z', timeline: [] });
+    const shownBefore = fullTimeline(delivered).find((e) => e.event_type === 'delivered')!;
+    const r = applyDeliveryEvent(delivered, event('delivery', '2030-01-01T00:00:05.000Z'), NOW);
+    expect(r.changes.delivered_at).toBe('2030-01-01T00:00:05.000Z');
+    expect(r.changes.timeline).toEqual([shownBefore]);
+    const shown = fullTimeline({ ...delivered, ...r.changes } as Activity).filter((e) => e.event_type === 'delivered');
+    expect(shown.map((e) => e.event_timestamp).sort()).toEqual(['2030-01-01T00:00:05.000Z', '2030-01-01T00:00:09.000Z']);
+  });
+
+  test('a Send event after the worker recorded sent_at adds nothing and publishes nothing', () => {
+    const sent = activity({ sent_at: '2030-01-01T00:00:01.000Z', timeline: [] });
+    const r = applyDeliveryEvent(sent, event('send', '2030-01-01T00:00:01.500Z'), NOW);
+    expect(r.changes).toEqual({});
+    expect(r.webhook).toBeUndefined();
+    expect(r.counters).toEqual([]);
+  });
+
+  test('a Send event first sets sent_at and stores no entry (sent_at tells it)', () => {
+    const queued = activity({ current_status: 'queued', message_id: undefined, timeline: [] });
+    const r = applyDeliveryEvent(queued, event('send', '2030-01-01T00:00:01.000Z'), NOW);
+    expect(r.changes).toMatchObject({ current_status: 'sent', sent_at: '2030-01-01T00:00:01.000Z' });
+    expect(r.changes.timeline).toBeUndefined();
+    expect(r.webhook).toBe('send');
   });
 
   test('bounced_at keeps the earliest of two bounces', () => {
