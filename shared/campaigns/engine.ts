@@ -13,7 +13,7 @@ import { RUNNING_CAMPAIGN_STATUSES, TERMINAL_CAMPAIGN_STATUSES, type Campaign, t
 import { readCampaignCounts } from './campaign-counters';
 import { enqueueCampaignMessage, type CampaignMessage } from './engine-messages';
 import { getCampaign, getCursor, heldJobs, markPending, moveCampaign, pauseByGuard, recordStep, releaseHeldJob, saveCursor, STATUS_KEEP_MS, type EngineCursor } from './engine-store';
-import { allowance, campaignRate, RATE_WINDOW_SECONDS, takeTokens } from './pacing';
+import { allowance, campaignRate, RATE_WINDOW_SECONDS, returnTokens, takeTokens } from './pacing';
 import { pausedEvent, reputationVerdict } from './reputation-guard';
 import { recipientOf } from './variables';
 import { campaignContent, releaseWave } from './waves';
@@ -179,6 +179,8 @@ export async function runStep(deps: Services, campaignId: string, step: number):
       number += 1;
     }
     next = { ...next, wave: number, position, exhausted, released: cursor.released + released };
+    // A step takes a whole window's budget up front; what its audience could not use goes back.
+    await returnTokens(deps.db, now, granted - released);
   }
   if (!(await saveCursor(deps.db, campaignId, step, next))) return;
   return finishStep(deps, campaign, step, { ...next, step: step + 1 }, now, own.nextBatchAt, throttled, own.currentBatch);

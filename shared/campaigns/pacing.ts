@@ -58,6 +58,25 @@ export async function takeTokens(db: Db, now: Date, capacity: number, want: numb
   return (await tryTake(Math.min(left, want))) ? Math.min(left, want) : 0;
 }
 
+/**
+ * Gives back tokens a step took but did not use (its audience ran out, or a filter matched little),
+ * so that another campaign stepping in the same window can have them.
+ */
+export async function returnTokens(db: Db, now: Date, unused: number): Promise<void> {
+  if (unused <= 0) return;
+  await db.doc.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: campaignRateKey(windowOf(now)),
+      UpdateExpression: 'ADD taken :n',
+      ConditionExpression: 'attribute_exists(taken)',
+      ExpressionAttributeValues: { ':n': -unused },
+    }),
+  ).catch((error: unknown) => {
+    if (!isConditionalCheckFailure(error)) throw error;
+  });
+}
+
 /** What a step may release, before the shared budget: the campaign's own limits at `now`. */
 export interface Allowance {
   /** Recipients the campaign may release now (Infinity when only the shared rate limits it). */

@@ -198,6 +198,20 @@ describe('batchMode (fixed clock)', () => {
   }, 60_000);
 });
 
+describe('the shared rate', () => {
+  it('two campaigns stepping in the same window both release: a step gives back the tokens its audience could not use', async () => {
+    const first = await campaignTo(await leads(`share-a-${randomUUID().slice(0, 8)}`, 3), { status: 'pending' });
+    const second = await campaignTo(await leads(`share-b-${randomUUID().slice(0, 8)}`, 3), { status: 'pending' });
+    const T = new Date(Date.UTC(2031, 0, 1, 12, 0, 0));
+    const at = { ...services(), clock: { now: () => T } };
+    await runCampaignMessage(at, { v: 1, kind: 'step', campaign_id: first.id, project_id: first.project_id, step: 0 });
+    await runCampaignMessage(at, { v: 1, kind: 'step', campaign_id: second.id, project_id: second.project_id, step: 0 });
+    const deps = services();
+    expect((await getCampaign(deps.db, first.id))?.released).toBe(3);
+    expect((await getCampaign(deps.db, second.id))?.released).toBe(3);
+  }, 60_000);
+});
+
 describe('crashes and redeliveries', () => {
   it('a step that crashed after queueing its wave and before saving its cursor, run again, releases the same wave and sends nobody twice', async () => {
     const tag = `crash-${randomUUID().slice(0, 8)}`;
