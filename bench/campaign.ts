@@ -165,16 +165,17 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
     }
     const secondsToCompleted = (performance.now() - started) / 1000;
 
+    const fresh = fs.readdirSync(cloud.outboxDir).filter((f) => f.endsWith('.eml') && !outboxBefore.has(f));
+    const recipients = fresh.map((f) => /^To: (.*)$/m.exec(fs.readFileSync(path.join(cloud.outboxDir, f), 'utf8'))?.[1]?.trim() ?? '');
+    const duplicates = recipients.length - new Set(recipients).size;
+    if (recipients.length !== N || duplicates > 0) throw new Error(`The outbox holds ${recipients.length} of the campaign's ${N} mails (${duplicates} repeated)`);
+    // The outbox is checked before the events: a run that cannot finish the events phase still proves its mail.
     use('ses-events');
     const events = await applyPublishedSesEvents(cloud, sqs);
     ms['ses-events'] = events.ms;
     cpu['ses-events'] = events.cpu;
     invocations['ses-events'] = events.invocations;
 
-    const fresh = fs.readdirSync(cloud.outboxDir).filter((f) => f.endsWith('.eml') && !outboxBefore.has(f));
-    const recipients = fresh.map((f) => /^To: (.*)$/m.exec(fs.readFileSync(path.join(cloud.outboxDir, f), 'utf8'))?.[1]?.trim() ?? '');
-    const duplicates = recipients.length - new Set(recipients).size;
-    if (recipients.length !== N || duplicates > 0) throw new Error(`The outbox holds ${recipients.length} of the campaign's ${N} mails (${duplicates} repeated)`);
 
     const wavesCreated = Math.ceil(N / 10_000);
     const per = (n: number) => n / N;
