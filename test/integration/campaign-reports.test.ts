@@ -74,7 +74,8 @@ async function putCampaign(projectId: string, released: number): Promise<Campaig
 
 /** `count` records of a campaign, as the fan-out writes them; `shape(i)` sets each one's outcome. */
 async function putRecipients(campaign: Campaign, count: number, shape: (i: number) => Partial<Activity> = () => ({})): Promise<Activity[]> {
-  const base = Date.now();
+  // A millisecond apart and all in the past: an export takes only records created before it started.
+  const base = Date.now() - count - 1000;
   const records: Activity[] = Array.from({ length: count }, (_, i) => {
     const at = new Date(base + i).toISOString();
     return {
