@@ -174,10 +174,12 @@ describe('verification page in a browser', () => {
       await expect(valueButton.getAttribute('data-copy')).resolves.toBe(reg.records[dmarc].value);
       await expect(nameButton.getAttribute('data-copy')).resolves.toBe('_dmarc.page-copy.example.com');
 
+      // The label changes when the clipboard write resolves, after the click has returned.
       await valueButton.click();
-      await expect(valueButton.textContent()).resolves.toBe('Copied');
+      await row.locator('td[data-label="Value"] button.copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
       await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe(reg.records[dmarc].value);
       await nameButton.click();
+      await row.locator('td[data-label="Name"] button.copy', { hasText: 'Copied' }).waitFor({ timeout: 5_000 });
       await expect(page.evaluate('navigator.clipboard.readText()')).resolves.toBe('_dmarc.page-copy.example.com');
       expect(errors).toEqual([]);
     } finally {
