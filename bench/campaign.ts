@@ -4,7 +4,7 @@
  * API, and the real workers (campaign engine, batch fan-out, batch-send worker, then the SES events a
  * deployment publishes) run against a local cloud started without its own workers, each metered as
  * bench/batch.ts meters them. Stops unless the outbox holds every mail exactly once. Used by
- * `npm run bench` (`campaign` in bench/results.json) and, small, by test/integration/campaign-bench.test.ts.
+ * `npm run bench` (`campaign` in bench/results.json) and, small, by test/integration/campaign-cost-budget.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';

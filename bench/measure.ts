@@ -268,13 +268,23 @@ export interface AppliedEvents {
 }
 
 /**
- * Drains the ses-events queue, then applies the events a deployment publishes with the real
- * ses-events worker, ten to an invocation. The simulator publishes Send too; a deployment does not
- * (see lib/ses-events.ts), so those are deleted unapplied and not counted.
+ * Drains the ses-events queue, applying the events a deployment publishes with the real ses-events
+ * worker as they are received (ten to an invocation, so a 100,000-recipient run never holds its
+ * 200,000 events). The simulator publishes Send too; a deployment does not (see lib/ses-events.ts),
+ * so those are deleted unapplied and not counted.
  */
 export async function applyPublishedSesEvents(cloud: LocalCloud, sqs: SQSClient): Promise<AppliedEvents> {
   const { handler: sesEvents } = await import('../functions/ses-events/handler');
-  const published: { messageId?: string; receiptHandle?: string; body?: string }[] = [];
+  const applied: AppliedEvents = { published: 0, invocations: 0, ms: 0, cpu: 0 };
+  const pending: { messageId?: string; receiptHandle?: string; body?: string }[] = [];
+  const apply = async (records: typeof pending) => {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await sesEvents({ Records: records } as unknown as SQSEvent);
+    applied.ms += performance.now() - started;
+    applied.cpu += cpuMsSince(cpu);
+    applied.invocations++;
+  };
   for (let idle = 0; idle < 3; ) {
     const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls['ses-events'], MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     const messages = out.Messages ?? [];
@@ -283,20 +293,15 @@ export async function applyPublishedSesEvents(cloud: LocalCloud, sqs: SQSClient)
       continue;
     }
     for (const m of messages) {
-      if (PUBLISHED_EVENT_TYPES.has(String((JSON.parse(m.Body ?? '{}') as { eventType?: string }).eventType))) published.push({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body });
+      if (!PUBLISHED_EVENT_TYPES.has(String((JSON.parse(m.Body ?? '{}') as { eventType?: string }).eventType))) continue;
+      pending.push({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body });
+      applied.published++;
     }
+    // Gathered ten to an invocation, as an event source mapping with a batching window would.
+    while (pending.length >= 10) await apply(pending.splice(0, 10));
     await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: cloud.queueUrls['ses-events'], Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
   }
-  const applied: AppliedEvents = { published: published.length, invocations: 0, ms: 0, cpu: 0 };
-  for (let i = 0; i < published.length; i += 10) {
-    const batch = { Records: published.slice(i, i + 10) } as unknown as SQSEvent;
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    await sesEvents(batch);
-    applied.ms += performance.now() - started;
-    applied.cpu += cpuMsSince(cpu);
-    applied.invocations++;
-  }
+  if (pending.length > 0) await apply(pending.splice(0));
   return applied;
 }
 

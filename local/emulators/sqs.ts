@@ -6,17 +6,21 @@ import type { RunningEmulator } from './dynamodb';
 import { closeServer } from './close-server';
 
 /**
- * Two fixes to local-aws-sqs 2.0.2, so that retries behave as in SQS:
+ * Three fixes to local-aws-sqs 2.0.2, so that retries and large queues behave as in SQS:
  * - ChangeMessageVisibility counted as a receive (ApproximateReceiveCount + 1), so a message reached
  *   its DLQ after fewer deliveries than maxReceiveCount;
  * - ReceiveMessage read only the legacy `AttributeNames`, not `MessageSystemAttributeNames`, so
- *   workers never saw the receive count.
+ *   workers never saw the receive count;
+ * - ReceiveMessage compared the *visible* messages with the 120,000 in-flight limit, so a queue
+ *   holding more than 120,000 messages (a 100,000-recipient campaign's Delivery and Send events)
+ *   refused every receive with OverLimit. SQS counts the received, not yet deleted ones.
  * The package is loaded from its own source with the two lines replaced. A later release that
  * changed those lines is loaded as it is, with a warning to check the fixes are still needed.
  */
 const PATCHES: [string, string][] = [
   ['let n=Number(t.record.attributes.ApproximateReceiveCount)+1;', 'let n=Number(t.record.attributes.ApproximateReceiveCount)+(i?0:1);'],
   ['AttributeNames:n,MessageAttributeNames:o}=this.body', 'AttributeNames:n=this.body.MessageSystemAttributeNames,MessageAttributeNames:o}=this.body'],
+  ['d=S(this,E).filter(f=>!f.visible).length,c=a-d;', 'd=S(this,E).filter(f=>!f.visible).length,c=d;'],
 ];
 
 type SqsModule = typeof import('local-aws-sqs');
