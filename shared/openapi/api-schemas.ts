@@ -14,6 +14,7 @@ import { attributesBodySchema, leadListQuerySchema, leadUpdateBodySchema, leadUp
 import { bulkEventsBodySchema, eventBodySchema, eventListQuerySchema } from '../audience/custom-event';
 import { segmentCreateBodySchema, segmentUpdateBodySchema } from '../audience/segment-request';
 import { importCreateBodySchema } from '../imports/import-request';
+import { createProjectBodySchema, domainOnboardingBodySchema, projectPatchBodySchema, senderCreationBodySchema } from '../partner/project-request';
 
 /**
  * The API described to machines: for every route of the route table, the schemas of its body,
@@ -21,8 +22,7 @@ import { importCreateBodySchema } from '../imports/import-request';
  * client and the faults suite's fuzz inputs are all drawn from here.
  *
  * A schema marked `validates: true` is the one the route's handler parses with (the one source of
- * validation); the others describe a hand-written parser not converted yet, and a test checks that
- * schema and parser agree on sample inputs (test/unit/shared/openapi/schema-parser-agreement.test.ts).
+ * validation); the others describe a body their handler reads by hand.
  */
 export interface RouteSchemas {
   /** One line for the docs. */
@@ -56,19 +56,6 @@ export const partnerErrorBodySchema = z.looseObject({ error: z.string(), code: z
 /** The answer of the single sends (4.1, 4.2). */
 export const sendResponseSchema = z.object({ message: z.string(), email_id: z.nullable(uuid), project_id: uuid });
 
-// -- request bodies of parsers not converted yet (described, checked against the parser) ---------
-
-/** `POST /v1/partner/projects`: a project, optionally with its domain and sender. */
-export const createProjectBodySchema = z.object({
-  name: z.string().check(z.minLength(1)),
-  external_key: z.optional(z.string()),
-  timezone: z.optional(z.string()),
-  country: z.optional(z.string()),
-  domain: z.optional(z.string()),
-  sender: z.optional(z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()) })),
-});
-
-const senderBody = z.looseObject({ name: z.optional(z.string()), email: z.optional(z.string()), allow_unauthenticated: z.optional(z.boolean()) });
 const html = { status: 200, body: z.string(), contentType: 'text/html' } as const;
 
 // -- the registry ---------------------------------------------------------------------------------
@@ -153,20 +140,21 @@ describeRoute('POST /domains/{domain}/recreate', { summary: 'Recreate a failed i
 describeRoute('POST /v1/partner/projects', {
   summary: 'Create a project (optionally with its domain and sender)',
   body: createProjectBodySchema,
+  validates: true,
   response: created,
   example: { name: 'Acme', external_key: 'acme-1' },
 });
 describeRoute('GET /v1/partner/projects', { summary: 'The organization\'s projects', query: z.looseObject(page), response: ok });
 describeRoute('GET /v1/partner/projects/{projectId}', { summary: 'One project', response: ok });
-describeRoute('PATCH /v1/partner/projects/{projectId}', { summary: 'Update a project', body: anyObject, response: ok });
+describeRoute('PATCH /v1/partner/projects/{projectId}', { summary: 'Update a project', body: projectPatchBodySchema, validates: true, response: ok, example: { timezone: 'Europe/Paris', webhook_url: 'https://hooks.example.com/mail' } });
 describeRoute('DELETE /v1/partner/projects/{projectId}', { summary: 'Disable a project', response: ok });
 describeRoute('POST /v1/partner/projects/{projectId}/reactivate', { summary: 'Reactivate a disabled project', response: ok });
-describeRoute('POST /v1/partner/projects/{projectId}/domains', { summary: 'Onboard a domain and sender', body: z.looseObject({ domain: z.string() }), response: created });
+describeRoute('POST /v1/partner/projects/{projectId}/domains', { summary: 'Onboard a domain and sender', body: domainOnboardingBodySchema, validates: true, response: created, example: { domain: 'mail.acme.com', sender: { name: 'Acme', email: 'hello@mail.acme.com' } } });
 describeRoute('GET /v1/partner/projects/{projectId}/domains', { summary: 'The project\'s domains', response: ok });
 describeRoute('GET /v1/partner/projects/{projectId}/domains/{domain}', { summary: 'One domain with its records', response: ok });
 describeRoute('POST /v1/partner/projects/{projectId}/domains/{domain}/verify', { summary: 'Force verification', response: ok });
 describeRoute('GET /v1/partner/projects/{projectId}/senders', { summary: 'The project\'s senders', response: ok });
-describeRoute('POST /v1/partner/projects/{projectId}/senders', { summary: 'Create a sender', body: senderBody, response: created });
+describeRoute('POST /v1/partner/projects/{projectId}/senders', { summary: 'Create a sender', body: senderCreationBodySchema, validates: true, response: created, example: { name: 'Acme', email: 'news@mail.acme.com' } });
 describeRoute('POST /v1/partner/projects/{projectId}/api-key/rotate', { summary: 'Rotate the project key', response: ok });
 describeRoute('GET /v1/partner/projects/{projectId}/stats', { summary: 'Delivery metrics', response: ok });
 describeRoute('GET /v1/partner/whoami', { summary: 'The organization and its quota', response: ok });

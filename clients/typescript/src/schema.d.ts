@@ -3045,16 +3045,14 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    external_key?: string;
-                    timezone?: string;
-                    country?: string;
-                    domain?: string;
+                    timezone?: string | null;
+                    country?: string | null;
+                    external_key?: string | null;
+                    domain?: string | null;
                     sender?: {
-                        name?: string;
-                        email?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                        name: string;
+                        email: string;
+                    } | null;
                 };
             };
         };
@@ -3185,8 +3183,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "timezone": "Europe/Paris",
+                 *       "webhook_url": "https://hooks.example.com/mail"
+                 *     }
+                 */
                 "application/json": {
-                    [key: string]: unknown;
+                    name?: string;
+                    timezone?: string | null;
+                    country?: string | null;
+                    webhook_url?: (string | "") | null;
+                    webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_url?: (string | "") | null;
+                    inbound_webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_environments?: {
+                        [key: string]: string;
+                    } | null;
                 };
             };
         };
@@ -3317,10 +3330,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.acme.com",
+                 *       "sender": {
+                 *         "name": "Acme",
+                 *         "email": "hello@mail.acme.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
-                } & {
-                    [key: string]: unknown;
+                    sender: {
+                        name: string;
+                        email: string;
+                    };
                 };
             };
         };
@@ -3495,10 +3519,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme",
+                 *       "email": "news@mail.acme.com"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     email?: string;
-                    allow_unauthenticated?: boolean;
+                    sender?: {
+                        name?: string;
+                        email?: string;
+                    };
+                    allow_unauthenticated?: boolean | null;
                 } & {
                     [key: string]: unknown;
                 };
