@@ -14,6 +14,7 @@ import { attributesBodySchema, leadListQuerySchema, leadUpdateBodySchema, leadUp
 import { bulkEventsBodySchema, eventBodySchema, eventListQuerySchema } from '../audience/custom-event';
 import { segmentCreateBodySchema, segmentUpdateBodySchema } from '../audience/segment-request';
 import { importCreateBodySchema } from '../imports/import-request';
+import { campaignBodySchema } from '../campaigns/campaign-request';
 import { createProjectBodySchema, domainOnboardingBodySchema, projectPatchBodySchema, senderCreationBodySchema } from '../partner/project-request';
 
 /**
@@ -194,33 +195,10 @@ describeRoute('POST /v1/events', { summary: 'Record a custom event', body: event
 describeRoute('POST /v1/events/bulk', { summary: 'Record up to 1,000 events', body: bulkEventsBodySchema, validates: true, response: ok, example: { events: [{ email: 'ada@example.com', event: 'signed_up' }] } });
 describeRoute('GET /v1/events', { summary: 'Custom events', query: z.object({ ...page, ...eventListQuerySchema.shape }), response: ok });
 // Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: README, "Campaigns").
-const campaignBody = z.looseObject({
-  name: z.string(),
-  templateId: z.optional(uuid),
-  templateInternalId: z.optional(z.union([z.string(), z.number()])),
-  senderProfileId: z.string(),
-  recipientIds: z.optional(z.array(uuid)),
-  selectAllRecipients: z.optional(z.boolean()),
-  recipientCount: z.optional(z.number()),
-  recipientFilter: z.optional(anyObject),
-  segmentId: z.optional(uuid),
-  followUp: z.optional(z.object({ campaignId: uuid, audience: z.enum(['not_delivered', 'not_opened']) })),
-  subject: z.optional(z.string()),
-  previewText: z.optional(z.string()),
-  scheduledFor: z.optional(z.string()),
-  scheduleType: z.optional(z.enum(['scheduled', 'delay'])),
-  delayAmount: z.optional(z.number()),
-  delayUnit: z.optional(z.enum(['minutes', 'hours', 'days'])),
-  batchMode: z.optional(z.boolean()),
-  batchSize: z.optional(z.number()),
-  batchIntervalHours: z.optional(z.number()),
-  sendOverHours: z.optional(z.number()),
-  variableConfig: z.optional(z.object({ defaults: z.optional(anyObject), mappings: z.optional(z.record(z.string(), z.string())) })),
-  confirmDuplicate: z.optional(z.boolean()),
-});
 describeRoute('POST /v1/campaigns', {
   summary: 'Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`)',
-  body: campaignBody,
+  body: campaignBodySchema,
+  validates: true,
   response: ok,
   example: { name: 'November newsletter', templateId: '00000000-0000-4000-8000-000000000001', senderProfileId: '00000000-0000-4000-8000-000000000002', selectAllRecipients: true, recipientCount: 1000 },
 });

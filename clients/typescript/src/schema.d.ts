@@ -5167,15 +5167,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description At most 200 characters once trimmed */
                     name: string;
                     templateId?: string;
-                    templateInternalId?: string | number;
+                    templateInternalId?: number | string;
                     senderProfileId: string;
-                    recipientIds?: string[];
+                    recipientIds?: string[] | null;
                     selectAllRecipients?: boolean;
-                    recipientCount?: number;
+                    recipientCount?: number | null;
                     recipientFilter?: {
-                        [key: string]: unknown;
+                        match?: ("all" | "any") | null;
+                        conditions: {
+                            [key: string]: unknown;
+                        }[];
                     };
                     segmentId?: string;
                     followUp?: {
@@ -5183,29 +5187,26 @@ export interface operations {
                         /** @enum {string} */
                         audience: "not_delivered" | "not_opened";
                     };
-                    subject?: string;
-                    previewText?: string;
-                    scheduledFor?: string;
-                    /** @enum {string} */
-                    scheduleType?: "scheduled" | "delay";
+                    subject?: string | null;
+                    previewText?: string | null;
+                    scheduledFor?: string | null;
+                    scheduleType?: ("scheduled" | "delay") | null;
                     delayAmount?: number;
                     /** @enum {string} */
                     delayUnit?: "minutes" | "hours" | "days";
-                    batchMode?: boolean;
-                    batchSize?: number;
-                    batchIntervalHours?: number;
-                    sendOverHours?: number;
+                    batchMode?: boolean | null;
+                    batchSize?: number | null;
+                    batchIntervalHours?: number | null;
+                    sendOverHours?: number | null;
                     variableConfig?: {
                         defaults?: {
-                            [key: string]: unknown;
-                        };
+                            [key: string]: string | number | boolean;
+                        } | null;
                         mappings?: {
                             [key: string]: string;
-                        };
-                    };
-                    confirmDuplicate?: boolean;
-                } & {
-                    [key: string]: unknown;
+                        } | null;
+                    } | null;
+                    confirmDuplicate?: boolean | null;
                 };
             };
         };
