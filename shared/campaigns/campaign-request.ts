@@ -200,9 +200,9 @@ const rules: readonly ((b: Body) => Problem)[] = [
   (b) => flagProblem(b.confirmDuplicate, 'confirmDuplicate'),
 ];
 
-// Ids are read trimmed; lead ids in recipientIds are not.
-const uuidSchema = z.string().check(z.regex(/^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i));
-const leadIdSchema = z.string().check(z.regex(UUID));
+// Ids are read trimmed and in any case (the body's check), lead ids in recipientIds untrimmed.
+const uuidSchema = z.string().check(z.meta({ format: 'uuid' }));
+const leadIdSchema = z.string().check(z.regex(UUID), z.meta({ format: 'uuid' }));
 const hoursSchema = z.nullish(z.number().check(z.gte(MIN_PACING_HOURS), z.lte(MAX_PACING_HOURS)));
 // z.int() aborts its parent's checks on a fraction (an explicit abort), which would silence the body's rules: a whole number is said in metadata.
 const wholeNumber = () => z.number().check(z.meta({ type: 'integer' }));

@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
+import { pageQuerySchema } from '../http/pagination';
 import { sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
 import { advancedSendBodySchema } from '../sending/advanced-send-request';
@@ -44,7 +45,7 @@ export interface RouteSchemas {
 
 const uuid = z.string().check(z.regex(/^[0-9a-f-]{36}$/i));
 const anyObject = z.record(z.string(), z.unknown());
-const page = { page: z.optional(z.string()), per_page: z.optional(z.string()) };
+const page = pageQuerySchema.shape;
 const json = (body: z.ZodMiniType, status = 200) => ({ status, body });
 const ok = json(anyObject);
 const created = json(anyObject, 201);

@@ -5169,8 +5169,10 @@ export interface operations {
                 "application/json": {
                     /** @description At most 200 characters once trimmed */
                     name: string;
+                    /** Format: uuid */
                     templateId?: string;
                     templateInternalId?: number | string;
+                    /** Format: uuid */
                     senderProfileId: string;
                     recipientIds?: string[] | null;
                     selectAllRecipients?: boolean;
@@ -5181,8 +5183,10 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                     };
+                    /** Format: uuid */
                     segmentId?: string;
                     followUp?: {
+                        /** Format: uuid */
                         campaignId: string;
                         /** @enum {string} */
                         audience: "not_delivered" | "not_opened";
