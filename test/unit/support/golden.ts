@@ -18,7 +18,7 @@ const ANSWER_KEYS = new Set(['ok', 'error', 'status', 'code', 'extra']);
 /** The answer of `run`, as JSON would carry it. */
 export function answerOf(run: () => unknown, keep: RefusalFields = []): Answer {
   try {
-    return { ok: JSON.parse(JSON.stringify(run())) };
+    return { ok: JSON.parse(JSON.stringify(run() ?? null)) };
   } catch (error) {
     const refusal = error as Record<string, unknown>;
     const answer: Answer = { error: (error as Error).message };
