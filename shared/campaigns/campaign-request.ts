@@ -218,16 +218,14 @@ export const campaignBodySchema = z
     {
       name: z.string().check(z.meta({ maxLength: MAX_NAME, description: 'At most 200 characters once trimmed' })),
       templateId: z.optional(uuidSchema),
-      templateInternalId: z.optional(z.union([wholeNumber().check(z.positive()), z.string().check(z.regex(/^\s*\d{1,15}\s*$/))])),
       senderProfileId: uuidSchema,
       recipientIds: z.nullish(z.array(leadIdSchema).check(z.maxLength(MAX_CAMPAIGN_RECIPIENTS))),
       selectAllRecipients: z.optional(z.boolean()),
       recipientCount: countSchema(0),
       recipientFilter: z.optional(audienceFilterSchema),
-      segmentId: z.optional(uuidSchema),
-      followUp: z.optional(z.object({ campaignId: uuidSchema, audience: z.enum(['not_delivered', 'not_opened']) })),
       subject: z.nullish(z.string().check(z.maxLength(MAX_SUBJECT))),
       previewText: z.nullish(z.string().check(z.maxLength(MAX_PREVIEW))),
+      templateInternalId: z.optional(z.union([wholeNumber().check(z.positive()), z.string().check(z.regex(/^\s*\d{1,15}\s*$/))])),
       scheduledFor: z.nullish(z.string().check(z.meta({ format: 'date-time', description: 'An ISO 8601 instant with its zone (Z or an offset)' }))),
       scheduleType: z.nullish(z.enum(['scheduled', 'delay'])),
       delayAmount: z.optional(z.number().check(z.positive())),
@@ -243,6 +241,9 @@ export const campaignBodySchema = z
         }),
       ),
       confirmDuplicate: z.nullish(z.boolean()),
+      // Extensions of 4.8 (README "Campaigns"): the other audiences.
+      segmentId: z.optional(uuidSchema),
+      followUp: z.optional(z.object({ campaignId: uuidSchema, audience: z.enum(['not_delivered', 'not_opened']) })),
     },
     { error: MISSING },
   )

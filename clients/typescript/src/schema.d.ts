@@ -5171,7 +5171,6 @@ export interface operations {
                     name: string;
                     /** Format: uuid */
                     templateId?: string;
-                    templateInternalId?: number | string;
                     /** Format: uuid */
                     senderProfileId: string;
                     recipientIds?: string[] | null;
@@ -5183,16 +5182,9 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                     };
-                    /** Format: uuid */
-                    segmentId?: string;
-                    followUp?: {
-                        /** Format: uuid */
-                        campaignId: string;
-                        /** @enum {string} */
-                        audience: "not_delivered" | "not_opened";
-                    };
                     subject?: string | null;
                     previewText?: string | null;
+                    templateInternalId?: number | string;
                     scheduledFor?: string | null;
                     scheduleType?: ("scheduled" | "delay") | null;
                     delayAmount?: number;
@@ -5211,6 +5203,14 @@ export interface operations {
                         } | null;
                     } | null;
                     confirmDuplicate?: boolean | null;
+                    /** Format: uuid */
+                    segmentId?: string;
+                    followUp?: {
+                        /** Format: uuid */
+                        campaignId: string;
+                        /** @enum {string} */
+                        audience: "not_delivered" | "not_opened";
+                    };
                 };
             };
         };
