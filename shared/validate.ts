@@ -1,4 +1,4 @@
-import { badRequest } from './errors';
+import { AppError, badRequest } from './errors';
 import type * as z from './zod';
 
 type Issue = z.core.$ZodIssue;
@@ -20,14 +20,30 @@ function firstIssue(issues: readonly Issue[], depth = 0): Issue | undefined {
   return firstIssue(issues.filter((issue) => issue.path[depth] === child), depth + 1);
 }
 
+/** What a refusal carries besides its message, where a route's answers name the problem by a code of their own. */
+export interface Refusal {
+  readonly code: string;
+  readonly status: number;
+}
+
+/**
+ * The params of a custom check (`z.refine(fn, { message, params: refusedAs('MISSING_NAME') })`, or an
+ * issue pushed by `z.superRefine`) whose refusal carries `code` and `status` rather than the route's
+ * default: zod's own issues carry only a message, so the code rides on the check's params.
+ */
+export const refusedAs = (code: string, status = 400): { refusal: Refusal } => ({ refusal: { code, status } });
+
 /**
  * Parses `value` with a request schema; throws the 400 of the first problem, in the spec's order
- * (built by `refuse` where an endpoint answers 400 in a shape of its own, such as INVALID_INPUT).
+ * (built by `refuse` where an endpoint answers 400 in a shape of its own, such as INVALID_INPUT; a
+ * check made with `refusedAs` gives its own code and status instead).
  */
 export function parseRequest<S extends z.ZodMiniType>(schema: S, value: unknown, refuse: (message: string) => Error = (message) => badRequest(message)): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = firstIssue(result.error.issues);
   // Messages of nested fields name the item by its place: `{path}` becomes `attachments[2].url`.
-  throw refuse((issue?.message ?? 'Invalid request').replace('{path}', () => formatPath(issue?.path ?? [])));
+  const message = (issue?.message ?? 'Invalid request').replace('{path}', () => formatPath(issue?.path ?? []));
+  const refusal = issue?.code === 'custom' ? (issue.params as { refusal?: Refusal } | undefined)?.refusal : undefined;
+  throw refusal ? new AppError(refusal.status, message, refusal.code) : refuse(message);
 }

@@ -1,5 +1,7 @@
-import { parseAudienceFilter, type AudienceFilter } from '../audience/audience-filter';
+import * as z from '../zod';
+import { audienceFilterSchema, filterOf, parseAudienceFilter, type AudienceFilter } from '../audience/audience-filter';
 import { badRequest } from '../errors';
+import { parseRequest } from '../validate';
 
 /**
  * The body of `POST /v1/campaigns` (4.8), checked. Part 7's four messages come first, in part 7's
@@ -51,42 +53,231 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\
 /** Lead fields a mapping may name besides the keys of the lead's `data`. */
 export const LEAD_FIELDS = ['email', 'name'] as const;
 
+const MISSING = 'Missing required fields: name, templateId, senderProfileId';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isWhole = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const given = (v: unknown) => v !== undefined && v !== null;
+
+type Body = Record<string, unknown>;
+/** The message of a body's first problem, or undefined. */
+type Problem = string | undefined;
+
+const uuidProblem = (value: unknown, field: string): Problem => (typeof value !== 'string' || !UUID.test(value.trim()) ? `${field} must be a uuid` : undefined);
+
+/** Part 7's four checks, in part 7's order: they answer before any other. */
+function part7Problem(b: Body): Problem {
+  const hasTemplate = nonEmptyString(b.templateId) || b.templateInternalId !== undefined;
+  if (!nonEmptyString(b.name) || !hasTemplate || !nonEmptyString(b.senderProfileId)) return MISSING;
+  if (b.selectAllRecipients !== undefined && typeof b.selectAllRecipients !== 'boolean') return 'selectAllRecipients must be true or false';
+  const selectAll = b.selectAllRecipients === true;
+  const ids = b.recipientIds;
+  if (!selectAll && b.segmentId === undefined && b.followUp === undefined && (!given(ids) || (Array.isArray(ids) && ids.length === 0))) {
+    return 'recipientIds is required when selectAllRecipients is false';
+  }
+  if (selectAll && !given(b.recipientCount)) return 'recipientCount is required when selectAllRecipients is true';
+  if (given(b.scheduledFor) && (typeof b.scheduledFor !== 'string' || !ISO_INSTANT.test(b.scheduledFor.trim()) || Number.isNaN(Date.parse(b.scheduledFor)))) {
+    return 'scheduledFor must be a string (ISO timestamp)';
+  }
+}
+
+function templateProblem(b: Body): Problem {
+  if (b.templateId !== undefined && b.templateInternalId !== undefined) return 'Give templateId or templateInternalId, not both';
+  if (b.templateId !== undefined) return uuidProblem(b.templateId, 'templateId');
+  if (internalIdOf(b.templateInternalId) === undefined) return 'templateInternalId must be a positive whole number';
+}
+
+/** A template's internal id, given as a number or as digits. */
+function internalIdOf(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 1 ? n : undefined;
+}
+
+function audienceProblem(b: Body): Problem {
+  const selectAll = b.selectAllRecipients === true;
+  const sources = [given(b.recipientIds), selectAll, b.segmentId !== undefined, b.followUp !== undefined].filter(Boolean).length;
+  if (sources > 1) return 'Give one audience: recipientIds, selectAllRecipients: true, segmentId or followUp';
+  if (b.recipientFilter !== undefined && !selectAll) return 'recipientFilter is only allowed with selectAllRecipients: true';
+  if (selectAll) return b.recipientFilter === undefined ? undefined : filterProblem(b.recipientFilter);
+  if (b.segmentId !== undefined) return uuidProblem(b.segmentId, 'segmentId');
+  if (b.followUp !== undefined) {
+    const f = b.followUp;
+    if (!isObject(f)) return 'followUp must be an object {campaignId, audience}';
+    if (f.audience !== 'not_delivered' && f.audience !== 'not_opened') return 'followUp.audience must be "not_delivered" or "not_opened"';
+    return uuidProblem(f.campaignId, 'followUp.campaignId');
+  }
+  const ids = b.recipientIds;
+  if (!Array.isArray(ids)) return 'recipientIds must be an array of lead ids (uuids)';
+  if (ids.length > MAX_CAMPAIGN_RECIPIENTS) return `recipientIds accepts at most ${MAX_CAMPAIGN_RECIPIENTS} ids`;
+  const bad = ids.findIndex((id) => typeof id !== 'string' || !UUID.test(id));
+  if (bad >= 0) return `recipientIds[${bad}] must be a lead id (uuid)`;
+}
+
+/** The recipient filter's first problem, named by its place (`recipientFilter.conditions[0].op ...`), from its own schema. */
+function filterProblem(value: unknown): Problem {
+  try {
+    parseAudienceFilter(value, 'recipientFilter');
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function textProblem(value: unknown, field: string, max: number): Problem {
+  if (!given(value)) return undefined;
+  if (typeof value !== 'string') return `${field} must be a string`;
+  if (value.length > max) return `${field} must be at most ${max} characters`;
+  if (/[\r\n]/.test(value) && field === 'subject') return 'subject may not contain line breaks';
+}
+
+const flagProblem = (value: unknown, field: string): Problem => (given(value) && typeof value !== 'boolean' ? `${field} must be true or false` : undefined);
+
+function startProblem(b: Body): Problem {
+  const type = b.scheduleType ?? 'scheduled';
+  if (type !== 'scheduled' && type !== 'delay') return 'scheduleType must be "scheduled" or "delay"';
+  if (type === 'scheduled') return b.delayAmount !== undefined || b.delayUnit !== undefined ? 'delayAmount and delayUnit need scheduleType "delay"' : undefined;
+  if (typeof b.scheduledFor === 'string') return 'scheduledFor is not allowed with scheduleType "delay"';
+  if (!isNumber(b.delayAmount) || b.delayAmount <= 0) return 'delayAmount must be a positive number with scheduleType "delay"';
+  if (b.delayUnit !== 'minutes' && b.delayUnit !== 'hours' && b.delayUnit !== 'days') return 'delayUnit must be "minutes", "hours" or "days" with scheduleType "delay"';
+}
+
+const hoursProblem = (value: unknown, field: string): Problem =>
+  given(value) && (!isNumber(value) || value < MIN_PACING_HOURS || value > MAX_PACING_HOURS) ? `${field} must be a number of hours from ${MIN_PACING_HOURS} to ${MAX_PACING_HOURS}` : undefined;
+
+function pacingProblem(b: Body): Problem {
+  const problem = flagProblem(b.batchMode, 'batchMode') ?? hoursProblem(b.batchIntervalHours, 'batchIntervalHours') ?? hoursProblem(b.sendOverHours, 'sendOverHours');
+  if (problem) return problem;
+  const batchMode = b.batchMode === true;
+  if (given(b.batchSize)) {
+    if (!batchMode) return 'batchSize needs batchMode: true';
+    if (!isWhole(b.batchSize, 1, MAX_CAMPAIGN_RECIPIENTS)) return `batchSize must be a whole number from 1 to ${MAX_CAMPAIGN_RECIPIENTS}`;
+  }
+  if (batchMode && !given(b.batchSize)) return 'batchSize is required when batchMode is true';
+  // Two pacings at once would contradict each other: batches at fixed intervals, or an even spread.
+  if (batchMode && given(b.sendOverHours)) return 'sendOverHours cannot be combined with batchMode';
+}
+
+function variableObjectProblem(value: unknown, field: string): Problem {
+  if (!isObject(value)) return `${field} must be an object`;
+  const keys = Object.keys(value);
+  if (keys.length > MAX_VARIABLES) return `${field} accepts at most ${MAX_VARIABLES} variables`;
+  if (keys.some((key) => key.trim() === '' || key.length > MAX_VARIABLE_NAME)) return `${field} has an empty or over-long variable name`;
+}
+
+const isScalar = (v: unknown) => (typeof v === 'string' && v.length <= 1000) || isNumber(v) || typeof v === 'boolean';
+const isLeadField = (v: unknown) => typeof v === 'string' && v.trim() !== '' && v.length <= MAX_VARIABLE_NAME;
+
+function variableConfigProblem(value: unknown): Problem {
+  if (!given(value)) return undefined;
+  if (!isObject(value)) return 'variableConfig must be an object {defaults, mappings}';
+  if (given(value.defaults)) {
+    const problem = variableObjectProblem(value.defaults, 'variableConfig.defaults');
+    if (problem) return problem;
+    const bad = Object.entries(value.defaults as Body).find(([, v]) => !isScalar(v));
+    if (bad) return `variableConfig.defaults.${bad[0]} must be a string, number or boolean`;
+  }
+  if (given(value.mappings)) {
+    const problem = variableObjectProblem(value.mappings, 'variableConfig.mappings');
+    if (problem) return problem;
+    const bad = Object.entries(value.mappings as Body).find(([, v]) => !isLeadField(v));
+    if (bad) return `variableConfig.mappings.${bad[0]} must name a lead field: email, name or a key of the lead's data`;
+  }
+}
+
+/** Every rule of the body in its order: part 7's four, then the fields as 4.8 lists them. */
+const rules: readonly ((b: Body) => Problem)[] = [
+  part7Problem,
+  (b) => ((b.name as string).trim().length > MAX_NAME ? `name must be at most ${MAX_NAME} characters` : undefined),
+  templateProblem,
+  (b) => uuidProblem(b.senderProfileId, 'senderProfileId'),
+  audienceProblem,
+  (b) => (given(b.recipientCount) && !isWhole(b.recipientCount, 0, MAX_CAMPAIGN_RECIPIENTS) ? `recipientCount must be a whole number from 0 to ${MAX_CAMPAIGN_RECIPIENTS}` : undefined),
+  (b) => textProblem(b.subject, 'subject', MAX_SUBJECT),
+  (b) => textProblem(b.previewText, 'previewText', MAX_PREVIEW),
+  startProblem,
+  pacingProblem,
+  (b) => variableConfigProblem(b.variableConfig),
+  (b) => flagProblem(b.confirmDuplicate, 'confirmDuplicate'),
+];
+
+// Ids are read trimmed and in any case (the body's check), lead ids in recipientIds untrimmed.
+const uuidSchema = z.string().check(z.meta({ format: 'uuid' }));
+const leadIdSchema = z.string().check(z.regex(UUID), z.meta({ format: 'uuid' }));
+const hoursSchema = z.nullish(z.number().check(z.gte(MIN_PACING_HOURS), z.lte(MAX_PACING_HOURS)));
+// z.int() aborts its parent's checks on a fraction (an explicit abort), which would silence the body's rules: a whole number is said in metadata.
+const wholeNumber = () => z.number().check(z.meta({ type: 'integer' }));
+const countSchema = (min: number) => z.nullish(wholeNumber().check(z.gte(min), z.lte(MAX_CAMPAIGN_RECIPIENTS)));
+
+/**
+ * The body of `POST /v1/campaigns` (4.8), in 4.8's order. The field schemas describe it (the OpenAPI
+ * document, the typed client); the body's one check holds the rules in their order, part 7's four
+ * first, and refuses whatever a field schema would, so a field's own issue never answers first.
+ */
+export const campaignBodySchema = z
+  .object(
+    {
+      name: z.string().check(z.meta({ maxLength: MAX_NAME, description: 'At most 200 characters once trimmed' })),
+      templateId: z.optional(uuidSchema),
+      senderProfileId: uuidSchema,
+      recipientIds: z.nullish(z.array(leadIdSchema).check(z.maxLength(MAX_CAMPAIGN_RECIPIENTS))),
+      selectAllRecipients: z.optional(z.boolean()),
+      recipientCount: countSchema(0),
+      recipientFilter: z.optional(audienceFilterSchema),
+      subject: z.nullish(z.string().check(z.maxLength(MAX_SUBJECT))),
+      previewText: z.nullish(z.string().check(z.maxLength(MAX_PREVIEW))),
+      templateInternalId: z.optional(z.union([wholeNumber().check(z.positive()), z.string().check(z.regex(/^\s*\d{1,15}\s*$/))])),
+      scheduledFor: z.nullish(z.string().check(z.meta({ format: 'date-time', description: 'An ISO 8601 instant with its zone (Z or an offset)' }))),
+      scheduleType: z.nullish(z.enum(['scheduled', 'delay'])),
+      delayAmount: z.optional(z.number().check(z.positive())),
+      delayUnit: z.optional(z.enum(['minutes', 'hours', 'days'])),
+      batchMode: z.nullish(z.boolean()),
+      batchSize: countSchema(1),
+      batchIntervalHours: hoursSchema,
+      sendOverHours: hoursSchema,
+      variableConfig: z.nullish(
+        z.object({
+          defaults: z.nullish(z.record(z.string(), z.union([z.string().check(z.maxLength(1000)), z.number(), z.boolean()]))),
+          mappings: z.nullish(z.record(z.string(), z.string().check(z.minLength(1), z.maxLength(MAX_VARIABLE_NAME)))),
+        }),
+      ),
+      confirmDuplicate: z.nullish(z.boolean()),
+      // Extensions of 4.8 (README "Campaigns"): the other audiences.
+      segmentId: z.optional(uuidSchema),
+      followUp: z.optional(z.object({ campaignId: uuidSchema, audience: z.enum(['not_delivered', 'not_opened']) })),
+    },
+    { error: MISSING },
+  )
+  .check(
+    z.superRefine(
+      (b: Body, ctx) => {
+        const problem = rules.reduce<Problem>((found, rule) => found ?? rule(b), undefined);
+        if (problem) ctx.issues.push({ code: 'custom', input: b, message: problem });
+      },
+      { when: ({ value }) => isObject(value) },
+    ),
+  );
 
 /** Checks a `POST /v1/campaigns` body; every fault is a 400 with a message naming the field. */
 export function parseCampaignRequest(body: unknown): CampaignRequest {
-  const b = isObject(body) ? body : {};
-  const hasTemplate = nonEmptyString(b.templateId) || b.templateInternalId !== undefined;
-  if (!nonEmptyString(b.name) || !hasTemplate || !nonEmptyString(b.senderProfileId)) throw badRequest('Missing required fields: name, templateId, senderProfileId');
-
-  if (b.selectAllRecipients !== undefined && typeof b.selectAllRecipients !== 'boolean') throw badRequest('selectAllRecipients must be true or false');
+  const b: Body = parseRequest(campaignBodySchema, isObject(body) ? body : {});
   const selectAll = b.selectAllRecipients === true;
-  const segmentOrFollowUp = b.segmentId !== undefined || b.followUp !== undefined;
-  const ids = b.recipientIds;
-  if (!selectAll && !segmentOrFollowUp && (ids === undefined || ids === null || (Array.isArray(ids) && ids.length === 0))) {
-    throw badRequest('recipientIds is required when selectAllRecipients is false');
-  }
-  if (selectAll && (b.recipientCount === undefined || b.recipientCount === null)) throw badRequest('recipientCount is required when selectAllRecipients is true');
-  if (b.scheduledFor !== undefined && b.scheduledFor !== null && (typeof b.scheduledFor !== 'string' || !ISO_INSTANT.test(b.scheduledFor.trim()) || Number.isNaN(Date.parse(b.scheduledFor)))) {
-    throw badRequest('scheduledFor must be a string (ISO timestamp)');
-  }
-
-  const name = b.name.trim();
-  if (name.length > MAX_NAME) throw badRequest(`name must be at most ${MAX_NAME} characters`);
+  const batchMode = b.batchMode === true;
   return {
-    name,
-    template: parseTemplateRef(b.templateId, b.templateInternalId),
-    senderProfileId: parseUuid(b.senderProfileId, 'senderProfileId'),
-    audience: parseAudience(b, selectAll),
+    name: (b.name as string).trim(),
+    template: b.templateId !== undefined ? { kind: 'uuid', id: idOf(b.templateId) } : { kind: 'internal', internalId: internalIdOf(b.templateInternalId)! },
+    senderProfileId: idOf(b.senderProfileId),
+    audience: audienceOf(b, selectAll),
     selectAllRecipients: selectAll,
-    recipientCount: parseRecipientCount(b.recipientCount),
-    subject: optionalText(b.subject, 'subject', MAX_SUBJECT),
-    previewText: optionalText(b.previewText, 'previewText', MAX_PREVIEW),
-    start: parseStart(b),
-    ...parsePacing(b),
-    variableConfig: parseVariableConfig(b.variableConfig),
-    confirmDuplicate: parseFlag(b.confirmDuplicate, 'confirmDuplicate'),
+    recipientCount: given(b.recipientCount) ? (b.recipientCount as number) : undefined,
+    subject: textOf(b.subject),
+    previewText: textOf(b.previewText),
+    start: startOf(b),
+    batchMode,
+    batchSize: given(b.batchSize) ? (b.batchSize as number) : undefined,
+    batchIntervalHours: given(b.batchIntervalHours) ? (b.batchIntervalHours as number) : DEFAULT_BATCH_INTERVAL_HOURS,
+    sendOverHours: given(b.sendOverHours) ? (b.sendOverHours as number) : undefined,
+    variableConfig: variableConfigOf(b.variableConfig),
+    confirmDuplicate: b.confirmDuplicate === true,
   };
 }
 
@@ -99,136 +290,29 @@ export function startInstant(start: CampaignRequest['start'], now: Date): Date |
   return at;
 }
 
-function parseUuid(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !UUID.test(value.trim())) throw badRequest(`${field} must be a uuid`);
-  return value.trim().toLowerCase();
-}
+const idOf = (value: unknown) => (value as string).trim().toLowerCase();
+const textOf = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
-function parseTemplateRef(templateId: unknown, internalId: unknown): CampaignRequest['template'] {
-  if (templateId !== undefined && internalId !== undefined) throw badRequest('Give templateId or templateInternalId, not both');
-  if (templateId !== undefined) return { kind: 'uuid', id: parseUuid(templateId, 'templateId') };
-  const n = typeof internalId === 'string' && /^\d{1,15}$/.test(internalId.trim()) ? Number(internalId) : internalId;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw badRequest('templateInternalId must be a positive whole number');
-  return { kind: 'internal', internalId: n };
-}
-
-function parseAudience(b: Record<string, unknown>, selectAll: boolean): CampaignRequest['audience'] {
-  const sources = [b.recipientIds !== undefined && b.recipientIds !== null, selectAll, b.segmentId !== undefined, b.followUp !== undefined].filter(Boolean).length;
-  if (sources > 1) throw badRequest('Give one audience: recipientIds, selectAllRecipients: true, segmentId or followUp');
-  if (b.recipientFilter !== undefined && !selectAll) throw badRequest('recipientFilter is only allowed with selectAllRecipients: true');
-  if (selectAll) return { kind: 'all', ...(b.recipientFilter !== undefined ? { filter: parseAudienceFilter(b.recipientFilter, 'recipientFilter') } : {}) };
-  if (b.segmentId !== undefined) return { kind: 'segment', segmentId: parseUuid(b.segmentId, 'segmentId') };
+function audienceOf(b: Body, selectAll: boolean): CampaignRequest['audience'] {
+  if (selectAll) return { kind: 'all', ...(b.recipientFilter !== undefined ? { filter: filterOf(b.recipientFilter as z.output<typeof audienceFilterSchema>) } : {}) };
+  if (b.segmentId !== undefined) return { kind: 'segment', segmentId: idOf(b.segmentId) };
   if (b.followUp !== undefined) {
-    const f = b.followUp;
-    if (!isObject(f)) throw badRequest('followUp must be an object {campaignId, audience}');
-    if (f.audience !== 'not_delivered' && f.audience !== 'not_opened') throw badRequest('followUp.audience must be "not_delivered" or "not_opened"');
-    return { kind: 'follow_up', campaignId: parseUuid(f.campaignId, 'followUp.campaignId'), audience: f.audience };
+    const f = b.followUp as { campaignId: string; audience: 'not_delivered' | 'not_opened' };
+    return { kind: 'follow_up', campaignId: idOf(f.campaignId), audience: f.audience };
   }
-  return { kind: 'ids', ids: parseRecipientIds(b.recipientIds) };
+  // Deduplicated, in their first order.
+  return { kind: 'ids', ids: [...new Set((b.recipientIds as string[]).map((id) => id.toLowerCase()))] };
 }
 
-/** Lead ids, each a uuid, deduplicated in their first order. */
-function parseRecipientIds(value: unknown): string[] {
-  if (!Array.isArray(value)) throw badRequest('recipientIds must be an array of lead ids (uuids)');
-  if (value.length > MAX_CAMPAIGN_RECIPIENTS) throw badRequest(`recipientIds accepts at most ${MAX_CAMPAIGN_RECIPIENTS} ids`);
-  const seen = new Set<string>();
-  value.forEach((id, i) => {
-    if (typeof id !== 'string' || !UUID.test(id)) throw badRequest(`recipientIds[${i}] must be a lead id (uuid)`);
-    seen.add(id.toLowerCase());
-  });
-  return [...seen];
+function startOf(b: Body): CampaignRequest['start'] {
+  if (b.scheduleType === 'delay') return { kind: 'delay', amount: b.delayAmount as number, unit: b.delayUnit as DelayUnit };
+  return typeof b.scheduledFor === 'string' ? { kind: 'at', at: new Date(b.scheduledFor) } : { kind: 'now' };
 }
 
-function parseRecipientCount(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_CAMPAIGN_RECIPIENTS) {
-    throw badRequest(`recipientCount must be a whole number from 0 to ${MAX_CAMPAIGN_RECIPIENTS}`);
-  }
-  return value;
-}
-
-function optionalText(value: unknown, field: string, max: number): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw badRequest(`${field} must be a string`);
-  if (value.length > max) throw badRequest(`${field} must be at most ${max} characters`);
-  if (/[\r\n]/.test(value) && field === 'subject') throw badRequest('subject may not contain line breaks');
-  return value.trim() === '' ? undefined : value;
-}
-
-function parseFlag(value: unknown, field: string): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value !== 'boolean') throw badRequest(`${field} must be true or false`);
-  return value;
-}
-
-function parseStart(b: Record<string, unknown>): CampaignRequest['start'] {
-  const type = b.scheduleType ?? 'scheduled';
-  if (type !== 'scheduled' && type !== 'delay') throw badRequest('scheduleType must be "scheduled" or "delay"');
-  const scheduledFor = typeof b.scheduledFor === 'string' ? new Date(b.scheduledFor) : undefined;
-  if (type === 'scheduled') {
-    if (b.delayAmount !== undefined || b.delayUnit !== undefined) throw badRequest('delayAmount and delayUnit need scheduleType "delay"');
-    return scheduledFor ? { kind: 'at', at: scheduledFor } : { kind: 'now' };
-  }
-  if (scheduledFor) throw badRequest('scheduledFor is not allowed with scheduleType "delay"');
-  const amount = b.delayAmount;
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) throw badRequest('delayAmount must be a positive number with scheduleType "delay"');
-  if (b.delayUnit !== 'minutes' && b.delayUnit !== 'hours' && b.delayUnit !== 'days') throw badRequest('delayUnit must be "minutes", "hours" or "days" with scheduleType "delay"');
-  return { kind: 'delay', amount, unit: b.delayUnit };
-}
-
-function hours(value: unknown, field: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > MAX_PACING_HOURS) {
-    throw badRequest(`${field} must be a number of hours from ${min} to ${MAX_PACING_HOURS}`);
-  }
-  return value;
-}
-
-function parsePacing(b: Record<string, unknown>): Pick<CampaignRequest, 'batchMode' | 'batchSize' | 'batchIntervalHours' | 'sendOverHours'> {
-  const batchMode = parseFlag(b.batchMode, 'batchMode');
-  const batchIntervalHours = b.batchIntervalHours === undefined || b.batchIntervalHours === null ? DEFAULT_BATCH_INTERVAL_HOURS : hours(b.batchIntervalHours, 'batchIntervalHours', MIN_PACING_HOURS);
-  const sendOverHours = b.sendOverHours === undefined || b.sendOverHours === null ? undefined : hours(b.sendOverHours, 'sendOverHours', MIN_PACING_HOURS);
-  let batchSize: number | undefined;
-  if (b.batchSize !== undefined && b.batchSize !== null) {
-    if (!batchMode) throw badRequest('batchSize needs batchMode: true');
-    if (typeof b.batchSize !== 'number' || !Number.isInteger(b.batchSize) || b.batchSize < 1 || b.batchSize > MAX_CAMPAIGN_RECIPIENTS) {
-      throw badRequest(`batchSize must be a whole number from 1 to ${MAX_CAMPAIGN_RECIPIENTS}`);
-    }
-    batchSize = b.batchSize;
-  }
-  if (batchMode && batchSize === undefined) throw badRequest('batchSize is required when batchMode is true');
-  // Two pacings at once would contradict each other: batches at fixed intervals, or an even spread.
-  if (batchMode && sendOverHours !== undefined) throw badRequest('sendOverHours cannot be combined with batchMode');
-  return { batchMode, batchSize, batchIntervalHours, sendOverHours };
-}
-
-function parseVariableConfig(value: unknown): CampaignRequest['variableConfig'] {
-  if (value === undefined || value === null) return undefined;
-  if (!isObject(value)) throw badRequest('variableConfig must be an object {defaults, mappings}');
-  const config: NonNullable<CampaignRequest['variableConfig']> = {};
-  if (value.defaults !== undefined && value.defaults !== null) {
-    const defaults = variableObject(value.defaults, 'variableConfig.defaults');
-    for (const [key, v] of Object.entries(defaults)) {
-      const scalar = (typeof v === 'string' && v.length <= 1000) || (typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean';
-      if (!scalar) throw badRequest(`variableConfig.defaults.${key} must be a string, number or boolean`);
-    }
-    config.defaults = defaults as Record<string, string | number | boolean>;
-  }
-  if (value.mappings !== undefined && value.mappings !== null) {
-    const mappings = variableObject(value.mappings, 'variableConfig.mappings');
-    for (const [key, v] of Object.entries(mappings)) {
-      if (typeof v !== 'string' || v.trim() === '' || v.length > MAX_VARIABLE_NAME) {
-        throw badRequest(`variableConfig.mappings.${key} must name a lead field: email, name or a key of the lead's data`);
-      }
-    }
-    config.mappings = mappings as Record<string, string>;
-  }
-  return config;
-}
-
-function variableObject(value: unknown, field: string): Record<string, unknown> {
-  if (!isObject(value)) throw badRequest(`${field} must be an object`);
-  const keys = Object.keys(value);
-  if (keys.length > MAX_VARIABLES) throw badRequest(`${field} accepts at most ${MAX_VARIABLES} variables`);
-  for (const key of keys) if (key.trim() === '' || key.length > MAX_VARIABLE_NAME) throw badRequest(`${field} has an empty or over-long variable name`);
-  return value;
+function variableConfigOf(value: unknown): CampaignRequest['variableConfig'] {
+  if (!isObject(value)) return undefined;
+  return {
+    ...(given(value.defaults) ? { defaults: value.defaults as Record<string, string | number | boolean> } : {}),
+    ...(given(value.mappings) ? { mappings: value.mappings as Record<string, string> } : {}),
+  };
 }

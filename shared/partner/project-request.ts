@@ -1,13 +1,14 @@
-import { AppError, badRequest } from '../errors';
+import * as z from '../zod';
+import { AppError } from '../errors';
 import { isDomainName } from '../mail/addresses';
 import { isEmail } from '../mail/addresses';
 import { ENVIRONMENT_PATTERN } from '../sending/limits';
+import { parseRequest, refusedAs } from '../validate';
 
 /** Partner error: the message plus the stable code partner bodies repeat as `code` and `error_code`. */
 export const partnerError = (status: number, code: string, message: string, extra?: Record<string, unknown>) => new AppError(status, message, code, extra);
 
 const invalid = (message: string) => partnerError(400, 'INVALID_INPUT', message);
-
 /** True for an IANA time zone name this runtime knows. */
 export function isTimeZone(value: string): boolean {
   try {
@@ -32,48 +33,157 @@ export interface CreateProjectInput {
   sender?: SenderInput;
 }
 
+/** A refusal: INVALID_INPUT unless it names a code of its own (4.13). */
+type Problem = { message: string; code?: string } | undefined;
+
+const BODY = 'Request body must be a JSON object';
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A string field trimmed; anything else reads as empty. */
+const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+const emailOf = (v: unknown) => text(v).toLowerCase();
+const domainOf = (v: unknown) => text(v).toLowerCase().replace(/\.$/, '');
+/** Absent, null and '' mean "not given" for the optional fields of a new project. */
+const given = (v: unknown) => v != null && v !== '';
+
+/**
+ * The partner rules as one check over the body, once it is an object, in the spec's order: the first
+ * problem is pushed with its partner code (MISSING_NAME, INVALID_TIMEZONE...), read by parseRequest.
+ * The field schemas beside it describe the body to the OpenAPI document; the check refuses whatever
+ * they would (so a field's own issue never answers first), in the order the hand-written parsers had.
+ */
+const partnerRules = (first: (b: Record<string, unknown>) => Problem) =>
+  z.superRefine(
+    (b: Record<string, unknown>, ctx) => {
+      const problem = first(b);
+      if (problem) ctx.issues.push({ code: 'custom', input: b, message: problem.message, ...(problem.code ? { params: refusedAs(problem.code) } : {}) });
+    },
+    { when: ({ value }) => isObject(value) },
+  );
+
+const timezoneProblem = (v: unknown): Problem =>
+  typeof v !== 'string' || !isTimeZone(v) ? { message: `timezone must be an IANA name such as Europe/Paris (got ${String(v).slice(0, 100)})`, code: 'INVALID_TIMEZONE' } : undefined;
+const countryProblem = (v: unknown): Problem => (typeof v !== 'string' || !/^[A-Za-z]{2}$/.test(v) ? { message: 'country must be a two-letter ISO 3166 code', code: 'INVALID_COUNTRY' } : undefined);
+const domainProblem = (v: unknown): Problem => (isDomainName(domainOf(v)) ? undefined : { message: `Invalid domain: ${String(v)}` });
+
+function urlProblem(value: unknown, field: string): Problem {
+  if (typeof value !== 'string' || !URL.canParse(value)) return { message: `${field} must be a URL` };
+  const { protocol } = new URL(value);
+  return protocol !== 'https:' && protocol !== 'http:' ? { message: `${field} must be an http or https URL` } : undefined;
+}
+
+function nestedSenderProblem(value: unknown, domain: string): Problem {
+  if (!isObject(value)) return { message: 'sender must be an object {name, email}' };
+  const email = emailOf(value.email);
+  if (!email || !text(value.name)) return { message: 'sender needs name and email' };
+  if (!isEmail(email)) return { message: `Invalid sender email: ${email}` };
+  if (!email.endsWith(`@${domain}`)) return { message: `sender email must end in @${domain}`, code: 'SENDER_DOMAIN_MISMATCH' };
+}
+
+function environmentsProblem(value: unknown): Problem {
+  if (value === null) return undefined;
+  if (!isObject(value)) return { message: 'inbound_webhook_environments must be an object of environment name to URL' };
+  for (const [env, url] of Object.entries(value)) {
+    if (!ENVIRONMENT_PATTERN.test(env) || env.length > 64) return { message: `Environment name ${env} must match [a-zA-Z0-9_.-] and be at most 64 characters` };
+    const problem = urlProblem(url, `inbound_webhook_environments.${env}`);
+    if (problem) return problem;
+  }
+}
+
+const senderSchema = z.object({ name: z.string(), email: z.string() });
+const httpUrl = z.string().check(z.url({ protocol: /^https?$/ }));
+const nullableText = z.nullish(z.string());
+
+/** `POST /v1/partner/projects` (4.13): a project, optionally with its domain and its sender (both or neither). */
+export const createProjectBodySchema = z
+  .object(
+    {
+      name: z.string().check(z.minLength(1)),
+      timezone: nullableText,
+      country: nullableText,
+      external_key: z.nullish(z.string().check(z.minLength(1), z.maxLength(256))),
+      domain: nullableText,
+      sender: z.nullish(senderSchema),
+    },
+    { error: BODY },
+  )
+  .check(
+    partnerRules((b) => {
+      if (!text(b.name)) return { message: 'name is required', code: 'MISSING_NAME' };
+      const problem = (given(b.timezone) ? timezoneProblem(b.timezone) : undefined) ?? (given(b.country) ? countryProblem(b.country) : undefined);
+      if (problem) return problem;
+      if (b.external_key != null && (typeof b.external_key !== 'string' || !b.external_key.trim() || b.external_key.length > 256)) {
+        return { message: 'external_key must be a string of 1 to 256 characters' };
+      }
+      const hasDomain = given(b.domain);
+      const hasSender = b.sender != null;
+      if (hasDomain && !hasSender) return { message: 'sender is required when domain is given', code: 'SENDER_REQUIRED_FOR_DOMAIN' };
+      if (hasSender && !hasDomain) return { message: 'domain is required when sender is given', code: 'DOMAIN_REQUIRED_FOR_SENDER' };
+      if (hasDomain) return domainProblem(b.domain) ?? nestedSenderProblem(b.sender, domainOf(b.domain));
+    }),
+  );
+
 /** Validates `POST /v1/partner/projects` (4.13, part 7). */
 export function parseCreateProject(body: unknown): CreateProjectInput {
-  const b = asObject(body);
-  const name = typeof b.name === 'string' ? b.name.trim() : '';
-  if (!name) throw partnerError(400, 'MISSING_NAME', 'name is required');
-  const out: CreateProjectInput = { name, timezone: optionalTimezone(b.timezone), country: optionalCountry(b.country) };
-  if (b.external_key != null) {
-    if (typeof b.external_key !== 'string' || !b.external_key.trim() || b.external_key.length > 256) throw invalid('external_key must be a string of 1 to 256 characters');
-    out.externalKey = b.external_key.trim();
-  }
-  const hasDomain = b.domain != null && b.domain !== '';
-  const hasSender = b.sender != null;
-  if (hasDomain && !hasSender) throw partnerError(400, 'SENDER_REQUIRED_FOR_DOMAIN', 'sender is required when domain is given');
-  if (hasSender && !hasDomain) throw partnerError(400, 'DOMAIN_REQUIRED_FOR_SENDER', 'domain is required when sender is given');
-  if (hasDomain) {
-    out.domain = parseDomain(b.domain);
-    out.sender = parseNestedSender(b.sender, out.domain);
+  const b = parseRequest(createProjectBodySchema, body ?? {}, invalid);
+  const out: CreateProjectInput = { name: text(b.name), timezone: given(b.timezone) ? b.timezone! : undefined, country: given(b.country) ? b.country!.toUpperCase() : undefined };
+  if (b.external_key != null) out.externalKey = b.external_key.trim();
+  if (given(b.domain)) {
+    out.domain = domainOf(b.domain);
+    out.sender = { name: text(b.sender!.name), email: emailOf(b.sender!.email) };
   }
   return out;
 }
 
+/** `POST /v1/partner/projects/{id}/domains`: `domain` and its sender, nested (loose sender fields are refused). */
+export const domainOnboardingBodySchema = z
+  .object({ domain: z.string(), sender: senderSchema }, { error: BODY })
+  .check(
+    partnerRules((b) => {
+      if (!given(b.domain)) return { message: 'domain is required' };
+      const problem = domainProblem(b.domain);
+      if (problem) return problem;
+      if (b.sender == null) return { message: 'sender is required: a nested object {name, email}, not loose sender fields', code: 'SENDER_REQUIRED_FOR_DOMAIN' };
+      return nestedSenderProblem(b.sender, domainOf(b.domain));
+    }),
+  );
+
 /** Validates the body of `POST /v1/partner/projects/{id}/domains`: `domain` and a nested `sender`. */
 export function parseDomainOnboarding(body: unknown): { domain: string; sender: SenderInput } {
-  const b = asObject(body);
-  if (b.domain == null || b.domain === '') throw invalid('domain is required');
-  const domain = parseDomain(b.domain);
-  if (b.sender == null) {
-    throw partnerError(400, 'SENDER_REQUIRED_FOR_DOMAIN', 'sender is required: a nested object {name, email}, not loose sender fields');
-  }
-  return { domain, sender: parseNestedSender(b.sender, domain) };
+  const b = parseRequest(domainOnboardingBodySchema, body ?? {}, invalid);
+  return { domain: domainOf(b.domain), sender: { name: text(b.sender.name), email: emailOf(b.sender.email) } };
 }
+
+/** Where a sender's fields are read: the nested `sender` object when there is one, else the body itself. */
+const senderSource = (b: Record<string, unknown>) => (b.sender != null && typeof b.sender === 'object' ? (b.sender as Record<string, unknown>) : b);
+// Which of the two forms is read depends on the other: the form not read may hold anything.
+const readIfUsed = (type: 'string' | 'object') => z.optional(z.unknown().check(z.meta({ type })));
+
+/** `POST /v1/partner/projects/{id}/senders`: `name` and `email`, loose or nested under `sender`. */
+export const senderCreationBodySchema = z
+  .looseObject(
+    {
+      name: readIfUsed('string'),
+      email: readIfUsed('string'),
+      sender: z.optional(z.unknown().check(z.meta({ type: 'object', properties: { name: { type: 'string' }, email: { type: 'string' } } }))),
+      allow_unauthenticated: z.nullish(z.boolean()),
+    },
+    { error: BODY },
+  )
+  .check(
+    partnerRules((b) => {
+      const source = senderSource(b);
+      const email = emailOf(source.email);
+      if (!email || !text(source.name)) return { message: 'name and email are required' };
+      if (!isEmail(email)) return { message: `Invalid email: ${email}` };
+      if (b.allow_unauthenticated != null && typeof b.allow_unauthenticated !== 'boolean') return { message: 'allow_unauthenticated must be a boolean' };
+    }),
+  );
 
 /** Validates `POST /v1/partner/projects/{id}/senders`: name and email, loose or nested under `sender`. */
 export function parseSenderCreation(body: unknown): SenderInput & { allowUnauthenticated: boolean } {
-  const b = asObject(body);
-  const source = b.sender != null && typeof b.sender === 'object' ? (b.sender as Record<string, unknown>) : b;
-  const email = typeof source.email === 'string' ? source.email.trim().toLowerCase() : '';
-  const name = typeof source.name === 'string' ? source.name.trim() : '';
-  if (!email || !name) throw invalid('name and email are required');
-  if (!isEmail(email)) throw invalid(`Invalid email: ${email}`);
-  if (b.allow_unauthenticated != null && typeof b.allow_unauthenticated !== 'boolean') throw invalid('allow_unauthenticated must be a boolean');
-  return { name, email, allowUnauthenticated: b.allow_unauthenticated === true };
+  const b = parseRequest(senderCreationBodySchema, body ?? {}, invalid);
+  const source = senderSource(b);
+  return { name: text(source.name), email: emailOf(source.email), allowUnauthenticated: b.allow_unauthenticated === true };
 }
 
 /** Fields a PATCH may change; anything else is ignored. */
@@ -88,98 +198,57 @@ export const PATCHABLE_FIELDS = [
   'inbound_webhook_environments',
 ] as const;
 
+// null clears a field; '' is no value at all, refused like any other invalid one (a URL's '' clears it).
+const clearableUrl = z.nullish(z.union([httpUrl, z.literal('')]));
+
+/** `PATCH /v1/partner/projects/{id}`: one or more of PATCHABLE_FIELDS; null clears a field. */
+export const projectPatchBodySchema = z
+  .object(
+    {
+      name: z.optional(z.string().check(z.minLength(1))),
+      timezone: nullableText,
+      country: z.nullish(z.string().check(z.regex(/^[A-Za-z]{2}$/))),
+      webhook_url: clearableUrl,
+      webhook_url_dev: clearableUrl,
+      inbound_webhook_url: clearableUrl,
+      inbound_webhook_url_dev: clearableUrl,
+      // The names' rule is the check's: a record whose key schema refused one would drop it from what the check reads.
+      inbound_webhook_environments: z.nullish(z.record(z.string().check(z.meta({ pattern: ENVIRONMENT_PATTERN.source, maxLength: 64 })), httpUrl)),
+    },
+    { error: BODY },
+  )
+  .check(
+    partnerRules((b) => {
+      let changes = 0;
+      for (const field of PATCHABLE_FIELDS) {
+        if (!(field in b)) continue;
+        changes++;
+        const value = b[field];
+        const problem =
+          field === 'name' ? (text(value) ? undefined : { message: 'name cannot be empty', code: 'MISSING_NAME' })
+          : field === 'timezone' ? (value === null ? undefined : timezoneProblem(value))
+          : field === 'country' ? (value === null ? undefined : countryProblem(value))
+          : field === 'inbound_webhook_environments' ? environmentsProblem(value)
+          : value === null || value === '' ? undefined
+          : urlProblem(value, field);
+        if (problem) return problem;
+      }
+      if (changes === 0) return { message: `No recognised field to change; send one or more of ${PATCHABLE_FIELDS.join(', ')}`, code: 'EMPTY_PATCH' };
+    }),
+  );
+
 /** Validates `PATCH /v1/partner/projects/{id}`: only the sent, recognised fields; none is EMPTY_PATCH. */
 export function parseProjectPatch(body: unknown): Record<string, unknown> {
-  const b = asObject(body);
+  const b: Record<string, unknown> = parseRequest(projectPatchBodySchema, body ?? {}, invalid);
   const fields: Record<string, unknown> = {};
   for (const field of PATCHABLE_FIELDS) {
     if (!(field in b)) continue;
     const value = b[field];
-    switch (field) {
-      case 'name':
-        if (typeof value !== 'string' || !value.trim()) throw partnerError(400, 'MISSING_NAME', 'name cannot be empty');
-        fields.name = value.trim();
-        break;
-      // null clears a field; '' is no value at all, refused like any other invalid one.
-      case 'timezone':
-        fields.timezone = value === null ? null : timezoneOf(value);
-        break;
-      case 'country':
-        fields.country = value === null ? null : countryOf(value);
-        break;
-      case 'inbound_webhook_environments':
-        fields.inbound_webhook_environments = parseEnvironments(value);
-        break;
-      default:
-        fields[field] = value === null || value === '' ? null : parseUrl(value, field);
-    }
-  }
-  if (Object.keys(fields).length === 0) {
-    throw partnerError(400, 'EMPTY_PATCH', `No recognised field to change; send one or more of ${PATCHABLE_FIELDS.join(', ')}`);
+    if (field === 'name') fields.name = text(value);
+    else if (field === 'timezone') fields.timezone = value;
+    else if (field === 'country') fields.country = value === null ? null : (value as string).toUpperCase();
+    else if (field === 'inbound_webhook_environments') fields.inbound_webhook_environments = value === null ? {} : { ...(value as Record<string, string>) };
+    else fields[field] = value === '' ? null : value;
   }
   return fields;
-}
-
-function parseEnvironments(value: unknown): Record<string, string> {
-  if (value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalid('inbound_webhook_environments must be an object of environment name to URL');
-  const out: Record<string, string> = {};
-  for (const [env, url] of Object.entries(value as Record<string, unknown>)) {
-    if (!ENVIRONMENT_PATTERN.test(env) || env.length > 64) throw invalid(`Environment name ${env} must match [a-zA-Z0-9_.-] and be at most 64 characters`);
-    out[env] = parseUrl(url, `inbound_webhook_environments.${env}`);
-  }
-  return out;
-}
-
-function parseUrl(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw invalid(`${field} must be a URL`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid(`${field} must be a URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`${field} must be an http or https URL`);
-  return value;
-}
-
-function parseDomain(value: unknown): string {
-  const domain = typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : '';
-  if (!isDomainName(domain)) throw invalid(`Invalid domain: ${String(value)}`);
-  return domain;
-}
-
-function parseNestedSender(value: unknown, domain: string): SenderInput {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('sender must be an object {name, email}');
-  const s = value as Record<string, unknown>;
-  const email = typeof s.email === 'string' ? s.email.trim().toLowerCase() : '';
-  const name = typeof s.name === 'string' ? s.name.trim() : '';
-  if (!email || !name) throw invalid('sender needs name and email');
-  if (!isEmail(email)) throw invalid(`Invalid sender email: ${email}`);
-  if (!email.endsWith(`@${domain}`)) throw partnerError(400, 'SENDER_DOMAIN_MISMATCH', `sender email must end in @${domain}`);
-  return { name, email };
-}
-
-function optionalTimezone(value: unknown): string | undefined {
-  return value == null || value === '' ? undefined : timezoneOf(value);
-}
-
-function timezoneOf(value: unknown): string {
-  if (typeof value !== 'string' || !isTimeZone(value)) throw partnerError(400, 'INVALID_TIMEZONE', `timezone must be an IANA name such as Europe/Paris (got ${String(value).slice(0, 100)})`);
-  return value;
-}
-
-function optionalCountry(value: unknown): string | undefined {
-  return value == null || value === '' ? undefined : countryOf(value);
-}
-
-function countryOf(value: unknown): string {
-  if (typeof value !== 'string' || !/^[A-Za-z]{2}$/.test(value)) throw partnerError(400, 'INVALID_COUNTRY', 'country must be a two-letter ISO 3166 code');
-  return value.toUpperCase();
-}
-
-function asObject(body: unknown): Record<string, unknown> {
-  if (body == null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request body must be a JSON object', 'INVALID_INPUT');
-  return body as Record<string, unknown>;
 }

@@ -3045,16 +3045,14 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    external_key?: string;
-                    timezone?: string;
-                    country?: string;
-                    domain?: string;
+                    timezone?: string | null;
+                    country?: string | null;
+                    external_key?: string | null;
+                    domain?: string | null;
                     sender?: {
-                        name?: string;
-                        email?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                        name: string;
+                        email: string;
+                    } | null;
                 };
             };
         };
@@ -3185,8 +3183,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "timezone": "Europe/Paris",
+                 *       "webhook_url": "https://hooks.example.com/mail"
+                 *     }
+                 */
                 "application/json": {
-                    [key: string]: unknown;
+                    name?: string;
+                    timezone?: string | null;
+                    country?: string | null;
+                    webhook_url?: (string | "") | null;
+                    webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_url?: (string | "") | null;
+                    inbound_webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_environments?: {
+                        [key: string]: string;
+                    } | null;
                 };
             };
         };
@@ -3317,10 +3330,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.acme.com",
+                 *       "sender": {
+                 *         "name": "Acme",
+                 *         "email": "hello@mail.acme.com"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     domain: string;
-                } & {
-                    [key: string]: unknown;
+                    sender: {
+                        name: string;
+                        email: string;
+                    };
                 };
             };
         };
@@ -3495,10 +3519,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme",
+                 *       "email": "news@mail.acme.com"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     email?: string;
-                    allow_unauthenticated?: boolean;
+                    sender?: {
+                        name?: string;
+                        email?: string;
+                    };
+                    allow_unauthenticated?: boolean | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -5133,45 +5167,50 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description At most 200 characters once trimmed */
                     name: string;
+                    /** Format: uuid */
                     templateId?: string;
-                    templateInternalId?: string | number;
+                    /** Format: uuid */
                     senderProfileId: string;
-                    recipientIds?: string[];
+                    recipientIds?: string[] | null;
                     selectAllRecipients?: boolean;
-                    recipientCount?: number;
+                    recipientCount?: number | null;
                     recipientFilter?: {
-                        [key: string]: unknown;
+                        match?: ("all" | "any") | null;
+                        conditions: {
+                            [key: string]: unknown;
+                        }[];
                     };
+                    subject?: string | null;
+                    previewText?: string | null;
+                    templateInternalId?: number | string;
+                    scheduledFor?: string | null;
+                    scheduleType?: ("scheduled" | "delay") | null;
+                    delayAmount?: number;
+                    /** @enum {string} */
+                    delayUnit?: "minutes" | "hours" | "days";
+                    batchMode?: boolean | null;
+                    batchSize?: number | null;
+                    batchIntervalHours?: number | null;
+                    sendOverHours?: number | null;
+                    variableConfig?: {
+                        defaults?: {
+                            [key: string]: string | number | boolean;
+                        } | null;
+                        mappings?: {
+                            [key: string]: string;
+                        } | null;
+                    } | null;
+                    confirmDuplicate?: boolean | null;
+                    /** Format: uuid */
                     segmentId?: string;
                     followUp?: {
+                        /** Format: uuid */
                         campaignId: string;
                         /** @enum {string} */
                         audience: "not_delivered" | "not_opened";
                     };
-                    subject?: string;
-                    previewText?: string;
-                    scheduledFor?: string;
-                    /** @enum {string} */
-                    scheduleType?: "scheduled" | "delay";
-                    delayAmount?: number;
-                    /** @enum {string} */
-                    delayUnit?: "minutes" | "hours" | "days";
-                    batchMode?: boolean;
-                    batchSize?: number;
-                    batchIntervalHours?: number;
-                    sendOverHours?: number;
-                    variableConfig?: {
-                        defaults?: {
-                            [key: string]: unknown;
-                        };
-                        mappings?: {
-                            [key: string]: string;
-                        };
-                    };
-                    confirmDuplicate?: boolean;
-                } & {
-                    [key: string]: unknown;
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/errors';
-import { parseRequest } from '../../../shared/validate';
+import { parseRequest, refusedAs } from '../../../shared/validate';
 import * as z from '../../../shared/zod';
 
 const schema = z
@@ -46,5 +46,32 @@ describe('parseRequest: the first problem, in the spec order', () => {
 
   it('returns the parsed value when nothing is wrong', () => {
     expect(parseRequest(schema, { a: 'x', list: [], b: 'z' })).toEqual({ a: 'x', list: [], b: 'z' });
+  });
+});
+
+describe('parseRequest: a check that carries its own code and status', () => {
+  const coded = z.object({ name: z.string({ error: 'name must be a string' }) }).check(
+    z.refine((v: { name: string }) => v.name.trim() !== '', { message: 'name is required', params: refusedAs('MISSING_NAME') }),
+    z.refine((v: { name: string }) => v.name !== 'taken', { message: 'name is taken', params: refusedAs('NAME_TAKEN', 409) }),
+  );
+  const refusalOf = (value: unknown, refuse?: (message: string) => Error) => {
+    try {
+      parseRequest(coded, value, refuse);
+    } catch (error) {
+      const { status, message, code } = error as AppError;
+      return { status, message, code };
+    }
+    throw new Error('parsed');
+  };
+  const invalidInput = (message: string) => new AppError(400, message, 'INVALID_INPUT');
+
+  it('answers with the check\'s code and status, not the route\'s default refusal', () => {
+    expect(refusalOf({ name: ' ' }, invalidInput)).toEqual({ status: 400, message: 'name is required', code: 'MISSING_NAME' });
+    expect(refusalOf({ name: 'taken' }, invalidInput)).toEqual({ status: 409, message: 'name is taken', code: 'NAME_TAKEN' });
+  });
+
+  it('leaves other problems to the route\'s refusal', () => {
+    expect(refusalOf({ name: 5 }, invalidInput)).toEqual({ status: 400, message: 'name must be a string', code: 'INVALID_INPUT' });
+    expect(refusalOf({ name: 5 })).toEqual({ status: 400, message: 'name must be a string', code: undefined });
   });
 });
