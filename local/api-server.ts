@@ -54,6 +54,9 @@ function answerMalformed(res: http.ServerResponse, message: string): void {
 /** HTTP API's largest request payload. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/** How long an idle kept-alive connection stays open: far above any client's reuse window. */
+const KEEP_ALIVE_MS = 65_000;
+
 const TEXT_TYPES = /^(application\/([\w.-]+\+)?json|text\/|application\/x-www-form-urlencoded)/i;
 
 /**
@@ -165,6 +168,13 @@ export async function startApiServer(options: {
       });
     });
   });
+  // Node closes an idle kept-alive socket after 5 s, while fetch reuses one idle for up to 3 s (the
+  // hint less 2 s): a process stalled between fetch writing a request on such a socket and the server
+  // reading it (a loaded machine) had the server's timer close it first, and fetch failed with no
+  // answer. API Gateway, like AWS's load balancers, keeps idle connections far longer than clients do.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // Node's advice: above keepAliveTimeout, so a slow request's headers never race the idle close.
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   // Requests Node cannot parse (oversized headers, broken request lines): a 4xx, then the socket closes.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return void socket.destroy();

@@ -7,6 +7,7 @@ import type { Services } from '../container';
 import { senderPermission } from '../domains/sender-service';
 import { MailerError } from '../ports';
 import { getProjectCached } from '../projects/project-repository';
+import { logger } from '../logger';
 import { reserveMonthlySend } from '../quota/send-quota';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
 import { RetryLaterError } from '../queue-worker/batch-handler';
@@ -144,9 +145,9 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
 
   const sentAt = at();
   // No `sent` timeline entry: sent_at tells it (activity/timeline.ts), and the record stays under 1 KB.
-  const ownTransition = await transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt });
+  const ownTransition = await afterSesAccepted(() => transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }));
   // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
-  const recorded = ownTransition || (await recordSentAfterEvent(db, activity.id, messageId, sentAt));
+  const recorded = ownTransition || (await afterSesAccepted(() => recordSentAfterEvent(db, activity.id, messageId, sentAt)));
   if (recorded) {
     counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
     if (activity.campaign_id) campaign?.count(activity.campaign_id, 'sent');
@@ -156,6 +157,26 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   // redelivery, which publishes it again with the same event_timestamp (republishSent below).
   if (ownTransition) await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
   return 'sent';
+}
+
+/** Pauses before each further try of a write made after SES accepted the mail (1.5 s in all, well inside the worker timeout). */
+const SENT_WRITE_BACKOFF_MS = [100, 200, 400, 800];
+
+/**
+ * A write after SES accepted the mail, tried again on a passing error (a throttle past the SDK's own
+ * retries): thrown, it would fail the record, and its redelivery after the claim's lease would send
+ * the mail a second time unless SES's Send event had recorded it first.
+ */
+async function afterSesAccepted<T>(write: () => Promise<T>): Promise<T> {
+  for (const pause of SENT_WRITE_BACKOFF_MS) {
+    try {
+      return await write();
+    } catch (error) {
+      logger.warn('Recording a sent mail failed; trying again', { error: error as Error });
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  return write();
 }
 
 /**

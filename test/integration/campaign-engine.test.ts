@@ -16,7 +16,7 @@ import { findSenderById } from '../../shared/domains/sender-service';
 import { refreshConfig } from '../../shared/config';
 import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
-import { campaignKey, campaignListIndex } from '../../shared/store/keys';
+import { campaignCursorKey, campaignKey, campaignListIndex } from '../../shared/store/keys';
 import { createTemplate } from '../../shared/templates/template-service';
 import type { LocalTimers } from '../../local/local-timers';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
@@ -226,6 +226,59 @@ describe('crashes and redeliveries', () => {
     const addresses = (await mailsTo(tag)).map((m) => m.destination.to[0]);
     expect(addresses).toHaveLength(6);
     expect(new Set(addresses).size).toBe(6);
+  }, 60_000);
+});
+
+/**
+ * The services with a table whose cursor save of step `step` waits for `release`: a run of that
+ * step that stalls (a slow Lambda, a long GC pause) right before its fence while others go on.
+ */
+function stalledAtCursorSave(campaignId: string, step: number, clock: { now: () => Date }) {
+  const deps = services();
+  const cursor = campaignCursorKey(campaignId);
+  let reached!: () => void;
+  let release!: () => void;
+  const atSave = new Promise<void>((resolve) => (reached = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const send = async (command: unknown, ...rest: unknown[]) => {
+    const item = command instanceof PutCommand ? command.input.Item : undefined;
+    if (item?.pk === cursor.pk && item?.sk === cursor.sk && item?.step === step + 1) {
+      reached();
+      await released;
+    }
+    return (deps.db.doc.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+  };
+  const doc = new Proxy(deps.db.doc, { get: (target, prop, receiver) => (prop === 'send' ? send : Reflect.get(target, prop, receiver)) });
+  return { deps: { ...deps, clock, db: { doc, tableName: deps.db.tableName } }, atSave, release };
+}
+
+describe('the cursor fence (issue 19: a guard no derived wave id masks)', () => {
+  it('a stale run of a step that saves after the next step saved is refused: the cursor never goes backwards and the campaign goes on', async () => {
+    const tag = `stale-${randomUUID().slice(0, 8)}`;
+    // Batch mode: step 0 releases 2, step 1 (10 s on) waits a day for the next batch, step 2 releases 2 more.
+    const campaign = await campaignTo(await leads(tag, 5), { status: 'pending', batch_mode: true, batch_size: 2, batch_interval_hours: 24, total_batches: 3, current_batch: 1 });
+    const T = new Date();
+    const at = (ms: number) => ({ ...services(), clock: { now: () => new Date(T.getTime() + ms) } });
+    const stale = stalledAtCursorSave(campaign.id, 0, { now: () => T });
+    const message = (n: number) => ({ v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: n }) as const;
+
+    // Run A of step 0 releases its wave, then stalls right before its cursor save.
+    const runA = runCampaignMessage(stale.deps, message(0));
+    await stale.atSave;
+    // Run B (a duplicate delivery) takes step 0 to its end, and step 1 runs and saves after it.
+    await runCampaignMessage(at(0), message(0));
+    await runCampaignMessage(at(10_000), message(1));
+    const deps = services();
+    expect(await getCursor(deps.db, campaign.id)).toMatchObject({ step: 2, released: 2 });
+    // A wakes up holding step 0's view of the cursor.
+    stale.release();
+    await runA;
+    expect(await getCursor(deps.db, campaign.id)).toMatchObject({ step: 2, released: 2 });
+    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ step: 2, released: 2, current_batch: 2 });
+    // The next batch's timer fires a day later: step 2 finds the cursor where step 1 left it and releases.
+    await runCampaignMessage(at(24 * 3600_000), message(2));
+    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ step: 3, released: 4 });
+    expect(await getCursor(deps.db, campaign.id)).toMatchObject({ step: 3, wave: 2, released: 4 });
   }, 60_000);
 });
 

@@ -163,6 +163,21 @@ describe('SES events out of order and more than once (part 3)', () => {
     expect(second?.timeline ?? []).toEqual([]);
   });
 
+  test('the same Bounce again, redelivered and twice in one batch, publishes email.bounce once and counts one hard bounce (issue 19)', async () => {
+    await drainEvents(cloud);
+    const hardBounced = async () => ((await get('/v1/domain-stats')).body.data as any[]).find((r) => r.sender_domain === domain)?.hard_bounced ?? 0;
+    const before = await hardBounced();
+    const { id, messageId } = await sentActivity();
+    const event = fixture('bounce', id, messageId, new Date().toISOString());
+    await feed(event);
+    await feed(event);
+    await feed(event, JSON.stringify(event));
+    expect((await storedActivity(id))?.current_status).toBe('bounced');
+    const mine = (await drainEvents(cloud)).filter((e) => e.data?.activity_id === id);
+    expect(mine.filter((e) => e.event === 'email.bounce')).toHaveLength(1);
+    expect(await hardBounced()).toBe(before + 1);
+  });
+
   test('first open and first click keep the earliest time; each counts once', async () => {
     const { id, messageId } = await sentActivity();
     await feed(fixture('open', id, messageId, '2030-01-01T10:00:00.000Z'));

@@ -1,4 +1,5 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as sendWorker } from '../../functions/send-worker/handler';
 import { claimQueuedSend } from '../../shared/activity/activity-repository';
@@ -122,6 +123,44 @@ describe('Send worker: a crash right after SES accepted the mail', () => {
     const events = (await drainEvents(cloud)).filter((e) => e.event === 'email.send' && e.data?.activity_id === id);
     expect(events).toHaveLength(1);
     expect(events[0].data?.event_timestamp).toBe(stored?.sent_at);
+  });
+});
+
+describe('Send worker: the `sent` write fails after SES accepted the mail (issue 19, faults3)', () => {
+  test('a throttled `sent` write does not send the mail again: the worker tries the write again and the mail is recorded `sent`', async () => {
+    const subject = `sent-write-${Date.now()}`;
+    const { id, record } = await acceptAndReceive({ subject });
+    expect((await storedActivity(id))?.current_status).toBe('queued');
+    const real = services();
+    // DynamoDB refuses the `sent` transition (what gets past the SDK's own retries), once.
+    let refused = 0;
+    const send = async (command: unknown, ...rest: unknown[]) => {
+      const values = command instanceof UpdateCommand ? command.input.ExpressionAttributeValues : undefined;
+      if (refused === 0 && values?.[':s'] === 'sent') {
+        refused += 1;
+        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client', $metadata: {} });
+      }
+      return (real.db.doc.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+    };
+    const doc = new Proxy(real.db.doc, { get: (target, prop, receiver) => (prop === 'send' ? send : Reflect.get(target, prop, receiver)) });
+    overrideServices({ db: { doc, tableName: real.db.tableName } });
+    let first: Awaited<ReturnType<typeof invoke>> | undefined;
+    try {
+      first = await invoke(record);
+    } finally {
+      overrideServices({ db: real.db });
+    }
+    expect(refused).toBe(1);
+    // Were the message redelivered after the claim's lease, the claim would be taken over and SES called again.
+    overrideServices({ clock: { now: () => new Date(Date.now() + 120_000) } });
+    try {
+      await invoke({ ...record, messageId: 'after-the-lease' });
+    } finally {
+      overrideServices({ clock: real.clock });
+    }
+    expect(await mailsFor(subject)).toBe(1);
+    expect((await storedActivity(id))?.current_status).toBe('sent');
+    expect(first?.batchItemFailures).toEqual([]);
   });
 });
 

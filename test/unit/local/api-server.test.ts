@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import net from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { startApiServer } from '../../../local/api-server';
@@ -89,4 +90,33 @@ describe('the local API server and malformed requests', () => {
   test('an unknown route is a 404', async () => {
     expect((await fetch(`${server.url}/nowhere`)).status).toBe(404);
   });
+});
+
+/** Holds the event loop, as a loaded machine or a long synchronous import does. */
+function stall(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // busy: nothing else runs
+  }
+}
+
+describe('the local API server and kept-alive connections (issue 19: the fuzz suite\'s "fetch failed")', () => {
+  test('a kept-alive connection reused by fetch survives an event-loop stall past 5 s of idleness', async () => {
+    const first = await fetch(`${server.url}/v1/activity/a`);
+    expect(first.status).toBe(200);
+    await first.text();
+    // Idle for less than fetch's own reuse window (the server's Keep-Alive hint less 2 s, or 4 s).
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Right after fetch writes the request on the reused socket, the loop stalls before the server reads it.
+    const stallAfterWrite = () => stall(3_500);
+    diagnostics.subscribe('undici:client:sendHeaders', stallAfterWrite);
+    let res: Response;
+    try {
+      res = await fetch(`${server.url}/v1/activity/b`);
+    } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', stallAfterWrite);
+    }
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: 'b' });
+  }, 20_000);
 });
