@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleFunction, type BundleReport } from '../lib/bundling';
+import { writeResults } from './bench-cloud';
 import { bucketFunctions, endpointGroups, schedules, workers } from '../shared/routes';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -87,12 +88,6 @@ export async function measureFunctions(only?: readonly string[]): Promise<Record
   return figures;
 }
 
-/** Merges `functions` into bench/results.json, keeping every other key (other benches write theirs). */
-export function writeFunctionResults(functions: Record<string, FunctionFigures>, file = path.join(__dirname, 'results.json')): void {
-  const existing = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  fs.writeFileSync(file, `${JSON.stringify({ ...existing, functions }, null, 2)}\n`);
-}
-
 /** The figures as a table for the console. */
 export function printFunctionTable(functions: Record<string, FunctionFigures>): void {
   console.log('\nMailroom benchmark: functions (bundle, cold init, handler CPU)\n');
@@ -126,7 +121,7 @@ export async function runFunctionBench(only?: readonly string[]): Promise<void> 
     }
   }
   printFunctionTable(figures);
-  writeFunctionResults(figures);
+  writeResults('functions', figures);
 }
 
 if (require.main === module) {
