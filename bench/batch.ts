@@ -6,15 +6,15 @@
  * and, small, by test/integration/batch-cost-budget.test.ts.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
 import type { FileStore } from '../shared/ports';
+import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
 import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, meteredSqs, round, type Meter } from './measure';
-import { PRICES, PRICES_DATE, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
+import { PRICES, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
 
 /** Memory (MB) of each function on the batch path, as lib/ configures it. */
 export interface BatchFunctionMemory {
@@ -241,40 +241,29 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
  * its own; sets `batch` in bench/results.json (other keys are left as they are) and prints it.
  */
 export async function runBatchBench(): Promise<void> {
-  const { startLocalCloud } = await import('../local/cloud');
   const { DEFAULT_MEMORY_MB } = await import('../lib/project-function');
   const recipients = Number(process.env.BENCH_BATCH_RECIPIENTS ?? 10_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-bench-batch-'));
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: false });
-  try {
-    const memory = Object.fromEntries(STEPS.map((s) => [s, DEFAULT_MEMORY_MB])) as unknown as BatchFunctionMemory;
-    const batch = await measureBatch(cloud, { recipients, memory });
-    const file = path.join(__dirname, 'results.json');
-    const results = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : { prices_date: PRICES_DATE };
-    results.batch = batch;
-    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  const memory = Object.fromEntries(STEPS.map((s) => [s, DEFAULT_MEMORY_MB])) as unknown as BatchFunctionMemory;
+  const batch = await withBenchCloud((cloud) => measureBatch(cloud, { recipients, memory }), { name: 'bench-batch' });
+  writeResults('batch', batch);
 
-    const steps = (r: Record<Step, number>) => STEPS.map((s) => r[s]).join(' / ');
-    const rows: [string, string][] = [
-      ['recipients (one batch)', `${batch.recipients} (${batch.html_kb} KB HTML), ${batch.outbox_mails} in the outbox`],
-      ['API handler time (goal < 2 s)', `${batch.api_ms} ms`],
-      ['write units per recipient (API / fan-out / worker / events)', `${batch.write_units_per_recipient} (${steps(batch.write_units_by_step)})`],
-      ['read units per recipient (API / fan-out / worker / events)', `${batch.read_units_per_recipient} (${steps(batch.read_units_by_step)})`],
-      ['DynamoDB requests per recipient', String(batch.dynamodb_requests_per_recipient)],
-      ['SQS requests per recipient', String(batch.sqs_requests_per_recipient)],
-      ['S3 requests per recipient (PUT / GET)', `${batch.s3_requests_per_recipient.put} / ${batch.s3_requests_per_recipient.get}`],
-      ['SES event publishes per recipient', String(batch.event_publishes_per_recipient)],
-      ['Lambda invocations per recipient', `${batch.lambda_invocations_per_recipient} (${steps(batch.lambda_invocations)})`],
-      ['Lambda GB-seconds per recipient', `${batch.lambda_gb_seconds_per_recipient} (ms: ${steps(batch.lambda_ms_per_recipient)})`],
-      ['$ per 1,000 mails: DynamoDB / SQS / S3 / events / Lambda', Object.values(batch.dollars_by_part_per_1000_mails).map((d) => `$${d}`).join(' / ')],
-      ['overhead through delivered (goal <= 2%)', `$${batch.dollars_per_1000_mails} per 1,000 mails = ${batch.overhead_pct}% of SES`],
-    ];
-    const width = Math.max(...rows.map(([k]) => k.length));
-    console.log('\nMailroom benchmark: cost per batch recipient\n');
-    for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-    console.log(`\n  written to ${path.relative(process.cwd(), file)} (batch)\n`);
-  } finally {
-    await cloud.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  const steps = (r: Record<Step, number>) => STEPS.map((s) => r[s]).join(' / ');
+  const rows: [string, string][] = [
+    ['recipients (one batch)', `${batch.recipients} (${batch.html_kb} KB HTML), ${batch.outbox_mails} in the outbox`],
+    ['API handler time (goal < 2 s)', `${batch.api_ms} ms`],
+    ['write units per recipient (API / fan-out / worker / events)', `${batch.write_units_per_recipient} (${steps(batch.write_units_by_step)})`],
+    ['read units per recipient (API / fan-out / worker / events)', `${batch.read_units_per_recipient} (${steps(batch.read_units_by_step)})`],
+    ['DynamoDB requests per recipient', String(batch.dynamodb_requests_per_recipient)],
+    ['SQS requests per recipient', String(batch.sqs_requests_per_recipient)],
+    ['S3 requests per recipient (PUT / GET)', `${batch.s3_requests_per_recipient.put} / ${batch.s3_requests_per_recipient.get}`],
+    ['SES event publishes per recipient', String(batch.event_publishes_per_recipient)],
+    ['Lambda invocations per recipient', `${batch.lambda_invocations_per_recipient} (${steps(batch.lambda_invocations)})`],
+    ['Lambda GB-seconds per recipient', `${batch.lambda_gb_seconds_per_recipient} (ms: ${steps(batch.lambda_ms_per_recipient)})`],
+    ['$ per 1,000 mails: DynamoDB / SQS / S3 / events / Lambda', Object.values(batch.dollars_by_part_per_1000_mails).map((d) => `$${d}`).join(' / ')],
+    ['overhead through delivered (goal <= 2%)', `$${batch.dollars_per_1000_mails} per 1,000 mails = ${batch.overhead_pct}% of SES`],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  console.log('\nMailroom benchmark: cost per batch recipient\n');
+  for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+  console.log(`\n  written to ${path.relative(process.cwd(), RESULTS_FILE)} (batch)\n`);
 }

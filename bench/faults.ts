@@ -7,14 +7,11 @@
  * nothing was lost or sent twice and reports mails a second, API to outbox. Sets `faults` in
  * bench/results.json. `BENCH_LOAD_MAILS=0` skips the load, `BENCH_SOAK_MAILS=0` the soak.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { WORKER_TIMEOUT_SECONDS } from '../shared/queues';
+import { readResults, writeResults } from './bench-cloud';
 import { startFaultCloud } from '../test/faults/support/fault-cloud';
 import { startFaultyPollers } from '../test/faults/support/pump';
 import { runWorkload, type WorkloadReport } from '../test/faults/support/workload';
-
-const RESULTS = path.join(__dirname, 'results.json');
 
 /** The figures of one run, as bench/results.json keeps them. */
 function figures(report: WorkloadReport, faults: Record<string, number>) {
@@ -62,9 +59,8 @@ export async function runFaultsBench(): Promise<void> {
   const soakMails = Number(process.env.BENCH_SOAK_MAILS ?? 1_000);
   const load = loadMails > 0 ? await run({ mails: loadMails, batch: Number(process.env.BENCH_LOAD_BATCH ?? 2_000), campaign: Number(process.env.BENCH_LOAD_CAMPAIGN ?? 2_000), faults: false }) : undefined;
   const soak = soakMails > 0 ? await run({ mails: soakMails, batch: Math.round(soakMails / 2), campaign: 0, faults: true }) : undefined;
-  const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
-  const kept = (previous.faults ?? {}) as Record<string, unknown>;
-  fs.writeFileSync(RESULTS, `${JSON.stringify({ ...previous, faults: { load: load ?? kept.load, soak: soak ?? kept.soak } }, null, 2)}\n`);
+  const kept = (readResults().faults ?? {}) as Record<string, unknown>;
+  writeResults('faults', { load: load ?? kept.load, soak: soak ?? kept.soak });
   for (const [name, result] of Object.entries({ load, soak })) {
     if (!result) continue;
     console.log(`\nFaults bench, ${name}: ${result.accepted} mails accepted, ${result.lost} lost, ${result.duplicated} duplicated, webhooks ${result.webhook_events}, ${result.mails_per_second} mails a second API to outbox (${result.seconds} s)`);

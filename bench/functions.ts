@@ -2,7 +2,8 @@
  * The per-function half of `npm run bench`: every function of the route table bundled as the stack
  * bundles it (lib/bundling.ts), its minified size, and its cold init time: a fresh `node` process,
  * started with the NODE_OPTIONS the stack sets, requiring the bundle and reading its handler.
- * Handler CPU per request comes from bench/handler-cpu.ts. Runs at the end of `npm run bench`, or alone:
+ * Handler CPU per request comes from bench/handler-cpu.ts, for every function it drives; the others
+ * (INIT_ONLY_FUNCTIONS there) are measured for bundle and init only, and the table says why. Runs at the end of `npm run bench`, or alone:
  * `npx tsx bench/functions.ts` (all) or `npx tsx bench/functions.ts send inbound` (sizes and init of some).
  */
 import { execFileSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleFunction, type BundleReport } from '../lib/bundling';
+import { writeResults } from './bench-cloud';
 import { bucketFunctions, endpointGroups, schedules, workers } from '../shared/routes';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -29,6 +31,8 @@ export interface FunctionFigures {
   cpu_user_ms?: number;
   /** DynamoDB requests per request, for the same functions (each costs the SDK's serialising, signing and HTTP). */
   dynamodb_requests?: number;
+  /** Why a function has no handler-CPU figure (bench/handler-cpu.ts, INIT_ONLY_FUNCTIONS). */
+  cpu_note?: string;
   /** The largest contributors to the bundle, in KB. */
   top_kb: Record<string, number>;
 }
@@ -87,12 +91,6 @@ export async function measureFunctions(only?: readonly string[]): Promise<Record
   return figures;
 }
 
-/** Merges `functions` into bench/results.json, keeping every other key (other benches write theirs). */
-export function writeFunctionResults(functions: Record<string, FunctionFigures>, file = path.join(__dirname, 'results.json')): void {
-  const existing = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  fs.writeFileSync(file, `${JSON.stringify({ ...existing, functions }, null, 2)}\n`);
-}
-
 /** The figures as a table for the console. */
 export function printFunctionTable(functions: Record<string, FunctionFigures>): void {
   console.log('\nMailroom benchmark: functions (bundle, cold init, handler CPU)\n');
@@ -102,6 +100,7 @@ export function printFunctionTable(functions: Record<string, FunctionFigures>): 
     const cpu = f.cpu_ms === undefined ? '' : f.cpu_ms.toFixed(2);
     const calls = f.dynamodb_requests === undefined ? '' : f.dynamodb_requests.toFixed(1);
     console.log(`  ${name.padEnd(24)} ${f.bundle_kb.toFixed(0).padStart(9)} ${f.init_ms.toFixed(0).padStart(8)} ${f.init_cpu_ms.toFixed(0).padStart(8)} ${cpu.padStart(8)} ${calls.padStart(8)}  ${parts}`);
+    if (f.cpu_note) console.log(`  ${''.padEnd(24)} bundle and init only: ${f.cpu_note}`);
   }
   console.log('');
 }
@@ -120,13 +119,14 @@ function round(value: number): number {
 export async function runFunctionBench(only?: readonly string[]): Promise<void> {
   const figures = await measureFunctions(only);
   if (!only) {
-    const { measureHandlerCpu } = await import('./handler-cpu');
+    const { INIT_ONLY_FUNCTIONS, measureHandlerCpu } = await import('./handler-cpu');
     for (const [name, measured] of Object.entries(await measureHandlerCpu())) {
       if (figures[name]) Object.assign(figures[name], { cpu_ms: round(measured.cpu_ms), cpu_user_ms: round(measured.cpu_user_ms), dynamodb_requests: round(measured.dynamodb_requests) });
     }
+    for (const [name, note] of Object.entries(INIT_ONLY_FUNCTIONS)) if (figures[name]) figures[name].cpu_note = note;
   }
   printFunctionTable(figures);
-  writeFunctionResults(figures);
+  writeResults('functions', figures);
 }
 
 if (require.main === module) {

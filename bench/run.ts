@@ -4,11 +4,10 @@
  * sets the number of single sends (default 300); `BENCH_AUDIENCE_LEADS` the rows of the lead import
  * and the leads the dynamic segment is evaluated over (default 1,000,000; 0 skips it).
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MEMORY_MB } from '../lib/project-function';
 import { measureAudience, type AudienceResult } from './audience';
+import { RESULTS_FILE, readResults, withBenchCloud, writeResults } from './bench-cloud';
 import { measureSingleSends } from './measure';
 import { PRICES_DATE } from './prices';
 
@@ -17,21 +16,14 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 300);
 const AUDIENCE_LEADS = Number(process.env.BENCH_AUDIENCE_LEADS ?? 1_000_000);
-const RESULTS = path.join(__dirname, 'results.json');
-
 async function main(): Promise<void> {
-  const { startLocalCloud } = await import('../local/cloud');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-bench-'));
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: false });
-  try {
+  await withBenchCloud(async (cloud) => {
     const memory = { send: DEFAULT_MEMORY_MB, 'send-worker': DEFAULT_MEMORY_MB, 'ses-events': DEFAULT_MEMORY_MB };
     const single = await measureSingleSends(cloud, { mails: MAILS, memory });
     // Other kinds of send and the per-function figures are filled in by their own benchmarks.
-    const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
-    const audience = AUDIENCE_LEADS > 0 ? await measureAudience(cloud, { leads: AUDIENCE_LEADS }) : (previous.audience as AudienceResult | undefined);
-    // Other modules' entries (batch, campaign, functions, local_cloud) are kept as they are.
-    const results = { batch: {}, campaign: {}, functions: {}, ...previous, prices_date: PRICES_DATE, single, audience: audience ?? {} };
-    fs.writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    const audience = AUDIENCE_LEADS > 0 ? await measureAudience(cloud, { leads: AUDIENCE_LEADS }) : (readResults().audience as AudienceResult | undefined);
+    writeResults('single', single);
+    writeResults('audience', audience ?? {});
 
     const rows: [string, string][] = [
       ['mails (single API sends)', `${single.mails} (${single.html_kb} KB HTML)`],
@@ -56,11 +48,8 @@ async function main(): Promise<void> {
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log('\nMailroom benchmark: cost per mail\n');
     for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-    console.log(`\n  written to ${path.relative(process.cwd(), RESULTS)}\n`);
-  } finally {
-    await cloud.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+    console.log(`\n  written to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+  });
 }
 
 main()

@@ -4,10 +4,7 @@
  * it says nothing of AWS, where each function scales on its own.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-
-const RESULTS = path.join(__dirname, 'results.json');
+import { withBenchCloud, writeResults } from './bench-cloud';
 
 export interface ThroughputResult {
   mails: number;
@@ -18,10 +15,8 @@ export interface ThroughputResult {
 
 /** Sends `mails` single sends, `concurrency` at a time, and times them from the first request to the last .eml file. */
 export async function measureThroughput(mails = Number(process.env.BENCH_THROUGHPUT_MAILS ?? 300), concurrency = 20): Promise<ThroughputResult> {
-  const { startLocalCloud } = await import('../local/cloud');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-throughput-'));
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 } });
-  try {
+  // Every worker runs, as under `npm start`: the figure is the whole pipeline's.
+  return withBenchCloud(async (cloud) => {
     const outbox = () => (fs.existsSync(cloud.outboxDir) ? fs.readdirSync(cloud.outboxDir).filter((f) => f.endsWith('.eml')).length : 0);
     const before = outbox();
     const send = async (i: number) => {
@@ -44,16 +39,12 @@ export async function measureThroughput(mails = Number(process.env.BENCH_THROUGH
     }
     const seconds = (performance.now() - started) / 1000;
     return { mails, concurrency, seconds: Math.round(seconds * 100) / 100, mails_per_second: Math.round((mails / seconds) * 10) / 10 };
-  } finally {
-    await cloud.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  }, { workers: true, name: 'throughput' });
 }
 
 /** Measures, prints, and merges the figure into bench/results.json under `local_cloud`. */
 export async function runThroughputBench(): Promise<void> {
   const result = await measureThroughput();
-  const previous = fs.existsSync(RESULTS) ? (JSON.parse(fs.readFileSync(RESULTS, 'utf8')) as Record<string, unknown>) : {};
-  fs.writeFileSync(RESULTS, `${JSON.stringify({ ...previous, local_cloud: result }, null, 2)}\n`);
+  writeResults('local_cloud', result);
   console.log(`\nLocal cloud, API to outbox: ${result.mails} mails in ${result.seconds} s = ${result.mails_per_second} mails a second (${result.concurrency} requests at a time)\n`);
 }

@@ -61,6 +61,12 @@ export interface EmailApiStackProps extends StackProps {
    */
   readonly trackingHost?: string;
   /**
+   * DMARC_REPORTS_DOMAIN: the domain in the `rua=mailto:` of the DMARC record each registered domain
+   * is told to publish, so that its aggregate reports reach a mailbox the operator reads.
+   * @default the `dmarcReportsDomain` context value (`cdk deploy -c dmarcReportsDomain=dmarc.example.com`), else the inbound domain
+   */
+  readonly dmarcReportsDomain?: string;
+  /**
    * An existing SNS topic every alarm notifies (on alarm and back to OK).
    * @default the `alarmTopicArn` context value, else none
    */
@@ -116,8 +122,10 @@ export class EmailApiStack extends Stack {
     }
     const defaultMonthlyQuota = monthlyQuotaOf(props.defaultMonthlyQuota ?? this.node.tryGetContext('defaultMonthlyQuota'));
     if (defaultMonthlyQuota !== undefined) settings.DEFAULT_MONTHLY_QUOTA = String(defaultMonthlyQuota);
-    const trackingHost = trackingHostOf(props.trackingHost ?? this.node.tryGetContext('trackingHost'));
+    const trackingHost = dnsNameOf('trackingHost', 'track.mail.example.com', props.trackingHost ?? this.node.tryGetContext('trackingHost'));
     if (trackingHost) settings.TRACKING_HOST = trackingHost;
+    const dmarcReportsDomain = dnsNameOf('dmarcReportsDomain', 'dmarc.example.com', props.dmarcReportsDomain ?? this.node.tryGetContext('dmarcReportsDomain'));
+    if (dmarcReportsDomain) settings.DMARC_REPORTS_DOMAIN = dmarcReportsDomain;
     if (!projectMetricsOf(props.projectMetrics ?? this.node.tryGetContext('projectMetrics'))) settings.PROJECT_METRICS = 'off';
     const resources: ServiceResources = {
       table: this.storage.table,
@@ -165,12 +173,12 @@ export class EmailApiStack extends Stack {
   }
 }
 
-/** The tracking host from a prop or the context: a lowercase DNS name (no scheme, no port), or undefined; anything else fails the synth. */
-function trackingHostOf(value: unknown): string | undefined {
+/** A host or domain from a prop or the context: a lowercase DNS name (no scheme, no port), or undefined; anything else fails the synth. */
+function dnsNameOf(setting: string, example: string, value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const host = typeof value === 'string' ? value.trim().toLowerCase().replace(/\.$/, '') : '';
   if (!/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/.test(host)) {
-    throw new Error(`trackingHost must be a DNS name such as track.mail.example.com; got ${JSON.stringify(value)}`);
+    throw new Error(`${setting} must be a DNS name such as ${example}; got ${JSON.stringify(value)}`);
   }
   return host;
 }

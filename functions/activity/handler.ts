@@ -1,7 +1,7 @@
 import { parseActivityFilters, listActivity } from '../../shared/activity/activity-list';
 import { presentActivity } from '../../shared/activity/activity-presenter';
 import { parseInclude, readActivity } from '../../shared/activity/activity-service';
-import { derivedBatchActivity, queuedBatchMailHtml } from '../../shared/batches/batch-activity';
+import { derivedBatchActivity, queuedBatchMailHtml, withBatchSubjects } from '../../shared/batches/batch-activity';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
@@ -17,6 +17,7 @@ export const handler = apiHandler('activity', {
     const data = await readActivity(deps.db, projectCaller(request).project.id, request.params.id ?? '', include, {
       notYetWritten: (projectId, id) => derivedBatchActivity(deps.db, deps.blobs, projectId, id),
       queuedHtml: (projectId, activity) => queuedBatchMailHtml(deps, projectId, activity.id),
+      subjects: (activities) => withBatchSubjects(deps.db, activities),
     });
     return { status: 200, body: { success: true, data } };
   },
@@ -24,8 +25,10 @@ export const handler = apiHandler('activity', {
   'GET /v1/activity': async (request) => {
     const page = parsePageRequest(request.query);
     const filters = parseActivityFilters(request.query);
-    const { data, total } = await listActivity(services().db, projectCaller(request).project.id, filters, page);
-    return { status: 200, body: { success: true, data: data.map((a) => presentActivity(a)), pagination: paginationBlock(page, total) } };
+    const { db } = services();
+    const { data, total } = await listActivity(db, projectCaller(request).project.id, filters, page);
+    const filled = await withBatchSubjects(db, data);
+    return { status: 200, body: { success: true, data: filled.map((a) => presentActivity(a)), pagination: paginationBlock(page, total) } };
   },
 
   'GET /v1/domain-stats': async (request) => {

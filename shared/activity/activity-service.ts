@@ -25,6 +25,8 @@ export type QueuedHtml = (projectId: string, activity: Activity) => Promise<stri
 export interface PendingMail {
   notYetWritten?: NotYetWritten;
   queuedHtml?: QueuedHtml;
+  /** Fills in the subject a batch mail's record leaves to its batch (a long one). */
+  subjects?: (activities: readonly Activity[]) => Promise<Activity[]>;
 }
 
 /**
@@ -34,6 +36,7 @@ export interface PendingMail {
 export async function readActivity(db: Db, projectId: string, id: string, include: { events: boolean; html: boolean }, pending: PendingMail = {}) {
   if (!UUID.test(id)) throw badRequest('id must be a uuid');
   const notHere = () => notFound('Activity not found');
+  const withSubject = async (activity: Activity) => (activity.subject === undefined && pending.subjects ? (await pending.subjects([activity]))[0] : activity);
   // The body is written when a worker claims the mail; before, only a resolver can tell its HTML.
   const queuedHtml = async (activity: Activity) =>
     activity.current_status === 'queued' && pending.queuedHtml ? ((await pending.queuedHtml(projectId, activity)) ?? null) : null;
@@ -46,13 +49,13 @@ export async function readActivity(db: Db, projectId: string, id: string, includ
     const activity = await getActivity(db, id.toLowerCase());
     if (!activity) return derived();
     if (activity.project_id !== projectId) throw notHere();
-    return presentActivity(activity);
+    return presentActivity(await withSubject(activity));
   }
   // One Query brings the record, its body and its opens and clicks.
   const { activity, body, engagement } = await getActivityWithBody(db, id.toLowerCase());
   if (!activity) return derived();
   if (activity.project_id !== projectId) throw notHere();
-  const withEngagement = include.events ? { ...activity, timeline: [...(activity.timeline ?? []), ...engagement] } : activity;
+  const withEngagement = include.events ? { ...(await withSubject(activity)), timeline: [...(activity.timeline ?? []), ...engagement] } : await withSubject(activity);
   const html = include.html ? (body ? decodeBody(body).html : await queuedHtml(activity)) : undefined;
   return presentActivity(withEngagement, { events: include.events, html });
 }

@@ -56,7 +56,11 @@ export interface Activity {
   /** Where the request came from (`x-source` of the advanced send). */
   source?: string;
   message_id?: string;
-  subject: string;
+  /**
+   * Absent on a batch or campaign mail whose subject is longer than LONG_SUBJECT_BYTES: its batch
+   * holds it once (shared/batches/batch-record.ts), and readers fill it in from there.
+   */
+  subject?: string;
   sender_email: string;
   sender_name?: string;
   recipient_primary: string;

@@ -27,6 +27,18 @@ export async function derivedBatchActivity(db: Db, blobs: BlobStore, projectId: 
   return batchRecipientActivity(batch, recipient, activityId.toLowerCase(), status, { created_at: batch.created_at, updated_at: batch.updated_at });
 }
 
+/**
+ * The activities with the subjects their records leave to their batch (a long one, batch-record.ts)
+ * filled in: one read per distinct batch, none when every record has its subject. A batch already
+ * expired (it lives as long as its mails, give or take the fan-out's minutes) leaves `""`.
+ */
+export async function withBatchSubjects(db: Db, activities: readonly Activity[]): Promise<Activity[]> {
+  const batchOf = (a: Activity) => batchOfActivity(a.id)?.batchId ?? '';
+  const batchIds = [...new Set(activities.filter((a) => a.subject === undefined).map(batchOf))].filter(Boolean);
+  if (batchIds.length === 0) return [...activities];
+  const subjects = new Map(await Promise.all(batchIds.map(async (id) => [id, (await getBatch(db, id))?.subject] as const)));
+  return activities.map((a) => (a.subject === undefined ? { ...a, subject: subjects.get(batchOf(a)) ?? '' } : a));
+}
 
 /**
  * The HTML a batch mail will be sent with, before the worker has sent it (and stored its body):

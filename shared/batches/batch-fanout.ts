@@ -9,7 +9,7 @@ import { getProject } from '../projects/project-repository';
 import { suppressedEvent } from '../suppression/suppression-events';
 import { findSuppressed, type SuppressionEntry } from '../suppression/suppression-repository';
 import type { Batch, BatchRecipient } from './batch';
-import { batchRecipientActivity } from './batch-record';
+import { batchRecipientActivity, storedRecipientActivity } from './batch-record';
 import { batchActivityId } from './batch-ids';
 import { groupSendJobs, type ChunkJob, type JobRecipient } from './batch-jobs';
 import { finishChunk, getBatch, loadBatchChunk, markChunkStarted, type ChunkCounts } from './batch-repository';
@@ -58,7 +58,7 @@ export async function expandChunk(deps: Services, job: ChunkJob, counters?: Wave
     const status: ActivityStatus = cancelled ? 'cancelled' : entry || invalid ? 'suppressed' : 'queued';
     counts[status === 'queued' ? 'queued' : status === 'suppressed' ? 'suppressed' : 'cancelled'] += 1;
     const before = existing.get(id);
-    if (before === undefined) records.push(batchRecipientActivity(batch, recipient, id, status, { created_at: now, updated_at: now }, invalid ? INVALID_ADDRESS_REASON : entry?.reason));
+    if (before === undefined) records.push(storedRecipientActivity(batchRecipientActivity(batch, recipient, id, status, { created_at: now, updated_at: now }, invalid ? INVALID_ADDRESS_REASON : entry?.reason)));
     // A record still queued (first try, or a redelivery that found it so) gets its job; one moved on has been handled.
     if (status === 'queued' && (before === undefined || before === 'queued')) toSend.push(jobRecipient(recipient, first + i));
   });

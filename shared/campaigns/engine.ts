@@ -110,7 +110,11 @@ async function stepAt(deps: Services, campaign: Campaign, step: number, at: Date
  */
 export async function runStep(deps: Services, campaignId: string, step: number): Promise<void> {
   const campaign = await getCampaign(deps.db, campaignId);
-  if (!campaign || campaign.step > step) return;
+  if (!campaign) return;
+  // An ended campaign frees its template again: the release after the final move may have crashed,
+  // and the marker would then keep the template "in use" for ever (idempotent: usually a no-op).
+  if (TERMINAL_CAMPAIGN_STATUSES.includes(campaign.status)) return releaseCampaignTemplate(deps.db, campaign);
+  if (campaign.step > step) return;
   if (campaign.step < step) throw new RetryLaterError(`Step ${step} of campaign ${campaignId} came before step ${campaign.step} was recorded`);
   // Cancelled, paused, finished: nothing is released; resume queues the step again.
   if (!['pending', ...RUNNING_CAMPAIGN_STATUSES].includes(campaign.status)) return;
@@ -154,6 +158,8 @@ export async function runStep(deps: Services, campaignId: string, step: number):
     const sender = await findSenderById(deps, campaign.project_id, campaign.sender_profile_id);
     if (!sender) {
       await moveCampaign(deps.db, campaignId, ['pending', ...RUNNING_CAMPAIGN_STATUSES], 'failed', { failure_reason: 'The sender profile no longer exists', updated_at: now.toISOString() });
+      // A failed campaign uses its template no more, as a completed or cancelled one.
+      await releaseCampaignTemplate(deps.db, campaign);
       return;
     }
     // Waves of up to MAX_BATCH_RECIPIENTS, numbered on from the cursor's; a replay finds each header written and follows it.

@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../store/batch-write';
 import { stripKeys, ttlAfterDays, type Db } from '../store/client';
 import { queryAll } from '../store/query';
+import { setFieldsIf } from '../store/set-fields';
 import { leadImportErrorKey, leadImportErrorPartition, leadImportKey } from '../store/keys';
 import type { ImportProgress, ImportStatus, LeadImport } from './lead-import';
 
@@ -29,23 +29,7 @@ export async function getImport(db: Db, projectId: string, importId: string): Pr
 
 /** Moves an import between states if it is still in `from`; false when it was not (another caller moved it first). */
 export async function transition(db: Db, record: Pick<LeadImport, 'project_id' | 'id'>, from: ImportStatus, fields: Partial<LeadImport> & { status: ImportStatus }): Promise<boolean> {
-  const names = Object.keys(fields);
-  try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: leadImportKey(record.project_id, record.id),
-        UpdateExpression: `SET ${names.map((n, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: '#status = :from',
-        ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(names.map((n, i) => [`#f${i}`, n])) },
-        ExpressionAttributeValues: { ':from': from, ...Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n as keyof LeadImport]])) },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+  return setFieldsIf(db, leadImportKey(record.project_id, record.id), fields, { expression: '#status = :from', names: { '#status': 'status' }, values: { ':from': from } });
 }
 
 /**
@@ -54,24 +38,11 @@ export async function transition(db: Db, record: Pick<LeadImport, 'project_id' |
  * stand and this run stops, so nothing is counted twice.
  */
 export async function checkpoint(db: Db, record: Pick<LeadImport, 'project_id' | 'id'>, fromOffset: number, progress: ImportProgress, extra: { checkpointed_at: string; columns?: string[] }): Promise<boolean> {
-  const fields: Record<string, unknown> = { ...progress, ...extra };
-  const names = Object.keys(fields).filter((n) => fields[n] !== undefined);
-  try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: leadImportKey(record.project_id, record.id),
-        UpdateExpression: `SET ${names.map((n, i) => `#f${i} = :v${i}`).join(', ')}`,
-        ConditionExpression: '#status = :running AND #offset = :from',
-        ExpressionAttributeNames: { '#status': 'status', '#offset': 'offset', ...Object.fromEntries(names.map((n, i) => [`#f${i}`, n])) },
-        ExpressionAttributeValues: { ':running': 'running', ':from': fromOffset, ...Object.fromEntries(names.map((n, i) => [`:v${i}`, fields[n]])) },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+  return setFieldsIf(db, leadImportKey(record.project_id, record.id), { ...progress, ...extra }, {
+    expression: '#status = :running AND #offset = :from',
+    names: { '#status': 'status', '#offset': 'offset' },
+    values: { ':running': 'running', ':from': fromOffset },
+  });
 }
 
 /** Writes failed rows for the report (BatchWrite; a replayed chunk rewrites the same items). */

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
+import { setFields } from '../store/set-fields';
 import { PARTNER_KEY_RECORD_PREFIX, organizationKey, partnerKeyKey, partnerKeyRecordKey } from '../store/keys';
 
 /** An organization: a partner account that owns projects. */
@@ -88,10 +89,8 @@ export async function updateOrganization(db: Db, organizationId: string, fields:
     new UpdateCommand({
       TableName: db.tableName,
       Key: organizationKey(organizationId),
-      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ...setFields(fields),
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
     }),
   );
 }

@@ -3,6 +3,7 @@ import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
 import { queryAllByPrefix } from '../store/query';
+import { setFields } from '../store/set-fields';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../security/api-keys';
 import type { Project } from './project';
@@ -173,10 +174,8 @@ export async function updateProjectFields(db: Db, projectId: string, fields: Rec
     new UpdateCommand({
       TableName: db.tableName,
       Key: projectKey(projectId),
-      UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+      ...setFields(fields),
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
     }),
   );
 }

@@ -73,3 +73,25 @@ describe('GET /v1/activity/:id?include=html on a queued batch mail', () => {
     expect(sent.body.data).toMatchObject({ current_status: 'sent', html_content: html });
   });
 });
+
+describe('a batch mail with a long subject (more than 100 bytes): its record leaves it to the batch', () => {
+  test('the stored record has no subject, yet GET /v1/activity/:id (with and without include) and GET /v1/activity show it', async () => {
+    const subject = `${'Long news '.repeat(40)}{{name}}`;
+    const res = await cloud.api('POST', '/v1/send-batch', {
+      body: { sender: cloud.seed.sender_email, subject, html: '<p>Hi {{name}}</p>', email_type: 'marketing', recipients: ['long-subject@example.com'] },
+    });
+    expect(res.status).toBe(200);
+    const id = (res.body.recipients as { activity_id: string }[])[0].activity_id;
+    await expandChunk(services(), { v: 1, batch_id: res.body.batch_id as string, project_id: cloud.seed.project_id, chunk: 0 });
+
+    const { getActivity } = await import('../../shared/activity/activity-repository');
+    const stored = await getActivity(services().db, id);
+    expect(stored).toMatchObject({ current_status: 'queued' });
+    expect(stored?.subject).toBeUndefined();
+
+    expect((await cloud.api('GET', `/v1/activity/${id}`)).body.data).toMatchObject({ id, subject });
+    expect((await cloud.api('GET', `/v1/activity/${id}?include=events`)).body.data).toMatchObject({ id, subject });
+    const list = (await cloud.api('GET', '/v1/activity?per_page=100')).body.data as { id: string; subject: string }[];
+    expect(list.find((a) => a.id === id)).toMatchObject({ subject });
+  });
+});

@@ -17,6 +17,7 @@ import { refreshConfig } from '../../shared/config';
 import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { campaignCursorKey, campaignKey, campaignListIndex } from '../../shared/store/keys';
+import { listTemplateUsage, recordTemplateUsage } from '../../shared/templates/template-repository';
 import { createTemplate } from '../../shared/templates/template-service';
 import type { LocalTimers } from '../../local/local-timers';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
@@ -158,6 +159,32 @@ describe('the engine step by step', () => {
     expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'cancelled', step: 0, released: 0 });
     await sleep(500);
     expect(await mailsTo(tag)).toHaveLength(0);
+  });
+});
+
+describe('an ended campaign frees its template (the usage marker a forced template delete keeps)', () => {
+  /** A campaign to `n` fresh leads whose template use is recorded, as POST /v1/campaigns records it. */
+  async function usingTemplate(tag: string, over: Partial<Campaign>): Promise<Campaign> {
+    const campaign = await campaignTo(await leads(tag, 2), over);
+    expect(await recordTemplateUsage(services().db, campaign.project_id, templateId, 'campaign', campaign.id, new Date())).toBe(true);
+    return campaign;
+  }
+  const marked = async (campaign: Campaign) => (await listTemplateUsage(services().db, campaign.project_id, templateId)).some((u) => u.id === campaign.id);
+
+  it('a campaign failed because its sender profile is gone releases its marker', async () => {
+    const campaign = await usingTemplate(`nosender-${randomUUID().slice(0, 8)}`, { status: 'pending', sender_profile_id: randomUUID() });
+    await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
+    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'failed', failure_reason: 'The sender profile no longer exists' });
+    expect(await marked(campaign)).toBe(false);
+  });
+
+  it.each(['completed', 'cancelled', 'failed'] as const)('a %s campaign whose release crashed after its final move is freed by its next (stale) step message', async (status) => {
+    const campaign = await usingTemplate(`ended-${randomUUID().slice(0, 8)}`, { status, step: 3 });
+    await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 2 });
+    expect(await marked(campaign)).toBe(false);
+    // Delivered again: nothing left to release, nothing changes.
+    await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 2 });
+    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status, step: 3 });
   });
 });
 

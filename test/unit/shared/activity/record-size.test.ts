@@ -3,7 +3,7 @@ import type { Activity } from '../../../../shared/activity/activity';
 import type { Lead } from '../../../../shared/audience/lead';
 import { fromItem, newActivityItem, statusIndexFields } from '../../../../shared/activity/activity-repository';
 import { batchActivityId, newBatchId } from '../../../../shared/batches/batch-ids';
-import { batchRecipientActivity } from '../../../../shared/batches/batch-record';
+import { LONG_SUBJECT_BYTES, batchRecipientActivity, storedRecipientActivity } from '../../../../shared/batches/batch-record';
 import type { Batch } from '../../../../shared/batches/batch';
 import { recipientOf } from '../../../../shared/campaigns/variables';
 import { applyDeliveryEvent } from '../../../../shared/delivery/apply-event';
@@ -45,6 +45,30 @@ function lifeOf(activity: Activity): number[] {
   const delivered = { ...sent, ...applied.changes, ...statusIndexFields(activity, 'delivered'), version: 3 };
   return [first, sent, delivered].map(itemSize);
 }
+
+/** The item through a hard bounce instead: the first write, `sent`, then SES's Bounce with its diagnostic. */
+function bouncedLifeOf(activity: Activity, diagnostics: string): number[] {
+  const first = { ...newActivityItem(activity, TTL), ...statusIndexFields(activity, activity.current_status) };
+  const sent = { ...first, current_status: 'sent', message_id: MESSAGE_ID, sent_at: SENT, updated_at: SENT, version: 2 };
+  const event = {
+    type: 'bounce' as const,
+    activityId: activity.id,
+    projectId: activity.project_id,
+    messageId: MESSAGE_ID,
+    timestamp: DELIVERED,
+    recipients: [activity.recipient_primary],
+    dedupeKey: `bounce|${MESSAGE_ID}`,
+    bounce: { bounceType: 'Permanent', bounceSubType: 'MailboxFull', feedbackId: `${MESSAGE_ID}-feedback`, diagnostics },
+  };
+  const applied = applyDeliveryEvent(fromItem(sent), event, DELIVERED);
+  const bounced = { ...sent, ...applied.changes, ...statusIndexFields(activity, 'bounced'), version: 3 };
+  return [first, sent, bounced].map(itemSize);
+}
+
+/** The longest subject the API takes (998 characters), in 3-byte UTF-8 characters: 2,994 bytes. */
+const LONGEST_SUBJECT = '\u20ac'.repeat(998);
+/** A long real-world SMTP diagnostic: the remote server's whole multi-line 5xx answer. */
+const LONG_DIAGNOSTIC = `smtp; 552-5.2.2 The recipient's inbox is out of storage space. Please direct the recipient to\n552-5.2.2 https://support.google.com/mail/?p=OverQuotaPerm ${'x'.repeat(400)} - gsmtp`;
 
 function batchOf(over: Partial<Batch> = {}): Batch {
   return {
@@ -98,6 +122,36 @@ describe('The activity record stays under 1 KB through delivered (one write unit
       is_test: false,
     };
     expect(Math.max(...lifeOf(single))).toBeLessThanOrEqual(1024);
+  });
+
+  test('a campaign mail with the longest subject the API takes: the subject stays in the batch, the record under 1 KB through delivered', () => {
+    const batch = batchOf({ campaign_id: randomUUID(), subject: LONGEST_SUBJECT });
+    const activity = batchRecipientActivity(batch, { email: 'firstname.lastname@example.com', data: { first_name: 'Ada' } }, batchActivityId(batch.id, 7), 'queued', { created_at: CREATED, updated_at: CREATED });
+    const stored = storedRecipientActivity(activity);
+    expect(stored.subject).toBeUndefined();
+    expect(Math.max(...lifeOf(stored))).toBeLessThanOrEqual(1024);
+    // Copied into the record, the same subject would take 3 write units per update.
+    expect(Math.min(...lifeOf(activity))).toBeGreaterThan(2048);
+  });
+
+  test('a bounced campaign mail, long diagnostic included: 1 KB up to sent, the bounce write 2 write units (docs/cost.md)', () => {
+    for (const subject of [LONGEST_SUBJECT, SUBJECT]) {
+      const batch = batchOf({ campaign_id: randomUUID(), subject });
+      const stored = storedRecipientActivity(batchRecipientActivity(batch, { email: 'firstname.lastname@example.com' }, batchActivityId(batch.id, 7), 'queued', { created_at: CREATED, updated_at: CREATED }));
+      const [first, sent, bounced] = bouncedLifeOf(stored, LONG_DIAGNOSTIC);
+      expect(Math.max(first, sent)).toBeLessThanOrEqual(1024);
+      // The diagnostic goes to the suppression entry, not the record: it does not count here.
+      expect(bounced).toBeLessThanOrEqual(2048);
+      expect(bouncedLifeOf(stored, 'x')[2]).toBe(bounced);
+    }
+  });
+
+  test(`a subject up to ${LONG_SUBJECT_BYTES} bytes stays in the record (no read of the batch to show it), under 1 KB through delivered`, () => {
+    const subject = 'S'.repeat(LONG_SUBJECT_BYTES);
+    const batch = batchOf({ campaign_id: randomUUID(), subject });
+    const stored = storedRecipientActivity(batchRecipientActivity(batch, { email: 'firstname.lastname@example.com' }, batchActivityId(batch.id, 7), 'queued', { created_at: CREATED, updated_at: CREATED }));
+    expect(stored.subject).toBe(subject);
+    expect(Math.max(...lifeOf(stored))).toBeLessThanOrEqual(1024);
   });
 
   test('the size rules count what DynamoDB counts', () => {

@@ -1,0 +1,42 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailure } from '../errors';
+import type { Db } from './client';
+import type { ItemKey } from './keys';
+
+/** The parts of an UpdateCommand that SET each field (undefined ones left out), under placeholder names so that any field name is safe. */
+export function setFields(fields: Record<string, unknown>): { UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> } {
+  const entries = Object.entries(fields).filter(([, v]) => v !== undefined);
+  return {
+    UpdateExpression: `SET ${entries.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#f${i}`, k])),
+    ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+  };
+}
+
+/** A condition with its own `#names` and `:values` (they must not be `#f<n>` or `:v<n>`, which setFields uses). */
+export interface SetCondition {
+  readonly expression: string;
+  readonly names?: Record<string, string>;
+  readonly values?: Record<string, unknown>;
+}
+
+/** Sets the fields of the item at `key` if `condition` holds: false when it did not (another caller moved the item first). */
+export async function setFieldsIf(db: Db, key: ItemKey, fields: Record<string, unknown>, condition: SetCondition): Promise<boolean> {
+  const set = setFields(fields);
+  try {
+    await db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: key,
+        UpdateExpression: set.UpdateExpression,
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: { ...condition.names, ...set.ExpressionAttributeNames },
+        ExpressionAttributeValues: { ...condition.values, ...set.ExpressionAttributeValues },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailure(error)) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { functionAccess, scheduledAccess } from '../../lib/access';
+import { EmailApiStack } from '../../lib/email-api-stack';
+
+// Bundling is skipped (`aws:cdk:bundling-stacks`): these tests are about the functions' environment.
+const stackOf = (props: ConstructorParameters<typeof EmailApiStack>[2] = {}, context: Record<string, unknown> = {}) =>
+  new EmailApiStack(new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } }), 'Dmarc', {
+    env: { account: '123456789012', region: 'eu-west-1' },
+    ...props,
+  });
+
+/** The functions whose code builds DNS records (lib/access.ts gives them the setting). */
+const readers = [...Object.values(functionAccess), ...Object.values(scheduledAccess)].filter((a) => a.settings?.includes('DMARC_REPORTS_DOMAIN')).length;
+
+/** DMARC_REPORTS_DOMAIN of every function that has it in its environment. */
+function values(template: Template): unknown[] {
+  return Object.values(template.findResources('AWS::Lambda::Function'))
+    .map((f) => f.Properties.Environment?.Variables?.DMARC_REPORTS_DOMAIN)
+    .filter((v) => v !== undefined);
+}
+
+describe('the DMARC reports domain (DMARC_REPORTS_DOMAIN)', () => {
+  it('reaches the domain functions (register, recreate, partner provisioning, re-check) as the prop gives it', () => {
+    expect(readers).toBeGreaterThanOrEqual(4);
+    for (const name of ['domains', 'partner', 'pages'] as const) expect(functionAccess[name].settings).toContain('DMARC_REPORTS_DOMAIN');
+    expect(values(Template.fromStack(stackOf({ dmarcReportsDomain: 'dmarc.example.com' })))).toEqual(Array(readers).fill('dmarc.example.com'));
+  });
+
+  it('takes the `dmarcReportsDomain` context (`cdk deploy -c dmarcReportsDomain=...`) when the prop is absent, lowercased', () => {
+    expect(values(Template.fromStack(stackOf({}, { dmarcReportsDomain: 'Reports.Example.org.' })))).toEqual(Array(readers).fill('reports.example.org'));
+  });
+
+  it('is absent when unset: the code then uses the inbound domain (shared/domains/dns-records.ts)', () => {
+    expect(values(Template.fromStack(stackOf()))).toEqual([]);
+  });
+
+  it.each(['mailto:dmarc@example.com', 'example', 'https://example.com', 42])('fails the synth on %p, naming the setting', (value) => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], dmarcReportsDomain: value } });
+    expect(() => new EmailApiStack(app, 'Bad')).toThrow(/dmarcReportsDomain must be a DNS name/);
+  });
+});
