@@ -157,6 +157,8 @@ export async function runStep(deps: Services, campaignId: string, step: number):
   if (granted > 0) {
     const sender = await findSenderById(deps, campaign.project_id, campaign.sender_profile_id);
     if (!sender) {
+      // The window's tokens go back first: another campaign stepping in this window may use them.
+      await returnTokens(deps.db, now, granted);
       await moveCampaign(deps.db, campaignId, ['pending', ...RUNNING_CAMPAIGN_STATUSES], 'failed', { failure_reason: 'The sender profile no longer exists', updated_at: now.toISOString() });
       // A failed campaign uses its template no more, as a completed or cancelled one.
       await releaseCampaignTemplate(deps.db, campaign);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { upsertLeads } from '../../shared/audience/lead-upsert';
 import { deleteLead } from '../../shared/audience/lead-service';
 import type { Campaign } from '../../shared/campaigns/campaign';
@@ -16,7 +16,8 @@ import { findSenderById } from '../../shared/domains/sender-service';
 import { refreshConfig } from '../../shared/config';
 import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
-import { campaignCursorKey, campaignKey, campaignListIndex } from '../../shared/store/keys';
+import { campaignCursorKey, campaignKey, campaignListIndex, campaignRateKey } from '../../shared/store/keys';
+import { windowOf } from '../../shared/campaigns/pacing';
 import { listTemplateUsage, recordTemplateUsage } from '../../shared/templates/template-repository';
 import { createTemplate } from '../../shared/templates/template-service';
 import type { LocalTimers } from '../../local/local-timers';
@@ -176,6 +177,16 @@ describe('an ended campaign frees its template (the usage marker a forced templa
     await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
     expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'failed', failure_reason: 'The sender profile no longer exists' });
     expect(await marked(campaign)).toBe(false);
+  });
+
+  it('a campaign failed because its sender profile is gone gives back the rate it took, so the next campaign in the window still sends', async () => {
+    const now = new Date();
+    const windowTaken = async () => Number((await services().db.doc.send(new GetCommand({ TableName: services().db.tableName, Key: campaignRateKey(windowOf(now)) }))).Item?.taken ?? 0);
+    const before = await windowTaken();
+    const campaign = await campaignTo(await leads(`norate-${randomUUID().slice(0, 8)}`, 2), { status: 'pending', sender_profile_id: randomUUID() });
+    await runCampaignMessage({ ...services(), clock: { now: () => now } }, { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
+    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'failed' });
+    expect(await windowTaken()).toBe(before);
   });
 
   it.each(['completed', 'cancelled', 'failed'] as const)('a %s campaign whose release crashed after its final move is freed by its next (stale) step message', async (status) => {
