@@ -1,5 +1,6 @@
-import { badRequest } from '../errors';
+import * as z from '../zod';
 import { isEmail } from '../mail/addresses';
+import { parseRequest } from '../validate';
 
 /** A validated `POST /domains/verify-email`: the address, and the sender name (its local part when none is given). */
 export interface VerifyEmailInput {
@@ -7,12 +8,31 @@ export interface VerifyEmailInput {
   name: string;
 }
 
+const MISSING = 'Missing required fields: email';
+
+/**
+ * The body of `POST /domains/verify-email` (part 7: a missing email, then an invalid one). An email
+ * that is no string, or blank once trimmed, counts as missing, as does a body that is no object; the
+ * address is read trimmed and lower-cased, and named so in the refusal. `name` is optional and never
+ * refused: one that is no string is read as not given.
+ */
+export const verifyEmailBodySchema = z.object(
+  {
+    email: z.string({ error: MISSING }).check(
+      z.trim(),
+      z.toLowerCase(),
+      z.refine((value) => value !== '', { error: MISSING, abort: true }),
+      z.superRefine((value, ctx) => {
+        if (!isEmail(value)) ctx.issues.push({ code: 'custom', input: value, message: `Invalid email: ${value}` });
+      }),
+    ),
+    name: z.catch(z.optional(z.string()), undefined),
+  },
+  { error: MISSING },
+);
+
 /** Validates a `/domains/verify-email` body; throws the 400 of part 7. */
 export function parseVerifyEmailRequest(body: unknown): VerifyEmailInput {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const email = typeof b.email === 'string' ? b.email.trim().toLowerCase() : '';
-  const name = typeof b.name === 'string' && b.name.trim() ? b.name.trim() : email.split('@')[0];
-  if (!email) throw badRequest('Missing required fields: email');
-  if (!isEmail(email)) throw badRequest(`Invalid email: ${email}`);
-  return { email, name };
+  const { email, name } = parseRequest(verifyEmailBodySchema, body ?? {});
+  return { email, name: name?.trim() || email.split('@')[0] };
 }
