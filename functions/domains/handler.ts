@@ -7,6 +7,7 @@ import { discoverDomainConnect } from '../../shared/domains/domain-connect';
 import { domainHealth } from '../../shared/domains/domain-health';
 import { findSenderById, mailboxConfirmed, presentSender, startMailboxVerification } from '../../shared/domains/sender-service';
 import { presentSubdomain, registerSubdomain, subdomainsOf } from '../../shared/domains/subdomains';
+import { parseSubdomainRequest } from '../../shared/domains/subdomain-request';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller, publicBaseUrl, type ApiRequest } from '../../shared/http/api-types';
 import { domainParam as readDomainParam } from '../../shared/http/path-params';
@@ -105,12 +106,12 @@ export const handler = apiHandler('domains', {
   },
 
   'POST /domains/reply': async (request) => {
-    const { subdomain, existing } = await registerSubdomain(services(), projectOf(request), 'reply', request.body);
+    const { subdomain, existing } = await registerSubdomain(services(), projectOf(request), 'reply', parseSubdomainRequest(request.body));
     return { status: existing ? 200 : 201, body: { success: true, domain: subdomain.parent_domain, reply_domain: presentSubdomain(subdomain), existing } };
   },
 
   'POST /domains/tracking': async (request) => {
-    const { subdomain, existing } = await registerSubdomain(services(), projectOf(request), 'tracking', request.body);
+    const { subdomain, existing } = await registerSubdomain(services(), projectOf(request), 'tracking', parseSubdomainRequest(request.body));
     return { status: existing ? 200 : 201, body: { success: true, domain: subdomain.parent_domain, tracking_domain: presentSubdomain(subdomain), existing } };
   },
 

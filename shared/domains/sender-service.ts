@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../container';
-import { badRequest, conflict, ConditionFailedError } from '../errors';
-import { isEmail } from '../mail/addresses';
+import { conflict, ConditionFailedError } from '../errors';
+import { parseVerifyEmailRequest } from './verify-email-request';
 import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import { nextSenderCheckAt } from './recheck-schedule';
@@ -67,11 +67,8 @@ export function presentSender(sender: SenderProfile, domain: SendingDomain | und
  */
 export async function startMailboxVerification(deps: Services, project: Project, body: unknown, baseUrl: string | undefined): Promise<SenderProfile> {
   refuseDisabledProject(project);
-  const b = (body ?? {}) as Record<string, unknown>;
-  const email = typeof b.email === 'string' ? b.email.trim().toLowerCase() : '';
-  const name = typeof b.name === 'string' && b.name.trim() ? b.name.trim() : email.split('@')[0];
-  if (!email) throw badRequest('Missing required fields: email');
-  if (!isEmail(email)) throw badRequest(`Invalid email: ${email}`);
+  // Parsed after the project check: a disabled project is refused (403) whatever it sent.
+  const { email, name } = parseVerifyEmailRequest(body);
   const existing = await getSender(deps.db, project.id, email, true);
   if (existing && existing.sender_source !== 'magic_link') {
     throw conflict(`Sender ${email} already exists on a registered domain`, 'SENDER_EXISTS');

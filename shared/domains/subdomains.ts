@@ -15,7 +15,7 @@ import {
   trackingTlsIndex,
 } from '../store/keys';
 import type { DnsRecord, RecordStatus } from './domain';
-import { isDomainName } from '../mail/addresses';
+import type { SubdomainInput } from './subdomain-request';
 import { providerHosts, type ProviderHosts } from './dns-records';
 import { getDomain } from './domain-repository';
 
@@ -177,12 +177,8 @@ export async function registerSubdomain(
   deps: Services,
   projectId: string,
   kind: SubdomainKind,
-  body: unknown,
+  { domain: parent }: SubdomainInput,
 ): Promise<{ subdomain: Subdomain; existing: boolean }> {
-  const raw = (body ?? {}) as Record<string, unknown>;
-  const parent = typeof raw.domain === 'string' ? raw.domain.trim().toLowerCase().replace(/\.$/, '') : '';
-  if (!parent) throw badRequest('Missing required fields: domain');
-  if (!isDomainName(parent)) throw badRequest(`Invalid domain: ${parent}`);
   const label = SUBDOMAIN_LABEL[kind];
   const record = recordOf(kind, providerHosts(deps.config));
   // Accept either the sending domain or the subdomain itself.

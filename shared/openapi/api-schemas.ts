@@ -11,6 +11,8 @@ import { createTemplateBodySchema, updateTemplateBodySchema } from '../templates
 import { activityQuerySchema } from '../activity/activity-list';
 import { addSuppressionsBodySchema, suppressionEmailsBodySchema, suppressionListQuerySchema } from '../suppression/suppression-request';
 import { registerDomainBodySchema } from '../domains/register-request';
+import { subdomainBodySchema } from '../domains/subdomain-request';
+import { verifyEmailBodySchema } from '../domains/verify-email-request';
 import { attributesBodySchema, leadListQuerySchema, leadUpdateBodySchema, leadUpsertBodySchema, membershipBodySchema, tagsBodySchema } from '../audience/lead-input';
 import { bulkEventsBodySchema, eventBodySchema, eventListQuerySchema } from '../audience/custom-event';
 import { segmentCreateBodySchema, segmentUpdateBodySchema } from '../audience/segment-request';
@@ -24,7 +26,7 @@ import { createProjectBodySchema, domainOnboardingBodySchema, projectPatchBodySc
  * client and the faults suite's fuzz inputs are all drawn from here.
  *
  * A schema marked `validates: true` is the one the route's handler parses with (the one source of
- * validation); the others describe a body their handler reads by hand.
+ * validation); every route that takes a body is so marked (test/unit/shared/openapi/validating-schemas.test.ts).
  */
 export interface RouteSchemas {
   /** One line for the docs. */
@@ -131,9 +133,15 @@ describeRoute('POST /domains/register', {
   example: { domain: 'mail.example.com', sender_name: 'Example', sender_email: 'hello@mail.example.com' },
 });
 describeRoute('GET /domains/health', { summary: 'Health of every domain of the project', response: ok });
-describeRoute('POST /domains/reply', { summary: 'Set up the reply domain', body: anyObject, response: ok });
-describeRoute('POST /domains/tracking', { summary: 'Set up the tracking domain', body: anyObject, response: ok });
-describeRoute('POST /domains/verify-email', { summary: 'Verify a sender address by magic link', body: anyObject, response: ok });
+describeRoute('POST /domains/reply', { summary: 'Set up the reply domain', body: subdomainBodySchema, validates: true, response: ok, example: { domain: 'mail.example.com' } });
+describeRoute('POST /domains/tracking', { summary: 'Set up the tracking domain', body: subdomainBodySchema, validates: true, response: ok, example: { domain: 'mail.example.com' } });
+describeRoute('POST /domains/verify-email', {
+  summary: 'Verify a sender address by magic link',
+  body: verifyEmailBodySchema,
+  validates: true,
+  response: ok,
+  example: { email: 'owner@example.com', name: 'Owner' },
+});
 describeRoute('GET /domains/{domain}/dns-records', { summary: 'The DNS records to publish', response: ok });
 describeRoute('POST /domains/{domain}/verify', { summary: 'Check verification now', response: ok });
 describeRoute('GET /domains/{domain}/status', { summary: 'Verification status', response: ok });

@@ -2646,8 +2646,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.example.com"
+                 *     }
+                 */
                 "application/json": {
-                    [key: string]: unknown;
+                    domain: string;
                 };
             };
         };
@@ -2692,8 +2697,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.example.com"
+                 *     }
+                 */
                 "application/json": {
-                    [key: string]: unknown;
+                    domain: string;
                 };
             };
         };
@@ -2738,8 +2748,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "name": "Owner"
+                 *     }
+                 */
                 "application/json": {
-                    [key: string]: unknown;
+                    email: string;
+                    name?: string;
                 };
             };
         };
