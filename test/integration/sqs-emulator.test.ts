@@ -1,4 +1,4 @@
-import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startSqs } from '../../local/emulators/sqs';
 import type { RunningEmulator } from '../../local/emulators/dynamodb';
 import { freePort } from '../../local/free-port';
@@ -35,4 +35,25 @@ describe('local SQS in-flight limit', () => {
     const deleted = await client.send(new DeleteMessageBatchCommand({ QueueUrl, Entries: out.Messages!.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
     expect(deleted.Failed ?? []).toEqual([]);
   }, 120_000);
+});
+
+describe('local SQS long polling', () => {
+  test('a long poll answers as soon as a message arrives, not when its wait or its batch is full', async () => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'long-poll' }));
+    const started = Date.now();
+    const receive = client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+    await new Promise((r) => setTimeout(r, 200));
+    await client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'lone' }));
+    const out = await receive;
+    expect(out.Messages?.map((m) => m.Body)).toEqual(['lone']);
+    // Well before the 5 s wait ends, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
+  test('a queue that already holds messages answers one long poll with up to the maximum', async () => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'full-batch' }));
+    await client.send(new SendMessageBatchCommand({ QueueUrl, Entries: Array.from({ length: 10 }, (_, i) => ({ Id: String(i), MessageBody: String(i) })) }));
+    const out = await client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+    expect(out.Messages).toHaveLength(10);
+  });
 });
