@@ -14,6 +14,10 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // One DynamoDB Local for every file (each test cloud makes its own table in it): a JVM start
+      // per file cost minutes of a CI run (docs/decisions.md, "CI time").
+      globalSetup: '<rootDir>/test/integration/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/support/global-teardown.ts',
     },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
   ],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { refreshConfig } from '../shared/config';
@@ -36,6 +36,13 @@ export interface LocalCloudOptions {
   readonly ports: { api: number; dynamodb: number; sqs: number; ses: number; s3: number };
   /** Run the queue workers: all (default), none, or only those named (tests that read a queue themselves). */
   readonly workers?: boolean | readonly WorkerName[];
+  /** Start DynamoDB Local for a short run (tests): faster start, lower peak speed (QUICK_START_JVM_FLAGS). */
+  readonly quickStart?: boolean;
+  /**
+   * A DynamoDB Local already running, used instead of starting one (the integration tests share one
+   * across files): this cloud makes its own table there and deletes it when it stops.
+   */
+  readonly dynamodb?: { readonly endpoint: string; readonly tableName: string };
 }
 
 export interface LocalCloud {
@@ -70,7 +77,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const pick = async (port: number) => (port === 0 ? freePort() : port);
   const ports = {
     api: await pick(options.ports.api),
-    dynamodb: await pick(options.ports.dynamodb),
+    dynamodb: options.dynamodb ? 0 : await pick(options.ports.dynamodb),
     sqs: await pick(options.ports.sqs),
     ses: await pick(options.ports.ses),
     s3: await pick(options.ports.s3),
@@ -90,9 +97,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // A free port can be taken by another process before DynamoDB Local binds it: then, when the
     // caller let us choose, choose again.
     const startDynamo = async (): Promise<RunningEmulator> => {
+      if (options.dynamodb) return sharedTable(options.dynamodb);
       for (let attempt = 1; ; attempt++) {
         try {
-          return await startDynamoDb({ port: ports.dynamodb, dbPath, pidDir });
+          return await startDynamoDb({ port: ports.dynamodb, dbPath, pidDir, quickStart: options.quickStart });
         } catch (error) {
           if (options.ports.dynamodb !== 0 || attempt >= 3 || !/Address already in use/.test(String(error))) throw error;
           ports.dynamodb = await freePort();
@@ -116,7 +124,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const dns = await LocalDnsServer.start({ port: 0, stateFile: path.join(dataDir, 'dns-records.json') });
     stops.push(() => dns.stop());
 
-    const tableName = 'mailroom';
+    const tableName = options.dynamodb?.tableName ?? 'mailroom';
     const bucket = 'mailroom-payloads';
     const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: 'us-east-1', credentials });
     await provisionTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials }), tableName);
@@ -194,6 +202,24 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/** A table of a DynamoDB Local that another owner runs: stopping it deletes the table, not the emulator. */
+function sharedTable(shared: { endpoint: string; tableName: string }): RunningEmulator {
+  return {
+    endpoint: shared.endpoint,
+    stop: async () => {
+      const client = new DynamoDBClient({ endpoint: shared.endpoint, region: 'us-east-1', credentials });
+      try {
+        await client.send(new DeleteTableCommand({ TableName: shared.tableName }));
+      } catch (error) {
+        // A start that failed before the table was made leaves nothing to delete.
+        if (!(error instanceof ResourceNotFoundException)) throw error;
+      } finally {
+        client.destroy();
+      }
+    },
+  };
 }
 
 /** The local token secret, made once and kept, so that reply addresses stay valid across restarts. */

@@ -55,7 +55,8 @@ const baseEnv = (): NodeJS.ProcessEnv => ({
 });
 
 beforeAll(async () => {
-  cloud = await startTestCloud({ workers: false });
+  // `--local` reaches the table named `mailroom`, the local cloud's default.
+  cloud = await startTestCloud({ workers: false, tableName: 'mailroom' });
   cloudEnv = {
     ...baseEnv(),
     AWS_ENDPOINT_URL_DYNAMODB: process.env.AWS_ENDPOINT_URL_DYNAMODB,

@@ -1,4 +1,4 @@
-import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startSqs } from '../../local/emulators/sqs';
 import type { RunningEmulator } from '../../local/emulators/dynamodb';
 import { freePort } from '../../local/free-port';
@@ -26,13 +26,40 @@ describe('local SQS in-flight limit', () => {
   test('a queue holding more messages than the in-flight limit still answers receives', async () => {
     const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'deep.fifo', Attributes: { FifoQueue: 'true', ContentBasedDeduplication: 'true' } }));
     const LIMIT = 20_000;
-    for (let i = 0; i < LIMIT + 10; i += 10) {
-      const Entries = Array.from({ length: 10 }, (_, j) => ({ Id: String(j), MessageBody: String(i + j), MessageGroupId: String((i + j) % 50) }));
-      await client.send(new SendMessageBatchCommand({ QueueUrl, Entries }));
-    }
+    // 2,001 batches, four in flight at a time: the fill is most of this test's time.
+    const starts = Array.from({ length: (LIMIT + 10) / 10 }, (_, k) => k * 10);
+    const fill = async () => {
+      for (let i = starts.shift(); i !== undefined; i = starts.shift()) {
+        const Entries = Array.from({ length: 10 }, (_, j) => ({ Id: String(j), MessageBody: String(i + j), MessageGroupId: String((i + j) % 50) }));
+        await client.send(new SendMessageBatchCommand({ QueueUrl, Entries }));
+      }
+    };
+    await Promise.all([fill(), fill(), fill(), fill()]);
     const out = await client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }));
     expect(out.Messages?.length ?? 0).toBeGreaterThan(0);
     const deleted = await client.send(new DeleteMessageBatchCommand({ QueueUrl, Entries: out.Messages!.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })) }));
     expect(deleted.Failed ?? []).toEqual([]);
-  }, 120_000);
+    // Room for a loaded machine: the serial fill alone took 120 s with 10-15 other jobs running.
+  }, 300_000);
+});
+
+describe('local SQS long polling', () => {
+  test('a long poll answers as soon as a message arrives, not when its wait or its batch is full', async () => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'long-poll' }));
+    const started = Date.now();
+    const receive = client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+    await new Promise((r) => setTimeout(r, 200));
+    await client.send(new SendMessageCommand({ QueueUrl, MessageBody: 'lone' }));
+    const out = await receive;
+    expect(out.Messages?.map((m) => m.Body)).toEqual(['lone']);
+    // Well before the 5 s wait ends, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
+  test('a queue that already holds messages answers one long poll with up to the maximum', async () => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: 'full-batch' }));
+    await client.send(new SendMessageBatchCommand({ QueueUrl, Entries: Array.from({ length: 10 }, (_, i) => ({ Id: String(i), MessageBody: String(i) })) }));
+    const out = await client.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 5 }));
+    expect(out.Messages).toHaveLength(10);
+  });
 });

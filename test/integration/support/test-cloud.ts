@@ -6,6 +6,7 @@ import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
 import { services } from '../../../shared/container';
 import type { Activity } from '../../../shared/activity/activity';
 import type { WorkerName } from '../../../shared/routes';
+import { sharedDynamoDbTable } from './shared-dynamodb';
 
 export interface ApiAnswer {
   status: number;
@@ -34,10 +35,16 @@ export interface OutboxMail {
   attachments: { filename: string; content: string; contentType: string }[];
 }
 
-/** Starts a private local cloud (in-memory table, free ports, a temporary data folder). */
-export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[] } = {}): Promise<TestCloud> {
+/**
+ * Starts a private local cloud (free ports, a temporary data folder, its own in-memory table: in the
+ * run's shared DynamoDB Local, else in one of its own). `tableName` fixes the table's name, for
+ * tools that assume the local default `mailroom`.
+ */
+export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[]; tableName?: string } = {}): Promise<TestCloud> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-it-'));
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers });
+  const shared = sharedDynamoDbTable();
+  const dynamodb = shared && { endpoint: shared.endpoint, tableName: options.tableName ?? shared.tableName };
+  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, quickStart: true, dynamodb });
   const api: TestCloud['api'] = async (method, urlPath, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? cloud.seed.live_key : opts.key;
