@@ -14,7 +14,8 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aw
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
 import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, meteredSqs, round, type Meter } from './measure';
-import { PRICES, PRICES_DATE, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
+import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
+import { PRICES, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
 
 const STEPS = ['campaigns', 'campaign-engine', 'batch-fanout', 'batch-send-worker', 'ses-events'] as const;
 type Step = (typeof STEPS)[number];
@@ -239,37 +240,26 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
  * cloud of its own; sets `campaign` in bench/results.json (other keys are left as they are) and prints it.
  */
 export async function runCampaignBench(): Promise<void> {
-  const { startLocalCloud } = await import('../local/cloud');
   const { DEFAULT_MEMORY_MB } = await import('../lib/project-function');
   const recipients = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 100_000);
   if (recipients <= 0) return;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-bench-campaign-'));
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: false });
-  try {
-    const campaign = await measureCampaign(cloud, { recipients, memoryMb: DEFAULT_MEMORY_MB });
-    const file = path.join(__dirname, 'results.json');
-    const results = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : { prices_date: PRICES_DATE };
-    results.campaign = campaign;
-    fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-    const rows: [string, string][] = [
-      ['recipients (one campaign)', `${campaign.recipients}, ${campaign.outbox_mails} in the outbox, ${campaign.outbox_duplicates} repeated`],
-      ['time to completed (local, rate raised)', `${campaign.seconds_to_completed} s, ${campaign.engine_steps} engine steps, ${campaign.waves} waves`],
-      ['init (frozen audience counted)', `${campaign.init_ms} ms`],
-      ['write units per recipient (API / engine / fan-out / worker / events)', `${campaign.write_units_per_recipient} (${STEPS.map((s) => campaign.write_units_by_step[s]).join(' / ')})`],
-      ['read units per recipient', String(campaign.read_units_per_recipient)],
-      ['DynamoDB requests per recipient', String(campaign.dynamodb_requests_per_recipient)],
-      ['SQS requests per recipient', String(campaign.sqs_requests_per_recipient)],
-      ['Lambda invocations / GB-seconds per recipient', `${campaign.lambda_invocations_per_recipient} / ${campaign.lambda_gb_seconds_per_recipient}`],
-      ['$ per 1,000 mails: DynamoDB / SQS / events / Lambda', Object.values(campaign.dollars_by_part_per_1000_mails).map((d) => `$${d}`).join(' / ')],
-      ['overhead through delivered (goal <= 2%)', `$${campaign.dollars_per_1000_mails} per 1,000 mails = ${campaign.overhead_pct}% of SES`],
-      ...campaign.model_10m.map((m): [string, string] => [`10M recipients at ${m.rate}/s (campaigns get ${m.campaign_share}/s)`, `pending in ${m.seconds_to_pending} s, completed in ${m.hours_to_completed} h`]),
-    ];
-    const width = Math.max(...rows.map(([k]) => k.length));
-    console.log('\nMailroom benchmark: cost per campaign recipient\n');
-    for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-    console.log(`\n  written to ${path.relative(process.cwd(), file)} (campaign)\n`);
-  } finally {
-    await cloud.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  const campaign = await withBenchCloud((cloud) => measureCampaign(cloud, { recipients, memoryMb: DEFAULT_MEMORY_MB }), { name: 'bench-campaign' });
+  writeResults('campaign', campaign);
+  const rows: [string, string][] = [
+    ['recipients (one campaign)', `${campaign.recipients}, ${campaign.outbox_mails} in the outbox, ${campaign.outbox_duplicates} repeated`],
+    ['time to completed (local, rate raised)', `${campaign.seconds_to_completed} s, ${campaign.engine_steps} engine steps, ${campaign.waves} waves`],
+    ['init (frozen audience counted)', `${campaign.init_ms} ms`],
+    ['write units per recipient (API / engine / fan-out / worker / events)', `${campaign.write_units_per_recipient} (${STEPS.map((s) => campaign.write_units_by_step[s]).join(' / ')})`],
+    ['read units per recipient', String(campaign.read_units_per_recipient)],
+    ['DynamoDB requests per recipient', String(campaign.dynamodb_requests_per_recipient)],
+    ['SQS requests per recipient', String(campaign.sqs_requests_per_recipient)],
+    ['Lambda invocations / GB-seconds per recipient', `${campaign.lambda_invocations_per_recipient} / ${campaign.lambda_gb_seconds_per_recipient}`],
+    ['$ per 1,000 mails: DynamoDB / SQS / events / Lambda', Object.values(campaign.dollars_by_part_per_1000_mails).map((d) => `$${d}`).join(' / ')],
+    ['overhead through delivered (goal <= 2%)', `$${campaign.dollars_per_1000_mails} per 1,000 mails = ${campaign.overhead_pct}% of SES`],
+    ...campaign.model_10m.map((m): [string, string] => [`10M recipients at ${m.rate}/s (campaigns get ${m.campaign_share}/s)`, `pending in ${m.seconds_to_pending} s, completed in ${m.hours_to_completed} h`]),
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  console.log('\nMailroom benchmark: cost per campaign recipient\n');
+  for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+  console.log(`\n  written to ${path.relative(process.cwd(), RESULTS_FILE)} (campaign)\n`);
 }
