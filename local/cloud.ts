@@ -5,7 +5,7 @@ import { DeleteTableCommand, DynamoDBClient, ResourceNotFoundException } from '@
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { refreshConfig } from '../shared/config';
-import { overrideServices, services } from '../shared/container';
+import { overrideServices, resetServices, services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
 import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
@@ -134,6 +134,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     };
     await provisionBucket(new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials, forcePathStyle: true }), bucket);
 
+    // A cloud starts from the real adapters: services a caller replaced for an earlier cloud in this
+    // process (a benchmark's metered clients, restored as overrides) would still reach its endpoints.
+    resetServices();
     refreshConfig({
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,

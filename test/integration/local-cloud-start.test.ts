@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalCloud } from '../../local/cloud';
+import { overrideServices, services } from '../../shared/container';
+import { projectKey } from '../../shared/store/keys';
+import { startTestCloud } from './support/test-cloud';
 import { freePort } from '../../local/free-port';
 
 /** Listens on a port of 127.0.0.1 and 0.0.0.0 alike (DynamoDB Local binds 0.0.0.0), hanging up on every caller. */
@@ -39,4 +43,21 @@ describe('starting the local cloud', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  test('a second cloud in the same process uses its own emulators, even after a caller restored the first one\'s services as overrides', async () => {
+    const first = await startTestCloud({ workers: false });
+    // What the benchmarks do around each metered step: replace services, then put the originals back.
+    overrideServices(services());
+    await first.stop();
+    const second = await startTestCloud({ workers: false });
+    try {
+      const deps = services();
+      // The second cloud's seeded project is in the table the services reach.
+      const seeded = await deps.db.doc.send(new GetCommand({ TableName: deps.db.tableName, Key: projectKey(second.seed.project_id) }));
+      expect(seeded.Item?.id ?? seeded.Item?.project_id).toBe(second.seed.project_id);
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
 });
+
