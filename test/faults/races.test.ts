@@ -4,6 +4,7 @@ import { getActivity } from '../../shared/activity/activity-repository';
 import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
 import { getCursor, heldJobs, STATUS_KEEP_MS } from '../../shared/campaigns/engine-store';
 import { services } from '../../shared/container';
+import { waveId } from '../../shared/campaigns/waves';
 import { batchOfDueId } from '../../shared/store/keys';
 import { getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS } from '../integration/support/test-cloud';
@@ -223,6 +224,35 @@ describe('POST /v1/campaigns/:id/cancel while the campaign engine steps', () => 
     const seen = Object.keys(outcomes['campaign cancel']);
     expect(seen).toContain('cancel before the wave');
     expect(seen.filter((o) => o !== 'cancel before the wave').length).toBeGreaterThan(0);
+  });
+});
+
+describe('POST /v1/campaigns/:id/cancel after a wave was queued, before the send worker ran', () => {
+  test('the send worker sends none of the wave: every released mail ends cancelled and is counted cancelled', async () => {
+    // Driven in this order (the free-running rounds above rarely land here): the wave is released and
+    // fanned out into batch-send jobs, the cancel answers, and only then do the jobs reach their worker.
+    const campaign = await startCampaign(fc, unique('cgate'), 6);
+    await source.invoke('campaign-engine', await firstStep(campaign.id));
+    const waves = [0, 1].map((n) => waveId(campaign.id, n));
+    await source.invoke('batch-fanout', await source.take('fanout', 1, (b) => waves.includes(b.batch_id)));
+    const jobs = await source.take('batch-send', 1, (b) => b.campaign_id === campaign.id);
+    expect((await api('POST', `/v1/campaigns/${campaign.id}/cancel`)).status).toBe(200);
+    await source.invoke('batch-send-worker', jobs);
+    await source.settle();
+
+    const released = (await getCursor(services().db, campaign.id)).released;
+    expect(released).toBe(campaign.recipients.length);
+    const mails = await campaignMails(campaign.id);
+    const statuses = await Promise.all(mails.map(async (m) => (await getActivity(services().db, m.id, true))?.current_status));
+    const { copies } = await outboxOf(campaign.recipients);
+    const counts = await readCampaignCounts(services().db, campaign.id);
+    expect({ mailsSent: [...copies.values()].reduce((a, b) => a + b, 0), statuses, sent: counts.sent, cancelled: counts.cancelled }).toEqual({
+      mailsSent: 0,
+      statuses: mails.map(() => 'cancelled'),
+      sent: 0,
+      cancelled: released,
+    });
+    count('campaign cancel', 'wave queued, cancelled before its worker (driven)');
   });
 });
 
