@@ -5,7 +5,7 @@ import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
 import { getCursor, heldJobs, STATUS_KEEP_MS } from '../../shared/campaigns/engine-store';
 import { services } from '../../shared/container';
 import { waveId } from '../../shared/campaigns/waves';
-import { batchOfDueId } from '../../shared/store/keys';
+import { batchOfDueId, campaignKey } from '../../shared/store/keys';
 import { getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS } from '../integration/support/test-cloud';
 import { campaignBody, campaignLeads, campaignMails, campaignTemplate, startCampaign, storedCampaign } from './support/campaigns';
@@ -253,6 +253,33 @@ describe('POST /v1/campaigns/:id/cancel after a wave was queued, before the send
       cancelled: released,
     });
     count('campaign cancel', 'wave queued, cancelled before its worker (driven)');
+  });
+});
+
+describe('POST /v1/campaigns/:id/cancel while a step is about to record itself', () => {
+  test('the step that released its wave before the cancel cannot move the campaign back: it stays cancelled and the wave sends nothing', async () => {
+    // The step has released its wave and waits at its last write, the step record on the campaign;
+    // the cancel lands in between (engine-store.ts: recordStep's status condition must refuse it).
+    const campaign = await startCampaign(fc, unique('crecord'), 4);
+    const step = await firstStep(campaign.id);
+    const key = campaignKey(campaign.id);
+    const record = fc.holds.at((c) => c.constructor.name === 'UpdateCommand' && (c.input?.Key as { pk?: string } | undefined)?.pk === key.pk && (c.input?.ExpressionAttributeNames as Record<string, string> | undefined)?.['#step'] === 'step');
+    const stepping = source.invoke('campaign-engine', step);
+    await record.reached;
+    expect((await api('POST', `/v1/campaigns/${campaign.id}/cancel`)).status).toBe(200);
+    record.release();
+    await stepping;
+    await source.settle();
+
+    const mails = await campaignMails(campaign.id);
+    const statuses = await Promise.all(mails.map(async (m) => (await getActivity(services().db, m.id, true))?.current_status));
+    const { copies } = await outboxOf(campaign.recipients);
+    expect({ campaign: (await storedCampaign(campaign.id))?.status, mailsSent: [...copies.values()].reduce((a, b) => a + b, 0), statuses }).toEqual({
+      campaign: 'cancelled',
+      mailsSent: 0,
+      statuses: campaign.recipients.map(() => 'cancelled'),
+    });
+    count('campaign cancel', 'cancelled before the step recorded itself (driven)');
   });
 });
 
