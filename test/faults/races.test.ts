@@ -4,17 +4,19 @@ import { getActivity } from '../../shared/activity/activity-repository';
 import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
 import { getCursor, heldJobs, STATUS_KEEP_MS } from '../../shared/campaigns/engine-store';
 import { services } from '../../shared/container';
-import { batchOfDueId } from '../../shared/store/keys';
+import { waveId } from '../../shared/campaigns/waves';
+import { batchOfDueId, campaignKey } from '../../shared/store/keys';
 import { getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS } from '../integration/support/test-cloud';
 import { campaignBody, campaignLeads, campaignMails, campaignTemplate, startCampaign, storedCampaign } from './support/campaigns';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
+import type { DbCommand } from './support/faults';
 import { ManualSource } from './support/manual-source';
 import { reportFigures } from './support/report';
 
 /**
  * Issue 19, part 2: concurrency races, each run several times so that both orders of the race
- * come up: project creations, lead upserts, a batch cancelled as it fans out, a campaign cancelled
+ * come up (the batch cancel drives each order through a latch on the table, as timing alone did not): project creations, lead upserts, a batch cancelled as it fans out, a campaign cancelled
  * or paused while its engine steps, a template deleted while a campaign is created.
  */
 
@@ -36,6 +38,7 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown, key?: string) => fc.cloud.api(method, path, { body, key });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
 
 describe('POST /v1/partner/projects: concurrent creations with one external_key', () => {
@@ -77,45 +80,81 @@ describe('POST /v1/leads: concurrent upserts of one email', () => {
   });
 });
 
+/** A 5-recipient batch due in 1.5 s, and its fire message taken off the queue (the caller runs it in the race). */
+async function scheduledBatch() {
+  const tag = unique('cancel');
+  const recipients = Array.from({ length: 5 }, (_, i) => `${tag}-${i}@example.com`);
+  const at = new Date(Date.now() + 1_500).toISOString();
+  const created = await api('POST', '/v1/send-batch', { sender: fc.cloud.seed.sender_email, subject: 'Race', html: '<p>Hi</p>', recipients, scheduled_at: at });
+  expect(created.status).toBe(200);
+  const batchId = created.body.batch_id as string;
+  const activityIds = (created.body.recipients as { activity_id: string }[]).map((r) => r.activity_id);
+  const [fire] = await source.take('scheduled', 1, (b) => typeof b.id === 'string' && batchOfDueId(b.id) === batchId);
+  return { batchId, recipients, activityIds, fire };
+}
+
+/** Checks that exactly one side won: a 200 cancel and nothing sent, or a 409 and every mail once; names the winner. */
+async function batchRaceOutcome(batch: Awaited<ReturnType<typeof scheduledBatch>>, cancel: { status: number }): Promise<'cancel won' | 'batch won'> {
+  await source.settle();
+  const { recipients, activityIds } = batch;
+  const outbox = (await fc.cloud.outbox()).filter((m) => recipients.some((r) => m.destination.to.includes(r)));
+  const statuses = await Promise.all(activityIds.map(async (id) => ((await api('GET', `/v1/activity/${id}`)).body.data as { status?: string; current_status?: string })));
+  const statusOf = (s: { status?: string; current_status?: string }) => s.current_status ?? s.status;
+  if (cancel.status === 200) {
+    expect({ mailsSent: outbox.length, statuses: statuses.map(statusOf) }).toEqual({ mailsSent: 0, statuses: recipients.map(() => 'cancelled') });
+    return 'cancel won';
+  }
+  expect(cancel.status).toBe(409);
+  expect(outbox).toHaveLength(recipients.length);
+  expect(new Set(outbox.map((m) => m.destination.to[0])).size).toBe(recipients.length);
+  expect(statuses.map(statusOf)).toEqual(recipients.map(() => 'delivered'));
+  return 'batch won';
+}
+
+/** The cancel's conditional write (shared/batches/batch-repository.ts: cancelScheduledBatch). */
+const isCancelWrite = (c: DbCommand) => c.constructor.name === 'UpdateCommand' && c.input?.ExpressionAttributeValues?.[':cancelled'] === 'cancelled';
+/** The fire's move to `sending` (batch-repository.ts: startScheduledBatch). */
+const isStartWrite = (c: DbCommand) => c.constructor.name === 'UpdateCommand' && c.input?.ExpressionAttributeValues?.[':sending'] === 'sending' && ':for' in (c.input?.ExpressionAttributeValues ?? {});
+
 describe('DELETE /v1/send-batch/:id while the batch starts to fan out', () => {
-  test('either the cancel wins and nothing is sent, or the batch wins, the cancel answers 409 and every mail goes once', async () => {
-    for (let round = 0; round < 6; round++) {
-      const tag = unique('cancel');
-      const recipients = Array.from({ length: 5 }, (_, i) => `${tag}-${i}@example.com`);
-      const at = new Date(Date.now() + 1_500).toISOString();
-      const created = await api('POST', '/v1/send-batch', { sender: fc.cloud.seed.sender_email, subject: 'Race', html: '<p>Hi</p>', recipients, scheduled_at: at });
-      expect(created.status).toBe(200);
-      const batchId = created.body.batch_id as string;
-      const activityIds = (created.body.recipients as { activity_id: string }[]).map((r) => r.activity_id);
-      const [fire] = await source.take('scheduled', 1, (b) => typeof b.id === 'string' && batchOfDueId(b.id) === batchId);
-      // The fire and the cancel at about the same moment; the rounds hold the fire back longer and
-      // longer against the cancel's HTTP round trip, so that each side wins some.
-      const [, cancel] = await Promise.all([
-        new Promise((r) => setTimeout(r, [0, 5, 20, 50, 100, 200][round])).then(() => source.invoke('scheduled-send-worker', [fire])),
-        api('DELETE', `/v1/send-batch/${batchId}`),
-      ]);
-      await source.settle();
-      const outbox = (await fc.cloud.outbox()).filter((m) => recipients.some((r) => m.destination.to.includes(r)));
-      const statuses = await Promise.all(activityIds.map(async (id) => ((await api('GET', `/v1/activity/${id}`)).body.data as { status?: string; current_status?: string })));
-      const statusOf = (s: { status?: string; current_status?: string }) => s.current_status ?? s.status;
-      if (cancel.status === 200) {
-        expect(outbox).toHaveLength(0);
-        expect(statuses.map(statusOf)).toEqual(recipients.map(() => 'cancelled'));
-        count('batch cancel', 'cancel won');
-      } else {
-        expect(cancel.status).toBe(409);
-        expect(outbox).toHaveLength(recipients.length);
-        expect(new Set(outbox.map((m) => m.destination.to[0])).size).toBe(recipients.length);
-        expect(statuses.map(statusOf)).toEqual(recipients.map(() => 'delivered'));
-        count('batch cancel', 'batch won');
-      }
+  test('cancel first: the fire that read `scheduled` before the cancel wrote finds the batch cancelled, sends nothing, and every record ends cancelled', async () => {
+    const batch = await scheduledBatch();
+    // The fire has read the batch as scheduled and waits at its move to `sending`.
+    const start = fc.holds.at(isStartWrite);
+    const fired = source.invoke('scheduled-send-worker', [batch.fire]);
+    await start.reached;
+    const cancel = await api('DELETE', `/v1/send-batch/${batch.batchId}`);
+    start.release();
+    await fired;
+    expect(cancel.status).toBe(200);
+    expect(await batchRaceOutcome(batch, cancel)).toBe('cancel won');
+    count('batch cancel', 'cancel won (driven)');
+  });
+
+  test('fan-out first: a cancel that read `scheduled` before the batch started answers 409, and every mail goes once', async () => {
+    const batch = await scheduledBatch();
+    // The cancel has read the batch as scheduled and waits at its conditional write.
+    const write = fc.holds.at(isCancelWrite);
+    const cancelling = api('DELETE', `/v1/send-batch/${batch.batchId}`);
+    await write.reached;
+    await source.invoke('scheduled-send-worker', [batch.fire]);
+    await source.settle();
+    write.release();
+    const cancel = await cancelling;
+    expect(cancel.status).toBe(409);
+    expect(await batchRaceOutcome(batch, cancel)).toBe('batch won');
+    count('batch cancel', 'batch won (driven)');
+  });
+
+  test('free-running: either the cancel wins and nothing is sent, or the batch wins, the cancel answers 409 and every mail goes once', async () => {
+    // Which side wins is up to timing here (the driven tests above fix each order); never both, never neither.
+    for (const delay of [0, 50, 200]) {
+      const batch = await scheduledBatch();
+      const [, cancel] = await Promise.all([sleep(delay).then(() => source.invoke('scheduled-send-worker', [batch.fire])), api('DELETE', `/v1/send-batch/${batch.batchId}`)]);
+      count('batch cancel', await batchRaceOutcome(batch, cancel));
     }
-    // Both orders of the race came up (else the check above proved half of it).
-    expect(Object.keys(outcomes['batch cancel'] ?? {}).sort()).toEqual(['batch won', 'cancel won']);
   });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs a campaign's init, and takes its first step's message off the queue (the caller runs it in the race). */
 async function firstStep(campaignId: string) {
@@ -185,6 +224,62 @@ describe('POST /v1/campaigns/:id/cancel while the campaign engine steps', () => 
     const seen = Object.keys(outcomes['campaign cancel']);
     expect(seen).toContain('cancel before the wave');
     expect(seen.filter((o) => o !== 'cancel before the wave').length).toBeGreaterThan(0);
+  });
+});
+
+describe('POST /v1/campaigns/:id/cancel after a wave was queued, before the send worker ran', () => {
+  test('the send worker sends none of the wave: every released mail ends cancelled and is counted cancelled', async () => {
+    // Driven in this order (the free-running rounds above rarely land here): the wave is released and
+    // fanned out into batch-send jobs, the cancel answers, and only then do the jobs reach their worker.
+    const campaign = await startCampaign(fc, unique('cgate'), 6);
+    await source.invoke('campaign-engine', await firstStep(campaign.id));
+    const waves = [0, 1].map((n) => waveId(campaign.id, n));
+    await source.invoke('batch-fanout', await source.take('fanout', 1, (b) => waves.includes(b.batch_id)));
+    const jobs = await source.take('batch-send', 1, (b) => b.campaign_id === campaign.id);
+    expect((await api('POST', `/v1/campaigns/${campaign.id}/cancel`)).status).toBe(200);
+    await source.invoke('batch-send-worker', jobs);
+    await source.settle();
+
+    const released = (await getCursor(services().db, campaign.id)).released;
+    expect(released).toBe(campaign.recipients.length);
+    const mails = await campaignMails(campaign.id);
+    const statuses = await Promise.all(mails.map(async (m) => (await getActivity(services().db, m.id, true))?.current_status));
+    const { copies } = await outboxOf(campaign.recipients);
+    const counts = await readCampaignCounts(services().db, campaign.id);
+    expect({ mailsSent: [...copies.values()].reduce((a, b) => a + b, 0), statuses, sent: counts.sent, cancelled: counts.cancelled }).toEqual({
+      mailsSent: 0,
+      statuses: mails.map(() => 'cancelled'),
+      sent: 0,
+      cancelled: released,
+    });
+    count('campaign cancel', 'wave queued, cancelled before its worker (driven)');
+  });
+});
+
+describe('POST /v1/campaigns/:id/cancel while a step is about to record itself', () => {
+  test('the step that released its wave before the cancel cannot move the campaign back: it stays cancelled and the wave sends nothing', async () => {
+    // The step has released its wave and waits at its last write, the step record on the campaign;
+    // the cancel lands in between (engine-store.ts: recordStep's status condition must refuse it).
+    const campaign = await startCampaign(fc, unique('crecord'), 4);
+    const step = await firstStep(campaign.id);
+    const key = campaignKey(campaign.id);
+    const record = fc.holds.at((c) => c.constructor.name === 'UpdateCommand' && (c.input?.Key as { pk?: string } | undefined)?.pk === key.pk && (c.input?.ExpressionAttributeNames as Record<string, string> | undefined)?.['#step'] === 'step');
+    const stepping = source.invoke('campaign-engine', step);
+    await record.reached;
+    expect((await api('POST', `/v1/campaigns/${campaign.id}/cancel`)).status).toBe(200);
+    record.release();
+    await stepping;
+    await source.settle();
+
+    const mails = await campaignMails(campaign.id);
+    const statuses = await Promise.all(mails.map(async (m) => (await getActivity(services().db, m.id, true))?.current_status));
+    const { copies } = await outboxOf(campaign.recipients);
+    expect({ campaign: (await storedCampaign(campaign.id))?.status, mailsSent: [...copies.values()].reduce((a, b) => a + b, 0), statuses }).toEqual({
+      campaign: 'cancelled',
+      mailsSent: 0,
+      statuses: campaign.recipients.map(() => 'cancelled'),
+    });
+    count('campaign cancel', 'cancelled before the step recorded itself (driven)');
   });
 });
 

@@ -5,7 +5,7 @@ import { QueueEventPublisher } from '../../../shared/events/queue-event-publishe
 import type { Clock } from '../../../shared/ports';
 import { updateProjectFields } from '../../../shared/projects/project-repository';
 import { startTestCloud, type TestCloud } from '../../integration/support/test-cloud';
-import { FaultLog, faultyBlobs, faultyDb, faultyMailer, faultyQueue, seededRandom, type QueueFaults } from './faults';
+import { DbHolds, FaultLog, faultyBlobs, faultyDb, faultyMailer, faultyQueue, seededRandom, type QueueFaults } from './faults';
 import { FlakyReceiver } from './webhook-receiver';
 
 /** A private local cloud whose ports inject faults, with the seeded project's webhooks on a flaky receiver. */
@@ -16,6 +16,8 @@ export interface FaultCloud {
   readonly random: () => number;
   readonly receiver: FlakyReceiver;
   readonly seed: number;
+  /** Latches on the table's commands, for races driven in a chosen order. */
+  readonly holds: DbHolds;
   /** Moves the services' clock forward at once (a redelivery after a claim's lease ran out). */
   advanceClock(ms: number): void;
   stop(): Promise<void>;
@@ -41,7 +43,8 @@ export async function startFaultCloud(options: { queue: QueueFaults; failFirst: 
   const clock: Clock = { now: () => new Date(origin + (Date.now() - origin) * options.queue.timeFactor + offset) };
   const real = services();
   const queue = faultyQueue(real.queue, log, random, options.queue);
-  overrideServices({ db: faultyDb(real.db, log, random), blobs: faultyBlobs(real.blobs, log), mailer: faultyMailer(real.mailer, log, random), queue, events: new QueueEventPublisher(queue), clock });
+  const holds = new DbHolds();
+  overrideServices({ db: faultyDb(real.db, log, random, holds), blobs: faultyBlobs(real.blobs, log), mailer: faultyMailer(real.mailer, log, random), queue, events: new QueueEventPublisher(queue), clock });
   await updateProjectFields(real.db, cloud.seed.project_id, { webhook_url: receiver.url });
   const sqs = new SQSClient({});
   return {
@@ -51,6 +54,7 @@ export async function startFaultCloud(options: { queue: QueueFaults; failFirst: 
     random,
     receiver,
     seed,
+    holds,
     advanceClock: (ms) => void (offset += ms),
     async stop() {
       sqs.destroy();

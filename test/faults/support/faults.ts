@@ -110,9 +110,52 @@ function throughputExceeded(): Error {
   return error;
 }
 
+/** A DynamoDB command as the holds see it: its class name and its input. */
+export interface DbCommand {
+  constructor: { name: string };
+  input?: { ExpressionAttributeValues?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+/** A latch on the table: the first command that matches waits at `reached` until `release`. */
+export interface Hold {
+  /** Resolves when a matching command has arrived and is waiting. */
+  readonly reached: Promise<void>;
+  /** Lets the held command go on to the table. */
+  release(): void;
+}
+
+/**
+ * Latches that stop one chosen DynamoDB command before it reaches the table, so a race test can
+ * put the other side of the race in between, in the order it chooses, instead of hoping timing
+ * produces it. Each hold catches one command, then is gone.
+ */
+export class DbHolds {
+  private readonly pending: { match: (command: DbCommand) => boolean; arrived: () => void; gate: Promise<void> }[] = [];
+
+  /** Holds the next command that `match` accepts, from any caller (API or worker). */
+  at(match: (command: DbCommand) => boolean): Hold {
+    let arrived!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.pending.push({ match, arrived, gate });
+    return { reached, release };
+  }
+
+  /** Waits at the hold `command` matches, if any. */
+  async pass(command: DbCommand): Promise<void> {
+    const i = this.pending.findIndex((h) => h.match(command));
+    if (i < 0) return;
+    const [hold] = this.pending.splice(i, 1);
+    hold.arrived();
+    await hold.gate;
+  }
+}
+
 /** The table, with writes that count as side effects, can be throttled, and stop at the injected crash. */
-export function faultyDb(inner: Db, log: FaultLog, random: () => number): Db {
-  const send = async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+export function faultyDb(inner: Db, log: FaultLog, random: () => number, holds?: DbHolds): Db {
+  const send = async (command: DbCommand, ...rest: unknown[]) => {
+    await holds?.pass(command);
     assertAlive(log);
     if (WRITES.has(command.constructor.name)) {
       const state = scope.getStore();
