@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../store/keys';
+import { setFields } from '../store/set-fields';
 import { countAndPage } from '../store/query';
 import { transactWrite, type TransactItem } from '../store/transact';
 import { recordTemplateUsageActions, releaseTemplateUsage as releaseTemplateUse } from '../templates/template-repository';
@@ -97,29 +98,17 @@ export async function moveCampaignStatus(
   campaignId: string,
   move: { from: readonly CampaignStatus[]; to: CampaignStatus; now: string; set?: Record<string, unknown>; remove?: readonly string[] },
 ): Promise<Campaign | undefined> {
-  const set = { status: move.to, updated_at: move.now, ...move.set };
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const assignments = Object.entries(set).map(([field, value], i) => {
-    names[`#s${i}`] = field;
-    values[`:s${i}`] = value;
-    return `#s${i} = :s${i}`;
-  });
-  const removals = (move.remove ?? []).map((field, i) => {
-    names[`#r${i}`] = field;
-    return `#r${i}`;
-  });
-  names['#status'] = 'status';
-  move.from.forEach((s, i) => (values[`:from${i}`] = s));
+  const update = setFields({ status: move.to, updated_at: move.now, ...move.set }, move.remove);
+  const from = Object.fromEntries(move.from.map((s, i) => [`:from${i}`, s]));
   try {
     const out = await db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: campaignKey(campaignId),
-        UpdateExpression: `SET ${assignments.join(', ')}${removals.length ? ` REMOVE ${removals.join(', ')}` : ''}`,
-        ConditionExpression: `attribute_exists(pk) AND #status IN (${move.from.map((_, i) => `:from${i}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        UpdateExpression: update.UpdateExpression,
+        ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(from).join(', ')})`,
+        ExpressionAttributeNames: { '#status': 'status', ...update.ExpressionAttributeNames },
+        ExpressionAttributeValues: { ...from, ...update.ExpressionAttributeValues },
         ReturnValues: 'ALL_NEW',
       }),
     );

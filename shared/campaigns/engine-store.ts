@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, DeleteCommand, UpdateCommand } fr
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { CAMPAIGN_HELD_SK_PREFIX, campaignCursorKey, campaignHeldJobKey, campaignKey } from '../store/keys';
+import { setFields } from '../store/set-fields';
 import type { Campaign, CampaignPause, CampaignStatus } from './campaign';
 import type { CursorPosition } from './audience-cursor';
 
@@ -39,26 +40,16 @@ export async function getCampaign(db: Db, campaignId: string): Promise<Campaign 
 
 /** Runs a conditional update of the campaign; false when the condition failed. */
 async function updateCampaign(db: Db, campaignId: string, input: { set: Record<string, unknown>; remove?: string[]; condition: string; values?: Record<string, unknown>; names?: Record<string, string> }): Promise<boolean> {
-  const entries = Object.entries(input.set).filter(([, v]) => v !== undefined);
-  const names: Record<string, string> = { '#status': 'status', ...input.names };
-  const values: Record<string, unknown> = { ...input.values };
-  const sets = entries.map(([field, value], i) => {
-    names[`#s${i}`] = field;
-    values[`:s${i}`] = value;
-    return `#s${i} = :s${i}`;
-  });
-  const removes = (input.remove ?? []).map((field, i) => {
-    names[`#r${i}`] = field;
-    return `#r${i}`;
-  });
+  const update = setFields(input.set, input.remove);
+  const values = { ...input.values, ...update.ExpressionAttributeValues };
   try {
     await db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: campaignKey(campaignId),
-        UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
+        UpdateExpression: update.UpdateExpression,
         ConditionExpression: `attribute_exists(pk) AND (${input.condition})`,
-        ExpressionAttributeNames: names,
+        ExpressionAttributeNames: { '#status': 'status', ...input.names, ...update.ExpressionAttributeNames },
         ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
       }),
     );
