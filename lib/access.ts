@@ -74,10 +74,12 @@ export interface FunctionAccess {
    */
   readonly enqueue?: readonly QueueName[];
   /**
-   * Payload bucket access: the send group stores payloads, the send worker reads them back.
+   * Payload bucket access: the send group stores payloads (`put`), the send worker reads them back
+   * (`read`: GetObject, and ListBucket so that a missing key answers 404, not 403); `readWrite` is both
+   * (no delete).
    * @default - none
    */
-  readonly payloads?: 'put' | 'read';
+  readonly payloads?: 'put' | 'read' | 'readWrite';
   /**
    * May call SES SendEmail through the configuration set.
    * @default false
@@ -170,8 +172,12 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   segments: { table: 'readWrite', enqueue: ['audience'] },
   /** Records custom events and creates the leads of unknown emails. */
   events: { table: 'readWrite' },
-  /** Creates imports (presigns the upload, or stores inline content), starts them, reports progress and failed rows. */
-  'lead-imports': { table: 'readWrite', enqueue: ['imports'], payloads: 'put' },
+  /**
+   * Creates imports (presigns the upload, or stores inline content), starts them (HeadObject of the
+   * upload: authorized as s3:GetObject, and a missing one answers 404 only with s3:ListBucket),
+   * reports progress and failed rows.
+   */
+  'lead-imports': { table: 'readWrite', enqueue: ['imports'], payloads: 'readWrite' },
   /** Streams an import's file from the bucket in chunks, upserts the leads, checkpoints, and queues its own continuation. */
   'lead-import-worker': { table: 'readWrite', enqueue: ['imports'], payloads: 'read' },
   /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
@@ -181,7 +187,8 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     table: 'readWrite',
     // batch-send: resume queues the jobs held while the campaign was paused.
     enqueue: ['campaigns', 'fanout', 'events', 'batch-send'],
-    payloads: 'put',
+    // Reads a campaign's `recipientIds` (ids.json) back, and writes its wave chunks.
+    payloads: 'readWrite',
     campaignTimers: true,
     settings: ['ACTIVITY_RETENTION_DAYS', 'SERVICE_NAME', 'TRACKING_BASE_URL', 'CAMPAIGN_SEND_RATE', 'TRANSACTIONAL_RATE_SHARE'],
   },
@@ -273,10 +280,11 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
   if (access.payloads) setVariable(fn, 'PAYLOAD_BUCKET', resources.payloadBucket.bucketName);
   const payloadObjects = () => `Resource::${arnToken(resources.payloadBucket)}/*`;
   const perActivityKeys = 'Payload keys are generated per activity, so access is to the objects of this stack\'s own bucket';
-  if (access.payloads === 'put') {
+  if (access.payloads === 'put' || access.payloads === 'readWrite') {
     resources.payloadBucket.grantPut(fn);
     allow([payloadObjects(), 'Action::s3:Abort*'], `${perActivityKeys}; s3:Abort* is CDK's grantPut (multipart aborts).`);
-  } else if (access.payloads === 'read') {
+  }
+  if (access.payloads === 'read' || access.payloads === 'readWrite') {
     resources.payloadBucket.grantRead(fn);
     allow(
       [payloadObjects(), 'Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*'],

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { routeKey, routes, type EndpointGroup } from '../shared/routes';
 import { lambdaContext } from './lambda-context';
 import { closeServer } from './emulators/close-server';
+import { runAs } from './iam/enforce';
 
 type ApiLambda = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -149,7 +150,8 @@ export async function startApiServer(options: {
           isBase64Encoded: raw.length > 0 && !isText,
         };
         try {
-          const result = await options.handlers[route.group](event, context);
+          // The group's function runs as its own role: its AWS calls are authorized as that role's.
+          const result = await runAs(route.group, () => options.handlers[route.group](event, context));
           const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
           res.writeHead(result.statusCode ?? 200, result.headers as http.OutgoingHttpHeaders);
           res.end(body);

@@ -21,9 +21,14 @@ import { provisionBucket, provisionQueues, provisionTable } from './provision';
 import { startQueuePollers } from './queue-pollers';
 import { ensureSeed, type Seed } from './seed';
 import { startTimers } from './timers';
+import { lambdaContext } from './lambda-context';
 import { LocalTimers } from './local-timers';
 import { LocalTrackingEdge } from './tracking-edge';
 import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
+import { checkCall, denial, roleArn, runAs } from './iam/enforce';
+import { actingAs, CAMPAIGN_TIMER_ROLE, sesEventsTopicArn, startLocalIam, type LocalIamOption } from './iam/local-iam';
+import { stackPolicyMap } from './iam/policy-map';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/policy-map-format';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -43,6 +48,13 @@ export interface LocalCloudOptions {
    * across files): this cloud makes its own table there and deletes it when it stops.
    */
   readonly dynamodb?: { readonly endpoint: string; readonly tableName: string };
+  /**
+   * IAM as in AWS (the default): every AWS call a function makes is authorized against the policy
+   * the CDK stack gives its role, and the resource policies; a call the role may not make fails with
+   * AccessDenied (docs/local-iam.md). `adjust` changes the stack's policies (a test removing a grant);
+   * `false` turns the check off.
+   */
+  readonly iam?: LocalIamOption;
 }
 
 export interface LocalCloud {
@@ -82,6 +94,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     ses: await pick(options.ports.ses),
     s3: await pick(options.ports.s3),
   };
+
+  // Synthesized once per version of the stack (cached on disk): before the emulators, which it would stall.
+  if (options.iam !== false) stackPolicyMap();
 
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -129,8 +144,18 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const sqsClient = new SQSClient({ endpoint: sqs.endpoint, region: 'us-east-1', credentials });
     await provisionTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials }), tableName);
     const queueUrls = await provisionQueues(sqsClient, 'mailroom');
+    const configurationSet = 'mailroom';
+    const iam = startLocalIam({ tableName, bucket, queueUrls, configurationSet }, options.iam);
+    stops.push(async () => void startLocalIam({ tableName, bucket, queueUrls, configurationSet }, false));
     simulate = (request, messageId) => {
-      publishSimulatedEvents(sqsClient, queueUrls['ses-events'], request as SentRequest, messageId).catch((e) => console.error('Mailbox simulator:', e));
+      // SES publishes to the events topic as the configuration set, if the topic's policy lets it;
+      // SNS then delivers to the queue, if the queue's policy lets the topic.
+      const configurationSetArn = `arn:aws:ses:${LOCAL_REGION}:${LOCAL_ACCOUNT}:configuration-set/${(request as SentRequest).ConfigurationSetName ?? configurationSet}`;
+      const refused = iam && denial(iam, { kind: 'service', service: 'ses.amazonaws.com', sourceArn: configurationSetArn }, { action: 'sns:Publish', resource: sesEventsTopicArn });
+      if (refused) return console.error('Mailbox simulator: SES cannot publish its events:', refused);
+      runAs({ kind: 'service', service: 'sns.amazonaws.com', sourceArn: sesEventsTopicArn }, () =>
+        publishSimulatedEvents(sqsClient, queueUrls['ses-events'], request as SentRequest, messageId),
+      ).catch((e) => console.error('Mailbox simulator:', e));
     };
     await provisionBucket(new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials, forcePathStyle: true }), bucket);
 
@@ -148,6 +173,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       TABLE_NAME: tableName,
       PAYLOAD_BUCKET: bucket,
       S3_FORCE_PATH_STYLE: 'true',
+      // Named in every SendEmail and CreateEmailIdentity, as in AWS, so that its grant is checked (the emulator ignores it).
+      SES_CONFIGURATION_SET: configurationSet,
       ALLOW_PRIVATE_URLS: 'true',
       TOKEN_SECRET: tokenSecretIn(dataDir),
       DNS_SERVERS: dns.address,
@@ -155,10 +182,17 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       TRACKING_HOST: 'localhost',
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
-    // One-time schedules (the campaign engine's long waits) fire in this process.
-    const oneTimeTimers = new LocalTimers(() => services().queue);
+    // One-time schedules (the campaign engine's long waits) fire in this process. Creating one is
+    // the caller's CreateSchedule (passing the timer role); firing it is the timer role's SendMessage.
+    const oneTimeTimers = new LocalTimers(() => actingAs(CAMPAIGN_TIMER_ROLE, services().queue));
     stops.push(async () => oneTimeTimers.stop());
-    overrideServices({ edge: new LocalTrackingEdge(path.join(dataDir, 'tracking-edge.json')), timers: oneTimeTimers });
+    const checkedTimers: typeof oneTimeTimers = Object.assign(Object.create(oneTimeTimers) as typeof oneTimeTimers, {
+      fireAt: async (name: string, at: Date, queue: QueueName, body: unknown) => {
+        checkCall('SchedulerClient', 'CreateScheduleCommand', { Name: name, GroupName: 'default', Target: { RoleArn: roleArn(CAMPAIGN_TIMER_ROLE) } });
+        return oneTimeTimers.fireAt(name, at, queue, body);
+      },
+    });
+    overrideServices({ edge: new LocalTrackingEdge(path.join(dataDir, 'tracking-edge.json')), timers: checkedTimers });
 
     const handlers = {} as Record<EndpointGroup, Parameters<typeof startApiServer>[0]['handlers'][EndpointGroup]>;
     for (const [group, def] of Object.entries(endpointGroups)) {
@@ -167,7 +201,14 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // Injects an inbound reply as the SES receipt rule would (local only; see shared/inbound/local-injection.ts).
     const inbound = await import(path.join(ROOT, bucketFunctions.inbound.entry));
     const localRoutes = {
-      'POST /_local/inbound': inboundInjection(inbound.inboundStore, inbound.handler),
+      // SES stores the mail (the inbound bucket's policy lets it), then S3 invokes the function.
+      'POST /_local/inbound': inboundInjection(
+        () => {
+          const { bucket: inboundBucket, store } = inbound.inboundStore();
+          return { bucket: inboundBucket, store: { get: (key: string) => store.get(key), put: (key: string, body: Buffer) => runAs({ kind: 'service', service: 'ses.amazonaws.com' }, () => store.put(key, body)) } };
+        },
+        (event) => runAs('inbound', () => inbound.handler(event, lambdaContext('local-inbound'))),
+      ),
       // Publishes a project's records of a domain to the local DNS, as its owner would (local only).
       'POST /_local/dns/publish': dnsPublishRoute(services, dns),
     };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { runAs } from './iam/enforce';
 import { lambdaContext } from './lambda-context';
 
 type SqsLambda = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -56,7 +57,7 @@ export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onErro
       };
       let failed = new Set<string>();
       try {
-        const result = await spec.handler(event, lambdaContext(`local-${spec.name}`));
+        const result = await runAs(spec.name, () => spec.handler(event, lambdaContext(`local-${spec.name}`)));
         failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       } catch (error) {
         // A thrown error fails the whole batch, as in Lambda.

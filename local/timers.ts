@@ -1,4 +1,5 @@
 import type { ScheduleDefinition } from '../shared/routes';
+import { runAs } from './iam/enforce';
 import { lambdaContext } from './lambda-context';
 import type { Context } from 'aws-lambda';
 
@@ -14,7 +15,9 @@ export function startTimers(
     const tick = () => {
       if (busy) return;
       const event = { source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: { schedule: job.name } };
-      busy = job.handler(event, lambdaContext(`local-${job.name}`)).catch(onError).finally(() => (busy = undefined));
+      busy = runAs(job.name, () => job.handler(event, lambdaContext(`local-${job.name}`)))
+        .catch(onError)
+        .finally(() => (busy = undefined));
     };
     return { handle: setInterval(tick, job.schedule.everySeconds * 1000), inFlight: () => busy };
   });

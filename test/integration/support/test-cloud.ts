@@ -3,6 +3,7 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
+import type { LocalIamOption } from '../../../local/iam/local-iam';
 import { services } from '../../../shared/container';
 import type { Activity } from '../../../shared/activity/activity';
 import type { WorkerName } from '../../../shared/routes';
@@ -38,13 +39,13 @@ export interface OutboxMail {
 /**
  * Starts a private local cloud (free ports, a temporary data folder, its own in-memory table: in the
  * run's shared DynamoDB Local, else in one of its own). `tableName` fixes the table's name, for
- * tools that assume the local default `mailroom`.
+ * tools that assume the local default `mailroom`. IAM is enforced as in AWS unless `iam` says otherwise.
  */
-export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[]; tableName?: string } = {}): Promise<TestCloud> {
+export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[]; tableName?: string; iam?: LocalIamOption } = {}): Promise<TestCloud> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-it-'));
   const shared = sharedDynamoDbTable();
   const dynamodb = shared && { endpoint: shared.endpoint, tableName: options.tableName ?? shared.tableName };
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, quickStart: true, dynamodb });
+  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, quickStart: true, dynamodb, iam: options.iam });
   const api: TestCloud['api'] = async (method, urlPath, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? cloud.seed.live_key : opts.key;
