@@ -1,6 +1,7 @@
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -65,6 +66,21 @@ export class Monitoring extends Construct {
       this.alarmTopic = sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
     } else if (props.alarmEmail) {
       const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Mailroom alarms', enforceSSL: true });
+      // enforceSSL writes the topic's policy, which replaces SNS's default one: without this Allow,
+      // CloudWatch may not publish and no alarm reaches anyone. Only this account's alarms may.
+      const stack = Stack.of(this);
+      topic.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'AllowCloudWatchAlarms',
+          principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [topic.topicArn],
+          conditions: {
+            StringEquals: { 'aws:SourceAccount': stack.account },
+            ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'cloudwatch', resource: 'alarm', resourceName: '*', arnFormat: ArnFormat.COLON_RESOURCE_NAME }) },
+          },
+        }),
+      );
       topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
       NagSuppressions.addResourceSuppressions(topic, [
         { id: 'AwsSolutions-SNS2', reason: 'Alarm notifications carry alarm names and states only; a KMS key would add a cost and a key policy for CloudWatch.' },

@@ -25,7 +25,7 @@ import { lambdaContext } from './lambda-context';
 import { LocalTimers } from './local-timers';
 import { LocalTrackingEdge } from './tracking-edge';
 import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
-import { checkCall, denial, roleArn, runAs } from './iam/enforce';
+import { checkCall, refusal, roleArn, runAs } from './iam/enforce';
 import { actingAs, CAMPAIGN_TIMER_ROLE, sesEventsTopicArn, startLocalIam, type LocalIamOption } from './iam/local-iam';
 import { stackPolicyMap } from './iam/policy-map';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/policy-map-format';
@@ -145,13 +145,13 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     await provisionTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials }), tableName);
     const queueUrls = await provisionQueues(sqsClient, 'mailroom');
     const configurationSet = 'mailroom';
-    const iam = startLocalIam({ tableName, bucket, queueUrls, configurationSet }, options.iam);
+    startLocalIam({ tableName, bucket, queueUrls, configurationSet }, options.iam);
     stops.push(async () => void startLocalIam({ tableName, bucket, queueUrls, configurationSet }, false));
     simulate = (request, messageId) => {
       // SES publishes to the events topic as the configuration set, if the topic's policy lets it;
       // SNS then delivers to the queue, if the queue's policy lets the topic.
       const configurationSetArn = `arn:aws:ses:${LOCAL_REGION}:${LOCAL_ACCOUNT}:configuration-set/${(request as SentRequest).ConfigurationSetName ?? configurationSet}`;
-      const refused = iam && denial(iam, { kind: 'service', service: 'ses.amazonaws.com', sourceArn: configurationSetArn }, { action: 'sns:Publish', resource: sesEventsTopicArn });
+      const refused = refusal({ kind: 'service', service: 'ses.amazonaws.com', sourceArn: configurationSetArn }, { action: 'sns:Publish', resource: sesEventsTopicArn });
       if (refused) return console.error('Mailbox simulator: SES cannot publish its events:', refused);
       runAs({ kind: 'service', service: 'sns.amazonaws.com', sourceArn: sesEventsTopicArn }, () =>
         publishSimulatedEvents(sqsClient, queueUrls['ses-events'], request as SentRequest, messageId),

@@ -12,6 +12,17 @@ export type Caller =
 
 const current = new AsyncLocalStorage<Caller>();
 let policies: PolicyMap | undefined;
+const denied: string[] = [];
+
+/** The calls refused since the last call of this function (oldest first), for tests and logs. */
+export function takeDenials(): string[] {
+  return denied.splice(0, denied.length);
+}
+
+/** The policy map in force (bound to the local names), or undefined when IAM is not enforced. */
+export function enforcedPolicies(): PolicyMap | undefined {
+  return policies;
+}
 
 /** Runs `work` as `caller`: every AWS call it makes, however deep, is authorized as that caller's. */
 export function runAs<T>(caller: Caller | string, work: () => T): T {
@@ -70,13 +81,24 @@ export function denial(map: PolicyMap, caller: Caller, request: ActionRequest): 
   return `User: ${describe(caller)} is not authorized to perform: ${request.action} on resource: ${request.resource} ${why}`;
 }
 
+/** Whether `caller` may make `request` under the policies in force: undefined if so, else the refusal (recorded). */
+export function refusal(caller: Caller, request: ActionRequest): string | undefined {
+  const message = policies && denial(policies, caller, request);
+  if (message) denied.push(message);
+  return message;
+}
+
 /** Throws AccessDenied unless the current caller may make this call (nothing happens outside runAs or with enforcement off). */
 export function checkCall(clientName: string, commandName: string, input: Record<string, unknown>): void {
   const caller = current.getStore();
   if (!policies || !caller) return;
   for (const request of requestsOf(clientName, commandName, input)) {
     const message = denial(policies, caller, request);
-    if (message) throw new LocalAccessDenied(clientName, message);
+    if (!message) continue;
+    // Kept (the last 100) so that a test can say which grant was missing.
+    denied.push(message);
+    if (denied.length > 100) denied.shift();
+    throw new LocalAccessDenied(clientName, message);
   }
 }
 
@@ -90,7 +112,9 @@ function missingObjectAsAws(clientName: string, commandName: string, input: Reco
   if (!policies || !caller || clientName !== 'S3Client' || status !== 404) return error;
   if (commandName !== 'GetObjectCommand' && commandName !== 'HeadObjectCommand') return error;
   const message = denial(policies, caller, { action: 's3:ListBucket', resource: `arn:aws:s3:::${String(input.Bucket)}` });
-  return message ? new LocalAccessDenied(clientName, `${message} (S3 answers 403 for a missing key to a caller without s3:ListBucket)`) : error;
+  if (!message) return error;
+  denied.push(message);
+  return new LocalAccessDenied(clientName, `${message} (S3 answers 403 for a missing key to a caller without s3:ListBucket)`);
 }
 
 type Handler = (args: { input: Record<string, unknown> }) => Promise<unknown>;
