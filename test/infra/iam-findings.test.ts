@@ -5,8 +5,11 @@ import { denial } from '../../local/iam/enforce';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from '../../local/iam/policy-map-format';
 import { policyMapOf } from '../../local/iam/synth-policy-map';
 import { logicalId } from './template-helpers';
+import { campaignIdsObjectKey } from '../../shared/campaigns/audience-cursor';
+import { leadImportObjectKey } from '../../shared/store/keys';
 
-// Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about the alert topic's policy.
+// Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about policies. Each finding is
+// checked by the local IAM evaluator against the synthesized template (docs/local-iam.md).
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'ops@example.com' } });
 const stack = new EmailApiStack(app, 'Alarmed', { env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION } });
 const template = Template.fromStack(stack);
@@ -43,5 +46,22 @@ describe('the alert topic (alarmEmail)', () => {
         ]),
       },
     });
+  });
+});
+
+describe('payload reads the functions make', () => {
+  const role = (name: string) => ({ kind: 'role', name }) as const;
+  const object = (key: string) => `arn:aws:s3:::\${payloads}/${key}`;
+
+  it('lead-imports may HeadObject an upload (s3:GetObject) and list the bucket, so that a missing upload is a 404, not a 403', () => {
+    expect(denial(map, role('lead-imports'), { action: 's3:GetObject', resource: object(leadImportObjectKey('p1', 'i1')) })).toBeUndefined();
+    expect(denial(map, role('lead-imports'), { action: 's3:ListBucket', resource: 'arn:aws:s3:::${payloads}' })).toBeUndefined();
+    expect(denial(map, role('lead-imports'), { action: 's3:PutObject', resource: object(leadImportObjectKey('p1', 'i1')) })).toBeUndefined();
+    expect(denial(map, role('lead-imports'), { action: 's3:DeleteObject', resource: object(leadImportObjectKey('p1', 'i1')) })).toMatch(/not authorized/);
+  });
+
+  it('the campaign engine may read a campaign\'s recipientIds (ids.json) and write its wave chunks', () => {
+    expect(denial(map, role('campaign-engine'), { action: 's3:GetObject', resource: object(campaignIdsObjectKey('p1', 'c1')) })).toBeUndefined();
+    expect(denial(map, role('campaign-engine'), { action: 's3:PutObject', resource: object('batches/p1/b1/content.json') })).toBeUndefined();
   });
 });
