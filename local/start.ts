@@ -27,6 +27,7 @@ Mailroom is running (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
   Partner key    ${seed.partner_key}
   Sender         ${seed.sender_email}
   Seed file      .local/seed.json
+  IAM            each function's AWS calls are checked against its role in the CDK stack (docs/local-iam.md)
 
 Send a first mail:
 
