@@ -25,7 +25,7 @@ import { lambdaContext } from './lambda-context';
 import { LocalTimers } from './local-timers';
 import { LocalTrackingEdge } from './tracking-edge';
 import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
-import { checkCall, refusal, roleArn, runAs } from './iam/enforce';
+import { checkCall, enforcePolicies, refusal, roleArn, runAs } from './iam/enforce';
 import { actingAs, CAMPAIGN_TIMER_ROLE, sesEventsTopicArn, startLocalIam, type LocalIamOption } from './iam/local-iam';
 import { stackPolicyMap } from './iam/policy-map';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/policy-map-format';
@@ -146,7 +146,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const queueUrls = await provisionQueues(sqsClient, 'mailroom');
     const configurationSet = 'mailroom';
     startLocalIam({ tableName, bucket, queueUrls, configurationSet }, options.iam);
-    stops.push(async () => void startLocalIam({ tableName, bucket, queueUrls, configurationSet }, false));
+    stops.push(async () => enforcePolicies(undefined));
     simulate = (request, messageId) => {
       // SES publishes to the events topic as the configuration set, if the topic's policy lets it;
       // SNS then delivers to the queue, if the queue's policy lets the topic.
@@ -205,7 +205,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       'POST /_local/inbound': inboundInjection(
         () => {
           const { bucket: inboundBucket, store } = inbound.inboundStore();
-          return { bucket: inboundBucket, store: { get: (key: string) => store.get(key), put: (key: string, body: Buffer) => runAs({ kind: 'service', service: 'ses.amazonaws.com' }, () => store.put(key, body)) } };
+          const asSes = { kind: 'service', service: 'ses.amazonaws.com' } as const;
+          return { bucket: inboundBucket, store: { get: (key: string) => store.get(key), put: (key: string, body: Buffer) => runAs(asSes, () => store.put(key, body)) } };
         },
         (event) => runAs('inbound', () => inbound.handler(event, lambdaContext('local-inbound'))),
       ),
