@@ -35,10 +35,19 @@ export interface AuthorizationRequest {
 
 export type Decision = 'allow' | 'explicit-deny' | 'implicit-deny';
 
+const compiled = new Map<string, RegExp>();
+
 /** `*` and `?` wildcards of IAM, matched on the whole string. */
 export function wildcardMatch(pattern: string, value: string, ignoreCase = false): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${source}$`, ignoreCase ? 'is' : 's').test(value);
+  const key = `${ignoreCase ? 'i' : 's'}${pattern}`;
+  let regex = compiled.get(key);
+  if (!regex) {
+    const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    regex = new RegExp(`^${source}$`, ignoreCase ? 'is' : 's');
+    // The policies are few and fixed: the cache stays small.
+    compiled.set(key, regex);
+  }
+  return regex.test(value);
 }
 
 const list = (value: PolicyValue | undefined): readonly string[] => (value === undefined ? [] : typeof value === 'string' ? [value] : value);
