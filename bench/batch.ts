@@ -13,6 +13,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
 import type { FileStore } from '../shared/ports';
 import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
 import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, meteredSqs, round, type Meter } from './measure';
 import { PRICES, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
 
@@ -237,12 +238,12 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
 }
 
 /**
- * `npm run bench`'s batch part: one batch of BENCH_BATCH_RECIPIENTS (default 10,000) in a cloud of
- * its own; sets `batch` in bench/results.json (other keys are left as they are) and prints it.
+ * `npm run bench`'s batch part: one batch of the scale's recipients (bench/scale.ts: 1,000 small,
+ * 10,000 full) in a cloud of its own; sets `batch` in bench/results.json and prints it.
  */
 export async function runBatchBench(): Promise<void> {
   const { DEFAULT_MEMORY_MB } = await import('../lib/project-function');
-  const recipients = Number(process.env.BENCH_BATCH_RECIPIENTS ?? 10_000);
+  const recipients = scalePlan().batch_recipients;
   const memory = Object.fromEntries(STEPS.map((s) => [s, DEFAULT_MEMORY_MB])) as unknown as BatchFunctionMemory;
   const batch = await withBenchCloud((cloud) => measureBatch(cloud, { recipients, memory }), { name: 'bench-batch' });
   writeResults('batch', batch);

@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleFunction, type BundleReport } from '../lib/bundling';
 import { writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
 import { bucketFunctions, endpointGroups, schedules, workers } from '../shared/routes';
 
 const ROOT = path.resolve(__dirname, '..');
 /** Fresh processes per function; the median is reported. */
-const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 7);
 
 /** One function's figures, as bench/results.json holds them under `functions`. */
 export interface FunctionFigures {
@@ -54,7 +54,7 @@ process.stdout.write(JSON.stringify({ wall: Number(process.hrtime.bigint() - wal
 `;
 
 /** Load times of a bundle in fresh processes, as Lambda starts it (source maps enabled, the SDK from node_modules). */
-export function measureInit(bundle: BundleReport, runs = INIT_RUNS): { wall: number; cpu: number } {
+export function measureInit(bundle: BundleReport, runs = scalePlan().function_init_runs): { wall: number; cpu: number } {
   const samples: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < runs; i++) {
     const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', LOADER], {
