@@ -57,17 +57,26 @@ async function main(): Promise<void> {
   });
 }
 
-main()
+/** Runs one part of the bench and prints how long it took, so a slow part shows. */
+function part(name: string, run: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    const from = Date.now();
+    await run();
+    console.log(`[bench] ${name}: ${Math.round((Date.now() - from) / 1000)} s`);
+  };
+}
+
+part('single sends and audience', main)()
   // Batch sends: one batch end to end; sets `batch` (bench/batch.ts).
-  .then(async () => (await import('./batch')).runBatchBench())
+  .then(part('batch', async () => (await import('./batch')).runBatchBench()))
   // Campaigns: one campaign to imported leads end to end; sets `campaign` (bench/campaign.ts).
-  .then(async () => (await import('./campaign')).runCampaignBench())
+  .then(part('campaign', async () => (await import('./campaign')).runCampaignBench()))
   // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
-  .then(async () => (await import('./functions')).runFunctionBench())
+  .then(part('functions', async () => (await import('./functions')).runFunctionBench()))
   // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
-  .then(async () => (await import('./throughput')).runThroughputBench())
+  .then(part('throughput', async () => (await import('./throughput')).runThroughputBench()))
   // Load (API sends at 50 at a time with a batch and a campaign) and the fault soak; sets `faults` (bench/faults.ts).
-  .then(async () => (await import('./faults')).runFaultsBench())
+  .then(part('load and fault soak', async () => (await import('./faults')).runFaultsBench()))
   .then(() => console.log(`\nMailroom benchmark at scale ${label}: ${Math.round((Date.now() - started) / 1000)} s in all\n`))
   .catch((error) => {
     console.error(error);
