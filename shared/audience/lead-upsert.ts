@@ -23,6 +23,7 @@ export interface LimitRefusal {
   problem: string;
 }
 
+/** How an upsert treats leads that a write would take over a per-lead limit. */
 export interface UpsertOptions {
   /**
    * Leave out the leads a write would take over a per-lead limit and list them in `refused` (an
