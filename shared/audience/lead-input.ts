@@ -214,6 +214,17 @@ export function parseUpsertBody(body: unknown): LeadInput[] {
   return dedupeLastWins(leads.map((fields, i) => toLeadInput(fields, (body.leads as Record<string, unknown>[])[i])));
 }
 
+/**
+ * How a 400 about a lead's merged data names that lead's `data` in a POST /v1/leads body (already
+ * parsed): `data`, or `leads[i].data` of the item its upsert comes from (an email's last).
+ */
+export function upsertDataFields(body: unknown): (email: string) => string {
+  if (!isObject(body) || !Array.isArray(body.leads)) return () => 'data';
+  const last = new Map<string, number>();
+  body.leads.forEach((item, i) => void (isObject(item) && typeof item.email === 'string' && last.set(normalizeEmail(item.email), i)));
+  return (email) => `leads[${last.get(email)}].data`;
+}
+
 /** Keeps the last input of each email, in the order of those last occurrences. */
 export function dedupeLastWins(inputs: readonly LeadInput[]): LeadInput[] {
   const last = new Map<string, number>();

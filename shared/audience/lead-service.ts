@@ -6,7 +6,7 @@ import { leadShards, segmentMembersPartition, leadOfMembershipPartition } from '
 import { contentionBackoff, transactWrite } from '../store/transact';
 import { versionedPut } from '../store/versioned-put';
 import { TAGS_KEY, leadName, presentLead, tagsOf, withoutTags, type Lead } from './lead';
-import { parseAttributesBody, parseLeadListQuery, parseLeadUpdate, parseMembershipBody, parseTagsBody, parseUpsertBody, uuidParam, parseEmail } from './lead-input';
+import { parseAttributesBody, parseLeadListQuery, parseLeadUpdate, parseMembershipBody, parseTagsBody, parseUpsertBody, upsertDataFields, uuidParam, parseEmail } from './lead-input';
 import {
   countLeads,
   deleteLeadActions,
@@ -22,6 +22,7 @@ import {
   replaceLeadAction,
   searchLeadKeys,
 } from './lead-repository';
+import { dataNames, leadLimitProblem, type LimitNames } from './lead-limits';
 import { upsertLeads } from './lead-upsert';
 import { changeMemberships } from './memberships';
 import { marketingStatuses } from './marketing-status';
@@ -36,7 +37,7 @@ const WRITE_ATTEMPTS = 6;
 
 /** POST /v1/leads: the upsert answer of 4.9. */
 export async function upsertFromRequest(db: Db, clock: Clock, projectId: string, body: unknown) {
-  const { results, warnings } = await upsertLeads(db, clock, projectId, parseUpsertBody(body));
+  const { results, warnings } = await upsertLeads(db, clock, projectId, parseUpsertBody(body), { dataField: upsertDataFields(body) });
   return { success: true, total: results.length, leads: results, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -140,6 +141,9 @@ export async function updateLead(db: Db, clock: Clock, projectId: string, rawId:
     if (!current) throw notFound('Lead not found');
     const data = update.data ? { ...update.data } : { ...current.data };
     if (update.data && update.data[TAGS_KEY] === undefined && tagsOf(current.data).length > 0) data[TAGS_KEY] = tagsOf(current.data);
+    // The kept tags count towards the size: the replaced data is checked as the lead will hold it.
+    const problem = update.data ? leadLimitProblem(dataNames(), data, current.data) : undefined;
+    if (problem) throw badRequest(problem);
     const name = leadName(data);
     const { name_lc: _old, ...rest } = current;
     const next: Lead = {
@@ -207,11 +211,24 @@ export async function removeLeadFromSegment(db: Db, projectId: string, rawId: st
   if (removed.length === 0) throw notFound('Lead is not a member of this segment');
 }
 
-/** Rewrites a lead's data through `change`, conditional on its version, retried on a lost race. */
-async function rewriteData(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, change: (data: Record<string, unknown>) => Record<string, unknown>): Promise<Lead> {
+/**
+ * Rewrites a lead's data through `change`, conditional on its version, retried on a lost race; the
+ * result is held to the per-lead limits (`names`: what the request brought) each time, so
+ * concurrent requests cannot together pass one.
+ */
+async function rewriteData(
+  db: Db,
+  clock: Clock,
+  projectId: string,
+  rawEmail: string | undefined,
+  names: LimitNames,
+  change: (data: Record<string, unknown>) => Record<string, unknown>,
+): Promise<Lead> {
   for (let attempt = 1; ; attempt++) {
     const lead = await requireLeadByEmail(db, projectId, rawEmail);
     const data = change({ ...lead.data });
+    const problem = leadLimitProblem(names, data, lead.data);
+    if (problem) throw badRequest(problem);
     const name = leadName(data);
     const { name_lc: _old, ...rest } = lead;
     const next: Lead = { ...rest, data, updated_at: clock.now().toISOString(), version: lead.version + 1, ...(name ? { name_lc: name } : {}) };
@@ -225,17 +242,20 @@ async function rewriteData(db: Db, clock: Clock, projectId: string, rawEmail: st
   }
 }
 
+/** A tags request brings both the tags and the bytes they add. */
+const TAG_NAMES: LimitNames = { data: 'tags', tags: 'tags' };
+
 /** POST /v1/leads/:email/tags: merges tags without duplicates; answers the lead's tags. */
 export async function addTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
   const tags = parseTagsBody(body);
-  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
+  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
   return tagsOf(lead.data);
 }
 
 /** DELETE /v1/leads/:email/tags: removes the given tags; answers the lead's tags. */
 export async function removeTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
   const tags = new Set(parseTagsBody(body));
-  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !tags.has(t)) }));
+  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !tags.has(t)) }));
   return tagsOf(lead.data);
 }
 
@@ -247,7 +267,7 @@ export async function leadTags(db: Db, projectId: string, rawEmail: string | und
 /** POST /v1/leads/:email/attributes: a flat object shallow-merged into `data`, `_tags` kept; answers `data` without `_tags`. */
 export async function mergeAttributes(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<Record<string, unknown>> {
   const rest = parseAttributesBody(body);
-  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, ...rest }));
+  const lead = await rewriteData(db, clock, projectId, rawEmail, { data: 'Request body', tags: 'Request body' }, (data) => ({ ...data, ...rest }));
   return withoutTags(lead.data);
 }
 
