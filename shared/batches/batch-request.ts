@@ -20,7 +20,7 @@ export interface BatchInput {
   ignoredHeaders: string[];
 }
 
-/** Messages of `POST /v1/send-batch`; part 7 quotes none, so these are ours (README, "Batch sends"). */
+/** Messages of `POST /v1/send-batch`; part 7 quotes none, so these are ours (docs/batches.md). */
 export const BATCH_MESSAGES = {
   missing: (fields: string[]) => `Missing required fields: ${fields.join(', ')}`,
   recipientsShape: 'recipients must be a non-empty array of email addresses or {email, name, data, metadata} objects',

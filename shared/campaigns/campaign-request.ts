@@ -5,7 +5,7 @@ import { parseRequest } from '../validate';
 
 /**
  * The body of `POST /v1/campaigns` (4.8), checked. Part 7's four messages come first, in part 7's
- * order; the rules the spec leaves open follow (README "Campaigns", docs/decisions.md).
+ * order; the rules the spec leaves open follow (docs/campaigns-api.md, docs/decisions.md).
  */
 export interface CampaignRequest {
   name: string;
@@ -241,7 +241,7 @@ export const campaignBodySchema = z
         }),
       ),
       confirmDuplicate: z.nullish(z.boolean()),
-      // Extensions of 4.8 (README "Campaigns"): the other audiences.
+      // Extensions of 4.8 (docs/campaigns-api.md): the other audiences.
       segmentId: z.optional(uuidSchema),
       followUp: z.optional(z.object({ campaignId: uuidSchema, audience: z.enum(['not_delivered', 'not_opened']) })),
     },

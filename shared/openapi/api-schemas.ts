@@ -203,7 +203,7 @@ describeRoute('POST /v1/segments/{id}/evaluate', { summary: 'Evaluate a dynamic 
 describeRoute('POST /v1/events', { summary: 'Record a custom event', body: eventBodySchema, validates: true, response: created, example: { email: 'ada@example.com', event: 'signed_up', properties: { plan: 'pro' } } });
 describeRoute('POST /v1/events/bulk', { summary: 'Record up to 1,000 events', body: bulkEventsBodySchema, validates: true, response: ok, example: { events: [{ email: 'ada@example.com', event: 'signed_up' }] } });
 describeRoute('GET /v1/events', { summary: 'Custom events', query: z.object({ ...page, ...eventListQuerySchema.shape }), response: ok });
-// Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: README, "Campaigns").
+// Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: docs/campaigns-api.md).
 describeRoute('POST /v1/campaigns', {
   summary: 'Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`)',
   body: campaignBodySchema,
