@@ -5,6 +5,7 @@ import { RetryLaterError } from '../../../../shared/queue-worker/batch-handler';
 import { AttachmentMemory } from '../../../../shared/sending/attachment-memory';
 import { AttachmentError, resolveAttachments } from '../../../../shared/sending/attachments';
 import { SEND_LIMITS } from '../../../../shared/sending/limits';
+import { WORKER_TIMEOUT_SECONDS, queues } from '../../../../shared/queues';
 
 /**
  * A send worker's attachment URLs (part 3: an unreachable URL fails the send): fetched a few at a
@@ -130,5 +131,13 @@ describe('attachment URLs of one mail', () => {
     expect(attachments[0].content).toHaveLength(3 * MB);
     release();
     expect(memory.usedBytes).toBe(0);
+  });
+});
+
+describe('attachment deadlines against the send worker', () => {
+  test("one URL's deadline fits in the mail's, and the mail's leaves at least half the worker's timeout for the rest of the send", () => {
+    expect(SEND_LIMITS.attachmentFetchTimeoutMs).toBeLessThanOrEqual(SEND_LIMITS.attachmentFetchesDeadlineMs);
+    expect(SEND_LIMITS.attachmentFetchesDeadlineMs).toBeLessThanOrEqual((WORKER_TIMEOUT_SECONDS * 1000) / 2);
+    expect(WORKER_TIMEOUT_SECONDS).toBeLessThan(queues.send.visibilityTimeoutSeconds);
   });
 });
