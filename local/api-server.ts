@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { PAYLOAD_LIMITS } from '../shared/http/payload-limits';
 import { routeKey, routes, type EndpointGroup } from '../shared/routes';
 import { lambdaContext } from './lambda-context';
 import { closeServer } from './emulators/close-server';
@@ -52,7 +53,7 @@ function answerMalformed(res: http.ServerResponse, message: string): void {
 }
 
 /** HTTP API's largest request payload. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_BODY_BYTES = PAYLOAD_LIMITS.apiGatewayBodyBytes;
 
 /** How long an idle kept-alive connection stays open: far above any client's reuse window. */
 const KEEP_ALIVE_MS = 65_000;
@@ -148,6 +149,15 @@ export async function startApiServer(options: {
           body: raw.length > 0 ? (isText ? raw.toString('utf8') : raw.toString('base64')) : undefined,
           isBase64Encoded: raw.length > 0 && !isText,
         };
+        // Lambda's synchronous invoke takes at most 6 MB of event: a larger request never reaches the
+        // function, and API Gateway answers with its own 5xx. Locally as in AWS, so that no test
+        // passes with a request AWS could not carry.
+        const eventBytes = Buffer.byteLength(JSON.stringify(event));
+        if (eventBytes > PAYLOAD_LIMITS.lambdaEventBytes) {
+          console.error(`Request event of ${eventBytes} bytes exceeds Lambda's ${PAYLOAD_LIMITS.lambdaEventBytes}-byte invoke payload: API Gateway answers 500`);
+          res.writeHead(500, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ message: 'Internal Server Error' }));
+        }
         try {
           const result = await options.handlers[route.group](event, context);
           const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');

@@ -48,6 +48,11 @@ const shape = {
   TRANSACTIONAL_RATE_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lt(1)), 0.3),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.optional(z.string()),
+  /**
+   * This deployment's name, tagged on every SES identity it creates (`mailroom:stack`); the stack's
+   * IAM policy lets functions change or delete only identities with this tag (lib/ses.ts).
+   */
+  SES_IDENTITY_OWNER: z._default(z.string().check(z.minLength(1)), 'mailroom-local'),
   /** Shown in the default subject: `Email from <SERVICE_NAME>`. */
   SERVICE_NAME: z._default(z.string(), 'Mailroom'),
   /** Domain of the Reply-To addresses that carry a per-activity token. */

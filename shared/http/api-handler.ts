@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
@@ -10,6 +10,7 @@ import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';
 import type { RouteFunction } from './api-types';
 import { errorResponse } from './error-body';
+import { PAYLOAD_LIMITS, eventBodyBytes } from './payload-limits';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -30,11 +31,22 @@ const normalize = (group: EndpointGroup): Middleware => ({
   },
 });
 
-/** Parses a JSON body; bodies need `Content-Type: application/json` (part 4.0). */
+/**
+ * Parses a JSON body; bodies need `Content-Type: application/json` (part 4.0). A body over the
+ * documented limit is refused with 413 here, the same below Lambda's limit as it would be a byte
+ * above it (where API Gateway answers before any function runs): shared/http/payload-limits.ts.
+ */
 const jsonBody: Middleware = {
   before: (request) => {
     const { event } = request;
     if (event.body === undefined || event.body === null || event.body === '') return;
+    const bytes = eventBodyBytes(event.body);
+    if (bytes > PAYLOAD_LIMITS.requestBodyBytes) {
+      throw payloadTooLarge(
+        `Request body is ${bytes} bytes; the API takes at most ${PAYLOAD_LIMITS.requestBodyBytes} bytes (5 MB). Send larger attachments by url.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    }
     const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     // Public routes (token pages) take any body as raw text: RFC 8058 one-click posts are form-encoded.
     if (request.context.api.auth === 'public') return void (request.context.api.body = text);

@@ -41,6 +41,7 @@ const state = (over: Partial<IdentityState>): IdentityState => ({
   dkimStatus: 'PENDING',
   mailFromStatus: 'PENDING',
   dkimTokens: ['a', 'b', 'c'],
+  createdBy: {},
   ...over,
 });
 const ready = state({ verifiedForSending: true });
