@@ -69,16 +69,33 @@ export function findCfnLint(): string | undefined {
   return candidates.find((c) => spawnSync(c, ['--version'], { encoding: 'utf8' }).status === 0);
 }
 
-/** cfn-lint's errors (E rules) on a template for a region; warnings and informational findings are returned apart. */
-export function lint(cfnLint: string, templateFile: string, region: string): { errors: string[]; others: string[] } {
-  const run = spawnSync(cfnLint, ['--format', 'parseable', '--regions', region, '--', templateFile], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+/** A template's cfn-lint findings: errors (E rules) apart from warnings and informational ones. */
+export interface LintResult {
+  readonly errors: string[];
+  readonly others: string[];
+}
+
+/**
+ * Lints templates of one region in one cfn-lint run (its start-up costs seconds); returns each
+ * file's findings.
+ */
+export function lint(cfnLint: string, templateFiles: readonly string[], region: string): Map<string, LintResult> {
+  const run = spawnSync(cfnLint, ['--format', 'parseable', '--regions', region, '--', ...templateFiles], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (run.error) throw run.error;
+  // cfn-lint's exit code is a bit mask: 1 it failed to run, 2 errors, 4 warnings, 8 informational.
+  if ((run.status ?? 0) & 1) throw new Error(`cfn-lint failed to run (exit ${run.status}): ${run.stderr.trim()}`);
   const lines = run.stdout.split('\n').filter(Boolean);
-  // parseable: file:line:col:endline:endcol:Rule:message
-  const errors = lines.filter((l) => /:E\d{4}:/.test(l));
-  if ((run.status ?? 0) & 2 && errors.length === 0) errors.push(`cfn-lint exited ${run.status}: ${run.stderr.trim()}`);
-  if ((run.status ?? 0) & 1) errors.push(`cfn-lint failed to run (exit ${run.status}): ${run.stderr.trim()}`);
-  return { errors, others: lines.filter((l) => !/:E\d{4}:/.test(l)) };
+  const results = new Map<string, LintResult>();
+  for (const file of templateFiles) {
+    // parseable: <file>:<line>:<col>:<end line>:<end col>:<rule>:<message>
+    const mine = lines.filter((l) => l.startsWith(`${file}:`)).map((l) => l.slice(file.length + 1));
+    results.set(file, { errors: mine.filter((l) => /^(\d+:){4}E\d{4}:/.test(l)), others: mine.filter((l) => !/^(\d+:){4}E\d{4}:/.test(l)) });
+  }
+  const unattributed = lines.filter((l) => !templateFiles.some((f) => l.startsWith(`${f}:`)));
+  if (unattributed.length || ((run.status ?? 0) & 2 && [...results.values()].every((r) => r.errors.length === 0))) {
+    throw new Error(`cfn-lint printed what the rehearsal cannot attribute (exit ${run.status}):\n${[...unattributed, run.stderr.trim()].join('\n')}`);
+  }
+  return results;
 }
 
 function main(): number {
@@ -90,29 +107,38 @@ function main(): number {
     console.log(`${banner}\n!! cfn-lint IS NOT INSTALLED on this machine: the templates are NOT linted (cdk-nag still runs).\n` +
       `!! Install it (pip install cfn-lint, where PyPI is reachable) or set CFN_LINT=<path> to lint them.\n${banner}`);
   }
+  // The linter must see the region: receiving where SES does not receive is an error (E3006). If it
+  // is not reported, the clean results prove nothing.
+  const canary: Variant = { name: `${REGION_WITHOUT_RECEIVING}-receiving-canary`, region: REGION_WITHOUT_RECEIVING, context: { inboundDomain: EVERY_OPTION.inboundDomain } };
   let failed = 0;
   try {
-    for (const variant of variants()) {
+    const synthesized = [...variants(), ...(cfnLint ? [canary] : [])].map((variant) => {
       const t0 = Date.now();
-      const { templateFile, nagErrors } = synthesize(variant, outdir);
-      const linted = cfnLint ? lint(cfnLint, templateFile, variant.region) : undefined;
-      const problems = [...nagErrors.map((e) => `cdk-nag ${e}`), ...(linted?.errors ?? []).map((e) => `cfn-lint ${e.replace(templateFile, 'template')}`)];
-      const notes = linted ? `cfn-lint: ${linted.errors.length} errors, ${linted.others.length} warnings` : 'cfn-lint: NOT RUN';
-      console.log(`${problems.length ? 'FAIL' : 'ok  '} ${variant.name.padEnd(44)} ${String(Date.now() - t0).padStart(6)} ms  cdk-nag: ${nagErrors.length} errors; ${notes}`);
+      return { variant, ...synthesize(variant, outdir), ms: Date.now() - t0 };
+    });
+    const linted = new Map<string, LintResult>();
+    if (cfnLint) {
+      for (const region of new Set(synthesized.map((s) => s.variant.region))) {
+        const files = synthesized.filter((s) => s.variant.region === region).map((s) => s.templateFile);
+        for (const [file, result] of lint(cfnLint, files, region)) linted.set(file, result);
+      }
+    }
+    for (const { variant, templateFile, nagErrors, ms } of synthesized) {
+      const lintResult = linted.get(templateFile);
+      if (variant === canary) {
+        const caught = lintResult!.errors.some((e) => e.includes(':E3006:') && e.includes('ReceiptRule'));
+        console.log(`${caught ? 'ok  ' : 'FAIL'} ${variant.name.padEnd(44)} cfn-lint ${caught ? 'finds' : 'does NOT find'} E3006 on the receipt rule set (expected: SES does not receive there)`);
+        if (!caught) failed += 1;
+        continue;
+      }
+      const problems = [...nagErrors.map((e) => `cdk-nag ${e}`), ...(lintResult?.errors ?? []).map((e) => `cfn-lint ${e}`)];
+      const notes = lintResult ? `cfn-lint: ${lintResult.errors.length} errors, ${lintResult.others.length} warnings` : 'cfn-lint: NOT RUN';
+      console.log(`${problems.length ? 'FAIL' : 'ok  '} ${variant.name.padEnd(44)} synth ${String(ms).padStart(6)} ms  cdk-nag: ${nagErrors.length} errors; ${notes}`);
       for (const p of problems) console.log(`       ${p}`);
       const byRule = new Map<string, number>();
-      for (const w of linted?.others ?? []) byRule.set(w.split(':')[5], (byRule.get(w.split(':')[5]) ?? 0) + 1);
+      for (const w of lintResult?.others ?? []) byRule.set(w.split(':')[4], (byRule.get(w.split(':')[4]) ?? 0) + 1);
       if (byRule.size) console.log(`       cfn-lint warnings by rule: ${[...byRule].map(([rule, n]) => `${rule} x${n}`).join(', ')}`);
       if (problems.length) failed += 1;
-    }
-    // The linter must see the region: receiving in a region without it is an error (E3006). If it
-    // is not found, the clean results above prove nothing.
-    if (cfnLint) {
-      const canary: Variant = { name: `${REGION_WITHOUT_RECEIVING}-receiving-canary`, region: REGION_WITHOUT_RECEIVING, context: { inboundDomain: EVERY_OPTION.inboundDomain } };
-      const { templateFile } = synthesize(canary, outdir);
-      const caught = lint(cfnLint, templateFile, canary.region).errors.some((e) => e.includes(':E3006:') && e.includes('ReceiptRule'));
-      console.log(`${caught ? 'ok  ' : 'FAIL'} ${canary.name.padEnd(44)} cfn-lint ${caught ? 'finds' : 'does NOT find'} E3006 on the receipt rule set (expected: SES does not receive there)`);
-      if (!caught) failed += 1;
     }
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
@@ -121,7 +147,8 @@ function main(): number {
     console.log('rehearsal: REHEARSAL_REQUIRE_CFN_LINT=1 and cfn-lint is missing');
     failed += 1;
   }
-  console.log(`rehearsal: ${variants().length - failed} of ${variants().length} variants clean${cfnLint ? '' : ' (cdk-nag only: cfn-lint missing)'}, ${Math.round((Date.now() - started) / 1000)} s`);
+  const total = variants().length + (cfnLint ? 1 : 0);
+  console.log(`rehearsal: ${total - failed} of ${total} checks clean${cfnLint ? '' : ' (cdk-nag only: cfn-lint missing)'}, ${Math.round((Date.now() - started) / 1000)} s`);
   return failed ? 1 : 0;
 }
 
