@@ -9,7 +9,7 @@ import { registrationRecords } from '../../shared/domains/dns-records';
 import { schedules } from '../../shared/routes';
 import { logicalId } from './template-helpers';
 
-// docs/deploy.md states counts and lists; each is checked here against the synthesized stack, so
+// docs/deploy.md (and docs/cost.md, for the alarms) state counts and lists; each is checked here against the synthesized stack, so
 // that a change to the stack that makes the guide wrong fails a test. Bundling is skipped.
 const guide = fs.readFileSync(path.join(__dirname, '../../docs/deploy.md'), 'utf8');
 const root = path.join(__dirname, '../..');
@@ -46,6 +46,21 @@ describe('the deploy guide states the stack as it is', () => {
     expect(stated(/and the inbound function \((\d+), with receiving\)/)).toBe(alarms(every.stack).filter((a) => a.startsWith('errors:')).length - errors);
     expect(stated(/In all, (\d+) alarms with receiving/)).toBe(count(every.template, 'AWS::CloudWatch::Alarm'));
     expect(stated(/alarms with receiving and (\d+) without/)).toBe(count(none.template, 'AWS::CloudWatch::Alarm'));
+  });
+
+  it("the alarms that docs/cost.md prices", () => {
+    const cost = fs.readFileSync(path.join(root, 'docs/cost.md'), 'utf8');
+    const row = cost.match(/\| Alarms, with receiving: (\d+) DLQs \(.*?\) \+ (\d+) background functions \+ (\d+) SES rates \(standard\) \| (\d+) \| \$0\.10 each \| \$([\d.]+) \|/);
+    expect(row).not.toBeNull();
+    const [, dlqs, functions, sesRates, standard, price] = row!.map(Number);
+    const alarms = Object.keys(every.stack.monitoring.alarms);
+    expect(dlqs).toBe(alarms.filter((a) => a.startsWith('dlq:')).length);
+    expect(functions).toBe(alarms.filter((a) => a.startsWith('errors:')).length);
+    expect(sesRates).toBe(alarms.filter((a) => a.startsWith('ses-')).length);
+    expect(standard).toBe(dlqs + functions + sesRates);
+    expect(price).toBeCloseTo(standard * 0.1);
+    // The API 5xx alarm is the one more, priced on its own row.
+    expect(count(every.template, 'AWS::CloudWatch::Alarm')).toBe(standard + 1);
   });
 
   it('the queue counts', () => {
