@@ -20,7 +20,7 @@ let outdir: string;
 beforeAll(() => {
   const app = new App();
   outdir = app.outdir;
-  stack = new EmailApiStack(app, 'MailroomTest', { env: { account: '123456789012', region: 'eu-west-1' } });
+  stack = new EmailApiStack(app, 'MailroomTest', { env: { account: '123456789012', region: 'eu-west-1' }, inboundDomain: 'reply.example.com' });
   Aspects.of(stack).add(new AwsSolutionsChecks());
   template = Template.fromStack(stack);
 });
@@ -34,7 +34,7 @@ function allFunctions(): [string, ProjectFunction][] {
     ...Object.entries(stack.api.functions),
     ...Object.entries(stack.workers.functions),
     ...Object.entries(stack.scheduling.functions),
-    ['inbound', stack.inbound.function],
+    ['inbound', stack.inbound!.function],
   ];
 }
 
@@ -136,8 +136,8 @@ describe('the payload bucket', () => {
 });
 
 describe('the queues', () => {
-  it('creates one queue and one dead-letter queue per definition of shared/queues.ts', () => {
-    template.resourceCountIs('AWS::SQS::Queue', queueNames.length * 2);
+  it('creates one queue and one dead-letter queue per definition of shared/queues.ts, and the inbound failure queue', () => {
+    template.resourceCountIs('AWS::SQS::Queue', queueNames.length * 2 + 1);
   });
 
   it.each(queueNames)('%s: an alarm goes off as soon as its DLQ holds a message', (name) => {
@@ -189,7 +189,7 @@ describe('the queues', () => {
       )
       .flatMap((p) => p.Properties.Queues as { Ref: string }[])
       .map((q) => q.Ref);
-    const all = queueNames.flatMap((n) => [logicalId(stack.queues.queues[n]), logicalId(stack.queues.deadLetterQueues[n])]);
+    const all = [...queueNames.flatMap((n) => [logicalId(stack.queues.queues[n]), logicalId(stack.queues.deadLetterQueues[n])]), logicalId(stack.inbound!.failureQueue)];
     expect(new Set(covered)).toEqual(new Set(all));
   });
 });
@@ -262,19 +262,22 @@ describe('the API reference (group `docs`)', () => {
 });
 
 describe('the functions', () => {
-  it('are one per endpoint group, one per worker, one per scheduled job, and the inbound function', () => {
-    template.resourceCountIs('AWS::Lambda::Function', groupNames.length + workerNames.length + Object.keys(schedules).length + 1);
+  it('are one per endpoint group, one per worker, one per scheduled job, the inbound function, and the custom resource that deactivates the rule set', () => {
+    template.resourceCountIs('AWS::Lambda::Function', groupNames.length + workerNames.length + Object.keys(schedules).length + 1 + 1);
     expect(Object.keys(stack.api.functions).sort()).toEqual([...groupNames].sort());
     expect(Object.keys(stack.workers.functions).sort()).toEqual([...workerNames].sort());
   });
 
   it('all run Node.js 22 on arm64 with active tracing and source maps', () => {
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs22.x',
-      Architectures: ['arm64'],
-      TracingConfig: { Mode: 'Active' },
-      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
-    });
+    const resources = template.toJSON().Resources;
+    for (const [, fn] of allFunctions()) {
+      expect(resources[logicalId(fn.function)].Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        Environment: { Variables: expect.objectContaining({ NODE_OPTIONS: '--enable-source-maps' }) },
+      });
+    }
   });
 
   it('all log to their own log group, kept one month', () => {
