@@ -1,31 +1,37 @@
-import { putActivitiesInBatch } from '../activity/activity-repository';
+import { fromItem, putActivitiesInBatch } from '../activity/activity-repository';
 import type { Services } from '../container';
+import { batchGetAll } from '../store/batch-get';
 import { ttlAfterDays } from '../store/client';
+import { activityKey } from '../store/keys';
 import type { Batch } from './batch';
 import { batchActivityId } from './batch-ids';
-import { batchRecipientActivity, storedRecipientActivity } from './batch-record';
-import { loadBatchChunk } from './batch-repository';
-import { withoutMetadata, unwritableProblem } from './unwritable-recipient';
 
-/** BatchWrite requests in flight at once (a 10,000-recipient batch is 400). */
-const WRITE_LANES = 16;
+/** Records read and written back per step, and steps in flight (a 10,000-recipient batch is 20 steps). */
+const STEP_SIZE = 500;
+const PARALLEL_STEPS = 4;
 
 /**
- * Writes every recipient's record of a batch just cancelled while scheduled as `cancelled`
- * (BatchWrite, 1 write unit and its status index entry each). Unconditional puts are safe here:
- * the batch left `scheduled` for `cancelled` in a conditional write, and only a batch moved to
- * `sending` has any mail claimed or sent. Records keep the accept time as their creation time.
+ * Marks the records a scheduled batch wrote at accept `cancelled`, once the batch itself left
+ * `scheduled` for `cancelled` (a conditional write): each record is read back (BatchGet, strongly
+ * consistent) and put again as `cancelled` with its status index entry (BatchWrite). Unconditional
+ * puts are safe here: only a batch moved to `sending` has any mail claimed or sent. A batch whose
+ * records were not all written at accept is left to its fan-out (queued by the cancel), which
+ * writes what is missing as `cancelled`. Reads the table only (no payload object).
  */
-export async function markBatchRecordsCancelled(deps: Pick<Services, 'db' | 'blobs' | 'clock' | 'config'>, batch: Batch): Promise<void> {
+export async function markBatchRecordsCancelled(deps: Pick<Services, 'db' | 'clock' | 'config'>, batch: Batch): Promise<void> {
+  if (batch.records_written !== true) return;
   const now = deps.clock.now();
-  const times = { created_at: batch.created_at, updated_at: now.toISOString() };
   const ttl = ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS);
-  for (let chunk = 0; chunk < batch.chunk_count; chunk++) {
-    const recipients = await loadBatchChunk(deps.blobs, batch.project_id, batch.id, chunk);
-    const records = recipients.map((r, i) => {
-      const recipient = unwritableProblem(r)?.field === 'metadata' ? withoutMetadata(r) : r;
-      return storedRecipientActivity(batchRecipientActivity({ ...batch, status: 'cancelled' }, recipient, batchActivityId(batch.id, chunk * batch.chunk_size + i), 'cancelled', times));
-    });
-    await putActivitiesInBatch(deps.db, records, ttl, WRITE_LANES);
-  }
+  const ids = Array.from({ length: batch.recipient_count }, (_, i) => batchActivityId(batch.id, i));
+  let next = 0;
+  const lane = async () => {
+    while (next < ids.length) {
+      const step = ids.slice(next, (next += STEP_SIZE));
+      const items = await batchGetAll(deps.db, step.map((id) => ({ ...activityKey(id) })), undefined, { consistentRead: true });
+      const queued = items.map(fromItem).filter((a) => a.current_status === 'queued' && a.project_id === batch.project_id);
+      const cancelled = queued.map((a) => ({ ...a, current_status: 'cancelled' as const, updated_at: now.toISOString() }));
+      await putActivitiesInBatch(deps.db, cancelled, ttl);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_STEPS }, lane));
 }

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { services } from '../../shared/container';
+import { activityKey, batchKey } from '../../shared/store/keys';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**
@@ -110,5 +113,20 @@ describe('GET /v1/activity: a scheduled batch when it goes out', () => {
     const mails = (await cloud.outbox()).filter((m) => m.destination.to.some((to) => to.includes(t)));
     expect(mails.map((m) => m.destination.to[0]).sort()).toEqual([recipients[0].email, recipients[1].email].sort());
     expect(batchId).toBeDefined();
+  }, 60_000);
+
+  it('sends each recipient once when the accept stopped before all its records were written (the fan-out writes the rest)', async () => {
+    const t = tag();
+    const { batchId, recipients } = await scheduleThree(t, new Date(Date.now() + 3000).toISOString());
+    // As if the API had stopped after two records: no `records_written`, and the third record missing.
+    const { db } = services();
+    await db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: batchKey(batchId), UpdateExpression: 'REMOVE records_written' }));
+    await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: activityKey(recipients[2].activity_id) }));
+
+    for (const r of recipients) await cloud.waitForActivity(r.activity_id, cloud.seed.live_key, (a) => a.current_status === 'sent' || a.current_status === 'delivered');
+    await sleep(1000);
+    for (const r of recipients) expect((await list({ email: r.email })).total).toBe(1);
+    const mails = (await cloud.outbox()).filter((m) => m.destination.to.some((to) => to.includes(t)));
+    expect(mails.map((m) => m.destination.to[0]).sort()).toEqual(recipients.map((r) => r.email).sort());
   }, 60_000);
 });
