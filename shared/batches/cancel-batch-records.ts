@@ -8,7 +8,7 @@ import { batchActivityId } from './batch-ids';
 
 /** Records read and written back per step, and steps in flight (a 10,000-recipient batch is 20 steps). */
 const STEP_SIZE = 500;
-const PARALLEL_STEPS = 4;
+const PARALLEL_STEPS = 8;
 
 /**
  * Marks the records a scheduled batch wrote at accept `cancelled`, once the batch itself left
@@ -30,7 +30,7 @@ export async function markBatchRecordsCancelled(deps: Pick<Services, 'db' | 'clo
       const items = await batchGetAll(deps.db, step.map((id) => ({ ...activityKey(id) })), undefined, { consistentRead: true });
       const queued = items.map(fromItem).filter((a) => a.current_status === 'queued' && a.project_id === batch.project_id);
       const cancelled = queued.map((a) => ({ ...a, current_status: 'cancelled' as const, updated_at: now.toISOString() }));
-      await putActivitiesInBatch(deps.db, cancelled, ttl);
+      await putActivitiesInBatch(deps.db, cancelled, ttl, 4);
     }
   };
   await Promise.all(Array.from({ length: PARALLEL_STEPS }, lane));
