@@ -24,6 +24,9 @@ import { putActivitiesInBatch } from '../activity/activity-repository';
 /** Recipients per chunk: one blob, one fan-out message, 20 BatchWrite requests. */
 export const BATCH_CHUNK_SIZE = 500;
 
+/** BatchWrite requests in flight at once while the API writes a scheduled batch's records (a 10,000-recipient batch is 400). */
+const ACCEPT_WRITE_LANES = 16;
+
 /** Recipients a dry run renders in its preview. */
 export const DRY_RUN_PREVIEWS = 3;
 
@@ -123,9 +126,6 @@ async function writeScheduledRecords(deps: Services, batch: Batch, recipients: B
 async function withdrawScheduledBatch(deps: Services, batch: Batch, now: Date): Promise<void> {
   if (await cancelScheduledBatch(deps.db, batch.id, batch.project_id, now.toISOString())) await deps.queue.sendBatch('fanout', chunkJobs(batch));
 }
-
-/** BatchWrite requests in flight at once while the API writes a scheduled batch's records (a 10,000-recipient batch is 400). */
-const ACCEPT_WRITE_LANES = 16;
 
 /** `scheduled_at` as `/send-email` reads it (ISO 8601 or English), at most 13 days ahead. */
 function resolveSchedule(input: BatchInput, caller: ProjectCaller, now: Date): ResolvedSchedule {

@@ -18,13 +18,6 @@ import { finishChunk, getBatch, loadBatchChunk, markChunkStarted, type ChunkCoun
 /** What became of one chunk message. */
 export type ChunkOutcome = 'expanded' | 'already-done' | 'not-ready' | 'missing';
 
-/**
- * Expands one chunk of a batch: writes its activity records with BatchWrite (`queued`, or
- * `suppressed` for addresses on the project's list, or `cancelled` for a cancelled batch) and
- * queues its mails, fifty recipients to a `batch-send` message. A redelivered chunk first asks
- * which records exist and writes only the missing ones, so no mail already sent goes back to
- * `queued`; the mails' own claims keep a duplicate job from sending twice.
- */
 /** Counts of a campaign's wave, added per worker batch (a CampaignCounterBatch, passed in by the worker). */
 export interface WaveCounters {
   add(campaignId: string, field: 'suppressed' | 'failed', n: number): void;
@@ -33,6 +26,15 @@ export interface WaveCounters {
 /** Why a recipient of a campaign's wave is left out without a send: its address cannot take mail. */
 export const INVALID_ADDRESS_REASON = 'invalid_address';
 
+/**
+ * Expands one chunk of a batch: writes its activity records with BatchWrite (`queued`, or
+ * `suppressed` for addresses on the project's list, `cancelled` for a cancelled batch, `failed`
+ * for a recipient whose record or job cannot be written) and queues its mails, fifty recipients to
+ * a `batch-send` message. Records that exist already (a redelivered chunk, a scheduled batch's
+ * written at accept, a cancel's) are not written again, so no mail already sent goes back to
+ * `queued`; a queued one whose recipient must not be sent moves on by a conditional update. The
+ * mails' own claims keep a duplicate job from sending twice.
+ */
 export async function expandChunk(deps: Services, job: ChunkJob, counters?: WaveCounters): Promise<ChunkOutcome> {
   const batch = await getBatch(deps.db, job.batch_id, true);
   if (!batch || batch.project_id !== job.project_id) return 'missing';
