@@ -36,16 +36,11 @@ export async function putActivitiesInBatch(db: Db, activities: readonly Activity
 }
 
 /**
- * The statuses of the activity records among `ids` that exist (a redelivered fan-out chunk asks).
- * Strongly consistent: a record missed by a stale read would be written again as `queued` over a
- * sent one, and its job's claim, its lease long run out, would send the mail a second time.
+ * The status and creation time (the key of its status index entry) of each activity record among
+ * `ids` that exists (a fan-out chunk asks). Strongly consistent: a record missed by a stale read
+ * would be written again as `queued` over a sent one, and its job's claim, its lease long run out,
+ * would send the mail a second time.
  */
-export async function existingActivityIds(db: Db, ids: readonly string[]): Promise<Map<string, ActivityStatus>> {
-  const found = await existingActivities(db, ids);
-  return new Map([...found].map(([id, a]) => [id, a.current_status]));
-}
-
-/** As existingActivityIds, with each record's creation time (the key of its status index entry). */
 export async function existingActivities(db: Db, ids: readonly string[]): Promise<Map<string, Pick<Activity, 'current_status' | 'created_at'>>> {
   const items = await batchGetAll(db, ids.map((id) => ({ ...activityKey(id) })), undefined, { consistentRead: true });
   return new Map(items.map((item) => [String(item.id), { current_status: item.current_status as ActivityStatus, created_at: String(item.created_at) }]));
