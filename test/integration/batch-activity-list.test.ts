@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { authenticateProject } from '../../shared/auth/authenticate';
+import { acceptBatch } from '../../shared/batches/accept-batch';
+import { parseBatchRequest } from '../../shared/batches/batch-request';
+import { getBatch } from '../../shared/batches/batch-repository';
 import { services } from '../../shared/container';
 import { activityKey, batchKey } from '../../shared/store/keys';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
@@ -128,5 +132,30 @@ describe('GET /v1/activity: a scheduled batch when it goes out', () => {
     for (const r of recipients) expect((await list({ email: r.email })).total).toBe(1);
     const mails = (await cloud.outbox()).filter((m) => m.destination.to.some((to) => to.includes(t)));
     expect(mails.map((m) => m.destination.to[0]).sort()).toEqual(recipients.map((r) => r.email).sort());
+  }, 60_000);
+
+  it('answers 502 and cancels the batch when its records cannot all be written at accept; what was written ends cancelled', async () => {
+    const t = tag();
+    const deps = services();
+    // A table that takes the first BatchWrite of the records and refuses the second.
+    let writes = 0;
+    const failing = {
+      ...deps,
+      db: { ...deps.db, doc: { send: (command: { constructor: { name: string } }) => (command.constructor.name === 'BatchWriteCommand' && ++writes > 1 ? Promise.reject(new Error('throttled')) : deps.db.doc.send(command as never)) } as never },
+    };
+    const caller = await authenticateProject(deps.db, deps.clock, `Bearer ${cloud.seed.live_key}`);
+    const emails = Array.from({ length: 60 }, (_, i) => `w${i}-${t}@example.com`);
+    const input = parseBatchRequest(batchBody(emails, { scheduled_at: new Date(Date.now() + TWO_DAYS).toISOString() }));
+    await expect(acceptBatch(failing, caller, input)).rejects.toMatchObject({ status: 502 });
+
+    const written = await list({ email: emails[0] });
+    expect(written.total).toBe(1);
+    const batchId = written.data[0].batch_id!;
+    expect(await getBatch(deps.db, batchId, true)).toMatchObject({ status: 'cancelled' });
+    // The fan-out the withdrawal queued turns every record cancelled, the written and the missing.
+    for (const email of [emails[0], emails[59]]) {
+      for (let i = 0; i < 50 && (await list({ email, status: 'cancelled' })).total === 0; i++) await sleep(200);
+      expect((await list({ email })).data.map((a) => a.current_status)).toEqual(['cancelled']);
+    }
   }, 60_000);
 });
