@@ -91,8 +91,8 @@ z.globalRegistry.add(recipientEntry, {
       properties: {
         email: { type: 'string', format: 'email' },
         name: { type: ['string', 'null'], maxLength: MAX_NAME },
-        data: { type: ['object', 'null'] },
-        metadata: { type: ['object', 'null'] },
+        data: { type: ['object', 'null'], description: 'Variables over the request\'s `data`: at most 16 levels deep and 32 KB as JSON.' },
+        metadata: { type: ['object', 'null'], description: 'Echoed on the activity: at most 16 levels deep and 32 KB as JSON.' },
       },
     },
   ],
