@@ -11,6 +11,7 @@ import type { ApiContext } from './api-context';
 import type { RouteFunction } from './api-types';
 import { errorResponse } from './error-body';
 import { PAYLOAD_LIMITS, eventBodyBytes } from './payload-limits';
+import { nestedDeeperThan } from '../json-depth';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -57,10 +58,15 @@ const jsonBody: Middleware = {
     } catch {
       throw badRequest('Request body is not valid JSON');
     }
+    // Recursive steps (the idempotency fingerprint, JSON.stringify, schema checks) would overflow the stack on a deeper body.
+    if (nestedDeeperThan(request.context.api.body, MAX_BODY_DEPTH)) throw badRequest(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
     // No field of the API can carry a NUL: mail cannot (RFC 5322 2.2), nor can a template or a name.
     if (containsNul(request.context.api.body)) throw badRequest('Request body strings may not contain NUL characters (U+0000)');
   },
 };
+
+/** Deepest nesting of objects and arrays a body may have: no field of the API needs more, and DynamoDB stores at most 32. */
+export const MAX_BODY_DEPTH = 64;
 
 /** True when a parsed JSON value holds U+0000 in any string, key or value; iterative, so any depth is safe. */
 function containsNul(root: unknown): boolean {

@@ -1505,7 +1505,9 @@ export interface operations {
                         /** Format: email */
                         email: string;
                         name?: string | null;
+                        /** @description Variables over the request's `data`: at most 16 levels deep and 32 KB as JSON. */
                         data?: Record<string, never> | null;
+                        /** @description Echoed on the activity: at most 16 levels deep and 32 KB as JSON. */
                         metadata?: Record<string, never> | null;
                     })[];
                     custom_headers?: {
