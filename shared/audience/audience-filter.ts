@@ -1,6 +1,7 @@
 import * as z from '../zod';
 import { parseRequest } from '../validate';
 import { tagsOf } from './lead';
+import { ownValue } from '../reserved-keys';
 
 /**
  * The audience filter language: what a dynamic segment is, and what a campaign's `recipientFilter`
@@ -148,7 +149,7 @@ function matchesCondition(c: FilterCondition, lead: { email: string; data: Recor
     return (!c.tags.any || c.tags.any.some((t) => tags.has(t))) && (!c.tags.all || c.tags.all.every((t) => tags.has(t))) && (!c.tags.none || !c.tags.none.some((t) => tags.has(t)));
   }
   if ('event' in c) return (events.get(c)?.has(lead.email) ?? false) === c.done;
-  return compare(lead.data[c.attribute], c.op, c.value);
+  return compare(ownValue(lead.data, c.attribute), c.op, c.value);
 }
 
 /** Compares an attribute: numbers as numbers, anything else as strings; a missing attribute matches only not_exists and neq. */

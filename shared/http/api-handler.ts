@@ -6,6 +6,7 @@ import { AppError, badRequest } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
+import { refuseReservedKeys } from '../reserved-keys';
 import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';
 import type { RouteFunction } from './api-types';
@@ -47,6 +48,8 @@ const jsonBody: Middleware = {
     }
     // No field of the API can carry a NUL: mail cannot (RFC 5322 2.2), nor can a template or a name.
     if (containsNul(request.context.api.body)) throw badRequest('Request body strings may not contain NUL characters (U+0000)');
+    // Every route at once: no object of any body (data, variables, filters, headers...) holds `__proto__`, `constructor` or `prototype`.
+    refuseReservedKeys(request.context.api.body);
   },
 };
 
