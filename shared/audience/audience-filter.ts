@@ -1,6 +1,7 @@
 import * as z from '../zod';
 import { parseRequest } from '../validate';
 import { tagsOf } from './lead';
+import { storableProblem } from './lead-input';
 import { ownValue } from '../reserved-keys';
 
 /**
@@ -58,9 +59,12 @@ const attributeConditionSchema = z
     z.superRefine(
       (c: { op: AttributeOp; value?: unknown }, ctx) => {
         if (c.op === 'exists' || c.op === 'not_exists') return;
-        if (c.op === 'in') return void (isInList(c.value) || fail(ctx, c, '{path}.value must be a non-empty array of strings or numbers for op "in"'));
-        if (!isScalar(c.value)) return fail(ctx, c, '{path}.value must be a string, number or boolean');
-        if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value === 'boolean') fail(ctx, c, `{path}.value must be a number or string for op "${c.op}"`);
+        if (c.op === 'in' && !isInList(c.value)) return fail(ctx, c, '{path}.value must be a non-empty array of strings or numbers for op "in"');
+        if (c.op !== 'in' && !isScalar(c.value)) return fail(ctx, c, '{path}.value must be a string, number or boolean');
+        if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value === 'boolean') return fail(ctx, c, `{path}.value must be a number or string for op "${c.op}"`);
+        // The filter is stored with the segment: a number DynamoDB cannot hold would fail that write.
+        const range = storableProblem(c.value);
+        if (range) fail(ctx, c, `{path}.value ${range}`);
       },
       { when: ({ issues }) => issues.length === 0 },
     ),
