@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import { audienceFilterSchema, filterOf, parseAudienceFilter, type AudienceFilter } from '../audience/audience-filter';
+import { storableProblem } from '../audience/lead-input';
 import { badRequest } from '../errors';
 import { parseRequest } from '../validate';
 
@@ -175,6 +176,9 @@ function variableConfigProblem(value: unknown): Problem {
     if (problem) return problem;
     const bad = Object.entries(value.defaults as Body).find(([, v]) => !isScalar(v));
     if (bad) return `variableConfig.defaults.${bad[0]} must be a string, number or boolean`;
+    // Stored with the campaign: a number DynamoDB cannot hold would fail that write.
+    const outOfRange = Object.entries(value.defaults as Body).find(([, v]) => storableProblem(v) !== undefined);
+    if (outOfRange) return `variableConfig.defaults.${outOfRange[0]} ${storableProblem(outOfRange[1])}`;
   }
   if (given(value.mappings)) {
     const problem = variableObjectProblem(value.mappings, 'variableConfig.mappings');

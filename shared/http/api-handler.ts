@@ -6,6 +6,7 @@ import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
+import { refuseReservedKeys } from '../reserved-keys';
 import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';
 import type { RouteFunction } from './api-types';
@@ -62,6 +63,8 @@ const jsonBody: Middleware = {
     if (nestedDeeperThan(request.context.api.body, MAX_BODY_DEPTH)) throw badRequest(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
     // No field of the API can carry a NUL: mail cannot (RFC 5322 2.2), nor can a template or a name.
     if (containsNul(request.context.api.body)) throw badRequest('Request body strings may not contain NUL characters (U+0000)');
+    // Every route at once: no object of any body (data, variables, filters, headers...) holds `__proto__`, `constructor` or `prototype`.
+    refuseReservedKeys(request.context.api.body);
   },
 };
 
