@@ -7,10 +7,11 @@ import { badRequest, notFound } from '../errors';
 import { paginationBlock, parsePageRequest, type PageRequest } from '../http/pagination';
 import { ttlAfterDays } from '../store/client';
 import { campaignExportObjectKey } from '../store/keys';
+import { contentionBackoff } from '../store/transact';
 import { presentExport, type CampaignExport, type ExportJob } from './campaign-export';
 import { walkCampaign } from './campaign-walk';
 import { leftOutReason, recipientOutcome, type LeftOutReason, type RecipientOutcome } from './recipient-outcome';
-import { findProjectCampaign, getExport, putExport } from './report-repository';
+import { findProjectCampaign, getExport, latestExportId, putExportUnlessOneRuns, touchStalledExport } from './report-repository';
 
 const STATUSES: readonly ActivityStatus[] = ['queued', 'retrying', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'cancelled'];
 const REASONS: readonly LeftOutReason[] = ['suppressed', 'unsubscribed', 'invalid'];
@@ -94,19 +95,46 @@ export async function listLeftOut(deps: Pick<Services, 'db'>, projectId: string,
   return { success: true, campaign_id: campaign.id, left_out: { total, ...counts }, recipients: pageOf(listed, page), pagination: paginationBlock(page, listed.length, false) };
 }
 
-/** `POST /v1/campaigns/:id/exports`: starts a CSV export of every recipient's outcome (202; poll the export). */
+/**
+ * A running export untouched this long has lost its run (a crash between its record and its queue
+ * message, or a message dead-lettered): a repeat start queues it again. A live run touches the
+ * record at every part, and a part takes at most a worker's 15 minutes plus the queue's 16-minute
+ * visibility timeout to be retried, so no live run looks stalled.
+ */
+export const STALLED_EXPORT_MS = 40 * 60_000;
+
+/**
+ * `POST /v1/campaigns/:id/exports`: starts a CSV export of every recipient's outcome (202; poll the
+ * export). One export of a campaign runs at a time: while one runs, a repeat answers it.
+ */
 export async function startExport(deps: Pick<Services, 'db' | 'queue' | 'clock'>, projectId: string, campaignId: string | undefined) {
   const campaign = await projectCampaign(deps, projectId, campaignId);
-  const now = deps.clock.now();
+  const record = newExport(projectId, campaign.id, deps.clock.now());
+  // A start that loses a race re-reads: a few rounds settle any number of parallel starts.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (attempt > 0) await contentionBackoff(attempt);
+    const latestId = await latestExportId(deps.db, campaign.id);
+    const latest = latestId ? await getExport(deps.db, campaign.id, latestId) : undefined;
+    if (latest?.status === 'running') return { success: true, export: presentExport(await resumeIfStalled(deps, latest)) };
+    if (await putExportUnlessOneRuns(deps.db, record, latestId)) {
+      const job: ExportJob = { kind: 'run', project_id: projectId, campaign_id: campaign.id, export_id: record.id };
+      await deps.queue.send('exports', job);
+      return { success: true, export: presentExport(record) };
+    }
+  }
+  throw new Error(`Export start of campaign ${campaign.id} kept losing to concurrent starts`);
+}
+
+function newExport(projectId: string, campaignId: string, now: Date): CampaignExport {
   const id = randomUUID();
-  const record: CampaignExport = {
+  return {
     id,
     project_id: projectId,
-    campaign_id: campaign.id,
+    campaign_id: campaignId,
     status: 'running',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
-    object_key: campaignExportObjectKey(projectId, campaign.id, id),
+    object_key: campaignExportObjectKey(projectId, campaignId, id),
     part: 0,
     claims: 0,
     parts: [],
@@ -114,10 +142,17 @@ export async function startExport(deps: Pick<Services, 'db' | 'queue' | 'clock'>
     rows: 0,
     ttl: ttlAfterDays(now, EXPORT_RETENTION_DAYS),
   };
-  await putExport(deps.db, record);
-  const job: ExportJob = { kind: 'run', project_id: projectId, campaign_id: campaign.id, export_id: id };
-  await deps.queue.send('exports', job);
-  return { success: true, export: presentExport(record) };
+}
+
+/** Queues a stalled running export again (runs resume from the checkpoint); one repeat start per stall does. */
+async function resumeIfStalled(deps: Pick<Services, 'db' | 'queue' | 'clock'>, record: CampaignExport): Promise<CampaignExport> {
+  const now = deps.clock.now();
+  if (now.getTime() - Date.parse(record.updated_at) < STALLED_EXPORT_MS) return record;
+  if (await touchStalledExport(deps.db, record, now.toISOString())) {
+    const job: ExportJob = { kind: 'run', project_id: record.project_id, campaign_id: record.campaign_id, export_id: record.id };
+    await deps.queue.send('exports', job);
+  }
+  return record;
 }
 
 /** `GET /v1/campaigns/:id/exports/:exportId`: the export's progress, and a download URL (valid an hour) once completed. */

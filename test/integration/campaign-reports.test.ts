@@ -308,6 +308,39 @@ describe('POST /v1/campaigns/:id/exports', () => {
     expect(rows.slice(1).filter((r) => r.includes(',bounced,')).length).toBe(30);
   });
 
+  test('ten parallel starts run one export: every answer names it; once it is done, a new start runs a new one', async () => {
+    const { key, id: projectId } = await freshProject();
+    const campaign = await putCampaign(projectId, 20);
+    await putRecipients(campaign, 20);
+    const starts = await Promise.all(Array.from({ length: 10 }, () => api('POST', `/v1/campaigns/${campaign.id}/exports`, { key })));
+    expect(starts.map((r) => r.status)).toEqual(Array(10).fill(202));
+    const ids = new Set(starts.map((r) => r.body.export.id as string));
+    expect(ids.size).toBe(1);
+    const [id] = [...ids];
+    const done = await settledExport(key, campaign.id, id);
+    expect(done).toMatchObject({ status: 'completed', rows: 20 });
+    const again = await api('POST', `/v1/campaigns/${campaign.id}/exports`, { key });
+    expect(again.status).toBe(202);
+    expect(again.body.export.id).not.toBe(id);
+    expect((await settledExport(key, campaign.id, again.body.export.id)).status).toBe('completed');
+  });
+
+  test('a running export whose run was lost is queued again by a repeat start, once per stall', async () => {
+    const { id: projectId } = await freshProject();
+    const campaign = await putCampaign(projectId, 3);
+    const { startExport, STALLED_EXPORT_MS } = await import('../../shared/campaign-reports/campaign-report');
+    const sent: unknown[] = [];
+    const at = (ms: number) => ({ ...services(), queue: { send: async (_q: string, job: unknown) => void sent.push(job) } as never, clock: { now: () => new Date(Date.now() + ms) } });
+    // The record is written, its queue message never is (a crash between the two).
+    const lost = (await startExport({ ...services(), queue: { send: async () => undefined } as never }, projectId, campaign.id)).export as Data;
+    expect(((await startExport(at(0), projectId, campaign.id)).export as Data).id).toBe(lost.id);
+    expect(sent).toHaveLength(0);
+    const later = at(STALLED_EXPORT_MS + 60_000);
+    const repeats = await Promise.all([startExport(later, projectId, campaign.id), startExport(later, projectId, campaign.id)]);
+    expect(repeats.map((r) => (r.export as Data).id)).toEqual([lost.id, lost.id]);
+    expect(sent).toEqual([{ kind: 'run', project_id: projectId, campaign_id: campaign.id, export_id: lost.id }]);
+  });
+
   test('written in several parts, a replayed part (crash after its upload) leaves every row once', async () => {
     const { id: projectId } = await freshProject();
     const campaign = await putCampaign(projectId, 400);
