@@ -1,0 +1,32 @@
+import { badRequest } from '../errors';
+
+/**
+ * Opaque list cursors (`cursor` in, `next_cursor` out): a position as base64url JSON. A cursor is
+ * only ever read back through a check that it names a position of the same list, so a forged one
+ * can move within that list and never outside it.
+ */
+
+/** A position as the cursor a client passes back. */
+export function encodeCursor(position: unknown): string {
+  return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
+}
+
+/** The position a cursor names, when `check` accepts it; otherwise 400 `cursor is not valid for this list`. */
+export function decodeCursor<T>(cursor: string, check: (value: unknown) => value is T): T {
+  let value: unknown;
+  try {
+    if (cursor.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest('cursor is not valid for this list');
+  }
+  if (!check(value)) throw badRequest('cursor is not valid for this list');
+  return value;
+}
+
+/** A plain object whose keys are exactly `keys`, each a string. */
+export function isStringRecord(value: unknown, keys: readonly string[]): value is Record<string, string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((k) => typeof (value as Record<string, unknown>)[k] === 'string');
+}
