@@ -4091,6 +4091,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 search?: string;
                 segment_id?: string;
             };
