@@ -9,7 +9,7 @@ import { projectKey } from '../../shared/store/keys';
 import { startTestCloud } from './support/test-cloud';
 import { freePort } from '../../local/free-port';
 
-/** Listens on a port of 127.0.0.1 and 0.0.0.0 alike (DynamoDB Local binds 0.0.0.0), hanging up on every caller. */
+/** Listens on a port of 127.0.0.1 and 0.0.0.0 alike (as another program might), hanging up on every caller. */
 function occupy(port: number): Promise<net.Server> {
   return new Promise((resolve, reject) => {
     const server = net.createServer((socket) => socket.destroy());
