@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { isKeyString } from '../http/cursor';
 import type { Db } from '../store/client';
 import { LEAD_SK_PREFIX, leadListPartition, leadPartition, leadShards } from '../store/keys';
 
@@ -43,7 +44,7 @@ export function isSearchPosition(value: unknown, prefix: string): value is Searc
   if (Object.keys(rest).length > 0 || (phase !== 'email' && phase !== 'name')) return false;
   if (phase === 'name' && prefix.includes('@')) return false;
   if (after === undefined) return true;
-  return typeof after === 'string' && after.length <= 1_100 && after.startsWith(phase === 'email' ? `${LEAD_SK_PREFIX}${prefix}` : prefix);
+  return isKeyString(after) && after.startsWith(phase === 'email' ? `${LEAD_SK_PREFIX}${prefix}` : prefix);
 }
 
 /** Up to `size` entries of the search for `prefix` (lowercased) from `from`, and where the next window starts. */

@@ -24,9 +24,17 @@ export function decodeCursor<T>(cursor: string, check: (value: unknown) => value
   return value;
 }
 
-/** A plain object whose keys are exactly `keys`, each a string. */
+/**
+ * A string DynamoDB takes as a key value: not empty, at most 1,024 characters, well-formed UTF-16
+ * (a lone surrogate cannot be encoded), without U+10FFFF (the bound above every prefix's keys).
+ */
+export function isKeyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= 1024 && !/\p{Cs}/u.test(value) && !value.includes('\u{10FFFF}');
+}
+
+/** A plain object whose keys are exactly `keys`, each a key string (isKeyString). */
 export function isStringRecord(value: unknown, keys: readonly string[]): value is Record<string, string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const own = Object.keys(value);
-  return own.length === keys.length && keys.every((k) => typeof (value as Record<string, unknown>)[k] === 'string');
+  return own.length === keys.length && keys.every((k) => isKeyString((value as Record<string, unknown>)[k]));
 }

@@ -277,10 +277,22 @@ describe('GET /v1/campaigns/:id/recipients', () => {
     const theirs = await api('GET', `/v1/campaigns/${other.id}/recipients?status=sent&per_page=1`, { key: owner.key });
     const foreign = theirs.body.pagination.next_cursor as string;
     expect(foreign).toEqual(expect.any(String));
-    for (const cursor of [foreign, 'not-a-cursor', Buffer.from('{"shard":99}').toString('base64url'), '%%%']) {
+    const forged = (start: Record<string, string>) => Buffer.from(JSON.stringify({ shard: 0, start })).toString('base64url');
+    const ownShard = JSON.parse(Buffer.from(foreign, 'base64url').toString()).start.gsi6pk.replace(other.id, mine.id).replace(/#\d+$/, '#0');
+    for (const cursor of [
+      foreign,
+      'not-a-cursor',
+      Buffer.from('{"shard":99}').toString('base64url'),
+      '%%%',
+      forged({ pk: '', sk: 'ACT', gsi6pk: ownShard, gsi6sk: 'x' }),
+      forged({ pk: 'ACT#x', sk: 'ACT', gsi6pk: ownShard, gsi6sk: '\ud800' }),
+    ]) {
       const res = await api('GET', `/v1/campaigns/${mine.id}/recipients?status=sent&cursor=${encodeURIComponent(cursor)}`, { key: owner.key });
       expect([cursor.slice(0, 20), res.status, res.body.message ?? res.body.error]).toEqual([cursor.slice(0, 20), 400, expect.stringContaining('cursor')]);
     }
+    // A forged start key of the campaign's own shard only moves within its list.
+    const within = await api('GET', `/v1/campaigns/${mine.id}/recipients?status=sent&cursor=${forged({ pk: 'ACT#x', sk: 'ACT', gsi6pk: ownShard, gsi6sk: '0' })}`, { key: owner.key });
+    expect(within.status).toBe(200);
     const paged = await api('GET', `/v1/campaigns/${mine.id}/left-out?page=2`, { key: owner.key });
     expect(paged.status).toBe(400);
     expect(JSON.stringify(paged.body)).toContain('next_cursor');

@@ -23,4 +23,9 @@ describe('list cursors', () => {
     expect(isStringRecord({ pk: 'a', sk: 1 }, ['pk', 'sk'])).toBe(false);
     expect(isStringRecord(['a', 'b'], ['0', '1'])).toBe(false);
   });
+
+  test('key values DynamoDB would refuse (a 500) are refused here: empty, too long, a lone surrogate, U+10FFFF', () => {
+    for (const bad of ['', 'x'.repeat(1025), 'a\ud800b', 'a\u{10FFFF}']) expect(isStringRecord({ pk: bad }, ['pk'])).toBe(false);
+    expect(isStringRecord({ pk: 'ann 😀@example.com' }, ['pk'])).toBe(true);
+  });
 });
