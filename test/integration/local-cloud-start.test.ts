@@ -5,6 +5,7 @@ import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalCloud } from '../../local/cloud';
 import { overrideServices, services } from '../../shared/container';
+import { updateProjectFields } from '../../shared/projects/project-repository';
 import { projectKey } from '../../shared/store/keys';
 import { startTestCloud } from './support/test-cloud';
 import { freePort } from '../../local/free-port';
@@ -84,6 +85,22 @@ describe('starting the local cloud', () => {
       } finally {
         await second.stop();
       }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  test('data whose demo project cannot be reused stops the start with one line on how to start fresh', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-reseed-'));
+    const ports = { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 };
+    try {
+      const first = await startLocalCloud({ dataDir, persist: true, ports, workers: false, quickStart: true });
+      await updateProjectFields(services().db, first.seed.project_id, { disabled_at: new Date().toISOString() });
+      await first.stop();
+      fs.rmSync(path.join(dataDir, 'seed.json'));
+      const failed = startLocalCloud({ dataDir, persist: true, ports, workers: false, quickStart: true });
+      await expect(failed).rejects.toThrow(`to start fresh, stop Mailroom, delete ${path.resolve(dataDir)} and run npm start again`);
+      await expect(failed.catch((e: Error) => e.message)).resolves.not.toContain('\n');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
