@@ -72,6 +72,8 @@ export async function startApiServer(options: {
 }): Promise<{ url: string; stop(): Promise<void> }> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ key: routeKey(r), method: r.method, group: r.group, ...compile(r.path) }));
 
+  // Set once listening, before any request can arrive.
+  let ownHost = 'localhost';
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -137,7 +139,8 @@ export async function startApiServer(options: {
           requestContext: {
             accountId: '000000000000',
             apiId: 'local',
-            domainName: headers.host ?? 'localhost',
+            // API Gateway names the domain it serves, whatever Host or X-Forwarded-Host a caller sends.
+            domainName: ownHost,
             domainPrefix: 'local',
             http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
             requestId: context.awsRequestId,
@@ -196,5 +199,6 @@ export async function startApiServer(options: {
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  ownHost = `localhost:${port}`;
   return { url: `http://localhost:${port}`, stop: () => closeServer(server) };
 }

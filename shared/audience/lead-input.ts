@@ -285,8 +285,9 @@ export function parseAttributesBody(body: unknown): Record<string, unknown> {
   return rest;
 }
 
-/** `GET /v1/leads`: `search` (at most 254 characters once trimmed) and `segment_id` (a uuid). */
+/** `GET /v1/leads`: `search` (at most 254 characters once trimmed), `segment_id` (a uuid), and a search's `cursor`. */
 export const leadListQuerySchema = z.object({
+  cursor: z.optional(z.string().check(z.meta({ description: 'A search\'s previous `pagination.next_cursor`: reads on from there' }))),
   search: z.optional(z.string().check(z.refine((v) => v.trim().toLowerCase().length <= 254, 'search must be at most 254 characters'))),
   segment_id: z.optional(z.string().check(z.superRefine((v, ctx) => void (isUuid(v) || fail(ctx, v, `Invalid segment id: ${(v as string).slice(0, 100)}`))))),
 });

@@ -142,6 +142,7 @@ export function apiHandler(group: EndpointGroup, implementations: Readonly<Recor
         headers: context.api.headers,
         caller: context.api.caller,
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
+        domainName: event.requestContext?.domainName,
       });
       // A binary body (the tracking pixel) goes out base64-encoded, with the route's own content type.
       if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true };

@@ -635,5 +635,8 @@ export const campaignRateKey = (epochSecond: number): ItemKey => ({ pk: 'RATE#ca
 /** Key of an outcome export of a campaign (its state and checkpoint; the CSV itself is in the payload bucket). */
 export const campaignExportKey = (campaignId: string, exportId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: `EXPORT#${exportId}` });
 
+/** The pointer to a campaign's latest export: at most one export of a campaign runs at a time. */
+export const campaignRunningExportKey = (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'EXPORT_RUNNING' });
+
 /** Object key of a campaign export's CSV in the payload bucket. */
 export const campaignExportObjectKey = (projectId: string, campaignId: string, exportId: string): string => `exports/${projectId}/${campaignId}/${exportId}.csv`;
