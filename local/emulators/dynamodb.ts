@@ -37,14 +37,17 @@ const LOOPBACK_LAUNCHER = path.join(__dirname, 'DynamoDbLoopback.java');
 
 /**
  * DynamoDB Local's arguments with its jar started through the loopback launcher: `-jar <jar>`
- * becomes `-cp <jar>:<its libraries> DynamoDbLoopback.java`, DynamoDB Local's own options kept.
+ * becomes `-cp <jar>:<its libraries> DynamoDbLoopback.java`, DynamoDB Local's own options kept, telemetry off.
  */
 export function loopbackArgs(args: readonly string[]): string[] {
   const jar = args.indexOf('-jar');
   if (jar < 0) throw new Error(`DynamoDB Local's arguments name no jar: ${args.join(' ')}`);
   const jarPath = args[jar + 1];
   const classPath = [jarPath, path.join(path.dirname(jarPath), 'DynamoDBLocal_lib', '*')].join(path.delimiter);
-  return [...args.slice(0, jar), '-cp', classPath, LOOPBACK_LAUNCHER, ...args.slice(jar + 2)];
+  // -disableTelemetry: DynamoDB Local otherwise reports usage to AWS, which a local cloud that works
+  // offline (and CI, with no network) has no business doing.
+  const own = args.slice(jar + 2);
+  return [...args.slice(0, jar), '-cp', classPath, LOOPBACK_LAUNCHER, ...own, ...(own.includes('-disableTelemetry') ? [] : ['-disableTelemetry'])];
 }
 
 /**

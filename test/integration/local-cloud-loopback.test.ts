@@ -110,6 +110,11 @@ describe("DynamoDB Local's loopback launcher", () => {
     expect(args[2].split(path.delimiter)).toEqual(['lib/DynamoDBLocal.jar', path.join('lib', 'DynamoDBLocal_lib', '*')]);
     expect(args[3]).toMatch(/DynamoDbLoopback\.java$/);
     expect(fs.existsSync(args[3])).toBe(true);
-    expect(args.slice(4)).toEqual(['-port', '8000', '-sharedDb']);
+    expect(args.slice(4)).toEqual(['-port', '8000', '-sharedDb', '-disableTelemetry']);
+  });
+
+  test('turns telemetry off once', () => {
+    const args = loopbackArgs(['-jar', 'DynamoDBLocal.jar', '-disableTelemetry']);
+    expect(args.filter((a) => a === '-disableTelemetry')).toHaveLength(1);
   });
 });
