@@ -128,7 +128,8 @@ export class EmailApiStack extends Stack {
     this.ses = new SesSending(this, 'Ses');
     this.sesEvents = new SesEvents(this, 'SesEvents', { configurationSet: this.ses.configurationSet, queue: this.queues.queues['ses-events'] });
 
-    const settings: Partial<Record<Setting, string>> = { SERVICE_NAME: serviceName, INBOUND_DOMAIN: inboundDomain };
+    // RECEIVING follows the same prop as the Inbound construct, so the functions never promise a mailbox that does not exist.
+    const settings: Partial<Record<Setting, string>> = { SERVICE_NAME: serviceName, RECEIVING: receivingDomain ? 'on' : 'off', INBOUND_DOMAIN: inboundDomain };
     if (props.logLevel) settings.LOG_LEVEL = props.logLevel;
     if (props.activityRetentionDays !== undefined) {
       settings.ACTIVITY_RETENTION_DAYS = String(props.activityRetentionDays);

@@ -18,7 +18,7 @@ import { domainOf } from '../mail/addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
 import { htmlToText } from '../mail/html-text';
 import { buildMime } from '../mail/mime';
-import { replyAddress } from './reply-token';
+import { mailReplyTo } from './reply-token';
 import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';
 import { encodeMailBody } from './mail-body';
@@ -114,7 +114,7 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
       from: { address: payload.from_email, name: payload.from_name },
       to,
       cc,
-      replyTo: payload.reply_to ?? replyAddress(activity.id, deps.config.INBOUND_DOMAIN, secret),
+      replyTo: mailReplyTo(deps.config, activity.id, payload.reply_to, secret),
       subject: payload.subject,
       // Opens and clicks are tracked on the way out; the stored body keeps the original HTML.
       html: await trackedHtml(deps, activity, payload.html, secret, payload.untracked_links),

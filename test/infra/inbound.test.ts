@@ -174,10 +174,11 @@ describe('the inbound function', () => {
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     const env = fn.Properties.Environment.Variables;
     expect(Object.keys(env).sort()).toEqual(
-      ['NODE_OPTIONS', 'TABLE_NAME', 'EVENTS_QUEUE_URL', 'TOKEN_SECRET_ARN', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'].sort(),
+      ['NODE_OPTIONS', 'TABLE_NAME', 'EVENTS_QUEUE_URL', 'TOKEN_SECRET_ARN', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'].sort(),
     );
     expect(functionAccess.inbound).toMatchObject({ table: 'readWrite', enqueue: ['events'], sesSend: true });
     expect(env.INBOUND_DOMAIN).toBe('in.mail.test');
+    expect(env.RECEIVING).toBe('on');
     // The bucket's name as a value, not a reference to the bucket (which depends on the function).
     expect(env.INBOUND_BUCKET).toEqual(resolve(inbound().bucketName));
     expect(JSON.stringify(env.INBOUND_BUCKET)).not.toContain(bucketId());

@@ -1,5 +1,6 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { DEFAULT_INBOUND_DOMAIN, DMARC_WITHOUT_RECEIVING_WARNING, EmailApiStack, RECEIVING_OFF_WARNING } from '../../lib/email-api-stack';
 import { nagErrors } from './template-helpers';
@@ -18,6 +19,43 @@ const warnings = (stack: EmailApiStack) => Annotations.fromStack(stack).findWarn
 /** INBOUND_DOMAIN of every function that has it. */
 const inboundDomains = (template: Template) =>
   new Set(Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Environment?.Variables?.INBOUND_DOMAIN).filter(Boolean));
+
+/** RECEIVING by function logical id, for every function given it. */
+const receivingOf = (template: Template) =>
+  Object.fromEntries(
+    Object.entries(template.findResources('AWS::Lambda::Function'))
+      .map(([id, f]) => [id, f.Properties.Environment?.Variables?.RECEIVING])
+      .filter(([, v]) => v !== undefined),
+  );
+/** Logical ids of the functions that build mail or DNS records (they read INBOUND_DOMAIN, and RECEIVING with it). */
+const inboundReaders = (template: Template) =>
+  Object.entries(template.findResources('AWS::Lambda::Function'))
+    .filter(([, f]) => f.Properties.Environment?.Variables?.INBOUND_DOMAIN !== undefined)
+    .map(([id]) => id)
+    .sort();
+
+describe('the functions know whether the deployment receives mail (RECEIVING, from the same inboundDomain)', () => {
+  it('is `off` in every function that builds mail or DNS records when there is no inbound domain', () => {
+    const { template } = synth({}, 'eu-central-2');
+    const receiving = receivingOf(template);
+    expect(Object.keys(receiving).sort()).toEqual(inboundReaders(template));
+    expect(Object.keys(receiving).length).toBeGreaterThanOrEqual(10);
+    expect(new Set(Object.values(receiving))).toEqual(new Set(['off']));
+  });
+
+  it.each([
+    ['the context', { inboundDomain: 'reply.example.org' }, undefined],
+    ['the prop', {}, 'reply.example.org'],
+  ])('is `on` in every one of them, the inbound function included, with an inbound domain from %s', (_from, context, inboundDomain) => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+    const stack = new EmailApiStack(app, 'ReceivingOn', { env: { account: '123456789012', region: 'eu-west-1' }, inboundDomain });
+    const template = Template.fromStack(stack);
+    const receiving = receivingOf(template);
+    expect(Object.keys(receiving).sort()).toEqual(inboundReaders(template));
+    expect(new Set(Object.values(receiving))).toEqual(new Set(['on']));
+    expect(Object.keys(receiving)).toContain(stack.getLogicalId(stack.inbound!.function.function.node.defaultChild as CfnFunction));
+  });
+});
 
 describe('receiving is a choice: off without an inbound domain', () => {
   // eu-central-2 (Zurich) is one of the regions where SES sends but does not receive mail.

@@ -13,7 +13,7 @@ let stack: EmailApiStack;
 let template: Template;
 
 beforeAll(() => {
-  stack = new EmailApiStack(new App(), 'MailroomTest', { env: { account: '123456789012', region: 'eu-west-1' }, inboundDomain: 'reply.example.com' });
+  stack = new EmailApiStack(new App(), 'MailroomTest', { env: { account: '123456789012', region: 'eu-west-1' }, inboundDomain: 'reply.example.org' });
   template = Template.fromStack(stack);
 });
 
@@ -25,7 +25,7 @@ function roles(): [string, ConditionedStatement[]][] {
     ...Object.entries(stack.api.functions),
     ...Object.entries(stack.workers.functions),
     ...Object.entries(stack.scheduling.functions),
-    ...(stack.inbound ? [['inbound', stack.inbound.function] as const] : []),
+    ['inbound', stack.inbound!.function] as const,
   ];
   return functions.map(([name, fn]) => [name, statementsOfRole(template, logicalId(fn.function.role!)) as ConditionedStatement[]]);
 }

@@ -291,30 +291,30 @@ describe('the functions', () => {
   // Every function: TABLE_NAME, TOKEN_SECRET_ARN, NODE_OPTIONS; then what it enqueues to, stores,
   // sends and reads as settings (lib/access.ts). Never TOKEN_SECRET, never a variable it does not read.
   const ownVariables: Record<string, string[]> = {
-    send: ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
-    activity: ['PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
-    batches: ['FANOUT_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
+    send: ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
+    activity: ['PAYLOAD_BUCKET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
+    batches: ['FANOUT_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
     'batch-fanout': ['BATCH_SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
-    'batch-send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'batch-send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
     suppressions: ['EVENTS_QUEUE_URL'],
     webhooks: [],
     templates: [],
-    domains: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
-    pages: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
+    domains: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
+    pages: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
     tracking: ['EVENTS_QUEUE_URL'],
     links: ['EVENTS_QUEUE_URL'],
     docs: [],
-    partner: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
+    partner: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
     'scheduled-sends': ['SCHEDULED_QUEUE_URL'],
-    'send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
     'ses-events': ['EVENTS_QUEUE_URL'],
     'webhook-fanout': ['WEBHOOKS_QUEUE_URL'],
     'webhook-delivery': ['WEBHOOKS_QUEUE_URL'],
-    'scheduled-send-worker': ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'FANOUT_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
-    'domain-recheck': ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'INBOUND_DOMAIN'],
-    'dns-sweep': ['INBOUND_DOMAIN'],
+    'scheduled-send-worker': ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'FANOUT_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'domain-recheck': ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
+    'dns-sweep': ['RECEIVING', 'INBOUND_DOMAIN'],
     'scheduled-sweep': ['SCHEDULED_QUEUE_URL'],
-    inbound: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'],
+    inbound: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'],
     leads: [],
     segments: ['AUDIENCE_QUEUE_URL'],
     events: [],
@@ -336,6 +336,7 @@ describe('the functions', () => {
     expect(Object.keys(env).sort()).toEqual(['NODE_OPTIONS', 'TABLE_NAME', 'TOKEN_SECRET_ARN', ...own].sort());
     if (own.includes('SERVICE_NAME')) expect(env.SERVICE_NAME).toBe('Mailroom');
     if (own.includes('INBOUND_DOMAIN')) expect(env.INBOUND_DOMAIN).toBe('reply.example.com');
+    if (own.includes('RECEIVING')) expect(env.RECEIVING).toBe('on');
     for (const [queue, def] of Object.entries(queues)) {
       if (own.includes(def.urlEnv)) expect(env[def.urlEnv]).toEqual({ Ref: logicalId(stack.queues.queues[queue as QueueName]) });
     }
