@@ -23,7 +23,7 @@ export interface ScalePlan {
   campaign_recipients: number;
   /** Rows of the lead import, and leads the dynamic segment is evaluated over (`audience`). */
   audience_leads: number;
-  /** Cold starts timed per function (`functions`). */
+  /** Cold starts timed per function, the median reported (`functions`; one at small scale: a single sample, noisier). */
   function_init_runs: number;
   /** Calls per function whose handler CPU is measured (`functions`). */
   function_cpu_requests: number;
@@ -61,9 +61,9 @@ export const SCALE_PLANS: Record<BenchScale, ScalePlan> = {
   small: {
     single_mails: 200,
     batch_recipients: 1_000,
-    campaign_recipients: 1_000,
-    audience_leads: 10_000,
-    function_init_runs: 3,
+    campaign_recipients: 500,
+    audience_leads: 5_000,
+    function_init_runs: 1,
     function_cpu_requests: 50,
     throughput_mails: 200,
     load_mails: 300,
