@@ -1,6 +1,6 @@
 /**
  * `npm run bench:audience`: the audience benchmark alone (a lead import of the scale's rows,
- * bench/scale.ts: 10,000 small, 1,000,000 with `BENCH_SCALE=full`, and a dynamic segment over them),
+ * bench/scale.ts: 5,000 small, 1,000,000 with `BENCH_SCALE=full`, and a dynamic segment over them),
  * written to bench/results.json's `audience` with the other entries kept. `npm run bench` runs it too.
  */
 import { measureAudience } from './audience';

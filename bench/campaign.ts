@@ -237,7 +237,7 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
 }
 
 /**
- * `npm run bench`'s campaign part: one campaign to the scale's recipients (bench/scale.ts: 1,000
+ * `npm run bench`'s campaign part: one campaign to the scale's recipients (bench/scale.ts: 500
  * small, 100,000 full) in a cloud of its own; sets `campaign` in bench/results.json and prints it.
  */
 export async function runCampaignBench(): Promise<void> {

@@ -9,6 +9,7 @@
 import { WORKER_TIMEOUT_SECONDS } from '../shared/queues';
 import { readFigure, writeResults } from './bench-cloud';
 import { scalePlan } from './scale';
+import { timed } from './wall-time';
 import { startFaultCloud } from '../test/faults/support/fault-cloud';
 import { startFaultyPollers } from '../test/faults/support/pump';
 import { runWorkload, type WorkloadReport } from '../test/faults/support/workload';
@@ -58,8 +59,8 @@ export async function runFaultsBench(): Promise<void> {
   const plan = scalePlan();
   const loadMails = plan.load_mails;
   const soakMails = plan.soak_mails;
-  const load = loadMails > 0 ? await run({ mails: loadMails, batch: plan.load_batch, campaign: plan.load_campaign, faults: false }) : undefined;
-  const soak = soakMails > 0 ? await run({ mails: soakMails, batch: Math.round(soakMails / 2), campaign: 0, faults: true }) : undefined;
+  const load = loadMails > 0 ? await timed('load', () => run({ mails: loadMails, batch: plan.load_batch, campaign: plan.load_campaign, faults: false })) : undefined;
+  const soak = soakMails > 0 ? await timed('fault soak', () => run({ mails: soakMails, batch: Math.round(soakMails / 2), campaign: 0, faults: true })) : undefined;
   const kept = readFigure('faults') ?? {};
   writeResults('faults', { load: load ?? kept.load, soak: soak ?? kept.soak });
   for (const [name, result] of Object.entries({ load, soak })) {

@@ -3,30 +3,31 @@
  * local cloud (see bench/measure.ts), printed and written to bench/results.json under the run's
  * scale. Every benchmark runs at the scale `BENCH_SCALE` names (bench/scale.ts): `small` by default,
  * about five minutes; `BENCH_SCALE=full npm run bench` for the figures at size, about two and a half
- * hours. `BENCH_AUDIENCE_LEADS=0` skips the lead import and keeps its last figures.
+ * hours. `BENCH_AUDIENCE_LEADS=0` skips the lead import and keeps its last figures. Each part's wall
+ * time is printed and recorded (`wall_time`, with the machine's load), and the parts share one
+ * DynamoDB Local (bench/bench-cloud.ts), a fresh table each.
  */
 import path from 'node:path';
 import { DEFAULT_MEMORY_MB } from '../lib/project-function';
 import { measureAudience, type AudienceResult } from './audience';
-import { RESULTS_FILE, readFigure, withBenchCloud, writeResults } from './bench-cloud';
+import { RESULTS_FILE, readFigure, withBenchCloud, withSharedDynamoDb, writeResults } from './bench-cloud';
 import { measureSingleSends } from './measure';
 import { PRICES_DATE } from './prices';
 import { scaleLabel, scalePlan } from './scale';
+import { machineLoad, partSeconds, timed } from './wall-time';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const plan = scalePlan();
 const label = scaleLabel();
-const started = Date.now();
 
-async function main(): Promise<void> {
-  console.log(`Mailroom benchmark at scale ${label}: ${JSON.stringify(plan)}`);
+/** Single sends and the audience, in one cloud; the other benchmarks fill in their own figures. */
+async function singleAndAudience(): Promise<void> {
   await withBenchCloud(async (cloud) => {
     const memory = { send: DEFAULT_MEMORY_MB, 'send-worker': DEFAULT_MEMORY_MB, 'ses-events': DEFAULT_MEMORY_MB };
-    const single = await measureSingleSends(cloud, { mails: plan.single_mails, memory });
-    // Other kinds of send and the per-function figures are filled in by their own benchmarks.
-    const audience = plan.audience_leads > 0 ? await measureAudience(cloud, { leads: plan.audience_leads }) : (readFigure('audience') as AudienceResult | undefined);
+    const single = await timed('single sends', () => measureSingleSends(cloud, { mails: plan.single_mails, memory }));
+    const audience = plan.audience_leads > 0 ? await timed('audience', () => measureAudience(cloud, { leads: plan.audience_leads })) : (readFigure('audience') as AudienceResult | undefined);
     writeResults('single', single);
     if (audience && plan.audience_leads > 0) writeResults('audience', audience);
 
@@ -57,28 +58,37 @@ async function main(): Promise<void> {
   });
 }
 
-/** Runs one part of the bench and prints how long it took, so a slow part shows. */
-function part(name: string, run: () => Promise<void>): () => Promise<void> {
-  return async () => {
-    const from = Date.now();
-    await run();
-    console.log(`[bench] ${name}: ${Math.round((Date.now() - from) / 1000)} s`);
-  };
+/** Every part in turn, each timed; then the wall times with the machine's load, into bench/results.json. */
+async function main(): Promise<void> {
+  console.log(`Mailroom benchmark at scale ${label}: ${JSON.stringify(plan)}`);
+  const from = performance.now();
+  const loadBefore = machineLoad();
+  await withSharedDynamoDb(async () => {
+    await timed('local cloud: single sends and audience', singleAndAudience);
+    // Batch sends: one batch end to end; sets `batch` (bench/batch.ts).
+    await timed('batch', async () => (await import('./batch')).runBatchBench());
+    // Campaigns: one campaign to imported leads end to end; sets `campaign` (bench/campaign.ts).
+    await timed('campaign', async () => (await import('./campaign')).runCampaignBench());
+    // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
+    await timed('functions', async () => (await import('./functions')).runFunctionBench());
+    // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
+    await timed('throughput', async () => (await import('./throughput')).runThroughputBench());
+    // Load (API sends at 50 at a time with a batch and a campaign) and the fault soak; sets `faults` (bench/faults.ts).
+    await timed('load and fault soak', async () => (await import('./faults')).runFaultsBench());
+  });
+  const seconds = Math.round((performance.now() - from) / 100) / 10;
+  writeResults('wall_time', {
+    seconds,
+    seconds_by_part: partSeconds(),
+    load_average_at_start: loadBefore.load_average,
+    load_average_at_end: machineLoad().load_average,
+    cores: loadBefore.cores,
+    date: new Date().toISOString().slice(0, 10),
+  });
+  console.log(`\nMailroom benchmark at scale ${label}: ${seconds} s in all (load average ${loadBefore.load_average.join(', ')} at the start, ${machineLoad().load_average.join(', ')} at the end, ${loadBefore.cores} cores)\n`);
 }
 
-part('single sends and audience', main)()
-  // Batch sends: one batch end to end; sets `batch` (bench/batch.ts).
-  .then(part('batch', async () => (await import('./batch')).runBatchBench()))
-  // Campaigns: one campaign to imported leads end to end; sets `campaign` (bench/campaign.ts).
-  .then(part('campaign', async () => (await import('./campaign')).runCampaignBench()))
-  // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
-  .then(part('functions', async () => (await import('./functions')).runFunctionBench()))
-  // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
-  .then(part('throughput', async () => (await import('./throughput')).runThroughputBench()))
-  // Load (API sends at 50 at a time with a batch and a campaign) and the fault soak; sets `faults` (bench/faults.ts).
-  .then(part('load and fault soak', async () => (await import('./faults')).runFaultsBench()))
-  .then(() => console.log(`\nMailroom benchmark at scale ${label}: ${Math.round((Date.now() - started) / 1000)} s in all\n`))
-  .catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

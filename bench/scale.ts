@@ -1,6 +1,6 @@
 /**
  * How much `npm run bench` measures. `BENCH_SCALE=small` (the default) gives every figure in about
- * five minutes on an idle 2-core machine; `BENCH_SCALE=full` gives the figures docs/cost.md quotes
+ * four minutes on the shared 2-core machine (221 s at load average 10, docs/testing.md); `BENCH_SCALE=full` gives the figures docs/cost.md quotes
  * (a million-row import, a 100,000-recipient campaign: about two and a half hours). One size can
  * still be set alone with its own variable (`BENCH_MAILS`, `BENCH_BATCH_RECIPIENTS`...), which wins
  * over the plan; such a run is recorded as `custom`, so that it never passes for either scale.
@@ -23,7 +23,7 @@ export interface ScalePlan {
   campaign_recipients: number;
   /** Rows of the lead import, and leads the dynamic segment is evaluated over (`audience`). */
   audience_leads: number;
-  /** Cold starts timed per function (`functions`). */
+  /** Cold starts timed per function, the median reported (`functions`; one at small scale: a single sample, noisier). */
   function_init_runs: number;
   /** Calls per function whose handler CPU is measured (`functions`). */
   function_cpu_requests: number;
@@ -61,9 +61,9 @@ export const SCALE_PLANS: Record<BenchScale, ScalePlan> = {
   small: {
     single_mails: 200,
     batch_recipients: 1_000,
-    campaign_recipients: 1_000,
-    audience_leads: 10_000,
-    function_init_runs: 3,
+    campaign_recipients: 500,
+    audience_leads: 5_000,
+    function_init_runs: 1,
     function_cpu_requests: 50,
     throughput_mails: 200,
     load_mails: 300,
