@@ -1,15 +1,16 @@
 /**
- * `npm run bench:audience`: the audience benchmark alone (a lead import of `BENCH_AUDIENCE_LEADS`
- * rows, default 1,000,000, and a dynamic segment over them), written to bench/results.json's
- * `audience` with the other entries kept. The whole `npm run bench` runs it too.
+ * `npm run bench:audience`: the audience benchmark alone (a lead import of the scale's rows,
+ * bench/scale.ts: 5,000 small, 1,000,000 with `BENCH_SCALE=full`, and a dynamic segment over them),
+ * written to bench/results.json's `audience` with the other entries kept. `npm run bench` runs it too.
  */
 import { measureAudience } from './audience';
 import { withBenchCloud, writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const LEADS = Number(process.env.BENCH_AUDIENCE_LEADS ?? 1_000_000);
+const LEADS = scalePlan().audience_leads;
 
 async function main(): Promise<void> {
   const started = Date.now();

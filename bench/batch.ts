@@ -13,6 +13,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
 import type { FileStore } from '../shared/ports';
 import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
 import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, meteredSqs, round, type Meter } from './measure';
 import { PRICES, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
 
@@ -29,6 +30,8 @@ const STEPS: Step[] = ['batches', 'batch-fanout', 'batch-send-worker', 'ses-even
 
 export interface BatchResult {
   recipients: number;
+  /** Sent with `scheduled_at` (its records written at accept, then fired), or at once. */
+  scheduled: boolean;
   html_kb: number;
   /** Wall time of the one POST, measured at the client (the local server adds little). Goal: under 2 s. */
   api_ms: number;
@@ -128,7 +131,7 @@ const outboxCount = (cloud: LocalCloud) => fs.readdirSync(cloud.outboxDir).filte
  * fan-out worker, sends it with the real batch-send worker, applies the Delivery events, and
  * returns the per-recipient figures. Throws when a mail is missing from the outbox.
  */
-export async function measureBatch(cloud: LocalCloud, options: { recipients: number; memory: BatchFunctionMemory }): Promise<BatchResult> {
+export async function measureBatch(cloud: LocalCloud, options: { recipients: number; memory: BatchFunctionMemory; scheduled?: boolean }): Promise<BatchResult> {
   const { overrideServices, services } = await import('../shared/container');
   const { createDocumentClient } = await import('../shared/store/client');
   const { SqsQueue } = await import('../shared/adapters/sqs-queue');
@@ -151,7 +154,9 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
     // Phase 1: the API accepts the batch.
     use('batches');
     const recipients = Array.from({ length: N }, (_, i) => ({ email: `reader${i}@example.com`, name: `Reader ${i}`, data: { code: `C${i}` } }));
-    const body = JSON.stringify({ sender: cloud.seed.sender_email, subject: 'Your order, {{name}}', html, email_type: 'transactional', recipients });
+    // A scheduled batch is due a few seconds after its call, and fired then as the scheduled worker fires it.
+    const scheduledFor = options.scheduled ? new Date(Date.now() + 3000).toISOString() : undefined;
+    const body = JSON.stringify({ sender: cloud.seed.sender_email, subject: 'Your order, {{name}}', html, email_type: 'transactional', recipients, ...(scheduledFor ? { scheduled_at: scheduledFor } : {}) });
     const started = performance.now();
     const cpu = process.cpuUsage();
     const res = await fetch(`${cloud.baseUrl}/v1/send-batch`, {
@@ -159,13 +164,20 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
       headers: { authorization: `Bearer ${cloud.seed.live_key}`, 'content-type': 'application/json' },
       body,
     });
-    const answer = (await res.json()) as { counts?: { accepted: number } };
+    const answer = (await res.json()) as { batch_id?: string; counts?: { accepted: number } };
     const apiMs = performance.now() - started;
     const apiCpu = cpuMsSince(cpu);
     if (res.status !== 200 || answer.counts?.accepted !== N) throw new Error(`send-batch answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
 
-    // Phase 2: the fan-out expands every chunk.
+    // Phase 2: the fan-out expands every chunk (a scheduled batch's fire, counted with it, queues them).
     use('batch-fanout');
+    if (scheduledFor) {
+      const { fireScheduledBatch } = await import('../shared/batches/fire-scheduled-batch');
+      const { scheduledBatchDueId } = await import('../shared/store/keys');
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(scheduledFor) - Date.now())));
+      const fired = await fireScheduledBatch(services(), { v: 1, id: scheduledBatchDueId(answer.batch_id!), scheduled_for: scheduledFor });
+      if (fired !== 'started') throw new Error(`The scheduled batch was ${fired}, not started`);
+    }
     const { handler: fanout } = await import('../functions/batch-fanout/handler');
     const chunks = Math.ceil(N / 500);
     const fanned = await drainQueue(sqs, cloud.queueUrls.fanout, fanout, queues.fanout.batchSize, (b) => b.length >= chunks);
@@ -204,6 +216,7 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
     const bySteps = (pick: (m: Meter) => number) => Object.fromEntries(STEPS.map((s) => [s, round(per(pick(meters[s])), 3)])) as Record<Step, number>;
     return {
       recipients: N,
+      scheduled: scheduledFor !== undefined,
       html_kb: round(Buffer.byteLength(html) / 1024, 1),
       api_ms: round(apiMs, 0),
       outbox_mails: outboxMails,
@@ -237,12 +250,12 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
 }
 
 /**
- * `npm run bench`'s batch part: one batch of BENCH_BATCH_RECIPIENTS (default 10,000) in a cloud of
- * its own; sets `batch` in bench/results.json (other keys are left as they are) and prints it.
+ * `npm run bench`'s batch part: one batch of the scale's recipients (bench/scale.ts: 1,000 small,
+ * 10,000 full) in a cloud of its own; sets `batch` in bench/results.json and prints it.
  */
 export async function runBatchBench(): Promise<void> {
   const { DEFAULT_MEMORY_MB } = await import('../lib/project-function');
-  const recipients = Number(process.env.BENCH_BATCH_RECIPIENTS ?? 10_000);
+  const recipients = scalePlan().batch_recipients;
   const memory = Object.fromEntries(STEPS.map((s) => [s, DEFAULT_MEMORY_MB])) as unknown as BatchFunctionMemory;
   const batch = await withBenchCloud((cloud) => measureBatch(cloud, { recipients, memory }), { name: 'bench-batch' });
   writeResults('batch', batch);

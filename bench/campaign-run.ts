@@ -1,6 +1,7 @@
 /**
- * `npm run bench:campaign`: the campaign benchmark alone (`BENCH_CAMPAIGN_RECIPIENTS`, default
- * 100,000), written to bench/results.json's `campaign` with the other entries kept.
+ * `npm run bench:campaign`: the campaign benchmark alone (the scale's recipients, bench/scale.ts:
+ * 1,000 small, 100,000 with `BENCH_SCALE=full`), written to bench/results.json's `campaign` with the
+ * other entries kept.
  */
 import { runCampaignBench } from './campaign';
 

@@ -15,6 +15,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
 import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, meteredSqs, round, type Meter } from './measure';
 import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
 import { PRICES, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
 
 const STEPS = ['campaigns', 'campaign-engine', 'batch-fanout', 'batch-send-worker', 'ses-events'] as const;
@@ -236,12 +237,12 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
 }
 
 /**
- * `npm run bench`'s campaign part: one campaign to BENCH_CAMPAIGN_RECIPIENTS (default 100,000) in a
- * cloud of its own; sets `campaign` in bench/results.json (other keys are left as they are) and prints it.
+ * `npm run bench`'s campaign part: one campaign to the scale's recipients (bench/scale.ts: 500
+ * small, 100,000 full) in a cloud of its own; sets `campaign` in bench/results.json and prints it.
  */
 export async function runCampaignBench(): Promise<void> {
   const { DEFAULT_MEMORY_MB } = await import('../lib/project-function');
-  const recipients = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 100_000);
+  const recipients = scalePlan().campaign_recipients;
   if (recipients <= 0) return;
   const campaign = await withBenchCloud((cloud) => measureCampaign(cloud, { recipients, memoryMb: DEFAULT_MEMORY_MB }), { name: 'bench-campaign' });
   writeResults('campaign', campaign);

@@ -1,14 +1,15 @@
 /**
- * Load and soak (issue 19, part 5), in the local cloud: `BENCH_LOAD_MAILS` single API sends
- * (default 10,000) at 50 at a time while a batch of `BENCH_LOAD_BATCH` recipients (default 2,000)
- * and a campaign to `BENCH_LOAD_CAMPAIGN` new leads (default 2,000) go out, every worker running;
- * then the fault soak, the suite's pipeline check
- * (test/faults/pipeline.test.ts) at `BENCH_SOAK_MAILS` mails (default 1,000). Each checks that
- * nothing was lost or sent twice and reports mails a second, API to outbox. Sets `faults` in
- * bench/results.json. `BENCH_LOAD_MAILS=0` skips the load, `BENCH_SOAK_MAILS=0` the soak.
+ * Load and soak, in the local cloud: `BENCH_LOAD_MAILS` single API sends (full scale 10,000, small
+ * 300) at 50 at a time while a batch of `BENCH_LOAD_BATCH` recipients (2,000 / 100) and a campaign
+ * to `BENCH_LOAD_CAMPAIGN` new leads (2,000 / 100) go out, every worker running; then the fault soak,
+ * the suite's pipeline check (test/faults/pipeline.test.ts) at `BENCH_SOAK_MAILS` mails (1,000 /
+ * 100). Each checks that nothing was lost or sent twice and reports mails a second, API to outbox.
+ * Sets `faults` in bench/results.json. `BENCH_LOAD_MAILS=0` skips the load, `BENCH_SOAK_MAILS=0` the soak.
  */
 import { WORKER_TIMEOUT_SECONDS } from '../shared/queues';
-import { readResults, writeResults } from './bench-cloud';
+import { readFigure, writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
+import { timed } from './wall-time';
 import { startFaultCloud } from '../test/faults/support/fault-cloud';
 import { startFaultyPollers } from '../test/faults/support/pump';
 import { runWorkload, type WorkloadReport } from '../test/faults/support/workload';
@@ -55,11 +56,12 @@ async function run(options: { mails: number; batch: number; campaign: number; fa
 
 /** Runs the load and the soak and writes `faults` into bench/results.json. */
 export async function runFaultsBench(): Promise<void> {
-  const loadMails = Number(process.env.BENCH_LOAD_MAILS ?? 10_000);
-  const soakMails = Number(process.env.BENCH_SOAK_MAILS ?? 1_000);
-  const load = loadMails > 0 ? await run({ mails: loadMails, batch: Number(process.env.BENCH_LOAD_BATCH ?? 2_000), campaign: Number(process.env.BENCH_LOAD_CAMPAIGN ?? 2_000), faults: false }) : undefined;
-  const soak = soakMails > 0 ? await run({ mails: soakMails, batch: Math.round(soakMails / 2), campaign: 0, faults: true }) : undefined;
-  const kept = (readResults().faults ?? {}) as Record<string, unknown>;
+  const plan = scalePlan();
+  const loadMails = plan.load_mails;
+  const soakMails = plan.soak_mails;
+  const load = loadMails > 0 ? await timed('load', () => run({ mails: loadMails, batch: plan.load_batch, campaign: plan.load_campaign, faults: false })) : undefined;
+  const soak = soakMails > 0 ? await timed('fault soak', () => run({ mails: soakMails, batch: Math.round(soakMails / 2), campaign: 0, faults: true })) : undefined;
+  const kept = readFigure('faults') ?? {};
   writeResults('faults', { load: load ?? kept.load, soak: soak ?? kept.soak });
   for (const [name, result] of Object.entries({ load, soak })) {
     if (!result) continue;

@@ -1,6 +1,6 @@
 /**
  * The per-function half of `npm run bench`: every function of the route table bundled as the stack
- * bundles it (lib/bundling.ts), its minified size, and its cold init time: a fresh `node` process,
+ * bundles it (lib/bundling.ts; all in one esbuild build, bench/bundle-all.ts, the same bytes), its minified size, and its cold init time: a fresh `node` process,
  * started with the NODE_OPTIONS the stack sets, requiring the bundle and reading its handler.
  * Handler CPU per request comes from bench/handler-cpu.ts, for every function it drives; the others
  * (INIT_ONLY_FUNCTIONS there) are measured for bundle and init only, and the table says why. Runs at the end of `npm run bench`, or alone:
@@ -10,13 +10,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleFunction, type BundleReport } from '../lib/bundling';
+import type { BundleReport } from '../lib/bundling';
+import { bundleAll } from './bundle-all';
 import { writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
+import { timed } from './wall-time';
 import { bucketFunctions, endpointGroups, schedules, workers } from '../shared/routes';
 
 const ROOT = path.resolve(__dirname, '..');
-/** Fresh processes per function; the median is reported. */
-const INIT_RUNS = Number(process.env.BENCH_INIT_RUNS ?? 7);
 
 /** One function's figures, as bench/results.json holds them under `functions`. */
 export interface FunctionFigures {
@@ -53,12 +54,12 @@ const cpu = process.cpuUsage(cpu0);
 process.stdout.write(JSON.stringify({ wall: Number(process.hrtime.bigint() - wall0) / 1e6, cpu: (cpu.user + cpu.system) / 1000 }));
 `;
 
-/** Load times of a bundle in fresh processes, as Lambda starts it (source maps enabled, the SDK from node_modules). */
-export function measureInit(bundle: BundleReport, runs = INIT_RUNS): { wall: number; cpu: number } {
+/** Load times of a bundle in fresh processes, as Lambda starts it (source maps enabled). */
+export function measureInit(bundle: BundleReport, runs = scalePlan().function_init_runs): { wall: number; cpu: number } {
   const samples: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < runs; i++) {
     const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', LOADER], {
-      // The SDK is external, as on Lambda where the runtime provides it: resolve it from ours.
+      // The SDK ships in the bundle (lib/bundling.ts); NODE_PATH only serves a bundle built with it left out.
       env: { PATH: process.env.PATH, NODE_PATH: path.join(ROOT, 'node_modules'), BENCH_BUNDLE: bundle.file, AWS_REGION: 'us-east-1' },
       encoding: 'utf8',
     });
@@ -72,19 +73,22 @@ export async function measureFunctions(only?: readonly string[]): Promise<Record
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-bundles-'));
   const figures: Record<string, FunctionFigures> = {};
   try {
-    for (const { name, entry } of deployedFunctions()) {
-      if (only && !only.includes(name)) continue;
-      const bundle = await bundleFunction(ROOT, entry, path.join(dir, name));
-      for (const [pkg, folders] of Object.entries(bundle.duplicates)) console.warn(`${name} bundles ${pkg} twice: ${folders.join(', ')}`);
-      const init = measureInit(bundle);
-      const top = Object.entries(bundle.bytesBySource).sort((a, b) => b[1] - a[1]).slice(0, 5);
-      figures[name] = {
-        bundle_kb: round(bundle.bytes / 1024),
-        init_ms: round(init.wall),
-        init_cpu_ms: round(init.cpu),
-        top_kb: Object.fromEntries(top.map(([source, bytes]) => [source, round(bytes / 1024)])),
-      };
-    }
+    const functions = deployedFunctions().filter(({ name }) => !only || only.includes(name));
+    const bundles = await timed('functions: bundle', () => bundleAll(ROOT, functions, dir));
+    await timed('functions: cold init', async () => {
+      for (const { name } of functions) {
+        const bundle = bundles[name];
+        for (const [pkg, folders] of Object.entries(bundle.duplicates)) console.warn(`${name} bundles ${pkg} twice: ${folders.join(', ')}`);
+        const init = measureInit(bundle);
+        const top = Object.entries(bundle.bytesBySource).sort((a, b) => b[1] - a[1]).slice(0, 5);
+        figures[name] = {
+          bundle_kb: round(bundle.bytes / 1024),
+          init_ms: round(init.wall),
+          init_cpu_ms: round(init.cpu),
+          top_kb: Object.fromEntries(top.map(([source, bytes]) => [source, round(bytes / 1024)])),
+        };
+      }
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -120,7 +124,7 @@ export async function runFunctionBench(only?: readonly string[]): Promise<void> 
   const figures = await measureFunctions(only);
   if (!only) {
     const { INIT_ONLY_FUNCTIONS, measureHandlerCpu } = await import('./handler-cpu');
-    for (const [name, measured] of Object.entries(await measureHandlerCpu())) {
+    for (const [name, measured] of Object.entries(await timed('functions: handler CPU', measureHandlerCpu))) {
       if (figures[name]) Object.assign(figures[name], { cpu_ms: round(measured.cpu_ms), cpu_user_ms: round(measured.cpu_user_ms), dynamodb_requests: round(measured.dynamodb_requests) });
     }
     for (const [name, note] of Object.entries(INIT_ONLY_FUNCTIONS)) if (figures[name]) figures[name].cpu_note = note;

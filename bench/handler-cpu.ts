@@ -11,6 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { FileStore, Mailer, OutgoingMail, Queue } from '../shared/ports';
 import type { QueueName } from '../shared/queues';
 import { withBenchCloud } from './bench-cloud';
+import { scalePlan } from './scale';
 
 /** The functions given a representative event here (one figure each, by the route table's name). */
 export const DRIVEN_FUNCTIONS = [
@@ -58,7 +59,6 @@ class MemoryBlobs {
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 
-const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 200);
 const WARMUP = 20;
 
 /** Keeps what the services queue, serialised as SQS would carry it. */
@@ -134,6 +134,7 @@ function sqsEvent(bodies: string[]): SQSEvent {
 
 /** Measures handler CPU per request; returns milliseconds by function name. */
 export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
+  const REQUESTS = scalePlan().function_cpu_requests;
   const { lambdaContext } = await import('../local/lambda-context');
   const { simulatedEvents } = await import('../local/mailbox-simulator');
   const { overrideServices, resetServices, services } = await import('../shared/container');

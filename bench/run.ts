@@ -1,29 +1,35 @@
 /**
  * `npm run bench`: what one mail costs in the pieces AWS bills per request, measured against the
- * local cloud (see bench/measure.ts), printed and written to bench/results.json. `BENCH_MAILS`
- * sets the number of single sends (default 300); `BENCH_AUDIENCE_LEADS` the rows of the lead import
- * and the leads the dynamic segment is evaluated over (default 1,000,000; 0 skips it).
+ * local cloud (see bench/measure.ts), printed and written to bench/results.json under the run's
+ * scale. Every benchmark runs at the scale `BENCH_SCALE` names (bench/scale.ts): `small` by default,
+ * about five minutes; `BENCH_SCALE=full npm run bench` for the figures at size, about two and a half
+ * hours. `BENCH_AUDIENCE_LEADS=0` skips the lead import and keeps its last figures. Each part's wall
+ * time is printed and recorded (`wall_time`, with the machine's load), and the parts share one
+ * DynamoDB Local (bench/bench-cloud.ts), a fresh table each.
  */
 import path from 'node:path';
 import { DEFAULT_MEMORY_MB } from '../lib/project-function';
 import { measureAudience, type AudienceResult } from './audience';
-import { RESULTS_FILE, readResults, withBenchCloud, writeResults } from './bench-cloud';
+import { RESULTS_FILE, readFigure, withBenchCloud, withSharedDynamoDb, writeResults } from './bench-cloud';
 import { measureSingleSends } from './measure';
 import { PRICES_DATE } from './prices';
+import { scaleLabel, scalePlan } from './scale';
+import { machineLoad, partSeconds, timed } from './wall-time';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const MAILS = Number(process.env.BENCH_MAILS ?? 300);
-const AUDIENCE_LEADS = Number(process.env.BENCH_AUDIENCE_LEADS ?? 1_000_000);
-async function main(): Promise<void> {
+const plan = scalePlan();
+const label = scaleLabel();
+
+/** Single sends and the audience, in one cloud; the other benchmarks fill in their own figures. */
+async function singleAndAudience(): Promise<void> {
   await withBenchCloud(async (cloud) => {
     const memory = { send: DEFAULT_MEMORY_MB, 'send-worker': DEFAULT_MEMORY_MB, 'ses-events': DEFAULT_MEMORY_MB };
-    const single = await measureSingleSends(cloud, { mails: MAILS, memory });
-    // Other kinds of send and the per-function figures are filled in by their own benchmarks.
-    const audience = AUDIENCE_LEADS > 0 ? await measureAudience(cloud, { leads: AUDIENCE_LEADS }) : (readResults().audience as AudienceResult | undefined);
+    const single = await timed('single sends', () => measureSingleSends(cloud, { mails: plan.single_mails, memory }));
+    const audience = plan.audience_leads > 0 ? await timed('audience', () => measureAudience(cloud, { leads: plan.audience_leads })) : (readFigure('audience') as AudienceResult | undefined);
     writeResults('single', single);
-    writeResults('audience', audience ?? {});
+    if (audience && plan.audience_leads > 0) writeResults('audience', audience);
 
     const rows: [string, string][] = [
       ['mails (single API sends)', `${single.mails} (${single.html_kb} KB HTML)`],
@@ -46,24 +52,43 @@ async function main(): Promise<void> {
       rows.push([`model: ${name} at 128/256/512/1024/1769 MB`, estimates.map((e) => `${e.ms_per_mail} ms $${e.dollars_per_million_mails}/M`).join(', ')]);
     }
     const width = Math.max(...rows.map(([k]) => k.length));
-    console.log('\nMailroom benchmark: cost per mail\n');
+    console.log(`\nMailroom benchmark: cost per mail (scale ${label})\n`);
     for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
     console.log(`\n  written to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
   });
 }
 
-main()
-  // Batch sends (issue 16): one 10,000-recipient batch end to end; sets `batch` (bench/batch.ts).
-  .then(async () => (await import('./batch')).runBatchBench())
-  // Campaigns (issue 17): one campaign to 100,000 imported leads end to end; sets `campaign` (bench/campaign.ts).
-  .then(async () => (await import('./campaign')).runCampaignBench())
-  // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
-  .then(async () => (await import('./functions')).runFunctionBench())
-  // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
-  .then(async () => (await import('./throughput')).runThroughputBench())
-  // Load (10,000 API sends at 50 at a time with a batch) and the fault soak; sets `faults` (bench/faults.ts).
-  .then(async () => (await import('./faults')).runFaultsBench())
-  .catch((error) => {
-    console.error(error);
-    process.exit(1);
+/** Every part in turn, each timed; then the wall times with the machine's load, into bench/results.json. */
+async function main(): Promise<void> {
+  console.log(`Mailroom benchmark at scale ${label}: ${JSON.stringify(plan)}`);
+  const from = performance.now();
+  const loadBefore = machineLoad();
+  await withSharedDynamoDb(async () => {
+    await timed('local cloud: single sends and audience', singleAndAudience);
+    // Batch sends: one batch end to end; sets `batch` (bench/batch.ts).
+    await timed('batch', async () => (await import('./batch')).runBatchBench());
+    // Campaigns: one campaign to imported leads end to end; sets `campaign` (bench/campaign.ts).
+    await timed('campaign', async () => (await import('./campaign')).runCampaignBench());
+    // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
+    await timed('functions', async () => (await import('./functions')).runFunctionBench());
+    // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
+    await timed('throughput', async () => (await import('./throughput')).runThroughputBench());
+    // Load (API sends at 50 at a time with a batch and a campaign) and the fault soak; sets `faults` (bench/faults.ts).
+    await timed('load and fault soak', async () => (await import('./faults')).runFaultsBench());
   });
+  const seconds = Math.round((performance.now() - from) / 100) / 10;
+  writeResults('wall_time', {
+    seconds,
+    seconds_by_part: partSeconds(),
+    load_average_at_start: loadBefore.load_average,
+    load_average_at_end: machineLoad().load_average,
+    cores: loadBefore.cores,
+    date: new Date().toISOString().slice(0, 10),
+  });
+  console.log(`\nMailroom benchmark at scale ${label}: ${seconds} s in all (load average ${loadBefore.load_average.join(', ')} at the start, ${machineLoad().load_average.join(', ')} at the end, ${loadBefore.cores} cores)\n`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

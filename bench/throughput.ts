@@ -1,10 +1,11 @@
 /**
- * The local cloud's end-to-end throughput (issue 14): single sends through the local API, with
+ * The local cloud's end-to-end throughput: single sends through the local API, with
  * every worker running, until each mail is in the SES emulator's outbox. What a laptop user sees;
  * it says nothing of AWS, where each function scales on its own.
  */
 import fs from 'node:fs';
 import { withBenchCloud, writeResults } from './bench-cloud';
+import { scalePlan } from './scale';
 
 export interface ThroughputResult {
   mails: number;
@@ -14,7 +15,7 @@ export interface ThroughputResult {
 }
 
 /** Sends `mails` single sends, `concurrency` at a time, and times them from the first request to the last .eml file. */
-export async function measureThroughput(mails = Number(process.env.BENCH_THROUGHPUT_MAILS ?? 300), concurrency = 20): Promise<ThroughputResult> {
+export async function measureThroughput(mails = scalePlan().throughput_mails, concurrency = 20): Promise<ThroughputResult> {
   // Every worker runs, as under `npm start`: the figure is the whole pipeline's.
   return withBenchCloud(async (cloud) => {
     const outbox = () => (fs.existsSync(cloud.outboxDir) ? fs.readdirSync(cloud.outboxDir).filter((f) => f.endsWith('.eml')).length : 0);

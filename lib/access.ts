@@ -19,6 +19,7 @@ import type { SesSending } from './ses';
  */
 export const settingKeys = [
   'SERVICE_NAME',
+  'RECEIVING',
   'INBOUND_DOMAIN',
   'ACTIVITY_RETENTION_DAYS',
   'DEFAULT_MONTHLY_QUOTA',
@@ -86,10 +87,12 @@ export interface FunctionAccess {
    */
   readonly sesSend?: boolean;
   /**
-   * May create, read and delete SES identities (domain registration, verification, senders).
-   * @default false
+   * SES identities: `manage` creates them (tagged as this deployment's) and changes or deletes only
+   * those this deployment made (domain registration, recreate, senders); `read` reads their state
+   * (verification checks).
+   * @default none
    */
-  readonly sesIdentities?: boolean;
+  readonly sesIdentities?: 'manage' | 'read';
   /**
    * May create one-time EventBridge Scheduler schedules that send to the campaigns queue, and read
    * the SES account's send rate (the campaign engine).
@@ -119,7 +122,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     enqueue: ['send', 'scheduled'],
     payloads: 'put',
     // TRACKING_BASE_URL has no value behind the API: the links then use the URL the request reached.
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },
   /**
    * Answers queries; reads a batch's content and recipient chunk for an activity the fan-out has not
@@ -128,7 +131,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   activity: {
     table: 'read',
     payloads: 'read',
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },
   /**
    * Writes a batch's header and its blobs (content, recipient chunks), queues its fan-out, or the
@@ -138,7 +141,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     table: 'readWrite',
     enqueue: ['fanout', 'scheduled'],
     payloads: 'put',
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },
   /** Writes a chunk's activity records (BatchWrite), queues its mails, publishes email.suppressed. */
   'batch-fanout': { table: 'readWrite', enqueue: ['batch-send', 'events'], payloads: 'read', settings: ['ACTIVITY_RETENTION_DAYS'] },
@@ -148,7 +151,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     enqueue: ['send', 'events'],
     payloads: 'read',
     sesSend: true,
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN', 'PROJECT_METRICS'],
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN', 'PROJECT_METRICS'],
   },
   /** Adds and removes suppression entries and publishes suppression.removed. */
   suppressions: { table: 'readWrite', enqueue: ['events'] },
@@ -158,7 +161,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     enqueue: ['send', 'events'],
     payloads: 'read',
     sesSend: true,
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN', 'PROJECT_METRICS'],
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN', 'PROJECT_METRICS'],
   },
   /** Reads projects' webhook URLs and queues one delivery per (event, URL). */
   'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
@@ -209,9 +212,9 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
   'ses-events': { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS', 'PROJECT_METRICS'] },
   /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
-  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
+  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: 'manage', settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
   /** The public verification page runs the same verification as the domains group. */
-  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
+  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: 'read', settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
   /** Records opens and clicks on activities and counters, publishes email.open and email.click. */
   tracking: { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /** The OpenAPI document and the reference page: static, but the API's middleware resolves keys through the table. */
@@ -219,7 +222,7 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
   /** Unsubscribe (suppresses the address, publishes suppression.added) and view-in-browser pages. */
   links: { table: 'readWrite', enqueue: ['events'] },
   /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
-  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
+  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: 'manage', settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
   /** Reads, moves and cancels scheduled sends; a send moved to within the lookahead gets its fire message at once. */
   'scheduled-sends': { table: 'readWrite', enqueue: ['scheduled'], settings: ['ACTIVITY_RETENTION_DAYS'] },
   /**
@@ -227,12 +230,12 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
    * a large payload to the bucket); re-queues a fire message that arrived early.
    */
   /** Reads the activity of a reply, publishes email.inbound, sends the "Undeliverable" mail (its bucket read is in lib/inbound.ts). */
-  inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
+  inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
   'scheduled-send-worker': {
     table: 'readWrite',
     enqueue: ['send', 'scheduled', 'fanout'],
     payloads: 'put',
-    settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },
 };
 
@@ -242,9 +245,9 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
    * Asks SES about pending identities and publishes the transitions' events; mails a project's own
    * sender-confirmation link (from the address to itself) once SES has the address verified.
    */
-  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: true, sesSend: true, settings: ['SERVICE_NAME', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
+  'domain-recheck': { table: 'readWrite', enqueue: ['events'], sesIdentities: 'read', sesSend: true, settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
   /** Resolves DNS and writes record statuses. */
-  'dns-sweep': { table: 'readWrite', settings: ['INBOUND_DOMAIN', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
+  'dns-sweep': { table: 'readWrite', settings: ['RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
   /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
 };
@@ -296,8 +299,10 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
   resources.tokenSecret.grantRead(fn);
 
   if (access.sesSend || access.sesIdentities) setVariable(fn, 'SES_CONFIGURATION_SET', resources.ses.configurationSetName);
+  if (access.sesIdentities === 'manage') resources.ses.grantManageIdentities(fn);
+  else if (access.sesIdentities === 'read') resources.ses.grantReadIdentities(fn);
   if (access.sesIdentities) {
-    resources.ses.grantManageIdentities(fn);
+    setVariable(fn, 'SES_IDENTITY_OWNER', resources.ses.identityOwner);
     allow(
       [{ regex: '/^Resource::arn:.+:ses:.+:identity\\/\\*$/' }],
       'Domains and sender addresses are registered at run time through the API, so their identities are not known at deploy time.',

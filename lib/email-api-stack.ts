@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import type { ServiceResources, Setting } from './access';
 import { CampaignTimers } from './campaign-timers';
@@ -16,8 +16,21 @@ import { TrackingEdge } from './tracking-edge';
 import { attachWorkers } from './workers';
 import type { WorkerName } from '../shared/routes';
 
-/** Reply-To domain used when neither the props nor the `inboundDomain` context give one. */
+/**
+ * Reply-To domain of the functions when neither the props nor the `inboundDomain` context give one:
+ * receiving is then off, and this reserved name makes no mail reach anyone.
+ */
 export const DEFAULT_INBOUND_DOMAIN = 'reply.example.com';
+
+/** The synth warning of a stack without receiving (no inbound domain). */
+export const RECEIVING_OFF_WARNING =
+  'Receiving is off (no inboundDomain): no SES receipt rule, no inbound bucket or function. Replies to sent mail and unsubscribes by mail reach nobody, ' +
+  'and email.inbound is never published. Turn it on with -c inboundDomain=<domain> in a region where SES receives mail.';
+
+/** The synth warning of a stack with neither receiving nor a DMARC reports domain. */
+export const DMARC_WITHOUT_RECEIVING_WARNING =
+  "DMARC reports have nowhere to go: without receiving, the DMARC records that registered domains publish send their reports (rua) to the default domain. " +
+  'Set -c dmarcReportsDomain=<a domain whose mail you receive>, or turn receiving on with -c inboundDomain=<domain>.';
 
 export interface EmailApiStackProps extends StackProps {
   /**
@@ -95,8 +108,8 @@ export class EmailApiStack extends Stack {
   public readonly workers: { readonly functions: Readonly<Record<WorkerName, ProjectFunction>> };
   public readonly scheduling: Scheduling;
   public readonly sesEvents: SesEvents;
-  /** Inbound replies: receipt rule set, bucket and function (the rule set must be activated by hand). */
-  public readonly inbound: Inbound;
+  /** Inbound replies: receipt rule set, bucket and function (the rule set must be activated by hand); undefined when receiving is off. */
+  public readonly inbound?: Inbound;
   /** HTTPS for customers' tracking domains; undefined without a tracking host. */
   public readonly trackingEdge?: TrackingEdge;
   /** Alarms, the optional alert topic and the dashboard. */
@@ -105,8 +118,8 @@ export class EmailApiStack extends Stack {
   constructor(scope: Construct, id: string, props: EmailApiStackProps = {}) {
     super(scope, id, props);
     const serviceName = props.serviceName ?? 'Mailroom';
-    const inboundDomain =
-      props.inboundDomain ?? (this.node.tryGetContext('inboundDomain') as string | undefined) ?? DEFAULT_INBOUND_DOMAIN;
+    const receivingDomain = dnsNameOf('inboundDomain', 'reply.mail.example.com', props.inboundDomain ?? this.node.tryGetContext('inboundDomain'));
+    const inboundDomain = receivingDomain ?? DEFAULT_INBOUND_DOMAIN;
     const removalPolicy = (props.retainData ?? true) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     this.storage = new Storage(this, 'Storage', { removalPolicy });
@@ -115,7 +128,8 @@ export class EmailApiStack extends Stack {
     this.ses = new SesSending(this, 'Ses');
     this.sesEvents = new SesEvents(this, 'SesEvents', { configurationSet: this.ses.configurationSet, queue: this.queues.queues['ses-events'] });
 
-    const settings: Partial<Record<Setting, string>> = { SERVICE_NAME: serviceName, INBOUND_DOMAIN: inboundDomain };
+    // RECEIVING follows the same prop as the Inbound construct, so the functions never promise a mailbox that does not exist.
+    const settings: Partial<Record<Setting, string>> = { SERVICE_NAME: serviceName, RECEIVING: receivingDomain ? 'on' : 'off', INBOUND_DOMAIN: inboundDomain };
     if (props.logLevel) settings.LOG_LEVEL = props.logLevel;
     if (props.activityRetentionDays !== undefined) {
       settings.ACTIVITY_RETENTION_DAYS = String(props.activityRetentionDays);
@@ -143,7 +157,12 @@ export class EmailApiStack extends Stack {
     const workerResources: ServiceResources = { ...resources, settings: { ...settings, TRACKING_BASE_URL: this.api.url } };
     this.workers = { functions: attachWorkers({ queues: this.queues, resources: workerResources, logRemovalPolicy: removalPolicy }) };
     this.scheduling = new Scheduling(this, 'Scheduling', { resources, logRemovalPolicy: removalPolicy });
-    this.inbound = new Inbound(this, 'Inbound', { resources, inboundDomain, removalPolicy, logRemovalPolicy: removalPolicy });
+    if (receivingDomain) {
+      this.inbound = new Inbound(this, 'Inbound', { resources, inboundDomain: receivingDomain, removalPolicy, logRemovalPolicy: removalPolicy });
+    } else {
+      Annotations.of(this).addWarning(RECEIVING_OFF_WARNING);
+      if (!dmarcReportsDomain) Annotations.of(this).addWarning(DMARC_WITHOUT_RECEIVING_WARNING);
+    }
     if (trackingHost) {
       this.trackingEdge = new TrackingEdge(this, 'TrackingEdge', { httpApi: this.api.httpApi, trackingHost });
       // The minute re-check creates each verified tracking domain's tenant (shared/tracking/tracking-tls.ts).
@@ -157,8 +176,8 @@ export class EmailApiStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       api: this.api,
       queues: this.queues.queues,
-      deadLetterAlarms: this.queues.deadLetterAlarms,
-      backgroundFunctions: { ...this.workers.functions, ...this.scheduling.functions, inbound: this.inbound.function },
+      deadLetterAlarms: { ...this.queues.deadLetterAlarms, ...(this.inbound ? { inbound: this.inbound.failureAlarm } : {}) },
+      backgroundFunctions: { ...this.workers.functions, ...this.scheduling.functions, ...(this.inbound ? { inbound: this.inbound.function } : {}) },
       configurationSetName: this.ses.configurationSetName,
       alarmTopicArn: alarmTopicArnOf(props.alarmTopicArn ?? this.node.tryGetContext('alarmTopicArn')),
       alarmEmail: alarmEmailOf(props.alarmEmail ?? this.node.tryGetContext('alarmEmail')),
@@ -166,7 +185,12 @@ export class EmailApiStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard of the deployment' });
     if (this.monitoring.alarmTopic) new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.alarmTopic.topicArn, description: 'SNS topic the alarms notify' });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the email API' });
+    // The endpoint, not the stage URL: the $default stage's URL ends in `/`, and `$API/v1/...` would then have `//`.
+    new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Base URL of the email API (no trailing slash)' });
+    new CfnOutput(this, 'Receiving', {
+      value: receivingDomain ? `on: ${receivingDomain}` : 'off',
+      description: receivingDomain ? 'Replies to sent mail reach the inbound function once the rule set is active' : 'No inboundDomain: replies and inbound features are off',
+    });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
     new CfnOutput(this, 'PayloadBucketName', { value: this.storage.payloadBucket.bucketName });
     new CfnOutput(this, 'ConfigurationSetName', { value: this.ses.configurationSetName });

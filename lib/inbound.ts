@@ -1,9 +1,14 @@
-import { Aws, CfnOutput, Duration, Fn, Names, RemovalPolicy } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, Names, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import * as actions from 'aws-cdk-lib/aws-ses-actions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import * as cr from 'aws-cdk-lib/custom-resources';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { INBOUND_PREFIX } from '../shared/inbound/s3-event';
@@ -13,6 +18,12 @@ import { ProjectFunction } from './project-function';
 
 /** Days an inbound mail stays in the bucket; the function reads it within seconds. */
 export const INBOUND_EXPIRY_DAYS = 30;
+
+/** Retries Lambda makes of a failed S3 notification before it goes to the failure queue (Lambda's maximum). */
+export const INBOUND_RETRY_ATTEMPTS = 2;
+
+/** Days a failed inbound notification waits in the failure queue (the SQS maximum). */
+export const INBOUND_FAILURE_RETENTION_DAYS = 14;
 
 export interface InboundProps {
   /** The shared resources (table, queues, token secret, SES) the inbound function is connected to. */
@@ -44,13 +55,19 @@ export interface InboundProps {
  *
  *     aws ses set-active-receipt-rule-set --rule-set-name <InboundRuleSetName output>
  *
- * (If the account already has an active rule set, add this construct's rule to that set instead,
- * or the other set stops receiving.) Receiving works only in the regions where SES offers it.
+ * (Activating it deactivates any other set of the region.) SES refuses to delete the active set, so
+ * a custom resource deactivates it when the stack deletes it, before the set's own deletion.
+ * Receiving works only in the regions where SES offers it.
  *
- * The bucket notification is written on the bucket itself (no custom resource, so no extra Lambda
- * in the stack). Since the bucket then depends on the function, the function must not depend on
- * the bucket: the bucket's name is fixed at synth time (unique per stack, account and region) and
- * the function's variable and read permission use that name rather than the bucket's attributes.
+ * The bucket notification is written on the bucket itself (no custom resource). Since the bucket
+ * then depends on the function, the function must not depend on the bucket: the bucket's name is
+ * set in the template and the function's variable and read permission use that name rather than
+ * the bucket's attributes. The name ends with a part of the stack's id, new at every creation of
+ * the stack, so that a stack deployed again after a destroy does not collide with the bucket the
+ * destroy retained.
+ *
+ * A notification the function fails on is retried twice by Lambda, then kept in a failure queue
+ * (with an alarm) rather than dropped.
  */
 export class Inbound extends Construct {
   /** Where the receipt rule stores each mail, under `inbound/`. */
@@ -63,14 +80,23 @@ export class Inbound extends Construct {
   public readonly rule: ses.ReceiptRule;
   /** The function that parses each mail and publishes email.inbound. */
   public readonly function: ProjectFunction;
+  /** Where a notification the function failed on (after its retries) is kept, with its event. */
+  public readonly failureQueue: sqs.Queue;
+  /** In alarm while the failure queue holds a message. */
+  public readonly failureAlarm: cloudwatch.Alarm;
+  /** Deactivates the rule set when the stack deletes it (SES cannot delete the active set). */
+  public readonly deactivateOnDelete: cr.AwsCustomResource;
 
   constructor(scope: Construct, id: string, props: InboundProps) {
     super(scope, id);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
 
-    // Lowercase, at most 32 + 1 + 12 + 1 + 14 characters: within S3's 63.
+    // Lowercase, at most 32 + 1 + 12 + 1 + 12 characters: within S3's 63. The last part is the last
+    // group of the stack id's UUID (arn:...:stack/<name>/<uuid>), which CloudFormation draws anew each
+    // time it creates the stack: a redeploy after a destroy gets a new name, beside the retained bucket.
     const unique = Names.uniqueResourceName(this, { maxLength: 32 }).toLowerCase();
-    this.bucketName = Fn.join('-', [unique, Aws.ACCOUNT_ID, Aws.REGION]);
+    const stackUuid = Fn.select(2, Fn.split('/', Aws.STACK_ID));
+    this.bucketName = Fn.join('-', [unique, Aws.ACCOUNT_ID, Fn.select(4, Fn.split('-', stackUuid))]);
     const bucketArn = `arn:${Aws.PARTITION}:s3:::${this.bucketName}`;
 
     this.bucket = new s3.Bucket(this, 'Bucket', {
@@ -100,6 +126,25 @@ export class Inbound extends Construct {
       logRemovalPolicy: props.logRemovalPolicy,
     });
     const fn = this.function.function;
+    // S3 invokes the function asynchronously: after Lambda's retries, the event goes to this queue
+    // (replay it by hand, or read it to see which mail failed) instead of being dropped.
+    this.failureQueue = new sqs.Queue(this, 'FailureQueue', {
+      retentionPeriod: Duration.days(INBOUND_FAILURE_RETENTION_DAYS),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    NagSuppressions.addResourceSuppressions(this.failureQueue, [
+      { id: 'AwsSolutions-SQS3', reason: "It is the inbound function's on-failure destination, the dead-letter queue of the asynchronous invocations." },
+    ]);
+    fn.configureAsyncInvoke({ onFailure: new destinations.SqsDestination(this.failureQueue), retryAttempts: INBOUND_RETRY_ATTEMPTS });
+    this.failureAlarm = new cloudwatch.Alarm(this, 'FailureAlarm', {
+      alarmDescription: `Inbound mails the function failed on after ${INBOUND_RETRY_ATTEMPTS} retries wait in ${this.node.path}/FailureQueue`,
+      metric: this.failureQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
     connect(fn, { ...props.resources, settings: { ...props.resources.settings, INBOUND_BUCKET: this.bucketName } }, functionAccess.inbound);
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [`${bucketArn}/${INBOUND_PREFIX}*`] }));
     NagSuppressions.addResourceSuppressions(
@@ -148,6 +193,22 @@ export class Inbound extends Construct {
       enabled: true,
     });
 
+    // SES refuses to delete the active rule set, so a destroy would fail on it: deactivate it first.
+    // The custom resource depends on the rule set, so CloudFormation deletes it (and so calls
+    // SetActiveReceiptRuleSet with no name: no set active) before it deletes the rule and the set.
+    this.deactivateOnDelete = new cr.AwsCustomResource(this, 'DeactivateRuleSetOnDelete', {
+      resourceType: 'Custom::DeactivateReceiptRuleSet',
+      onDelete: { service: 'SES', action: 'setActiveReceiptRuleSet', parameters: {}, physicalResourceId: cr.PhysicalResourceId.of('deactivate-receipt-rule-set') },
+      // Not a stack resource ARN: SES gives receipt rule set actions no resource-level permission.
+      policy: cr.AwsCustomResourcePolicy.fromStatements([new iam.PolicyStatement({ actions: ['ses:SetActiveReceiptRuleSet'], resources: ['*'] })]),
+      // The runtime's SDK has SES v1 (2010) commands; no download from the registry at deploy time.
+      installLatestAwsSdk: false,
+      logGroup: new logs.LogGroup(this, 'DeactivateRuleSetLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+    });
+    this.deactivateOnDelete.node.addDependency(this.ruleSet);
+    this.deactivateOnDelete.node.addDependency(this.rule);
+    suppressCustomResourceFindings(this);
+
     // Stack-level output names, whatever the construct's id.
     new CfnOutput(this, 'RuleSetName', {
       value: this.ruleSet.receiptRuleSetName,
@@ -155,4 +216,28 @@ export class Inbound extends Construct {
     }).overrideLogicalId('InboundRuleSetName');
     new CfnOutput(this, 'BucketName', { value: this.bucketName, description: 'Inbound mail, under inbound/' }).overrideLogicalId('InboundBucketName');
   }
+}
+
+/**
+ * cdk-nag findings of the AwsCustomResource function (a singleton at the stack's root, shared by
+ * every AwsCustomResource of the stack), with why each is accepted.
+ */
+function suppressCustomResourceFindings(scope: Construct): void {
+  const stack = Stack.of(scope);
+  const singleton = stack.node.tryFindChild('AWS679f53fac002430cb0da5b7982bd2287');
+  if (singleton) {
+    NagSuppressions.addResourceSuppressions(
+      singleton,
+      [
+        { id: 'AwsSolutions-IAM4', reason: 'The CDK custom resource function logs through AWSLambdaBasicExecutionRole (CloudWatch Logs only).', appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'] },
+        { id: 'AwsSolutions-L1', reason: 'The CDK custom resource function runs on the runtime aws-cdk-lib chooses; it runs only when the stack creates or deletes the rule set.' },
+      ],
+      true,
+    );
+  }
+  NagSuppressions.addResourceSuppressions(
+    scope,
+    [{ id: 'AwsSolutions-IAM5', reason: 'SetActiveReceiptRuleSet has no resource-level permission: it applies to the account and region.', appliesTo: ['Resource::*'] }],
+    true,
+  );
 }

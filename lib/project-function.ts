@@ -102,6 +102,7 @@ export class ProjectFunction extends Construct {
       bundling: {
         minify: functionBundling.minify,
         sourceMap: functionBundling.sourceMap,
+        sourcesContent: functionBundling.sourcesContent,
         target: functionBundling.target,
         format: functionBundling.format === 'cjs' ? OutputFormat.CJS : OutputFormat.ESM,
         externalModules: [...functionBundling.externalModules],

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueDefinition } from '../shared/queues';
+import type { QueueDefinition, QueueName } from '../shared/queues';
 import { WORKER_TIMEOUT_SECONDS } from '../shared/queues';
 import { connect, type FunctionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
@@ -14,9 +14,52 @@ export const DLQ_RETENTION_DAYS = 14;
 /** Longest wait for a batch to fill: keeps the send latency low when traffic is light. */
 export const MAX_BATCHING_WINDOW = Duration.seconds(1);
 
+/** Lambda's default concurrency quota of an account and region (all functions together). */
+export const ACCOUNT_CONCURRENCY = 1000;
+
+/**
+ * Most concurrent instances the queues' event sources may run, all queue workers together: the rest
+ * of ACCOUNT_CONCURRENCY stays for the API (and the minute jobs and the inbound function), so that a
+ * large campaign or import never throttles the API. test/infra/worker-concurrency.test.ts holds the
+ * values below to it.
+ */
+export const QUEUE_WORKERS_CONCURRENCY_BUDGET = 300;
+
+/**
+ * Maximum concurrency of each queue's event source (Lambda's ScalingConfig.MaximumConcurrency, 2 to
+ * 1,000). Above it, messages wait in their queue (no throttling, no receive counted) rather than
+ * take instances from the API. Each value is sized to what one instance does:
+ */
+export const WORKER_MAX_CONCURRENCY: Readonly<Record<QueueName, number>> = {
+  /** 10 SES sends an invocation, ~1 s: 100 instances carry ~1,000 mails a second, above most SES quotas. */
+  send: 100,
+  /** Campaign and batch mails, paced by the campaign send rate: half the send worker's share. */
+  'batch-send': 50,
+  /** One SES event per mail sent (delivery, bounce...); short table writes, 10 a batch. */
+  'ses-events': 20,
+  /** Fan-out of events to each webhook URL: a few reads and enqueues. */
+  events: 20,
+  /** A webhook POST waits on the customer's server (up to its timeout): more instances, each mostly idle. */
+  webhooks: 50,
+  /** Scheduled sends at their time: re-queue to the send queue. */
+  scheduled: 10,
+  /** Chunks of a batch's recipients: activity writes, DynamoDB-bound. */
+  fanout: 10,
+  /** One step of a segment's evaluation (a message at a time), DynamoDB-bound. */
+  audience: 10,
+  /** Campaign engine steps, one message at a time; each queues a wave's mails. */
+  campaigns: 10,
+  /** Lead imports: up to 15 minutes each; a few at once. */
+  imports: 5,
+  /** Campaign exports: up to 15 minutes each; a few at once. */
+  exports: 5,
+};
+
 export interface QueueWorkerProps {
   /** Visibility timeout, receives before the dead-letter queue, batch size (shared/queues.ts). */
   readonly definition: QueueDefinition;
+  /** Most instances the queue's event source may run at once (2 to 1,000; WORKER_MAX_CONCURRENCY). */
+  readonly maxConcurrency: number;
   /**
    * How long a message waits in the dead-letter queue.
    * @default Duration.days(DLQ_RETENTION_DAYS)
@@ -68,6 +111,9 @@ export class QueueWorker extends Construct {
   constructor(scope: Construct, id: string, props: QueueWorkerProps) {
     super(scope, id);
     this.props = props;
+    if (!Number.isInteger(props.maxConcurrency) || props.maxConcurrency < 2 || props.maxConcurrency > 1000) {
+      throw new Error(`Queue ${id}: maxConcurrency must be a whole number from 2 to 1000 (Lambda's range); got ${props.maxConcurrency}`);
+    }
     // Lambda refuses an SQS mapping whose visibility timeout is shorter than the function's timeout.
     const timeout = props.definition.workerTimeoutSeconds ?? WORKER_TIMEOUT_SECONDS;
     if (props.definition.visibilityTimeoutSeconds < timeout) {
@@ -115,6 +161,7 @@ export class QueueWorker extends Construct {
         batchSize: this.props.definition.batchSize,
         maxBatchingWindow: this.props.maxBatchingWindow ?? MAX_BATCHING_WINDOW,
         reportBatchItemFailures: true,
+        maxConcurrency: this.props.maxConcurrency,
       }),
     );
     this.attached = fn;

@@ -2,11 +2,11 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queues as queueDefinitions, type QueueDefinition, type QueueName } from '../shared/queues';
-import { QueueWorker } from './queue-worker';
+import { QueueWorker, WORKER_MAX_CONCURRENCY } from './queue-worker';
 
 export { DLQ_RETENTION_DAYS } from './queue-worker';
 
-/** One QueueWorker per definition in shared/queues.ts: the queue, its dead-letter queue and its alarm. */
+/** One QueueWorker per definition in shared/queues.ts: the queue, its dead-letter queue, its alarm and its maximum concurrency. */
 export class Queues extends Construct {
   /** The workers, keyed by queue name; lib/workers.ts attaches their functions. */
   public readonly workers: Readonly<Record<QueueName, QueueWorker>>;
@@ -21,7 +21,7 @@ export class Queues extends Construct {
     super(scope, id);
     const workers = {} as Record<QueueName, QueueWorker>;
     for (const [name, definition] of Object.entries(queueDefinitions) as [QueueName, QueueDefinition][]) {
-      workers[name] = new QueueWorker(this, pascal(name), { definition });
+      workers[name] = new QueueWorker(this, pascal(name), { definition, maxConcurrency: WORKER_MAX_CONCURRENCY[name] });
     }
     this.workers = workers;
     const each = <T>(pick: (w: QueueWorker) => T) =>

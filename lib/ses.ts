@@ -2,6 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
+import { IDENTITY_TAGS } from '../shared/domains/identity-provider';
 
 /** SES sending resources: the configuration set every send names, so that its events reach us. */
 export class SesSending extends Construct {
@@ -13,6 +14,11 @@ export class SesSending extends Construct {
   public readonly configurationSetArn: string;
   /** ARN pattern of every identity (domain or address) of the account in this region. */
   public readonly identityArn: string;
+  /**
+   * The value of the `mailroom:stack` tag this deployment puts on the identities it creates (the stack's
+   * name: unique in the account and region, as identities are), given to functions as SES_IDENTITY_OWNER.
+   */
+  public readonly identityOwner: string;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -27,6 +33,7 @@ export class SesSending extends Construct {
       resourceName: this.configurationSetName,
     });
     this.identityArn = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
+    this.identityOwner = stack.stackName;
   }
 
   /** Lets the grantee send mail through this configuration set from any identity of the account. */
@@ -40,13 +47,36 @@ export class SesSending extends Construct {
     });
   }
 
-  /** Lets a function create, read and delete identities and set their MAIL FROM (domains and senders). */
+  /** Lets a function read any identity's state (verification, DKIM, MAIL FROM, tags). */
+  grantReadIdentities(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({ grantee, actions: ['ses:GetEmailIdentity'], resourceArns: [this.identityArn] });
+  }
+
+  /**
+   * Lets a function create identities, tagged as this deployment's, and change or delete only the
+   * identities carrying that tag: SES identities are account-wide, and another application's (or one
+   * made by hand) must stay out of reach. SES v2 takes `aws:RequestTag` on CreateEmailIdentity and
+   * `aws:ResourceTag` on DeleteEmailIdentity and PutEmailIdentityMailFromAttributes (the service
+   * authorization reference for Amazon SES v2; docs/decisions.md).
+   */
   grantManageIdentities(grantee: iam.IGrantable): iam.Grant {
-    return iam.Grant.addToPrincipal({
+    const tag = IDENTITY_TAGS.deployment;
+    const create = iam.Grant.addToPrincipal({
       grantee,
-      actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
+      actions: ['ses:CreateEmailIdentity'],
       // CreateEmailIdentity with a configuration set is authorized against the set too.
       resourceArns: [this.identityArn, this.configurationSetArn],
+      conditions: {
+        StringEquals: { [`aws:RequestTag/${tag}`]: this.identityOwner },
+        'ForAllValues:StringEquals': { 'aws:TagKeys': [IDENTITY_TAGS.deployment, IDENTITY_TAGS.project] },
+      },
     });
+    const change = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'],
+      resourceArns: [this.identityArn],
+      conditions: { StringEquals: { [`aws:ResourceTag/${tag}`]: this.identityOwner } },
+    });
+    return create.combine(change).combine(this.grantReadIdentities(grantee));
   }
 }

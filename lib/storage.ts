@@ -8,6 +8,32 @@ import { tableDefinition } from '../shared/store/table-definition';
 /** Days a send payload (body, attachments) stays in the bucket; the pipeline needs it for minutes. */
 export const PAYLOAD_EXPIRY_DAYS = 14;
 
+/**
+ * Days a campaign's `recipientIds` (`campaigns/<p>/<c>/ids.json`) stays in the bucket: the engine
+ * reads it at every wave, and a campaign may start up to 365 days after its creation
+ * (MAX_START_AHEAD_DAYS), then run and pause for weeks. 400 days covers both.
+ */
+export const CAMPAIGN_IDS_EXPIRY_DAYS = 400;
+
+/**
+ * How long each kind of object stays in the payload bucket, by key prefix. S3 honours the SHORTER
+ * expiration when two rules match one object, so no rule may cover the whole bucket: every prefix
+ * the code writes has its own rule (test/infra/storage-lifecycle.test.ts finds the prefixes in
+ * shared/ and fails on one missing here).
+ */
+export const PAYLOAD_LIFECYCLE: Readonly<Record<string, number>> = {
+  /** Send payloads too large for an SQS message: read by the send worker within minutes. */
+  'send-payloads/': PAYLOAD_EXPIRY_DAYS,
+  /** Uploaded lead import files: read by the import within hours. */
+  'imports/': PAYLOAD_EXPIRY_DAYS,
+  /** Batch content and recipient chunks: a batch is scheduled at most 13 days ahead. */
+  'batches/': PAYLOAD_EXPIRY_DAYS,
+  /** Campaign outcome exports: downloadable for 7 days. */
+  'exports/': PAYLOAD_EXPIRY_DAYS,
+  /** Campaign `recipientIds`: needed until the campaign's last wave. */
+  'campaigns/': CAMPAIGN_IDS_EXPIRY_DAYS,
+};
+
 export interface StorageProps {
   /**
    * What happens to the table and the bucket when the stack deletes them.
@@ -25,7 +51,7 @@ export interface StorageProps {
 export class Storage extends Construct {
   /** The single table; its shape comes from shared/store/table-definition.ts. */
   public readonly table: dynamodb.Table;
-  /** Send payloads too large for an SQS message and uploaded lead import files (`imports/`), expired by a lifecycle rule. */
+  /** Send payloads, lead import files, batch content, exports and campaign id lists, each prefix expired by its own lifecycle rule (PAYLOAD_LIFECYCLE). */
   public readonly payloadBucket: s3.Bucket;
 
   constructor(scope: Construct, id: string, props: StorageProps = {}) {
@@ -57,7 +83,9 @@ export class Storage extends Construct {
       enforceSSL: true,
       encryption: s3.BucketEncryption.S3_MANAGED,
       lifecycleRules: [
-        { expiration: Duration.days(PAYLOAD_EXPIRY_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Aborting an unfinished upload expires nothing, so this one may cover the whole bucket.
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        ...Object.entries(PAYLOAD_LIFECYCLE).map(([prefix, days]) => ({ id: `expire-${prefix.replace(/\/$/, '')}`, prefix, expiration: Duration.days(days) })),
       ],
       // Lead import files are PUT by the client to a presigned URL, from a browser too: the signature
       // is the authorization (one key, one hour), so any origin may use it. Nothing else is allowed cross-origin.
@@ -70,7 +98,7 @@ export class Storage extends Construct {
       {
         id: 'AwsSolutions-S1',
         reason:
-          'The bucket holds transient payloads (expired after 14 days) written and read only by this stack\'s roles; ' +
+          'The bucket holds transient payloads (expired after 14 days, campaign id lists after 400) written and read only by this stack\'s roles; ' +
           'server access logs would need a second bucket. Enable CloudTrail S3 data events where object-level audit is required.',
       },
     ]);

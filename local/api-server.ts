@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { PAYLOAD_LIMITS } from '../shared/http/payload-limits';
 import { routeKey, routes, type EndpointGroup } from '../shared/routes';
 import { lambdaContext } from './lambda-context';
 import { closeServer } from './emulators/close-server';
@@ -53,7 +54,7 @@ function answerMalformed(res: http.ServerResponse, message: string): void {
 }
 
 /** HTTP API's largest request payload. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_BODY_BYTES = PAYLOAD_LIMITS.apiGatewayBodyBytes;
 
 /** How long an idle kept-alive connection stays open: far above any client's reuse window. */
 const KEEP_ALIVE_MS = 65_000;
@@ -72,6 +73,8 @@ export async function startApiServer(options: {
 }): Promise<{ url: string; stop(): Promise<void> }> {
   const compiled: CompiledRoute[] = routes.map((r) => ({ key: routeKey(r), method: r.method, group: r.group, ...compile(r.path) }));
 
+  // Set once listening, before any request can arrive.
+  let ownHost = 'localhost';
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -137,7 +140,8 @@ export async function startApiServer(options: {
           requestContext: {
             accountId: '000000000000',
             apiId: 'local',
-            domainName: headers.host ?? 'localhost',
+            // API Gateway names the domain it serves, whatever Host or X-Forwarded-Host a caller sends.
+            domainName: ownHost,
             domainPrefix: 'local',
             http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
             requestId: context.awsRequestId,
@@ -149,6 +153,15 @@ export async function startApiServer(options: {
           body: raw.length > 0 ? (isText ? raw.toString('utf8') : raw.toString('base64')) : undefined,
           isBase64Encoded: raw.length > 0 && !isText,
         };
+        // Lambda's synchronous invoke takes at most 6 MB of event: a larger request never reaches the
+        // function, and API Gateway answers with its own 5xx. Locally as in AWS, so that no test
+        // passes with a request AWS could not carry.
+        const eventBytes = Buffer.byteLength(JSON.stringify(event));
+        if (eventBytes > PAYLOAD_LIMITS.lambdaEventBytes) {
+          console.error(`Request event of ${eventBytes} bytes exceeds Lambda's ${PAYLOAD_LIMITS.lambdaEventBytes}-byte invoke payload: API Gateway answers 500`);
+          res.writeHead(500, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ message: 'Internal Server Error' }));
+        }
         try {
           // The group's function runs as its own role: its AWS calls are authorized as that role's.
           const result = await runAs(route.group, () => options.handlers[route.group](event, context));
@@ -188,5 +201,6 @@ export async function startApiServer(options: {
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  ownHost = `localhost:${port}`;
   return { url: `http://localhost:${port}`, stop: () => closeServer(server) };
 }

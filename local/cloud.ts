@@ -180,6 +180,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       DNS_SERVERS: dns.address,
       // Tracking CNAMEs point at the host that serves tracking here: the local API on localhost.
       TRACKING_HOST: 'localhost',
+      // The local cloud always receives mail: replies, reply domains and mailto: unsubscribes work here.
+      RECEIVING: 'on',
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
     // One-time schedules (the campaign engine's long waits) fire in this process. Creating one is

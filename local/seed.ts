@@ -1,11 +1,14 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseAuthorization } from '../shared/security/api-keys';
 import type { Services } from '../shared/container';
 import { checkDomain, registerDomain } from '../shared/domains/domain-service';
-import { findPartnerKey, updateOrganization } from '../shared/organizations/organization-repository';
+import { findDomainOwner } from '../shared/domains/domain-repository';
+import { findPartnerKey, getOrganization, updateOrganization } from '../shared/organizations/organization-repository';
 import { createOrganization, issuePartnerKey } from '../shared/organizations/organization-service';
 import { findApiKey } from '../shared/projects/project-repository';
-import { createProject } from '../shared/projects/project-service';
+import { getProject } from '../shared/projects/project-repository';
+import { createProject, rotateProjectKey } from '../shared/projects/project-service';
 import type { Db } from '../shared/store/client';
 
 /** What `.local/seed.json` holds: enough for a newcomer to send a first mail. */
@@ -25,7 +28,9 @@ export const DEMO_DOMAIN = 'demo.mailroom.test';
 
 /**
  * Seeds an organization with a partner key and a demo project with live and test keys and a
- * verified domain. Idempotent: when the seed file's keys still work against the table, it is reused.
+ * verified domain. Idempotent: when the seed file's keys still work against the table, it is reused;
+ * when the file is gone but the data of an earlier run holds the demo project, that project is
+ * reused with new keys (the table keeps only their hashes) and the file is written again.
  */
 export async function ensureSeed(
   deps: Services,
@@ -38,6 +43,21 @@ export async function ensureSeed(
     const seed: Seed = { ...previous, base_url: urls.baseUrl, ses_outbox_url: urls.sesUrl };
     fs.writeFileSync(file, `${JSON.stringify(seed, null, 2)}\n`);
     return seed;
+  }
+  const existing = await findDemoProject(db, file);
+  if (existing) {
+    const partner = await issuePartnerKey(db, clock, existing.organizationId);
+    const [liveKey, testKey] = [await rotateProjectKey(db, existing.projectId, 'live'), await rotateProjectKey(db, existing.projectId, 'test')];
+    return writeSeed(file, {
+      base_url: urls.baseUrl,
+      partner_key: partner.key,
+      organization_id: existing.organizationId,
+      project_id: existing.projectId,
+      live_key: liveKey,
+      test_key: testKey,
+      ses_outbox_url: urls.sesUrl,
+      sender_email: `hello@${DEMO_DOMAIN}`,
+    });
   }
   // The same operator code as `npm run admin`: an organization, a partner key, a root project.
   const organization = await createOrganization(db, clock, { name: 'Local organization', maxProjects: null });
@@ -60,8 +80,29 @@ export async function ensureSeed(
     ses_outbox_url: urls.sesUrl,
     sender_email: `hello@${DEMO_DOMAIN}`,
   };
+  return writeSeed(file, seed);
+}
+
+function writeSeed(file: string, seed: Seed): Seed {
   fs.writeFileSync(file, `${JSON.stringify(seed, null, 2)}\n`);
   return seed;
+}
+
+/**
+ * The demo project of an earlier run, found by the demo domain it verified; undefined on fresh
+ * data. Data whose demo domain belongs to no usable project cannot be seeded again: that throws,
+ * saying in one line how to start fresh.
+ */
+async function findDemoProject(db: Db, file: string): Promise<{ projectId: string; organizationId: string } | undefined> {
+  const projectId = await findDomainOwner(db, DEMO_DOMAIN);
+  if (!projectId) return undefined;
+  const project = await getProject(db, projectId);
+  const organization = project ? await getOrganization(db, project.organization_id) : undefined;
+  if (!project || !organization || project.disabled_at) {
+    const dataDir = path.dirname(path.resolve(file));
+    throw new Error(`The data in ${dataDir} holds ${DEMO_DOMAIN} for a project that is gone or disabled; to start fresh, stop Mailroom, delete ${dataDir} and run npm start again.`);
+  }
+  return { projectId, organizationId: organization.id };
 }
 
 function readSeed(file: string): Seed | undefined {

@@ -1,11 +1,13 @@
+import path from 'node:path';
 import { startLocalCloud } from './cloud';
 
 /** `npm start`: the whole service on this machine. Ctrl-C stops every child process. */
 async function main(): Promise<void> {
   const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
   const started = Date.now();
+  const dataDir = process.env.LOCAL_DATA_DIR ?? '.local';
   const cloud = await startLocalCloud({
-    dataDir: process.env.LOCAL_DATA_DIR ?? '.local',
+    dataDir,
     persist: true,
     ports: {
       api: port('PORT', 3000),
@@ -26,7 +28,7 @@ Mailroom is running (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
   Test key       ${seed.test_key}
   Partner key    ${seed.partner_key}
   Sender         ${seed.sender_email}
-  Seed file      .local/seed.json
+  Seed file      ${path.join(dataDir, 'seed.json')}
   IAM            each function's AWS calls are checked against its role in the CDK stack (docs/local-iam.md)
 
 Send a first mail:

@@ -48,8 +48,19 @@ const shape = {
   TRANSACTIONAL_RATE_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lt(1)), 0.3),
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.optional(z.string()),
+  /**
+   * This deployment's name, tagged on every SES identity it creates (`mailroom:stack`); the stack's
+   * IAM policy lets functions change or delete only identities with this tag (lib/ses.ts).
+   */
+  SES_IDENTITY_OWNER: z._default(z.string().check(z.minLength(1)), 'mailroom-local'),
   /** Shown in the default subject: `Email from <SERVICE_NAME>`. */
   SERVICE_NAME: z._default(z.string(), 'Mailroom'),
+  /**
+   * Whether this deployment receives mail (the stack's `inboundDomain`; the local cloud always does).
+   * `off`: mail carries no reply-token Reply-To and no `mailto:` List-Unsubscribe, reply domains are
+   * refused, and DMARC records name a reports address only when DMARC_REPORTS_DOMAIN is set.
+   */
+  RECEIVING: z._default(z.enum(['on', 'off']), 'on'),
   /** Domain of the Reply-To addresses that carry a per-activity token. */
   INBOUND_DOMAIN: z._default(z.string(), 'reply.mailroom.local'),
   /** Bucket the SES receipt rule writes inbound mail to (under `inbound/`); defaults to PAYLOAD_BUCKET (local mode). */
@@ -86,7 +97,7 @@ const shape = {
   PROVIDER_FEEDBACK_HOST: z.optional(z.string()),
   /** MX host that receives replies (SES inbound); defaults to the region's. */
   PROVIDER_INBOUND_HOST: z.optional(z.string()),
-  /** Domain of the service-owned mailbox that receives DMARC reports; defaults to INBOUND_DOMAIN. */
+  /** Domain of the mailbox that receives DMARC reports; defaults to INBOUND_DOMAIN when RECEIVING is on, else none (no `rua`). */
   DMARC_REPORTS_DOMAIN: z.optional(z.string()),
   /** Public base URL of the API, for open and click links (see shared/tracking/tracking-service.ts). */
   TRACKING_BASE_URL: z.optional(z.url()),

@@ -82,7 +82,7 @@ function build(cfg: Config): Services {
     fetcher: new HttpFetcher({ allowLoopback: cfg.ALLOW_PRIVATE_URLS === 'true' }),
     clock: systemClock,
     identities: lazyPort(
-      async () => new (await import('./adapters/ses-identity-provider')).SesIdentityProvider(await sesClient(), cfg.SES_CONFIGURATION_SET),
+      async () => new (await import('./adapters/ses-identity-provider')).SesIdentityProvider(await sesClient(), cfg.SES_CONFIGURATION_SET, cfg.SES_IDENTITY_OWNER),
       { ensureDomainIdentity: true, setMailFrom: true, getIdentity: true, deleteIdentity: true, createAddressIdentity: true },
     ),
     events: new QueueEventPublisher(queue),

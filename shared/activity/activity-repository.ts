@@ -27,21 +27,23 @@ export async function putActivity(db: Db, activity: Activity, ttl: number): Prom
  * fan-out. Unconditional, unlike putActivity: the fan-out writes only records that do not exist
  * yet (it checks first when its chunk may have been written before).
  */
-export async function putActivitiesInBatch(db: Db, activities: readonly Activity[], ttl: number): Promise<void> {
+export async function putActivitiesInBatch(db: Db, activities: readonly Activity[], ttl: number, parallel?: number): Promise<void> {
   await batchPutAll(
     db,
     activities.map((activity) => ({ ...newActivityItem(activity, ttl), ...statusIndexFields(activity, activity.current_status) })),
+    parallel,
   );
 }
 
 /**
- * The statuses of the activity records among `ids` that exist (a redelivered fan-out chunk asks).
- * Strongly consistent: a record missed by a stale read would be written again as `queued` over a
- * sent one, and its job's claim, its lease long run out, would send the mail a second time.
+ * The status and creation time (the key of its status index entry) of each activity record among
+ * `ids` that exists (a fan-out chunk asks). Strongly consistent: a record missed by a stale read
+ * would be written again as `queued` over a sent one, and its job's claim, its lease long run out,
+ * would send the mail a second time.
  */
-export async function existingActivityIds(db: Db, ids: readonly string[]): Promise<Map<string, ActivityStatus>> {
+export async function existingActivities(db: Db, ids: readonly string[]): Promise<Map<string, Pick<Activity, 'current_status' | 'created_at'>>> {
   const items = await batchGetAll(db, ids.map((id) => ({ ...activityKey(id) })), undefined, { consistentRead: true });
-  return new Map(items.map((item) => [String(item.id), item.current_status as ActivityStatus]));
+  return new Map(items.map((item) => [String(item.id), { current_status: item.current_status as ActivityStatus, created_at: String(item.created_at) }]));
 }
 
 /** The activity record, or undefined; `consistent` for the worker, which must see its own writes. */

@@ -1,6 +1,8 @@
 import * as z from '../zod';
 import { parseRequest } from '../validate';
 import { tagsOf } from './lead';
+import { storableProblem } from './lead-input';
+import { ownValue } from '../reserved-keys';
 
 /**
  * The audience filter language: what a dynamic segment is, and what a campaign's `recipientFilter`
@@ -57,9 +59,12 @@ const attributeConditionSchema = z
     z.superRefine(
       (c: { op: AttributeOp; value?: unknown }, ctx) => {
         if (c.op === 'exists' || c.op === 'not_exists') return;
-        if (c.op === 'in') return void (isInList(c.value) || fail(ctx, c, '{path}.value must be a non-empty array of strings or numbers for op "in"'));
-        if (!isScalar(c.value)) return fail(ctx, c, '{path}.value must be a string, number or boolean');
-        if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value === 'boolean') fail(ctx, c, `{path}.value must be a number or string for op "${c.op}"`);
+        if (c.op === 'in' && !isInList(c.value)) return fail(ctx, c, '{path}.value must be a non-empty array of strings or numbers for op "in"');
+        if (c.op !== 'in' && !isScalar(c.value)) return fail(ctx, c, '{path}.value must be a string, number or boolean');
+        if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value === 'boolean') return fail(ctx, c, `{path}.value must be a number or string for op "${c.op}"`);
+        // The filter is stored with the segment: a number DynamoDB cannot hold would fail that write.
+        const range = storableProblem(c.value);
+        if (range) fail(ctx, c, `{path}.value ${range}`);
       },
       { when: ({ issues }) => issues.length === 0 },
     ),
@@ -148,7 +153,7 @@ function matchesCondition(c: FilterCondition, lead: { email: string; data: Recor
     return (!c.tags.any || c.tags.any.some((t) => tags.has(t))) && (!c.tags.all || c.tags.all.every((t) => tags.has(t))) && (!c.tags.none || !c.tags.none.some((t) => tags.has(t)));
   }
   if ('event' in c) return (events.get(c)?.has(lead.email) ?? false) === c.done;
-  return compare(lead.data[c.attribute], c.op, c.value);
+  return compare(ownValue(lead.data, c.attribute), c.op, c.value);
 }
 
 /** Compares an attribute: numbers as numbers, anything else as strings; a missing attribute matches only not_exists and neq. */

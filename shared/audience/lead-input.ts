@@ -214,6 +214,17 @@ export function parseUpsertBody(body: unknown): LeadInput[] {
   return dedupeLastWins(leads.map((fields, i) => toLeadInput(fields, (body.leads as Record<string, unknown>[])[i])));
 }
 
+/**
+ * How a 400 about a lead's merged data names that lead's `data` in a POST /v1/leads body (already
+ * parsed): `data`, or `leads[i].data` of the item its upsert comes from (an email's last).
+ */
+export function upsertDataFields(body: unknown): (email: string) => string {
+  if (!isObject(body) || !Array.isArray(body.leads)) return () => 'data';
+  const last = new Map<string, number>();
+  body.leads.forEach((item, i) => void (isObject(item) && typeof item.email === 'string' && last.set(normalizeEmail(item.email), i)));
+  return (email) => `leads[${last.get(email)}].data`;
+}
+
 /** Keeps the last input of each email, in the order of those last occurrences. */
 export function dedupeLastWins(inputs: readonly LeadInput[]): LeadInput[] {
   const last = new Map<string, number>();
@@ -274,8 +285,9 @@ export function parseAttributesBody(body: unknown): Record<string, unknown> {
   return rest;
 }
 
-/** `GET /v1/leads`: `search` (at most 254 characters once trimmed) and `segment_id` (a uuid). */
+/** `GET /v1/leads`: `search` (at most 254 characters once trimmed), `segment_id` (a uuid), and a search's `cursor`. */
 export const leadListQuerySchema = z.object({
+  cursor: z.optional(z.string().check(z.meta({ description: 'A search\'s previous `pagination.next_cursor`: reads on from there' }))),
   search: z.optional(z.string().check(z.refine((v) => v.trim().toLowerCase().length <= 254, 'search must be at most 254 characters'))),
   segment_id: z.optional(z.string().check(z.superRefine((v, ctx) => void (isUuid(v) || fail(ctx, v, `Invalid segment id: ${(v as string).slice(0, 100)}`))))),
 });

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchGetAll, BATCH_GET_LIMIT } from '../store/batch-get';
 import type { Db } from '../store/client';
-import { queryAll, queryUpTo } from '../store/query';
+import { queryAll } from '../store/query';
 import type { TransactItem } from '../store/transact';
 import {
   COUNTER_SHARDS,
@@ -165,38 +165,6 @@ export async function pageNewestAcrossShards(
 
 /** The newest-first list partitions of a project's leads (gsi3), one per shard. */
 export const newestLeadPartitions = (projectId: string) => leadShards().map((s) => leadListPartition.newest(projectId, s));
-
-/**
- * Leads whose email or name starts with `prefix` (lowercased), at most `cap` of them, as table keys
- * ordered by email: an email prefix Query on every lead partition and a name prefix Query on every
- * name index partition, in parallel, merged without duplicates.
- */
-export async function searchLeadKeys(db: Db, projectId: string, prefix: string, cap: number): Promise<{ pk: string; sk: string }[]> {
-  const byEmail = leadShards().map((s) =>
-    queryUpTo(db, {
-      TableName: db.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': leadPartition(projectId, s), ':prefix': `${LEAD_SK_PREFIX}${prefix}` },
-      ProjectionExpression: 'pk, sk',
-    }, cap),
-  );
-  const byName = prefix.includes('@')
-    ? []
-    : leadShards().map((s) => {
-        const part = leadListPartition.name(projectId, s);
-        return queryUpTo(db, {
-          TableName: db.tableName,
-          IndexName: part.index,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-          ExpressionAttributeNames: { '#pk': part.pkName, '#sk': part.skName },
-          ExpressionAttributeValues: { ':pk': part.pk, ':prefix': prefix },
-        }, cap);
-      });
-  const found = new Map<string, { pk: string; sk: string }>();
-  for (const item of (await Promise.all([...byEmail, ...byName])).flat()) found.set(String(item.sk), { pk: String(item.pk), sk: String(item.sk) });
-  return [...found.values()].sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0)).slice(0, cap);
-}
-
 
 /** One page of one lead partition in email order, whole items (dynamic segment evaluation reads the audience this way). */
 export async function readLeadShardPage(db: Db, projectId: string, shard: number, start: Record<string, unknown> | undefined, limit: number): Promise<{ leads: Lead[]; next?: Record<string, unknown> }> {

@@ -1,4 +1,5 @@
 import { ConditionFailedError, badRequest, conflict, notFound } from '../errors';
+import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
@@ -6,7 +7,7 @@ import { leadShards, segmentMembersPartition, leadOfMembershipPartition } from '
 import { contentionBackoff, transactWrite } from '../store/transact';
 import { versionedPut } from '../store/versioned-put';
 import { TAGS_KEY, leadName, presentLead, tagsOf, withoutTags, type Lead } from './lead';
-import { parseAttributesBody, parseLeadListQuery, parseLeadUpdate, parseMembershipBody, parseTagsBody, parseUpsertBody, uuidParam, parseEmail } from './lead-input';
+import { parseAttributesBody, parseLeadListQuery, parseLeadUpdate, parseMembershipBody, parseTagsBody, parseUpsertBody, upsertDataFields, uuidParam, parseEmail } from './lead-input';
 import {
   countLeads,
   deleteLeadActions,
@@ -20,8 +21,9 @@ import {
   pageNewestAcrossShards,
   leadItemOf,
   replaceLeadAction,
-  searchLeadKeys,
 } from './lead-repository';
+import { dataNames, leadLimitProblem, type LimitNames } from './lead-limits';
+import { SEARCH_START, isSearchPosition, searchWindow, type SearchPosition } from './lead-search';
 import { upsertLeads } from './lead-upsert';
 import { changeMemberships } from './memberships';
 import { marketingStatuses } from './marketing-status';
@@ -30,13 +32,17 @@ import { existingMemberships, getSegment, getSegments, leadSegmentIds, segmentMe
 
 /** Deepest entry a page may reach: every shard is read to that depth and merged (docs/decisions.md). */
 export const MAX_LIST_DEPTH = 10_000;
-/** Most matches a search collects (its `total` is exact up to this number). */
-export const SEARCH_CAP = 10_000;
+/**
+ * Deepest a search reaches by `page` (page * per_page): the window from the first match is read on
+ * every request, so beyond this depth a search pages by `cursor` (each page then reads as little as
+ * the first).
+ */
+export const SEARCH_PAGE_DEPTH = 1_000;
 const WRITE_ATTEMPTS = 6;
 
 /** POST /v1/leads: the upsert answer of 4.9. */
 export async function upsertFromRequest(db: Db, clock: Clock, projectId: string, body: unknown) {
-  const { results, warnings } = await upsertLeads(db, clock, projectId, parseUpsertBody(body));
+  const { results, warnings } = await upsertLeads(db, clock, projectId, parseUpsertBody(body), { dataField: upsertDataFields(body) });
   return { success: true, total: results.length, leads: results, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -75,10 +81,11 @@ async function present(db: Db, projectId: string, lead: Lead) {
 
 /**
  * GET /v1/leads: newest first; `segment_id` lists a segment's members, `search` matches the start of
- * the email or of the name (any case, ordered by email). `total` comes from counters, except for a
- * search, whose matches are counted (up to SEARCH_CAP).
+ * the email, then of the name (any case; see shared/audience/lead-search.ts). `total` comes from
+ * counters, except for a search: each request reads only its own window of matches, so its `total`
+ * counts the matches up to this page, plus one while more follow, and `next_cursor` names them.
  */
-export async function listLeads(db: Db, projectId: string, page: PageRequest, query: { search?: string; segment_id?: string }) {
+export async function listLeads(db: Db, projectId: string, page: PageRequest, query: { search?: string; segment_id?: string; cursor?: string }) {
   const offset = (page.page - 1) * page.perPage;
   const { search, segmentId } = parseLeadListQuery(query);
   const segment = segmentId ? await getSegment(db, projectId, segmentId) : undefined;
@@ -86,17 +93,15 @@ export async function listLeads(db: Db, projectId: string, page: PageRequest, qu
 
   let leads: Lead[];
   let total: number;
+  let nextCursor: string | null | undefined;
   if (search) {
-    const keys = await searchLeadKeys(db, projectId, search, SEARCH_CAP);
-    if (segment) {
-      const matched = await keepMembers(db, projectId, segment, await getLeadsByKeys(db, keys));
-      total = matched.length;
-      leads = matched.slice(offset, offset + page.perPage);
-    } else {
-      total = keys.length;
-      leads = await getLeadsByKeys(db, keys.slice(offset, offset + page.perPage));
-    }
+    const searched = await searchPage(db, projectId, search, page, query.cursor || undefined);
+    leads = await getLeadsByKeys(db, searched.keys);
+    if (segment) leads = await keepMembers(db, projectId, segment, leads);
+    nextCursor = searched.next ? encodeCursor(searched.next) : null;
+    total = searched.before + leads.length + (searched.next ? 1 : 0);
   } else {
+    if (query.cursor) throw badRequest('cursor pages a search only; without search, use page');
     if (offset + page.perPage > MAX_LIST_DEPTH) throw badRequest(`page * per_page may not exceed ${MAX_LIST_DEPTH}; narrow the list with search or segment_id`);
     if (!segment) {
       total = await countLeads(db, projectId);
@@ -113,7 +118,25 @@ export async function listLeads(db: Db, projectId: string, page: PageRequest, qu
     }
   }
   const statuses = await marketingStatuses(db, projectId, leads.map((l) => l.email));
-  return { leads: leads.map((l) => presentLead(l, { marketingStatus: statuses.get(l.email) })), total };
+  return { leads: leads.map((l) => presentLead(l, { marketingStatus: statuses.get(l.email) })), total, ...(nextCursor !== undefined ? { nextCursor } : {}) };
+}
+
+/**
+ * One page of a search: the window of `per_page` entries at `page` (from the first match, so at most
+ * SEARCH_PAGE_DEPTH deep) or at `cursor`, the keys of its leads to show, and where the next starts.
+ * `before` is how many leads earlier pages showed, as far as this page knows (its offset by page).
+ */
+async function searchPage(db: Db, projectId: string, search: string, page: PageRequest, cursor: string | undefined) {
+  const offset = (page.page - 1) * page.perPage;
+  if (cursor && page.page > 1) throw badRequest('Pass either page or cursor, not both');
+  if (!cursor && offset + page.perPage > SEARCH_PAGE_DEPTH) {
+    throw badRequest(`page * per_page may not exceed ${SEARCH_PAGE_DEPTH} for a search; pass the previous page's next_cursor as cursor to read on`);
+  }
+  const from = cursor ? decodeCursor(cursor, (v): v is SearchPosition => isSearchPosition(v, search)) : SEARCH_START;
+  const window = await searchWindow(db, projectId, search, from, cursor ? page.perPage : offset + page.perPage);
+  const entries = cursor ? window.entries : window.entries.slice(offset);
+  const keys = entries.filter((e) => e.shown).map(({ pk, sk }) => ({ pk, sk }));
+  return { keys, next: window.next, before: cursor ? 0 : window.entries.slice(0, offset).filter((e) => e.shown).length };
 }
 
 /** The leads of a search that are members of a segment (static: their membership items; dynamic: the current run's). */
@@ -140,6 +163,9 @@ export async function updateLead(db: Db, clock: Clock, projectId: string, rawId:
     if (!current) throw notFound('Lead not found');
     const data = update.data ? { ...update.data } : { ...current.data };
     if (update.data && update.data[TAGS_KEY] === undefined && tagsOf(current.data).length > 0) data[TAGS_KEY] = tagsOf(current.data);
+    // The kept tags count towards the size: the replaced data is checked as the lead will hold it.
+    const problem = update.data ? leadLimitProblem(dataNames(), data, current.data) : undefined;
+    if (problem) throw badRequest(problem);
     const name = leadName(data);
     const { name_lc: _old, ...rest } = current;
     const next: Lead = {
@@ -207,11 +233,24 @@ export async function removeLeadFromSegment(db: Db, projectId: string, rawId: st
   if (removed.length === 0) throw notFound('Lead is not a member of this segment');
 }
 
-/** Rewrites a lead's data through `change`, conditional on its version, retried on a lost race. */
-async function rewriteData(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, change: (data: Record<string, unknown>) => Record<string, unknown>): Promise<Lead> {
+/**
+ * Rewrites a lead's data through `change`, conditional on its version, retried on a lost race; the
+ * result is held to the per-lead limits (`names`: what the request brought) each time, so
+ * concurrent requests cannot together pass one.
+ */
+async function rewriteData(
+  db: Db,
+  clock: Clock,
+  projectId: string,
+  rawEmail: string | undefined,
+  names: LimitNames,
+  change: (data: Record<string, unknown>) => Record<string, unknown>,
+): Promise<Lead> {
   for (let attempt = 1; ; attempt++) {
     const lead = await requireLeadByEmail(db, projectId, rawEmail);
     const data = change({ ...lead.data });
+    const problem = leadLimitProblem(names, data, lead.data);
+    if (problem) throw badRequest(problem);
     const name = leadName(data);
     const { name_lc: _old, ...rest } = lead;
     const next: Lead = { ...rest, data, updated_at: clock.now().toISOString(), version: lead.version + 1, ...(name ? { name_lc: name } : {}) };
@@ -225,17 +264,20 @@ async function rewriteData(db: Db, clock: Clock, projectId: string, rawEmail: st
   }
 }
 
+/** A tags request brings both the tags and the bytes they add. */
+const TAG_NAMES: LimitNames = { data: 'tags', tags: 'tags' };
+
 /** POST /v1/leads/:email/tags: merges tags without duplicates; answers the lead's tags. */
 export async function addTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
   const tags = parseTagsBody(body);
-  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
+  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
   return tagsOf(lead.data);
 }
 
 /** DELETE /v1/leads/:email/tags: removes the given tags; answers the lead's tags. */
 export async function removeTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
   const tags = new Set(parseTagsBody(body));
-  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !tags.has(t)) }));
+  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !tags.has(t)) }));
   return tagsOf(lead.data);
 }
 
@@ -247,7 +289,7 @@ export async function leadTags(db: Db, projectId: string, rawEmail: string | und
 /** POST /v1/leads/:email/attributes: a flat object shallow-merged into `data`, `_tags` kept; answers `data` without `_tags`. */
 export async function mergeAttributes(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<Record<string, unknown>> {
   const rest = parseAttributesBody(body);
-  const lead = await rewriteData(db, clock, projectId, rawEmail, (data) => ({ ...data, ...rest }));
+  const lead = await rewriteData(db, clock, projectId, rawEmail, { data: 'Request body', tags: 'Request body' }, (data) => ({ ...data, ...rest }));
   return withoutTags(lead.data);
 }
 

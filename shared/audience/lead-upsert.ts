@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { badRequest } from '../errors';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import { contentionBackoff, transactWrite, TRANSACTION_LIMIT, type TransactItem } from '../store/transact';
 import { TAGS_KEY, leadName, tagsOf, type Lead } from './lead';
 import type { LeadInput } from './lead-input';
+import { dataNames, leadLimitProblem } from './lead-limits';
 import { createLeadActions, getLeadsByEmail, leadCounterAction, replaceLeadAction } from './lead-repository';
 import { addMembershipAction, existingMemberships, getSegments, segmentCounterAction } from './segment-repository';
 
@@ -12,6 +14,24 @@ export interface UpsertResult {
   id: string;
   email: string;
   created: boolean;
+}
+
+/** A lead an upsert left out because the write would take it over a per-lead limit. */
+export interface LimitRefusal {
+  email: string;
+  /** The 400's message: which limit, and by what. */
+  problem: string;
+}
+
+/** How an upsert treats leads that a write would take over a per-lead limit. */
+export interface UpsertOptions {
+  /**
+   * Leave out the leads a write would take over a per-lead limit and list them in `refused` (an
+   * import fails those rows); by default the call is refused with a 400 naming the first of them.
+   */
+  readonly skipOverLimit?: boolean;
+  /** How a refusal names a lead's `data` (`leads[2].data`); by default `data`. */
+  readonly dataField?: (email: string) => string;
 }
 
 const ATTEMPTS = 10;
@@ -46,6 +66,8 @@ interface Plan {
   created: boolean;
   actions: TransactItem[];
   newMemberships: string[];
+  /** Why the merged lead breaks a per-lead limit (then nothing of it is written). */
+  problem?: string;
 }
 
 /**
@@ -55,22 +77,35 @@ interface Plan {
  * unchanged since read, each new membership only if absent, with the lead and segment counters moved
  * in the same transaction), several in parallel. A transaction that loses a race is read and
  * planned again, so concurrent upserts of one email make one lead and the counters stay exact.
+ * Each merged lead is held to the per-lead limits (lead-limits.ts) as it is planned, so a lost race
+ * re-checks the lead as the winner left it: two calls can never together pass a limit.
  * Results come in input order; `warnings` lists the segment ids that are not static segments of the project.
  */
-export async function upsertLeads(db: Db, clock: Clock, projectId: string, inputs: readonly LeadInput[]): Promise<{ results: UpsertResult[]; warnings: string[] }> {
+export async function upsertLeads(
+  db: Db,
+  clock: Clock,
+  projectId: string,
+  inputs: readonly LeadInput[],
+  options: UpsertOptions = {},
+): Promise<{ results: UpsertResult[]; warnings: string[]; refused: LimitRefusal[] }> {
   const requested = [...new Set(inputs.flatMap((i) => i.segmentIds))];
   const segments = requested.length > 0 ? await getSegments(db, projectId, requested) : new Map();
   const known = new Set(requested.filter((id) => segments.get(id)?.type === 'static'));
   const warnings = requested.filter((id) => !known.has(id));
 
   const results = new Map<string, UpsertResult>();
+  const refused = new Map<string, string>();
   let pending = inputs.map((input) => ({ ...input, segmentIds: input.segmentIds.filter((id) => known.has(id)) }));
   for (let attempt = 1; pending.length > 0; attempt++) {
     if (attempt > ATTEMPTS) throw new Error(`${pending.length} leads kept conflicting with concurrent writes`);
     if (attempt > 1) await contentionBackoff(attempt);
-    const plans = await plan(db, clock, projectId, pending);
+    const plans = await plan(db, clock, projectId, pending, options.dataField);
+    const over = plans.filter((p) => p.problem !== undefined);
+    // Before the first write of the call (unless a lost race brought the limit near since).
+    if (over.length > 0 && !options.skipOverLimit) throw badRequest(over[0].problem!);
+    for (const p of over) refused.set(p.input.email, p.problem!);
     const retry: LeadInput[] = [];
-    const chunks = chunkPlans(plans);
+    const chunks = chunkPlans(plans.filter((p) => p.problem === undefined));
     let next = 0;
     const lane = async () => {
       while (next < chunks.length) {
@@ -83,11 +118,15 @@ export async function upsertLeads(db: Db, clock: Clock, projectId: string, input
     await Promise.all(Array.from({ length: Math.min(PARALLEL_TRANSACTIONS, chunks.length) }, lane));
     pending = retry;
   }
-  return { results: inputs.map((i) => results.get(i.email)!), warnings };
+  return {
+    results: inputs.flatMap((i) => results.get(i.email) ?? []),
+    warnings,
+    refused: inputs.flatMap((i) => (refused.has(i.email) ? [{ email: i.email, problem: refused.get(i.email)! }] : [])),
+  };
 }
 
 /** Reads the current leads and memberships (consistently) and plans each lead's actions; a lead with nothing to change is settled at once. */
-async function plan(db: Db, clock: Clock, projectId: string, inputs: readonly LeadInput[]): Promise<Plan[]> {
+async function plan(db: Db, clock: Clock, projectId: string, inputs: readonly LeadInput[], dataField?: (email: string) => string): Promise<Plan[]> {
   const now = clock.now().toISOString();
   const current = await getLeadsByEmail(db, projectId, inputs.map((i) => i.email), true);
   const pairs = inputs.flatMap((i) => (current.has(i.email) ? i.segmentIds.map((segmentId) => ({ leadId: current.get(i.email)!.id, segmentId })) : []));
@@ -95,6 +134,9 @@ async function plan(db: Db, clock: Clock, projectId: string, inputs: readonly Le
   return inputs.map((input) => {
     const before = current.get(input.email);
     const lead = mergeLead(projectId, input, before, now);
+    // Only `data` can take a lead over a limit; an input without it leaves the stored data as it is.
+    const problem = input.data !== undefined ? leadLimitProblem(dataNames(dataField?.(input.email)), lead.data, before?.data) : undefined;
+    if (problem) return { input, lead, created: !before, actions: [], newMemberships: [], problem };
     const newMemberships = input.segmentIds.filter((s) => !members.has(`${lead.id}#${s}`));
     const actions: TransactItem[] = [];
     if (!before) actions.push(...createLeadActions(db, lead));

@@ -1,9 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
-import { queryAll, queryAllByPrefix } from '../store/query';
-import type { TransactItem } from '../store/transact';
+import { countAll, queryAll, queryAllByPrefix } from '../store/query';
+import { transactWrite, type TransactItem } from '../store/transact';
 import {
   COUNTER_SHARDS,
   SEGMENT_COUNT_SK_PREFIX,
@@ -17,12 +17,63 @@ import {
   segmentKey,
   segmentOfCounterSortKey,
   segmentOfMembershipSortKey,
+  segmentTotalKey,
 } from '../store/keys';
 import type { Segment, SegmentEvaluation } from './segment';
 
-/** Stores a new segment. */
-export async function putNewSegment(db: Db, segment: Segment): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...segmentKey(segment.project_id, segment.id), ...segment }, ConditionExpression: 'attribute_not_exists(pk)' }));
+/**
+ * How a write that moves a project's segment count ended: done; refused by the cap (`full`) or
+ * because the segment is gone (`gone`); `uncounted`: the project has no count yet (its segments
+ * predate it) and countSegments must set it first; `contended`: another transaction held an item.
+ */
+export type SegmentCountOutcome = 'done' | 'full' | 'gone' | 'uncounted' | 'contended';
+
+/** Reads which of the count's two conditions failed (exists, below the cap); a count set or lowered since by another call is `contended` (try again). */
+async function countRefusal(db: Db, projectId: string, max: number): Promise<'full' | 'uncounted' | 'contended'> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: segmentTotalKey(projectId), ConsistentRead: true }));
+  if (!out.Item) return 'uncounted';
+  return Number(out.Item.count) >= max ? 'full' : 'contended';
+}
+
+/**
+ * Stores a new segment and counts it in one transaction, the count moved only while below `max`:
+ * parallel calls can never together pass the cap.
+ */
+export async function putNewSegment(db: Db, segment: Segment, max: number): Promise<SegmentCountOutcome> {
+  const outcome = await transactWrite(db, [
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: segmentTotalKey(segment.project_id),
+        UpdateExpression: 'ADD #n :one',
+        ConditionExpression: 'attribute_exists(#n) AND #n < :max',
+        ExpressionAttributeNames: { '#n': 'count' },
+        ExpressionAttributeValues: { ':one': 1, ':max': max },
+      },
+    },
+    { Put: { TableName: db.tableName, Item: { ...segmentKey(segment.project_id, segment.id), ...segment }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  ]);
+  if (outcome.written) return 'done';
+  if (outcome.failedConditions.includes(0)) return countRefusal(db, segment.project_id, max);
+  if (outcome.failedConditions.length > 0) throw new Error(`Segment ${segment.id} exists already`);
+  return 'contended';
+}
+
+/**
+ * Sets a project's segment count from its segments, where it is absent (a project whose segments
+ * predate the count). No segment is created or deleted meanwhile: both are conditional on the count
+ * existing. One consistent count Query, once per project.
+ */
+export async function countSegments(db: Db, projectId: string): Promise<void> {
+  const count = await countAll(db, {
+    TableName: db.tableName,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': SEGMENT_SK_PREFIX },
+    ConsistentRead: true,
+  });
+  await writtenUnlessConditionFails(
+    db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...segmentTotalKey(projectId), count }, ConditionExpression: 'attribute_not_exists(pk)' })),
+  );
 }
 
 /** Replaces a segment's name and description (not its type or filter); false when it is gone. */
@@ -63,9 +114,24 @@ export async function listSegments(db: Db, projectId: string): Promise<Segment[]
   return (await queryAllByPrefix(db, projectKey(projectId).pk, SEGMENT_SK_PREFIX)).map((item) => stripKeys<Segment>(item));
 }
 
-/** Deletes a segment item (its memberships and counters are removed by the background cleanup). */
-export async function deleteSegmentItem(db: Db, projectId: string, segmentId: string): Promise<void> {
-  await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: segmentKey(projectId, segmentId) }));
+/** Deletes a segment item and uncounts it in one transaction (its memberships and counters are removed by the background cleanup). */
+export async function deleteSegmentItem(db: Db, projectId: string, segmentId: string): Promise<SegmentCountOutcome> {
+  const outcome = await transactWrite(db, [
+    { Delete: { TableName: db.tableName, Key: segmentKey(projectId, segmentId), ConditionExpression: 'attribute_exists(pk)' } },
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: segmentTotalKey(projectId),
+        UpdateExpression: 'ADD #n :minus',
+        ConditionExpression: 'attribute_exists(#n)',
+        ExpressionAttributeNames: { '#n': 'count' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  ]);
+  if (outcome.written) return 'done';
+  if (outcome.failedConditions.includes(0)) return 'gone';
+  return outcome.failedConditions.includes(1) ? 'uncounted' : 'contended';
 }
 
 /** Records a dynamic segment's evaluation state; `ifGeneration` makes it conditional on the run still being current. */

@@ -1,20 +1,52 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../container';
-import { badRequest, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { batchWriteAll } from '../store/batch-write';
+import { contentionBackoff } from '../store/transact';
 import { leadShards, membershipKey, segmentMembersPartition, leadOfMembershipPartition } from '../store/keys';
 import type { AudienceJob } from './audience-job';
 import { uuidParam } from './lead-input';
 import { parseSegmentCreate, parseSegmentUpdate } from './segment-request';
 import { presentSegment, type Segment } from './segment';
 import { cleanupGeneration, evaluateStep, startEvaluation } from './segment-evaluation';
-import { deleteSegmentCounters, deleteSegmentItem, getSegment, listSegments, membersPage, putNewSegment, renameSegment, segmentMemberCounts } from './segment-repository';
+import {
+  countSegments,
+  deleteSegmentCounters,
+  deleteSegmentItem,
+  getSegment,
+  listSegments,
+  membersPage,
+  putNewSegment,
+  renameSegment,
+  segmentMemberCounts,
+  type SegmentCountOutcome,
+} from './segment-repository';
 import { deleteDynamicGeneration } from './dynamic-members-repository';
 
 type Deps = Pick<Services, 'db' | 'queue' | 'clock'>;
 
 /** Most segments a project may have: the list and its counts are one Query each. */
 export const MAX_SEGMENTS = 500;
+
+/** Rounds a segment create or delete may take against concurrent ones on the project's count. */
+const COUNT_ATTEMPTS = 12;
+
+/**
+ * Runs a segment create or delete (a transaction with the project's segment count): sets the count
+ * first where the project has none yet, retries a transaction another one held, and answers the
+ * cap's 400 or the segment's 404.
+ */
+async function moveSegmentCount(db: Deps['db'], projectId: string, write: () => Promise<SegmentCountOutcome>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await write();
+    if (outcome === 'done') return;
+    if (outcome === 'full') throw badRequest(`A project may have at most ${MAX_SEGMENTS} segments`);
+    if (outcome === 'gone') throw notFound('Segment not found');
+    if (attempt >= COUNT_ATTEMPTS) throw conflict('Segments are being created or deleted concurrently; try again', 'CONFLICT');
+    if (outcome === 'uncounted') await countSegments(db, projectId);
+    else await contentionBackoff(attempt);
+  }
+}
 
 /** A segment's member count: static from its counters, dynamic from its last finished run. */
 const countOf = (segment: Segment, counts: Map<string, number>) =>
@@ -23,7 +55,6 @@ const countOf = (segment: Segment, counts: Map<string, number>) =>
 /** POST /v1/segments: `name` (required), `description`; with `filter`, a dynamic segment whose first evaluation starts at once. */
 export async function createSegment(deps: Deps, projectId: string, body: unknown) {
   const { name, description, filter } = parseSegmentCreate(body);
-  if ((await listSegments(deps.db, projectId)).length >= MAX_SEGMENTS) throw badRequest(`A project may have at most ${MAX_SEGMENTS} segments`);
   const now = deps.clock.now().toISOString();
   let segment: Segment = {
     id: randomUUID(),
@@ -35,7 +66,7 @@ export async function createSegment(deps: Deps, projectId: string, body: unknown
     created_at: now,
     updated_at: now,
   };
-  await putNewSegment(deps.db, segment);
+  await moveSegmentCount(deps.db, projectId, () => putNewSegment(deps.db, segment, MAX_SEGMENTS));
   if (filter) segment = await startEvaluation(deps, segment);
   return presentSegment(segment, 0);
 }
@@ -69,7 +100,7 @@ export async function updateSegment(deps: Deps, projectId: string, rawId: string
 /** DELETE /v1/segments/:id: the segment goes at once (leads stop showing it); its memberships are removed in the background. */
 export async function deleteSegment(deps: Deps, projectId: string, rawId: string | undefined): Promise<void> {
   const segment = await requireSegment(deps, projectId, rawId);
-  await deleteSegmentItem(deps.db, projectId, segment.id);
+  await moveSegmentCount(deps.db, projectId, () => deleteSegmentItem(deps.db, projectId, segment.id));
   await deps.queue.send('audience', { kind: 'cleanup', project_id: projectId, segment_id: segment.id, generation: segment.current_generation, deleted: true } satisfies AudienceJob);
 }
 

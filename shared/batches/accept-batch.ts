@@ -12,15 +12,20 @@ import { scheduledBatchDueId } from '../store/keys';
 import { findSuppressed } from '../suppression/suppression-repository';
 import type { Template } from '../templates/template';
 import { findTemplate } from '../templates/template-service';
-import type { Batch, BatchContent } from './batch';
+import type { Batch, BatchContent, BatchRecipient } from './batch';
 import { batchActivityId, newBatchId } from './batch-ids';
 import { chunkJobs } from './batch-jobs';
 import { composeBatchMail } from './batch-mail';
 import type { BatchInput } from './batch-request';
-import { cancelAcceptedBatch, putBatch, putBatchBlobs } from './batch-repository';
+import { cancelAcceptedBatch, cancelScheduledBatch, markRecordsWritten, putBatch, putBatchBlobs } from './batch-repository';
+import { batchRecipientActivity, storedRecipientActivity } from './batch-record';
+import { putActivitiesInBatch } from '../activity/activity-repository';
 
 /** Recipients per chunk: one blob, one fan-out message, 20 BatchWrite requests. */
 export const BATCH_CHUNK_SIZE = 500;
+
+/** BatchWrite requests in flight at once while the API writes a scheduled batch's records (a 10,000-recipient batch is 400). */
+const ACCEPT_WRITE_LANES = 16;
 
 /** Recipients a dry run renders in its preview. */
 export const DRY_RUN_PREVIEWS = 3;
@@ -32,8 +37,9 @@ export const MAX_SCHEDULE_AHEAD_DAYS = 13;
  * `POST /v1/send-batch` (part 4.3). Checks everything that can be checked at once (project,
  * environment, template, the first recipient's render, the time), then writes one header item and
  * the blobs (content once, recipients in chunks of 500) and queues one fan-out message per chunk,
- * or leaves a scheduled batch to the sweep. Nothing is written per recipient here: each activity
- * id is derived from the batch id (batch-ids.ts).
+ * or leaves a scheduled batch to the sweep. An immediate batch writes nothing per recipient here:
+ * each activity id is derived from the batch id (batch-ids.ts). A scheduled one writes its records
+ * (writeScheduledRecords).
  */
 export async function acceptBatch(deps: Services, caller: ProjectCaller, input: BatchInput, requestBaseUrl?: string) {
   checkProjectCanSend(caller, input.content.environment);
@@ -75,6 +81,15 @@ export async function acceptBatch(deps: Services, caller: ProjectCaller, input: 
   // Blobs first: the header, once written, is what workers and reads trust.
   await putBatchBlobs(deps.blobs, batch, content, input.recipients);
   await putBatch(deps.db, batch, ttlAfterDays(schedule?.instant ?? now, deps.config.ACTIVITY_RETENTION_DAYS));
+  if (schedule) {
+    try {
+      await writeScheduledRecords(deps, batch, input.recipients, now);
+    } catch (error) {
+      // Not accepted: cancelled, and its fan-out turns the records written so far to `cancelled`.
+      await withdrawScheduledBatch(deps, batch, now).catch((e: Error) => logger.error('A scheduled batch whose records failed could not be withdrawn', { batchId, error: e }));
+      throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
+    }
+  }
   if (!schedule) {
     try {
       await deps.queue.sendBatch('fanout', chunkJobs(batch));
@@ -90,6 +105,26 @@ export async function acceptBatch(deps: Services, caller: ProjectCaller, input: 
     );
   }
   return answer(batch, input, schedule);
+}
+
+/**
+ * A scheduled batch's activity records, `queued`, written at accept (BatchWrite, 1 write unit and
+ * one index entry each), so that every filter of the activity list finds its recipients before it
+ * goes out and after a cancel; then `records_written` on the header, so that its fan-out trusts
+ * them without reading them back. An immediate batch skips this: its fan-out writes the records
+ * within seconds. They live as long as a record sent at the latest time the batch can be moved to.
+ */
+async function writeScheduledRecords(deps: Services, batch: Batch, recipients: BatchRecipient[], now: Date): Promise<void> {
+  const times = { created_at: batch.created_at, updated_at: batch.created_at };
+  const records = recipients.map((r, i) => storedRecipientActivity(batchRecipientActivity(batch, r, batchActivityId(batch.id, i), 'queued', times)));
+  const latest = new Date(now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000);
+  await putActivitiesInBatch(deps.db, records, ttlAfterDays(latest, deps.config.ACTIVITY_RETENTION_DAYS), ACCEPT_WRITE_LANES);
+  await markRecordsWritten(deps.db, batch.id);
+}
+
+/** A scheduled batch the API could not accept whole: cancelled, and its chunks queued to turn what was written `cancelled`. */
+async function withdrawScheduledBatch(deps: Services, batch: Batch, now: Date): Promise<void> {
+  if (await cancelScheduledBatch(deps.db, batch.id, batch.project_id, now.toISOString())) await deps.queue.sendBatch('fanout', chunkJobs(batch));
 }
 
 /** `scheduled_at` as `/send-email` reads it (ISO 8601 or English), at most 13 days ahead. */

@@ -30,8 +30,8 @@ export interface BatchSendJob {
 /** Recipients per batch mail job: one SQS message and one worker run serve this many mails. */
 export const RECIPIENTS_PER_SEND_JOB = 50;
 
-/** A job is cut earlier when its recipients' data would make the message larger than this. */
-const MAX_JOB_BYTES = 192 * 1024;
+/** A job is cut earlier when its recipients' data would make the message larger than this; a recipient larger alone cannot be sent. */
+export const MAX_JOB_BYTES = 192 * 1024;
 
 const chunkJobSchema = z.object({ v: z.literal(1), batch_id: z.uuid(), project_id: z.string().check(z.minLength(1)), chunk: z.number().check(z.int(), z.nonnegative()) });
 

@@ -65,6 +65,11 @@ export async function cancelScheduledBatch(db: Db, batchId: string, projectId: s
   return item !== undefined;
 }
 
+/** Notes on a batch that the API wrote every recipient's record at accept (a scheduled batch). */
+export async function markRecordsWritten(db: Db, batchId: string): Promise<void> {
+  await db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: batchKey(batchId), UpdateExpression: 'SET records_written = :t', ExpressionAttributeValues: { ':t': true } }));
+}
+
 /** Moves a scheduled batch of `projectId` to a new time; false when it was not (or no longer) scheduled. */
 export async function moveScheduledBatch(
   db: Db,
@@ -112,6 +117,8 @@ export interface ChunkCounts {
   queued: number;
   suppressed: number;
   cancelled: number;
+  /** Recipients whose record or job could not be written as they are (unwritable-recipient.ts). */
+  failed: number;
 }
 
 /**
@@ -120,9 +127,9 @@ export interface ChunkCounts {
  */
 export async function finishChunk(db: Db, batchId: string, chunk: number, counts: ChunkCounts, now: string): Promise<boolean> {
   const item = await conditionalUpdate(db, batchId, {
-    UpdateExpression: 'ADD chunks_done :c, queued_count :q, suppressed_count :su, cancelled_count :ca SET updated_at = :now',
+    UpdateExpression: 'ADD chunks_done :c, queued_count :q, suppressed_count :su, cancelled_count :ca, failed_count :f SET updated_at = :now',
     ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(chunks_done) OR NOT contains(chunks_done, :n))',
-    ExpressionAttributeValues: { ':c': new Set([chunk]), ':n': chunk, ':q': counts.queued, ':su': counts.suppressed, ':ca': counts.cancelled, ':now': now },
+    ExpressionAttributeValues: { ':c': new Set([chunk]), ':n': chunk, ':q': counts.queued, ':su': counts.suppressed, ':ca': counts.cancelled, ':f': counts.failed, ':now': now },
   });
   if (!item) return false;
   const done = (item.chunks_done as Set<number>).size;

@@ -1,4 +1,5 @@
 import * as z from '../zod';
+import { MAX_DATA_BYTES, storableProblem } from '../audience/lead-input';
 import { isEmail, normalizeEmail } from '../mail/addresses';
 import { isBlank, optionalText, present } from '../sending/request-fields';
 import { environmentSchema } from '../sending/send-email-request';
@@ -20,7 +21,7 @@ export interface BatchInput {
   ignoredHeaders: string[];
 }
 
-/** Messages of `POST /v1/send-batch`; part 7 quotes none, so these are ours (README, "Batch sends"). */
+/** Messages of `POST /v1/send-batch`; part 7 quotes none, so these are ours (docs/batches.md). */
 export const BATCH_MESSAGES = {
   missing: (fields: string[]) => `Missing required fields: ${fields.join(', ')}`,
   recipientsShape: 'recipients must be a non-empty array of email addresses or {email, name, data, metadata} objects',
@@ -29,6 +30,8 @@ export const BATCH_MESSAGES = {
   recipientShape: (i: number) => `recipients[${i}] must be an email address or an object with an email`,
   objectField: (i: number, field: string) => `recipients[${i}].${field} must be an object`,
   nameField: (i: number) => `recipients[${i}].name must be a string of at most 256 characters`,
+  /** `problem` as storableProblem words it, or the size bound. */
+  storedField: (i: number, field: string, problem: string) => `recipients[${i}].${field} ${problem}`,
   emailType: 'email_type must be transactional or marketing',
 } as const;
 
@@ -60,7 +63,21 @@ function recipientProblem(entry: unknown, i: number): string | undefined {
   if (!isEmail(normalizeEmail(entry.email))) return BATCH_MESSAGES.invalidEmail(i);
   if (!isObjectOrAbsent(entry.data)) return BATCH_MESSAGES.objectField(i, 'data');
   if (!isObjectOrAbsent(entry.metadata)) return BATCH_MESSAGES.objectField(i, 'metadata');
+  for (const field of ['data', 'metadata'] as const) {
+    const problem = entry[field] == null ? undefined : storedObjectProblem(entry[field]);
+    if (problem) return BATCH_MESSAGES.storedField(i, field, problem);
+  }
   return undefined;
+}
+
+/**
+ * Why a recipient's `data` or `metadata` could not go through the fan-out, by the rules of a
+ * lead's data: DynamoDB's nesting and number range, and MAX_DATA_BYTES serialized (`metadata` is
+ * stored on every record of the mail; `data` rides in the send job's queue message). Depth first:
+ * serializing a value nested thousands deep would overflow the stack.
+ */
+function storedObjectProblem(value: unknown): string | undefined {
+  return storableProblem(value) ?? (Buffer.byteLength(JSON.stringify(value)) > MAX_DATA_BYTES ? `is larger than ${MAX_DATA_BYTES / 1024} KB` : undefined);
 }
 
 /** One recipient: an address, or an object with its own name, variables and metadata (checked by the list). */
@@ -74,8 +91,8 @@ z.globalRegistry.add(recipientEntry, {
       properties: {
         email: { type: 'string', format: 'email' },
         name: { type: ['string', 'null'], maxLength: MAX_NAME },
-        data: { type: ['object', 'null'] },
-        metadata: { type: ['object', 'null'] },
+        data: { type: ['object', 'null'], description: 'Variables over the request\'s `data`: at most 16 levels deep and 32 KB as JSON.' },
+        metadata: { type: ['object', 'null'], description: 'Echoed on the activity: at most 16 levels deep and 32 KB as JSON.' },
       },
     },
   ],

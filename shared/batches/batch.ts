@@ -57,9 +57,15 @@ export interface Batch {
   campaign_id?: string;
   campaign_position?: Record<string, unknown>;
   campaign_exhausted?: boolean;
+  /**
+   * Set on a scheduled batch once the API has written every recipient's activity record (`queued`)
+   * at accept, so that lists find them before the batch goes out: its fan-out reads none of them.
+   */
+  records_written?: boolean;
   /** Chunks the fan-out has finished, and what it found in them. */
   chunks_done?: Set<number> | number[];
   queued_count?: number;
   suppressed_count?: number;
   cancelled_count?: number;
+  failed_count?: number;
 }

@@ -57,7 +57,13 @@ export async function deliverBatchJob(deps: Services, job: BatchSendJob, counter
       if (error instanceof AppError && error.status < 500) return failRecipient(deps, activityId, error.message, control);
       throw error;
     }
-    return deliverSend(deps, { v: 1, activity_id: activityId, project_id: job.project_id, attempt: 1, payload }, counters, control);
+    try {
+      return await deliverSend(deps, { v: 1, activity_id: activityId, project_id: job.project_id, attempt: 1, payload }, counters, control);
+    } catch (error) {
+      // The claim stores the rendered mail: one this recipient's data makes too large to store can never be sent.
+      if (isItemTooLarge(error)) return failRecipient(deps, activityId, 'The rendered mail is too large to store and send (more than 400 KB compressed)', control);
+      throw error;
+    }
   };
 
   for (let i = 0; i < job.recipients.length; i += PARALLEL_RECIPIENTS) {
@@ -71,6 +77,12 @@ export async function deliverBatchJob(deps: Services, job: BatchSendJob, counter
     throw new AggregateError(errors, `${errors.length} of ${job.recipients.length} recipients of batch ${job.batch_id} must be retried`);
   }
   return outcomes;
+}
+
+/** True for DynamoDB's refusal of an item over its 400 KB size (a ValidationException, which no retry changes). */
+function isItemTooLarge(error: unknown): boolean {
+  const e = error as { name?: string; message?: string } | null;
+  return e?.name === 'ValidationException' && /item size/i.test(e.message ?? '');
 }
 
 /** Fails one batch mail for good (`template_error`), emitting `email.failed` once. */

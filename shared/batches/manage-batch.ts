@@ -9,6 +9,7 @@ import { MAX_SCHEDULE_AHEAD_DAYS } from './accept-batch';
 import type { Batch } from './batch';
 import { chunkJobs } from './batch-jobs';
 import { parseBatchReschedule } from './batch-reschedule-request';
+import { markBatchRecordsCancelled } from './cancel-batch-records';
 import { cancelScheduledBatch, getBatch, moveScheduledBatch } from './batch-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,9 +70,9 @@ export async function rescheduleBatch(deps: Services, caller: ProjectCaller, bat
 }
 
 /**
- * `DELETE /v1/send-batch/:batchId` (4.4): cancels a scheduled batch. Its activity ids answer
- * `cancelled` at once (derived from the batch), and the fan-out writes the cancelled records in
- * the background, so the list of activity shows them too.
+ * `DELETE /v1/send-batch/:batchId` (4.4): cancels a scheduled batch and marks its activity records
+ * `cancelled` before answering, so every filter of the activity list shows them so at once. Its
+ * chunks are queued first: should this call stop half-way, the fan-out turns the rest `cancelled`.
  */
 export async function cancelBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined) {
   const batch = await requireBatch(deps, caller, batchId);
@@ -80,5 +81,6 @@ export async function cancelBatch(deps: Services, caller: ProjectCaller, batchId
     throw notScheduled((await getBatch(deps.db, batch.id, true)) ?? batch);
   }
   await deps.queue.sendBatch('fanout', chunkJobs(batch));
+  await markBatchRecordsCancelled(deps, batch);
   return { success: true, batch_id: batch.id, cancelled: batch.recipient_count, activities_updated: batch.recipient_count };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityStatus } from '../activity/activity';
+import type { Activity, ActivityStatus } from '../activity/activity';
 import { listActivity } from '../activity/activity-list';
 import type { Campaign } from '../campaigns/campaign';
 import type { Services } from '../container';
@@ -7,19 +7,24 @@ import { badRequest, notFound } from '../errors';
 import { paginationBlock, parsePageRequest, type PageRequest } from '../http/pagination';
 import { ttlAfterDays } from '../store/client';
 import { campaignExportObjectKey } from '../store/keys';
+import { contentionBackoff } from '../store/transact';
 import { presentExport, type CampaignExport, type ExportJob } from './campaign-export';
-import { walkCampaign } from './campaign-walk';
-import { leftOutReason, recipientOutcome, type LeftOutReason, type RecipientOutcome } from './recipient-outcome';
-import { findProjectCampaign, getExport, putExport } from './report-repository';
+import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
+import { activityListPartition } from '../store/keys';
+import { readCampaignCounts } from '../campaigns/campaign-counters';
+import { WALK_START, scanCampaign, type WalkPosition } from './campaign-walk';
+import { leftOutReason, recipientOutcome, type LeftOutReason } from './recipient-outcome';
+import { findProjectCampaign, getExport, latestExportId, putExportUnlessOneRuns, touchStalledExport } from './report-repository';
 
 const STATUSES: readonly ActivityStatus[] = ['queued', 'retrying', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'cancelled'];
 const REASONS: readonly LeftOutReason[] = ['suppressed', 'unsubscribed', 'invalid'];
 
 /**
- * Filtered reports read every record of the campaign (the campaign index holds keys only); above
- * this many released recipients they answer 400 and point to the export, which has no such bound.
+ * A filtered report request reads at most this many records per recipient of its page (`per_page`):
+ * 500 at the default page of 50, 2,000 at 200. A read that finds fewer matches than the page holds
+ * answers them with a `next_cursor` to read on from.
  */
-export const FILTERED_REPORT_LIMIT = 100_000;
+export const FILTERED_READS_PER_ROW = 10;
 
 /** How long an export's record (and its download) is kept, and how long a download URL works. */
 export const EXPORT_RETENTION_DAYS = 7;
@@ -35,78 +40,110 @@ export async function projectCampaign(deps: Pick<Services, 'db'>, projectId: str
   return campaign;
 }
 
-function refuseLargeFilteredWalk(campaign: Campaign): void {
-  if (Math.max(campaign.released ?? 0, campaign.total_recipients ?? 0) > FILTERED_REPORT_LIMIT) {
-    throw badRequest(`Filtered reports serve campaigns of up to ${FILTERED_REPORT_LIMIT} recipients; use POST /v1/campaigns/${campaign.id}/exports for this one`);
-  }
+/** A filtered report's page: `per_page`, and `cursor` (the previous answer's `next_cursor`) in place of `page`. */
+function parseFilteredPage(query: Readonly<Record<string, string | undefined>>, page: PageRequest, projectId: string, campaignId: string): WalkPosition {
+  if (page.page > 1) throw badRequest('Filtered reports page by cursor: pass the previous answer\'s next_cursor as cursor');
+  const cursor = query.cursor || undefined;
+  if (!cursor) return WALK_START;
+  const partition = activityListPartition.campaign(projectId, campaignId);
+  const keys = ['pk', 'sk', partition.pkName, partition.skName];
+  return decodeCursor(cursor, (v): v is WalkPosition => {
+    if (v === null || typeof v !== 'object') return false;
+    const { shard, start, ...rest } = v as { shard?: unknown; start?: unknown };
+    if (Object.keys(rest).length > 0 || !Number.isInteger(shard) || (shard as number) < 0 || (shard as number) >= partition.pks.length) return false;
+    // A start key must be an entry of this campaign's own shard: a cursor never reads another list.
+    return start === undefined || (isStringRecord(start, keys) && start[partition.pkName] === partition.pks[shard as number]);
+  });
 }
 
-/** The slice of `items` a page shows. */
-const pageOf = <T>(items: T[], page: PageRequest) => items.slice((page.page - 1) * page.perPage, page.page * page.perPage);
+/** Reads one filtered page: at most FILTERED_READS_PER_ROW records per row of the page. */
+async function scanPage<T>(deps: Pick<Services, 'db'>, projectId: string, campaign: Campaign, from: WalkPosition, page: PageRequest, keep: (a: Activity) => T | undefined) {
+  const scan = await scanCampaign(deps.db, projectId, campaign.id, from, { want: page.perPage, maxRead: page.perPage * FILTERED_READS_PER_ROW }, keep);
+  return { rows: scan.found, pagination: { per_page: page.perPage, read: scan.read, next_cursor: scan.next ? encodeCursor(scan.next) : null } };
+}
 
 /**
  * `GET /v1/campaigns/:id/recipients`: the outcome of each recipient released so far. Without a
- * status, newest first from the campaign index (a page reads only its own records); with one, in
- * the campaign index's order, filtered on the records.
+ * status, newest first from the campaign index (a page reads only its own records, `page` works);
+ * with one, in the campaign index's order, filtered on the records and paged by cursor.
  */
 export async function listRecipientOutcomes(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
   const page = parsePageRequest(query);
   const status = query.status || undefined;
   if (status && !STATUSES.includes(status as ActivityStatus)) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
   const campaign = await projectCampaign(deps, projectId, campaignId);
-  let recipients: RecipientOutcome[];
-  let total: number;
   if (!status) {
     const listed = await listActivity(deps.db, projectId, { campaignId: campaign.id }, page);
-    recipients = listed.data.map(recipientOutcome);
-    total = listed.total;
-  } else {
-    refuseLargeFilteredWalk(campaign);
-    const matches: RecipientOutcome[] = [];
-    await walkCampaign(deps.db, projectId, campaign.id, (a) => {
-      if (a.current_status === status) matches.push(recipientOutcome(a));
-    });
-    recipients = pageOf(matches, page);
-    total = matches.length;
+    return { success: true, campaign_id: campaign.id, recipients: listed.data.map(recipientOutcome), pagination: paginationBlock(page, listed.total, false) };
   }
-  return { success: true, campaign_id: campaign.id, recipients, pagination: paginationBlock(page, total, false) };
+  const from = parseFilteredPage(query, page, projectId, campaign.id);
+  const { rows, pagination } = await scanPage(deps, projectId, campaign, from, page, (a) => (a.current_status === status ? recipientOutcome(a) : undefined));
+  return { success: true, campaign_id: campaign.id, recipients: rows, pagination };
 }
 
 /**
  * `GET /v1/campaigns/:id/left-out`: the recipients the campaign did not send to, and why
- * (`suppressed`, `unsubscribed`, `invalid`), with the count per reason; `reason` filters the list.
+ * (`suppressed`, `unsubscribed`, `invalid`), paged by cursor; `reason` filters the list. `left_out.total`
+ * is the campaign's counter of recipients left out (a count per reason would read every record:
+ * the export has each recipient's reason).
  */
 export async function listLeftOut(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
   const page = parsePageRequest(query);
   const reason = query.reason || undefined;
   if (reason && !REASONS.includes(reason as LeftOutReason)) throw badRequest(`reason must be one of ${REASONS.join(', ')}`);
   const campaign = await projectCampaign(deps, projectId, campaignId);
-  refuseLargeFilteredWalk(campaign);
-  const counts: Record<LeftOutReason, number> = { suppressed: 0, unsubscribed: 0, invalid: 0 };
-  const listed: { email: string; activity_id: string; reason: LeftOutReason; suppression_reason: string | null }[] = [];
-  await walkCampaign(deps.db, projectId, campaign.id, (a) => {
-    const why = leftOutReason(a);
-    if (!why) return;
-    counts[why]++;
-    if (!reason || why === reason) listed.push({ email: a.recipient_primary, activity_id: a.id, reason: why, suppression_reason: a.suppression_reason ?? null });
-  });
-  const total = counts.suppressed + counts.unsubscribed + counts.invalid;
-  return { success: true, campaign_id: campaign.id, left_out: { total, ...counts }, recipients: pageOf(listed, page), pagination: paginationBlock(page, listed.length, false) };
+  const from = parseFilteredPage(query, page, projectId, campaign.id);
+  const [counts, { rows, pagination }] = await Promise.all([
+    readCampaignCounts(deps.db, campaign.id),
+    scanPage(deps, projectId, campaign, from, page, (a) => {
+      const why = leftOutReason(a);
+      if (!why || (reason && why !== reason)) return undefined;
+      return { email: a.recipient_primary, activity_id: a.id, reason: why, suppression_reason: a.suppression_reason ?? null };
+    }),
+  ]);
+  return { success: true, campaign_id: campaign.id, left_out: { total: counts.suppressed }, recipients: rows, pagination };
 }
 
-/** `POST /v1/campaigns/:id/exports`: starts a CSV export of every recipient's outcome (202; poll the export). */
+/**
+ * A running export untouched this long has lost its run (a crash between its record and its queue
+ * message, or a message dead-lettered): a repeat start queues it again. A live run touches the
+ * record at every part, and a part takes at most a worker's 15 minutes plus the queue's 16-minute
+ * visibility timeout to be retried, so no live run looks stalled.
+ */
+export const STALLED_EXPORT_MS = 40 * 60_000;
+
+/**
+ * `POST /v1/campaigns/:id/exports`: starts a CSV export of every recipient's outcome (202; poll the
+ * export). One export of a campaign runs at a time: while one runs, a repeat answers it.
+ */
 export async function startExport(deps: Pick<Services, 'db' | 'queue' | 'clock'>, projectId: string, campaignId: string | undefined) {
   const campaign = await projectCampaign(deps, projectId, campaignId);
-  const now = deps.clock.now();
+  const record = newExport(projectId, campaign.id, deps.clock.now());
+  // A start that loses a race re-reads: a few rounds settle any number of parallel starts.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (attempt > 0) await contentionBackoff(attempt);
+    const latestId = await latestExportId(deps.db, campaign.id);
+    const latest = latestId ? await getExport(deps.db, campaign.id, latestId) : undefined;
+    if (latest?.status === 'running') return { success: true, export: presentExport(await resumeIfStalled(deps, latest)) };
+    if (await putExportUnlessOneRuns(deps.db, record, latestId)) {
+      const job: ExportJob = { kind: 'run', project_id: projectId, campaign_id: campaign.id, export_id: record.id };
+      await deps.queue.send('exports', job);
+      return { success: true, export: presentExport(record) };
+    }
+  }
+  throw new Error(`Export start of campaign ${campaign.id} kept losing to concurrent starts`);
+}
+
+function newExport(projectId: string, campaignId: string, now: Date): CampaignExport {
   const id = randomUUID();
-  const record: CampaignExport = {
+  return {
     id,
     project_id: projectId,
-    campaign_id: campaign.id,
+    campaign_id: campaignId,
     status: 'running',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
-    object_key: campaignExportObjectKey(projectId, campaign.id, id),
+    object_key: campaignExportObjectKey(projectId, campaignId, id),
     part: 0,
     claims: 0,
     parts: [],
@@ -114,10 +151,17 @@ export async function startExport(deps: Pick<Services, 'db' | 'queue' | 'clock'>
     rows: 0,
     ttl: ttlAfterDays(now, EXPORT_RETENTION_DAYS),
   };
-  await putExport(deps.db, record);
-  const job: ExportJob = { kind: 'run', project_id: projectId, campaign_id: campaign.id, export_id: id };
-  await deps.queue.send('exports', job);
-  return { success: true, export: presentExport(record) };
+}
+
+/** Queues a stalled running export again (runs resume from the checkpoint); one repeat start per stall does. */
+async function resumeIfStalled(deps: Pick<Services, 'db' | 'queue' | 'clock'>, record: CampaignExport): Promise<CampaignExport> {
+  const now = deps.clock.now();
+  if (now.getTime() - Date.parse(record.updated_at) < STALLED_EXPORT_MS) return record;
+  if (await touchStalledExport(deps.db, record, now.toISOString())) {
+    const job: ExportJob = { kind: 'run', project_id: record.project_id, campaign_id: record.campaign_id, export_id: record.id };
+    await deps.queue.send('exports', job);
+  }
+  return record;
 }
 
 /** `GET /v1/campaigns/:id/exports/:exportId`: the export's progress, and a download URL (valid an hour) once completed. */

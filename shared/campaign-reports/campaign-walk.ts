@@ -53,14 +53,69 @@ export async function readCampaignPage(
   return { records: await readRecords(db, keys), next: position };
 }
 
-/** Visits every record of a campaign in walk order; `visit` returning false stops the walk. */
-export async function walkCampaign(db: Db, projectId: string, campaignId: string, visit: (activity: Activity) => boolean | void): Promise<void> {
-  let position: WalkPosition | undefined = WALK_START;
-  while (position) {
-    const page: { records: Activity[]; next?: WalkPosition } = await readCampaignPage(db, projectId, campaignId, position, 500);
-    for (const record of page.records) if (visit(record) === false) return;
-    position = page.next;
+/** What a bounded scan found: the kept records, and where the next scan starts (undefined at the end of the campaign). */
+export interface ScanResult<T> {
+  found: T[];
+  next?: WalkPosition;
+  /** Records read. */
+  read: number;
+}
+
+/** Keys a scan step reads: one keys-only Query page and one BatchGet. */
+const SCAN_STEP = 100;
+
+/**
+ * Reads a campaign's records from `from` in walk order, keeping what `keep` returns, until `want`
+ * are kept or `maxRead` records are read, whichever comes first. `next` is the position right after
+ * the last record looked at, so a scan that stops on a full page resumes with the next record and
+ * one that runs out of budget resumes where it stopped (a page that filled on the campaign's last
+ * record still names a position: the scan from it finds nothing). Costs at most `maxRead` records.
+ */
+export async function scanCampaign<T>(
+  db: Db,
+  projectId: string,
+  campaignId: string,
+  from: WalkPosition,
+  limits: { want: number; maxRead: number },
+  keep: (activity: Activity) => T | undefined,
+): Promise<ScanResult<T>> {
+  const partition = activityListPartition.campaign(projectId, campaignId);
+  const found: T[] = [];
+  let read = 0;
+  let position: WalkPosition | undefined = from;
+  while (position && read < limits.maxRead && found.length < limits.want) {
+    const shard: number = position.shard;
+    const out: QueryCommandOutput = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        IndexName: partition.index,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': partition.pkName },
+        ExpressionAttributeValues: { ':pk': partition.pks[shard] },
+        ExclusiveStartKey: position.start,
+        Limit: Math.min(SCAN_STEP, limits.maxRead - read),
+      }),
+    );
+    const entries = out.Items ?? [];
+    const records = new Map((await readRecords(db, entries.map((e) => String(e.pk)))).map((a) => [`ACT#${a.id}`, a]));
+    let stopped = false;
+    for (const entry of entries) {
+      read++;
+      const record = records.get(String(entry.pk));
+      const kept = record ? keep(record) : undefined;
+      if (kept !== undefined) found.push(kept);
+      if (found.length >= limits.want) {
+        // The entry's own keys are the position right after it (a keys-only index projects only keys).
+        position = { shard, start: { ...entry } };
+        stopped = true;
+        break;
+      }
+    }
+    if (stopped) break;
+    if (out.LastEvaluatedKey) position = { shard, start: out.LastEvaluatedKey };
+    else position = shard + 1 < partition.pks.length ? { shard: shard + 1 } : undefined;
   }
+  return { found, next: position, read };
 }
 
 /** The records of the given partitions, in order (BatchGet answers unordered), 100 keys a call. */

@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign } from '../campaigns/campaign';
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
-import { campaignExportKey, campaignKey } from '../store/keys';
+import { campaignExportKey, campaignKey, campaignRunningExportKey } from '../store/keys';
+import { transactWrite } from '../store/transact';
 import type { CampaignExport } from './campaign-export';
 import type { WalkPosition } from './campaign-walk';
 
@@ -18,9 +19,35 @@ export async function findProjectCampaign(db: Db, projectId: string, campaignId:
   return campaign?.project_id === projectId ? campaign : undefined;
 }
 
-/** Stores a new export. */
-export async function putExport(db: Db, record: CampaignExport): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...campaignExportKey(record.campaign_id, record.id), ...record }, ConditionExpression: 'attribute_not_exists(pk)' }));
+/**
+ * Stores a new export and points the campaign's export pointer at it, in one transaction that
+ * holds only while the pointer is absent or still names `previousExportId` (an export no longer
+ * running): parallel starts write one export. False when another start got there first.
+ */
+export async function putExportUnlessOneRuns(db: Db, record: CampaignExport, previousExportId: string | undefined): Promise<boolean> {
+  const outcome = await transactWrite(db, [
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: { ...campaignRunningExportKey(record.campaign_id), export_id: record.id, ttl: record.ttl },
+        ConditionExpression: previousExportId === undefined ? 'attribute_not_exists(pk)' : 'export_id = :previous',
+        ...(previousExportId === undefined ? {} : { ExpressionAttributeValues: { ':previous': previousExportId } }),
+      },
+    },
+    { Put: { TableName: db.tableName, Item: { ...campaignExportKey(record.campaign_id, record.id), ...record }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  ]);
+  return outcome.written;
+}
+
+/** The id of the campaign's latest export (its pointer, read strongly consistent), or undefined. */
+export async function latestExportId(db: Db, campaignId: string): Promise<string | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: campaignRunningExportKey(campaignId), ConsistentRead: true }));
+  return out.Item?.export_id as string | undefined;
+}
+
+/** Sets `updated_at` of a running export still last updated at `seen`: true for the one caller that moved it. */
+export async function touchStalledExport(db: Db, record: CampaignExport, now: string): Promise<boolean> {
+  return (await updateIf(db, record, { updated_at: now }, '#status = :running AND updated_at = :seen', { ':seen': record.updated_at })).ok;
 }
 
 /** An export of a campaign (strongly consistent: a run resumes from the latest checkpoint), or undefined. */

@@ -1,11 +1,12 @@
 import * as z from '../zod';
 import { audienceFilterSchema, filterOf, parseAudienceFilter, type AudienceFilter } from '../audience/audience-filter';
+import { storableProblem } from '../audience/lead-input';
 import { badRequest } from '../errors';
 import { parseRequest } from '../validate';
 
 /**
  * The body of `POST /v1/campaigns` (4.8), checked. Part 7's four messages come first, in part 7's
- * order; the rules the spec leaves open follow (README "Campaigns", docs/decisions.md).
+ * order; the rules the spec leaves open follow (docs/campaigns-api.md, docs/decisions.md).
  */
 export interface CampaignRequest {
   name: string;
@@ -175,6 +176,9 @@ function variableConfigProblem(value: unknown): Problem {
     if (problem) return problem;
     const bad = Object.entries(value.defaults as Body).find(([, v]) => !isScalar(v));
     if (bad) return `variableConfig.defaults.${bad[0]} must be a string, number or boolean`;
+    // Stored with the campaign: a number DynamoDB cannot hold would fail that write.
+    const outOfRange = Object.entries(value.defaults as Body).find(([, v]) => storableProblem(v) !== undefined);
+    if (outOfRange) return `variableConfig.defaults.${outOfRange[0]} ${storableProblem(outOfRange[1])}`;
   }
   if (given(value.mappings)) {
     const problem = variableObjectProblem(value.mappings, 'variableConfig.mappings');
@@ -241,7 +245,7 @@ export const campaignBodySchema = z
         }),
       ),
       confirmDuplicate: z.nullish(z.boolean()),
-      // Extensions of 4.8 (README "Campaigns"): the other audiences.
+      // Extensions of 4.8 (docs/campaigns-api.md): the other audiences.
       segmentId: z.optional(uuidSchema),
       followUp: z.optional(z.object({ campaignId: uuidSchema, audience: z.enum(['not_delivered', 'not_opened']) })),
     },

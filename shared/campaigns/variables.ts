@@ -1,6 +1,7 @@
 import type { BatchRecipient } from '../batches/batch';
 import { leadName, withoutTags, type Lead } from '../audience/lead';
 import type { Campaign } from './campaign';
+import { ownValue } from '../reserved-keys';
 
 /**
  * A lead as a recipient of a campaign's wave: its data (tags left out) as template variables,
@@ -10,11 +11,12 @@ import type { Campaign } from './campaign';
 export function recipientOf(lead: Lead, config: Campaign['variable_config']): BatchRecipient {
   const data: Record<string, unknown> = { ...withoutTags(lead.data) };
   for (const [variable, attribute] of Object.entries(config?.mappings ?? {})) {
-    const value = attribute === 'email' ? lead.email : lead.data[attribute];
+    const value = attribute === 'email' ? lead.email : ownValue(lead.data, attribute);
     if (value !== undefined && value !== null && value !== '') data[variable] = value;
   }
   for (const [variable, value] of Object.entries(config?.defaults ?? {})) {
-    if (data[variable] === undefined || data[variable] === null || data[variable] === '') data[variable] = value;
+    const current = ownValue(data, variable);
+    if (current === undefined || current === null || current === '') data[variable] = value;
   }
   const name = typeof lead.data.name === 'string' && lead.data.name.trim() ? lead.data.name.trim() : displayName(lead);
   data.email = lead.email;

@@ -9,7 +9,10 @@ export interface ProviderHosts {
   spfHost: string;
   feedbackHost: string;
   inboundHost: string;
-  dmarcReportsDomain: string;
+  /** Whether the deployment receives mail: reply domains (an MX to inboundHost) need it. */
+  receiving: boolean;
+  /** Domain of the DMARC reports address (`rua`); unset when nobody receives them (no `rua` then). */
+  dmarcReportsDomain: string | undefined;
   /** Unset when the deployment serves no tracking domains (no TRACKING_HOST). */
   trackingHost: string | undefined;
 }
@@ -22,7 +25,9 @@ export function providerHosts(cfg: Config): ProviderHosts {
     spfHost: cfg.PROVIDER_SPF_HOST,
     feedbackHost: cfg.PROVIDER_FEEDBACK_HOST ?? `feedback-smtp.${cfg.AWS_REGION}.amazonses.com`,
     inboundHost: cfg.PROVIDER_INBOUND_HOST ?? `inbound-smtp.${cfg.AWS_REGION}.amazonaws.com`,
-    dmarcReportsDomain: cfg.DMARC_REPORTS_DOMAIN ?? cfg.INBOUND_DOMAIN,
+    receiving: cfg.RECEIVING === 'on',
+    // Without receiving, INBOUND_DOMAIN receives nothing: reports sent there would bounce.
+    dmarcReportsDomain: cfg.DMARC_REPORTS_DOMAIN ?? (cfg.RECEIVING === 'on' ? cfg.INBOUND_DOMAIN : undefined),
     trackingHost: cfg.TRACKING_HOST,
   };
 }
@@ -33,7 +38,10 @@ export const MAIL_FROM_LABEL = 'send';
 const DKIM_TTL = 1800;
 const OTHER_TTL = 300;
 
-/** The 8 records of part 2, in order, every one `not_set` and never checked. */
+/**
+ * The 8 records of part 2, in order, every one `not_set` and never checked. The DMARC record names a
+ * reports address (`rua`) only when the deployment has a reports domain; it is `v=DMARC1; p=none` otherwise.
+ */
 export function registrationRecords(input: { identityId: string; token: string; dkimTokens: string[]; hosts: ProviderHosts }): DnsRecord[] {
   const { hosts } = input;
   const record = (r: Omit<DnsRecord, 'id' | 'status' | 'last_checked_at'>): DnsRecord => ({ id: randomUUID(), ...r, status: 'not_set', last_checked_at: null });
@@ -47,13 +55,18 @@ export function registrationRecords(input: { identityId: string; token: string; 
     record({
       record_type: 'TXT',
       name: '_dmarc',
-      value: `v=DMARC1; p=none; rua=mailto:d-${input.identityId}@${hosts.dmarcReportsDomain}`,
+      value: dmarcValue(input.identityId, hosts.dmarcReportsDomain),
       purpose: 'dmarc',
       ttl_hint: OTHER_TTL,
     }),
     record({ record_type: 'MX', name: MAIL_FROM_LABEL, value: `10 ${hosts.feedbackHost}`, purpose: 'return_path', ttl_hint: OTHER_TTL }),
     record({ record_type: 'TXT', name: MAIL_FROM_LABEL, value: spf, purpose: 'return_path', ttl_hint: OTHER_TTL }),
   ];
+}
+
+/** The DMARC policy to publish: monitoring only, with the reports address when there is a reports domain. */
+function dmarcValue(identityId: string, reportsDomain: string | undefined): string {
+  return reportsDomain ? `v=DMARC1; p=none; rua=mailto:d-${identityId}@${reportsDomain}` : 'v=DMARC1; p=none';
 }
 
 /** Replaces the DKIM records after the provider issued new tokens (recreate, reconciliation). */

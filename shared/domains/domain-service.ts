@@ -17,6 +17,7 @@ import { nextDomainCheckAt } from './recheck-schedule';
 import { ensureDomainSender } from './sender-service';
 import { UNKNOWN_IDENTITY, applyProviderState } from './verification-state';
 import type { SenderProfile } from './domain';
+import type { IdentityCreator } from './identity-provider';
 import type { RegisterInput } from './register-request';
 
 export type { RegisterInput } from './register-request';
@@ -34,6 +35,24 @@ function takenElsewhere(domain: string, cause?: unknown) {
 }
 
 /**
+ * The 409 of an identity this project may not change: SES identities are account-wide, and one this
+ * deployment did not create (another application's, or made by hand) or created for another
+ * project is never altered or deleted from here.
+ */
+function identityNotOwned(domain: string, createdBy: IdentityCreator, deps: Services) {
+  const message =
+    createdBy.deployment === deps.config.SES_IDENTITY_OWNER
+      ? `Domain ${domain} has a sending identity created for another project; it cannot be changed from this one`
+      : `Domain ${domain} already has a sending identity that this service did not create; it cannot be registered or changed here`;
+  return conflict(message, 'IDENTITY_NOT_OWNED');
+}
+
+/** Whether the identity was created by this deployment for this project, the only ones a project may change. */
+function ownIdentity(createdBy: IdentityCreator, deps: Services, projectId: string): boolean {
+  return createdBy.deployment === deps.config.SES_IDENTITY_OWNER && createdBy.project === projectId;
+}
+
+/**
  * Registers a sending domain: creates (or reuses) the SES identity (Easy DKIM, MAIL FROM on
  * `send.<domain>`), the 8 records with this project's own ownership token, and the sender profile.
  * Each project's registration is its own record: registering a name another project has pending
@@ -46,8 +65,11 @@ export async function registerDomain(deps: Services, projectId: string, input: R
   const owner = await findDomainOwner(db, input.domain);
   if (owner !== undefined && owner !== projectId) throw takenElsewhere(input.domain);
 
-  const { dkimTokens } = await identities.ensureDomainIdentity(input.domain);
-  await identities.setMailFrom(input.domain, `${MAIL_FROM_LABEL}.${input.domain}`);
+  const { dkimTokens, createdBy } = await identities.ensureDomainIdentity(input.domain, projectId);
+  if (createdBy.deployment !== deps.config.SES_IDENTITY_OWNER) throw identityNotOwned(input.domain, createdBy, deps);
+  // Another project's pending registration of the same name shares its identity read-only: the
+  // first project to verify wins the name (checkDomain), and only the creator sets MAIL FROM.
+  if (createdBy.project === projectId) await identities.setMailFrom(input.domain, `${MAIL_FROM_LABEL}.${input.domain}`);
   const hosts = providerHosts(deps.config);
 
   for (let round = 0; round < 3; round++) {
@@ -180,8 +202,10 @@ export async function recreateDomain(deps: Services, projectId: string, name: st
   // The SES identity is account-wide: once another project owns the name, it is theirs to keep.
   const owner = await findDomainOwner(deps.db, current.domain);
   if (owner !== undefined && owner !== projectId) throw takenElsewhere(current.domain);
+  const existing = await deps.identities.getIdentity(current.domain);
+  if (existing && !ownIdentity(existing.createdBy, deps, projectId)) throw identityNotOwned(current.domain, existing.createdBy, deps);
   await deps.identities.deleteIdentity(current.domain);
-  const { dkimTokens } = await deps.identities.ensureDomainIdentity(current.domain);
+  const { dkimTokens } = await deps.identities.ensureDomainIdentity(current.domain, projectId);
   await deps.identities.setMailFrom(current.domain, `${MAIL_FROM_LABEL}.${current.domain}`);
   const now = deps.clock.now();
   const next: SendingDomain = {

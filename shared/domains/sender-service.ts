@@ -76,7 +76,7 @@ export async function startMailboxVerification(deps: Services, project: Project,
   if (existing && mailboxConfirmed(existing)) return existing;
 
   const identity = await deps.identities.getIdentity(email);
-  if (!identity?.verifiedForSending) await deps.identities.createAddressIdentity(email);
+  if (!identity?.verifiedForSending) await deps.identities.createAddressIdentity(email, project.id);
   const now = deps.clock.now();
   const sender: SenderProfile = {
     id: existing?.id ?? randomUUID(),

@@ -58,6 +58,10 @@ export interface TrackingTls {
 export const TRACKING_NOT_CONFIGURED =
   'Tracking domains are not available on this deployment: it has no tracking host (TRACKING_HOST) for the CNAME to point to';
 
+/** The refusal of a reply domain when the deployment receives no mail: its MX would lead nowhere. */
+export const RECEIVING_OFF =
+  'Reply domains are not available on this deployment: receiving is off (it was deployed without an inbound domain), so replies would reach nobody';
+
 export const SUBDOMAIN_LABEL: Record<SubdomainKind, string> = { reply: 'reply', tracking: 'track' };
 
 const keyOf = (kind: SubdomainKind, projectId: string, parent: string) =>
@@ -161,9 +165,13 @@ export async function saveTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls):
   );
 }
 
-/** The one record of a new reply (MX) or tracking (CNAME) subdomain; refused when no tracking host is configured. */
+/**
+ * The one record of a new reply (MX) or tracking (CNAME) subdomain; refused when the deployment
+ * receives no mail (reply) or has no tracking host (tracking).
+ */
 function recordOf(kind: SubdomainKind, hosts: ProviderHosts): DnsRecord {
   const common = { id: randomUUID(), name: SUBDOMAIN_LABEL[kind], status: 'not_set', ttl_hint: 300, last_checked_at: null } as const;
+  if (kind === 'reply' && !hosts.receiving) throw conflict(RECEIVING_OFF, 'RECEIVING_OFF');
   if (kind === 'reply') return { ...common, record_type: 'MX', value: hosts.inboundHost, priority: 10, purpose: 'reply_mx' };
   if (!hosts.trackingHost) throw conflict(TRACKING_NOT_CONFIGURED, 'TRACKING_NOT_CONFIGURED');
   return { ...common, record_type: 'CNAME', value: hosts.trackingHost, purpose: 'tracking_cname' };

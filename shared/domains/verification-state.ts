@@ -12,6 +12,7 @@ export const UNKNOWN_IDENTITY: IdentityState = {
   dkimStatus: 'NOT_STARTED',
   mailFromStatus: 'NOT_STARTED',
   dkimTokens: [],
+  createdBy: {},
 };
 
 /**

@@ -2,14 +2,17 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
+import { refuseReservedKeys } from '../reserved-keys';
 import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';
 import type { RouteFunction } from './api-types';
 import { errorResponse } from './error-body';
+import { PAYLOAD_LIMITS, eventBodyBytes } from './payload-limits';
+import { nestedDeeperThan } from '../json-depth';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -30,11 +33,22 @@ const normalize = (group: EndpointGroup): Middleware => ({
   },
 });
 
-/** Parses a JSON body; bodies need `Content-Type: application/json` (part 4.0). */
+/**
+ * Parses a JSON body; bodies need `Content-Type: application/json` (part 4.0). A body over the
+ * documented limit is refused with 413 here, the same below Lambda's limit as it would be a byte
+ * above it (where API Gateway answers before any function runs): shared/http/payload-limits.ts.
+ */
 const jsonBody: Middleware = {
   before: (request) => {
     const { event } = request;
     if (event.body === undefined || event.body === null || event.body === '') return;
+    const bytes = eventBodyBytes(event.body);
+    if (bytes > PAYLOAD_LIMITS.requestBodyBytes) {
+      throw payloadTooLarge(
+        `Request body is ${bytes} bytes; the API takes at most ${PAYLOAD_LIMITS.requestBodyBytes} bytes (5 MB). Send larger attachments by url.`,
+        'PAYLOAD_TOO_LARGE',
+      );
+    }
     const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     // Public routes (token pages) take any body as raw text: RFC 8058 one-click posts are form-encoded.
     if (request.context.api.auth === 'public') return void (request.context.api.body = text);
@@ -45,10 +59,17 @@ const jsonBody: Middleware = {
     } catch {
       throw badRequest('Request body is not valid JSON');
     }
+    // Recursive steps (the idempotency fingerprint, JSON.stringify, schema checks) would overflow the stack on a deeper body.
+    if (nestedDeeperThan(request.context.api.body, MAX_BODY_DEPTH)) throw badRequest(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
     // No field of the API can carry a NUL: mail cannot (RFC 5322 2.2), nor can a template or a name.
     if (containsNul(request.context.api.body)) throw badRequest('Request body strings may not contain NUL characters (U+0000)');
+    // Every route at once: no object of any body (data, variables, filters, headers...) holds `__proto__`, `constructor` or `prototype`.
+    refuseReservedKeys(request.context.api.body);
   },
 };
+
+/** Deepest nesting of objects and arrays a body may have: no field of the API needs more, and DynamoDB stores at most 32. */
+export const MAX_BODY_DEPTH = 64;
 
 /** True when a parsed JSON value holds U+0000 in any string, key or value; iterative, so any depth is safe. */
 function containsNul(root: unknown): boolean {
@@ -121,6 +142,7 @@ export function apiHandler(group: EndpointGroup, implementations: Readonly<Recor
         headers: context.api.headers,
         caller: context.api.caller,
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
+        domainName: event.requestContext?.domainName,
       });
       // A binary body (the tracking pixel) goes out base64-encoded, with the route's own content type.
       if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true };

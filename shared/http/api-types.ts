@@ -9,6 +9,11 @@ export interface ApiRequest<C = ProjectCaller | PartnerCaller | undefined> {
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly caller: C;
   readonly requestId: string;
+  /**
+   * The domain the request reached, as API Gateway established it (requestContext.domainName: the
+   * custom domain or the execute-api host), never a header the caller chose.
+   */
+  readonly domainName?: string;
 }
 
 /** What a route function answers: a status, a JSON body, extra headers. */
@@ -28,10 +33,16 @@ export function projectCaller(request: ApiRequest): ProjectCaller {
   return caller;
 }
 
-/** The public base URL the caller reached us at (for links such as the verification page). */
-export function publicBaseUrl(request: ApiRequest): string | undefined {
-  const host = request.headers['x-forwarded-host'] ?? request.headers.host;
+/**
+ * The public base URL of this deployment as the request reached it (for the OpenAPI document's
+ * server and links such as the verification page). Built from the request context, never from
+ * X-Forwarded-Host, X-Forwarded-Proto or Host: a caller's headers would otherwise put a host of
+ * their choosing into documents and links. API Gateway serves only HTTPS; the local cloud, on
+ * loopback, plain HTTP.
+ */
+export function publicBaseUrl(request: Pick<ApiRequest, 'domainName'>): string | undefined {
+  const host = request.domainName;
   if (!host) return undefined;
-  const proto = request.headers['x-forwarded-proto'] ?? (/^(localhost|127\.0\.0\.1)(:|$)/.test(host) ? 'http' : 'https');
+  const proto = /^(localhost|127\.0\.0\.1|\[::1\])(:|$)/.test(host) ? 'http' : 'https';
   return `${proto}://${host}`;
 }

@@ -2,6 +2,7 @@ import { AppError } from '../errors';
 import { isObject, parseLeadInput, type LeadInput } from '../audience/lead-input';
 import { TAGS_KEY } from '../audience/lead';
 import { ImportFileError } from './lead-import';
+import { RESERVED_KEYS, findReservedKey, reservedKeyMessage } from '../reserved-keys';
 
 /** One row of a file, read and checked: a lead to upsert, or why not. */
 export type ImportRow = { row: number; email: string; input: LeadInput } | { row: number; email: string; error: string };
@@ -18,6 +19,9 @@ export function parseCsvHeader(record: readonly string[]): string[] {
   if (!columns.includes('email')) throw new ImportFileError('The CSV header has no email column');
   const twice = columns.find((c, i) => c !== '' && columns.indexOf(c) !== i);
   if (twice) throw new ImportFileError(`The CSV header names the column ${twice} twice`);
+  // A cell of a `__proto__` column would be assigned to the row's prototype and lost without a word.
+  const reserved = columns.find((c) => RESERVED_KEYS.has(c));
+  if (reserved) throw new ImportFileError(`The CSV header names the column ${reserved}: __proto__, constructor and prototype are reserved`);
   return columns;
 }
 
@@ -55,6 +59,9 @@ export function jsonRow(row: number, line: string): ImportRow {
 /** Runs the API's validation (shared/audience/lead-input.ts) so that an import refuses what POST /v1/leads refuses, with the same words. */
 function checked(row: number, item: Record<string, unknown>): ImportRow {
   const email = typeof item.email === 'string' ? item.email.trim().slice(0, 320) : '';
+  // The API refuses these keys when it parses a body (shared/http/api-handler.ts); a row, with the same words.
+  const reserved = findReservedKey(item);
+  if (reserved) return { row, email, error: reservedKeyMessage(reserved) };
   try {
     const input = parseLeadInput(item);
     return { row, email: input.email, input };

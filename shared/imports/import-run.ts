@@ -89,12 +89,20 @@ export async function runImport(deps: Deps, record: LeadImport, open: (offset: n
 async function settleChunk(deps: Deps, record: LeadImport, before: ImportProgress, chunk: readonly SourceRow[], replayedSince: string | undefined): Promise<ImportProgress> {
   const failed: RowError[] = [];
   const valid = [];
+  // The row each email's upsert comes from: the last one (last wins), which a refusal names.
+  const rowOf = new Map<string, number>();
   for (const { row } of chunk) {
     if ('error' in row) failed.push(row);
-    else valid.push(row.input);
+    else {
+      valid.push(row.input);
+      rowOf.set(row.input.email, row.row);
+    }
   }
   const inputs = dedupeLastWins(valid);
-  const { results, warnings } = inputs.length > 0 ? await upsertLeads(deps.db, deps.clock, record.project_id, inputs) : { results: [], warnings: [] };
+  const { results, warnings, refused } = inputs.length > 0 ? await upsertLeads(deps.db, deps.clock, record.project_id, inputs, { skipOverLimit: true }) : { results: [], warnings: [], refused: [] };
+  // A row that would take its lead over a per-lead limit fails alone, in file order with the others.
+  failed.push(...refused.map((r) => ({ row: rowOf.get(r.email)!, email: r.email, error: r.problem })));
+  failed.sort((a, b) => a.row - b.row);
   let created = results.filter((r) => r.created).length;
   if (replayedSince) {
     // A crashed run may have written part of this chunk: its new leads now look like updates.

@@ -203,7 +203,7 @@ describeRoute('POST /v1/segments/{id}/evaluate', { summary: 'Evaluate a dynamic 
 describeRoute('POST /v1/events', { summary: 'Record a custom event', body: eventBodySchema, validates: true, response: created, example: { email: 'ada@example.com', event: 'signed_up', properties: { plan: 'pro' } } });
 describeRoute('POST /v1/events/bulk', { summary: 'Record up to 1,000 events', body: bulkEventsBodySchema, validates: true, response: ok, example: { events: [{ email: 'ada@example.com', event: 'signed_up' }] } });
 describeRoute('GET /v1/events', { summary: 'Custom events', query: z.object({ ...page, ...eventListQuerySchema.shape }), response: ok });
-// Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: README, "Campaigns").
+// Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: docs/campaigns-api.md).
 describeRoute('POST /v1/campaigns', {
   summary: 'Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`)',
   body: campaignBodySchema,
@@ -211,13 +211,23 @@ describeRoute('POST /v1/campaigns', {
   response: ok,
   example: { name: 'November newsletter', templateId: '00000000-0000-4000-8000-000000000001', senderProfileId: '00000000-0000-4000-8000-000000000002', selectAllRecipients: true, recipientCount: 1000 },
 });
+/** The `next_cursor` of a filtered report's previous page. */
+const reportCursor = z.optional(z.string().check(z.meta({ description: 'The previous answer\'s `pagination.next_cursor`' })));
 describeRoute('GET /v1/campaigns', { summary: 'Campaigns, newest first', query: z.looseObject({ ...page, status: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/campaigns/{id}', { summary: 'A campaign and its metrics (from counters)', response: ok });
 describeRoute('POST /v1/campaigns/{id}/cancel', { summary: 'Cancel a campaign (soft cutoff; 409 `NOT_CANCELLABLE`)', response: ok });
 describeRoute('POST /v1/campaigns/{id}/pause', { summary: 'Pause a campaign (409 `NOT_PAUSABLE`)', response: ok });
 describeRoute('POST /v1/campaigns/{id}/resume', { summary: 'Resume a paused campaign (409 `NOT_RESUMABLE`)', response: ok });
-describeRoute('GET /v1/campaigns/{id}/recipients', { summary: 'The outcome per recipient, paged', query: z.looseObject({ ...page, status: z.optional(z.string()) }), response: ok });
-describeRoute('GET /v1/campaigns/{id}/left-out', { summary: 'Recipients left out, and why', query: z.looseObject({ ...page, reason: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/campaigns/{id}/recipients', {
+  summary: 'The outcome per recipient, paged (with `status`: by `cursor`, reading at most 10 records per row of the page)',
+  query: z.looseObject({ ...page, status: z.optional(z.string()), cursor: reportCursor }),
+  response: ok,
+});
+describeRoute('GET /v1/campaigns/{id}/left-out', {
+  summary: 'Recipients left out, and why, paged by `cursor` (at most 10 records read per row of the page)',
+  query: z.looseObject({ ...page, reason: z.optional(z.string()), cursor: reportCursor }),
+  response: ok,
+});
 describeRoute('POST /v1/campaigns/{id}/exports', { summary: 'Start a CSV export of every outcome', response: json(anyObject, 202) });
 describeRoute('GET /v1/campaigns/{id}/exports/{exportId}', { summary: 'An export\'s progress and, once done, its download link', response: ok });
 describeRoute('GET /openapi.json', { summary: 'This document', response: ok });

@@ -1,7 +1,7 @@
 import type { Services } from '../container';
 import { AppError, unprocessable } from '../errors';
 import { renderTemplate, templateVariableNames } from '../templates/render';
-import type { Template } from '../templates/template';
+import type { RenderFormat, Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
 import { defaultSubject } from './accept-send';
@@ -80,12 +80,13 @@ export function composeMail(
     sampleCartItemsInjected = true;
   }
 
-  const render = (source: string, field: string, cacheKey?: string) => renderTemplate(source, variables, { preview: input.preview, cacheKey, field }).output;
-  let html = renders ? render(htmlSource, 'html', template && !input.preview ? `${template.id}:${template.version}` : undefined) : htmlSource;
+  // Only the HTML escapes variables: the Subject and the text part show them as given.
+  const render = (source: string, field: string, format: RenderFormat, cacheKey?: string) => renderTemplate(source, variables, { format, preview: input.preview, cacheKey, field }).output;
+  let html = renders ? render(htmlSource, 'html', 'html', template && !input.preview ? `${template.id}:${template.version}` : undefined) : htmlSource;
   if (renders && isEmptyHtml(html)) throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
   if (links) html = ensureUnsubscribeFooter(html, String(variables.unsubscribe_url));
-  const subject = renders ? render(subjectSource, 'subject') : subjectSource;
-  const text = content.text !== undefined && renders ? render(content.text, 'text') : content.text;
+  const subject = renders ? render(subjectSource, 'subject', 'header') : subjectSource;
+  const text = content.text !== undefined && renders ? render(content.text, 'text', 'text') : content.text;
 
   const headers: Record<string, string> = { ...content.customHeaders, ...threadingHeaders(content.inReplyTo, content.references), ...links?.headers };
   if (links) used.add('unsubscribe_url').add('view_in_browser_url');

@@ -18,7 +18,7 @@ import { domainOf } from '../mail/addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
 import { htmlToText } from '../mail/html-text';
 import { buildMime } from '../mail/mime';
-import { replyAddress } from './reply-token';
+import { mailReplyTo } from './reply-token';
 import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
 import { loadPayload, type SendJob } from './send-job';
 import { encodeMailBody } from './mail-body';
@@ -100,63 +100,68 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   }
   // With some recipients suppressed, the mail still goes to the others.
 
-  let attachments;
+  let resolved;
   try {
-    attachments = await resolveAttachments(deps.fetcher, payload.attachments);
+    resolved = await resolveAttachments(deps.fetcher, payload.attachments);
   } catch (error) {
     if (error instanceof AttachmentError) return fail('attachment_error', error.message, true);
     throw error;
   }
-
-  const raw = await buildMime({
-    from: { address: payload.from_email, name: payload.from_name },
-    to,
-    cc,
-    replyTo: payload.reply_to ?? replyAddress(activity.id, deps.config.INBOUND_DOMAIN, secret),
-    subject: payload.subject,
-    // Opens and clicks are tracked on the way out; the stored body keeps the original HTML.
-    html: await trackedHtml(deps, activity, payload.html, secret, payload.untracked_links),
-    // The plain-text part comes from the original HTML: readers of plain text see the real links.
-    text: payload.text ?? htmlToText(payload.html),
-    attachments,
-    headers: payload.headers,
-  });
-
-  // Last step before SES: a mail refused earlier (suppressed, bad attachment) consumes no quota.
-  const quota = await reserveMonthlySend(deps, project);
-  if (!quota.ok) return fail('quota_exceeded', quota.message, false);
-
-  let messageId: string;
+  // The attachment bytes count against the process's share until the mail has left.
+  const attachments = resolved.attachments;
   try {
-    ({ messageId } = await deps.mailer.sendRaw({
-      raw,
-      from: payload.from_email,
-      recipients: [...to, ...cc, ...bcc],
-      tags: { activity_id: activity.id, project_id: job.project_id },
-    }));
-  } catch (error) {
-    if (!(error instanceof MailerError)) throw error;
-    // Nothing went out: a retry takes its unit again.
-    await quota.release();
-    // Throttling on a campaign's mail: the campaign goes `rate_limited` (the engine halves its pace), never to failure.
-    if (error.kind === 'throttled' && activity.campaign_id) await campaign?.throttled(activity.campaign_id);
-    return handleMailerError(deps, job, activity, error, fail);
-  }
+    const raw = await buildMime({
+      from: { address: payload.from_email, name: payload.from_name },
+      to,
+      cc,
+      replyTo: mailReplyTo(deps.config, activity.id, payload.reply_to, secret),
+      subject: payload.subject,
+      // Opens and clicks are tracked on the way out; the stored body keeps the original HTML.
+      html: await trackedHtml(deps, activity, payload.html, secret, payload.untracked_links),
+      // The plain-text part comes from the original HTML: readers of plain text see the real links.
+      text: payload.text ?? htmlToText(payload.html),
+      attachments,
+      headers: payload.headers,
+    });
 
-  const sentAt = at();
-  // No `sent` timeline entry: sent_at tells it (activity/timeline.ts), and the record stays under 1 KB.
-  const ownTransition = await afterSesAccepted(() => transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }));
-  // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
-  const recorded = ownTransition || (await afterSesAccepted(() => recordSentAfterEvent(db, activity.id, messageId, sentAt)));
-  if (recorded) {
-    counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
-    if (activity.campaign_id) campaign?.count(activity.campaign_id, 'sent');
+    // Last step before SES: a mail refused earlier (suppressed, bad attachment) consumes no quota.
+    const quota = await reserveMonthlySend(deps, project);
+    if (!quota.ok) return fail('quota_exceeded', quota.message, false);
+
+    let messageId: string;
+    try {
+      ({ messageId } = await deps.mailer.sendRaw({
+        raw,
+        from: payload.from_email,
+        recipients: [...to, ...cc, ...bcc],
+        tags: { activity_id: activity.id, project_id: job.project_id },
+      }));
+    } catch (error) {
+      if (!(error instanceof MailerError)) throw error;
+      // Nothing went out: a retry takes its unit again.
+      await quota.release();
+      // Throttling on a campaign's mail: the campaign goes `rate_limited` (the engine halves its pace), never to failure.
+      if (error.kind === 'throttled' && activity.campaign_id) await campaign?.throttled(activity.campaign_id);
+      return handleMailerError(deps, job, activity, error, fail);
+    }
+
+    const sentAt = at();
+    // No `sent` timeline entry: sent_at tells it (activity/timeline.ts), and the record stays under 1 KB.
+    const ownTransition = await afterSesAccepted(() => transitionFromSendable(db, activity, 'sent', { message_id: messageId, sent_at: sentAt, updated_at: sentAt }));
+    // A fast Delivery (or Send) event may have moved the record on already: still record the send once.
+    const recorded = ownTransition || (await afterSesAccepted(() => recordSentAfterEvent(db, activity.id, messageId, sentAt)));
+    if (recorded) {
+      counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
+      if (activity.campaign_id) campaign?.count(activity.campaign_id, 'sent');
+    }
+    // Whoever moves the record to `sent` publishes email.send: this worker, or SES's Send event when it
+    // came first (it published then). A crash between the write and this publish is repaired by the
+    // redelivery, which publishes it again with the same event_timestamp (republishSent below).
+    if (ownTransition) await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
+    return 'sent';
+  } finally {
+    resolved.release();
   }
-  // Whoever moves the record to `sent` publishes email.send: this worker, or SES's Send event when it
-  // came first (it published then). A crash between the write and this publish is repaired by the
-  // redelivery, which publishes it again with the same event_timestamp (republishSent below).
-  if (ownTransition) await publish(emailEvent('send', activity, { now: sentAt, eventTimestamp: sentAt, messageId }));
-  return 'sent';
 }
 
 /** Pauses before each further try of a write made after SES accepted the mail (1.5 s in all, well inside the worker timeout). */

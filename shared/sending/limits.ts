@@ -7,8 +7,18 @@ export const SEND_LIMITS = {
   attachmentBytes: 10 * 1024 * 1024,
   attachmentTotalBytes: 10 * 1024 * 1024,
   environmentMaxLength: 64,
-  /** Time allowed to fetch one attachment URL. */
+  /** Time allowed to fetch one attachment URL, redirects included (a deadline, not an idle timeout). */
   attachmentFetchTimeoutMs: 10_000,
+  /**
+   * Time allowed for all of one mail's attachment fetches together: with the SES call and the writes
+   * after it, well within the send worker's 30 s (WORKER_TIMEOUT_SECONDS) and the queue's 60 s
+   * visibility timeout.
+   */
+  attachmentFetchesDeadlineMs: 15_000,
+  /** Attachment URLs of one mail fetched at the same time. */
+  attachmentFetchConcurrency: 4,
+  /** Fetched attachment bytes one worker process holds at a time, over all its mails (shared/sending/attachment-memory.ts). */
+  attachmentMemoryBytes: 30 * 1024 * 1024,
 } as const;
 
 /** Allowed characters of an `environment` name. */

@@ -1,6 +1,6 @@
 import { encodeBody } from '../activity/activity-body';
 import type { Services } from '../container';
-import { replyAddress } from './reply-token';
+import { mailReplyTo } from './reply-token';
 import type { SendPayload } from './send-job';
 
 /**
@@ -15,7 +15,7 @@ export function encodeMailBody(deps: Pick<Services, 'config'>, activityId: strin
     to: payload.to,
     cc: payload.cc,
     bcc: payload.bcc,
-    reply_to: payload.reply_to ?? replyAddress(activityId, deps.config.INBOUND_DOMAIN, secret),
+    reply_to: mailReplyTo(deps.config, activityId, payload.reply_to, secret),
     attachments: payload.attachments.map((a) => ({ filename: a.filename, content_type: a.contentType, source: a.url ? 'url' : 'content' })),
   });
 }

@@ -13,6 +13,20 @@ export function replyAddress(activityId: string, inboundDomain: string, secret: 
   return `reply+${id}${sign(id, secret)}@${inboundDomain}`;
 }
 
+/**
+ * The Reply-To of a mail: the caller's own, else the tracked reply address when the deployment
+ * receives mail; none otherwise (a reply to an address nobody receives for would bounce).
+ */
+export function mailReplyTo(
+  cfg: { RECEIVING: 'on' | 'off'; INBOUND_DOMAIN: string },
+  activityId: string,
+  callerReplyTo: string | undefined,
+  secret: string,
+): string | undefined {
+  if (callerReplyTo !== undefined) return callerReplyTo;
+  return cfg.RECEIVING === 'on' ? replyAddress(activityId, cfg.INBOUND_DOMAIN, secret) : undefined;
+}
+
 /** The activity id a reply address carries, or undefined if it is not ours or was tampered with. */
 export function activityFromReplyAddress(address: string, secret: string): string | undefined {
   const match = /^reply\+([0-9a-f]{32})([0-9a-f]{16})@/i.exec(address.trim());

@@ -48,12 +48,12 @@ export async function sendTemplateEmail(
   const links = recipientUnsubscribeLinks({ activityId, projectId, email: input.recipient, secret: await deps.tokenSecret(), requestBaseUrl });
   const variables = withLinkVariables(input.variables, links);
 
-  const rendered = renderTemplate(source, variables, { field: template ? 'html' : 'html_body', cacheKey: template ? `${template.id}:${template.version}` : undefined });
+  const rendered = renderTemplate(source, variables, { format: 'html', field: template ? 'html' : 'html_body', cacheKey: template ? `${template.id}:${template.version}` : undefined });
   if (isEmptyHtml(rendered.output)) {
     throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
   }
   const subjectSource = input.subject ?? template?.subject ?? defaultSubject(deps);
-  const subject = renderTemplate(subjectSource, variables, { field: 'subject' }).output;
+  const subject = renderTemplate(subjectSource, variables, { format: 'header', field: 'subject' }).output;
   const html = links ? ensureUnsubscribeFooter(rendered.output, String(variables.unsubscribe_url)) : rendered.output;
 
   await queueSend(deps, caller, {

@@ -57,7 +57,8 @@
  * | Leads newest first (gsi3, keys only) | gsi3pk LEADT#<p>#<shard>| <created>#<id>    | Query desc per shard, merged; BatchGet | 1 (index entry at creation) |
  * | Leads by name prefix (gsi4, keys only)| gsi4pk LEADN#<p>#<shard>| <name lc>#<email>| sparse: leads with a name; Query begins_with per shard | 1 while the lead has a name |
  * | Lead counter (project total)         | PROJECT#<projectId>    | LEADCOUNT#<n>      | ADD in the writing transaction; Query begins_with sums | 2 per transaction (not per lead) |
- * | Segment of a project                 | PROJECT#<projectId>    | SEG#<segmentId>    | Put, GetItem, BatchGet, Query begins_with | 1 to create or rename |
+ * | Segment of a project                 | PROJECT#<projectId>    | SEG#<segmentId>    | Put and Delete in a transaction with the count, GetItem, BatchGet, Query begins_with | 2 (transactional) to create or delete, 1 to rename |
+ * | Segment count of a project (cap 500) | PROJECT#<projectId>    | SEGTOTAL           | ADD +1 if below the cap / -1, in the segment's transaction; set once from a count where absent | 2 per segment created or deleted |
  * | Segment member counter               | PROJECT#<projectId>    | SEGCOUNT#<seg>#<n> | ADD in the writing transaction; Query begins_with sums | 2 per transaction and segment |
  * | Static membership (lead in segment)  | LEADSEG#<p>#<leadId>   | SEG#<segmentId>    | conditional Put/Delete in a transaction; Query (a lead's segments) | 2 + 1 (gsi2 entry) |
  * | Members of a segment (gsi2)          | gsi2pk SEGM#<p>#<seg>#<shard> | <created>#<leadId> | Query desc per shard, merged | (in the membership's 3) |
@@ -494,6 +495,9 @@ export const segmentKey = (projectId: string, segmentId: string): ItemKey => ({ 
 /** Prefix of a project's segments. */
 export const SEGMENT_SK_PREFIX = 'SEG#';
 
+/** Key of a project's segment count: the cap is a condition on it in the transaction that creates a segment. */
+export const segmentTotalKey = (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'SEGTOTAL' });
+
 /** Prefix of a project's segment member counters (all segments). */
 export const SEGMENT_COUNT_SK_PREFIX = 'SEGCOUNT#';
 
@@ -630,6 +634,9 @@ export const campaignRateKey = (epochSecond: number): ItemKey => ({ pk: 'RATE#ca
 
 /** Key of an outcome export of a campaign (its state and checkpoint; the CSV itself is in the payload bucket). */
 export const campaignExportKey = (campaignId: string, exportId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: `EXPORT#${exportId}` });
+
+/** The pointer to a campaign's latest export: at most one export of a campaign runs at a time. */
+export const campaignRunningExportKey = (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'EXPORT_RUNNING' });
 
 /** Object key of a campaign export's CSV in the payload bucket. */
 export const campaignExportObjectKey = (projectId: string, campaignId: string, exportId: string): string => `exports/${projectId}/${campaignId}/${exportId}.csv`;

@@ -1,6 +1,6 @@
 import Handlebars from 'handlebars';
 import { AppError } from '../errors';
-import type { RenderOptions, RenderResult } from './template';
+import type { RenderFormat, RenderOptions, RenderResult } from './template';
 import { templateHelpers } from './helpers';
 import { RenderBudget, TEMPLATE_LIMIT_CODE, currentBudget, renderLimitError } from './render-budget';
 import { KNOWN_HELPERS, TEMPLATE_INVALID_CODE, parseTemplate, templateSyntaxError } from './template-syntax';
@@ -67,9 +67,26 @@ for (const [name, fn] of Object.entries(templateHelpers)) engine.registerHelper(
 // `{{log}}` would write tenant text to stdout, where it could pass for our own log lines.
 engine.unregisterHelper('log');
 
+/** A value as Handlebars writes it, without the HTML escaping: '' for null and undefined, a SafeString's text, else its string. */
+function asGiven(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const safe = value as { toHTML?: () => string };
+  if (typeof safe.toHTML === 'function') return safe.toHTML();
+  return String(value);
+}
+
+const WRITERS: Record<RenderFormat, (value: unknown) => string> = {
+  html: (value) => Handlebars.Utils.escapeExpression(value as string),
+  text: asGiven,
+  header: asGiven,
+};
+
+/** How the render in progress writes `{{expression}}` values (renders are synchronous, as for the budget). */
+let writeValue: (value: unknown) => string = WRITERS.html;
+
 /** Every `{{expression}}` goes through escapeExpression: counting there bounds output that no helper sees. */
 function countedEscape(value: unknown): string {
-  const out = Handlebars.Utils.escapeExpression(value as string);
+  const out = writeValue(value);
   const budget = currentBudget();
   budget?.step();
   budget?.wrote(out.length);
@@ -145,23 +162,34 @@ function asTemplateError(error: unknown, field: string): AppError {
 }
 
 /**
- * Renders a template with the helpers of part 2. Output is HTML-escaped (`{{{raw}}}` stays raw).
+ * Renders a template with the helpers of part 2, in `options.format`: variables HTML-escaped for
+ * `html` (`{{{raw}}}` stays raw), as given for `text` and `header`, and a `header` on one line.
  * With `preview`, a variable without a value stays `{{variable}}`. With `cacheKey`, the compiled
- * template is kept and reused (`usedCache` true on a hit). A template that does not compile is a
- * 400 (`TEMPLATE_INVALID`), a render beyond RENDER_LIMITS a 422 (`TEMPLATE_LIMIT_EXCEEDED`).
+ * template is kept and reused (`usedCache` true on a hit; the escaping is chosen per render, so
+ * one compiled template serves every format). A template that does not compile is a 400
+ * (`TEMPLATE_INVALID`), a render beyond RENDER_LIMITS a 422 (`TEMPLATE_LIMIT_EXCEEDED`).
  */
-export function renderTemplate(source: string, variables: Record<string, unknown>, options: RenderOptions = {}): RenderResult {
+export function renderTemplate(source: string, variables: Record<string, unknown>, options: RenderOptions): RenderResult {
   const field = options.field ?? 'html';
   const { template, usedCache } = compiled(source, options.cacheKey, field);
   const runtime: Handlebars.RuntimeOptions = options.preview ? { helpers: { helperMissing: previewHelperMissing } } : {};
   const budget = new RenderBudget(field);
+  const previousWriter = writeValue;
+  writeValue = WRITERS[options.format];
   try {
     const output = budget.run(() => template(variables ?? {}, runtime));
     budget.checkLength(output.length);
-    return { output, usedCache };
+    return { output: options.format === 'header' ? foldLines(output) : output, usedCache };
   } catch (error) {
     throw asTemplateError(error, field);
+  } finally {
+    writeValue = previousWriter;
   }
+}
+
+/** A header value on one line: each CR, LF or CRLF becomes a space, as a header's unfolding would read it. */
+function foldLines(value: string): string {
+  return value.replace(/\r\n|\r|\n/g, ' ');
 }
 
 /**
@@ -170,7 +198,8 @@ export function renderTemplate(source: string, variables: Record<string, unknown
  * 422 of `renderTemplate` otherwise.
  */
 export function checkTemplate(source: string, field: string): void {
-  renderTemplate(source, {}, { field });
+  // HTML escaping never shortens output: the bound checked is the widest of every format.
+  renderTemplate(source, {}, { field, format: 'html' });
 }
 
 /** True for the errors of a template's content: it does not compile, or its render exceeds the bounds. */

@@ -15,8 +15,18 @@ export interface Template {
   updated_at: string;
 }
 
+/**
+ * What a render produces, which decides how `{{expression}}` values are written: `html` escapes
+ * them for HTML (`{{{raw}}}` stays raw); `text` writes them as given (a text/plain part); `header`
+ * writes them as given and folds every CR and LF of the result into a space (a Subject), so no
+ * variable can start a header of its own.
+ */
+export type RenderFormat = 'html' | 'text' | 'header';
+
 /** The contract of the rendering engine (shared/templates/render.ts). */
 export interface RenderOptions {
+  /** Required: only the HTML part escapes variables; a Subject escaped for HTML reads `O&#x27;Brien`. */
+  format: RenderFormat;
   /** Dry-run previews keep a variable without a value as `{{variable}}`. */
   preview?: boolean;
   /** `${templateId}:${version}`: compiled once per version and reused (used_cached_html). */

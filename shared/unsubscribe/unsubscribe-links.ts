@@ -6,7 +6,8 @@ import { unsubscribeToken, viewToken } from './unsubscribe-tokens';
 /**
  * The unsubscribe and view-in-browser links of one recipient of one mail (part 4.2): the URLs
  * (offered to templates as `unsubscribe_url` and `view_in_browser_url`) and the List-Unsubscribe
- * headers of RFC 2369 / RFC 8058 (one-click: the https URL answers a POST).
+ * headers of RFC 2369 / RFC 8058 (one-click: the https URL answers a POST; the `mailto:` address
+ * only when the deployment receives mail).
  */
 export interface UnsubscribeLinks {
   unsubscribeUrl: string;
@@ -19,11 +20,14 @@ export function unsubscribeLinks(input: { activityId: string; projectId: string;
   const token = unsubscribeToken(input.activityId, input.email, input.secret);
   const unsubscribeUrl = `${base}/u/${token}`;
   const viewInBrowserUrl = `${base}/v/${viewToken(input.activityId, input.secret)}`;
+  const cfg = config();
+  // The mailto: address works only where the deployment receives mail; one-click (RFC 8058) needs only the https URL.
+  const mailto = cfg.RECEIVING === 'on' ? `, <mailto:unsubscribe+${token}@${cfg.INBOUND_DOMAIN}>` : '';
   return {
     unsubscribeUrl,
     viewInBrowserUrl,
     headers: {
-      'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:unsubscribe+${token}@${config().INBOUND_DOMAIN}>`,
+      'List-Unsubscribe': `<${unsubscribeUrl}>${mailto}`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   };

@@ -11,13 +11,15 @@ import { logicalId, nagErrors } from './template-helpers';
 // Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about alarms and the dashboard, not code.
 function synth(context: Record<string, string> = {}): { stack: EmailApiStack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new EmailApiStack(app, 'Monitored', { env: { account: '123456789012', region: 'eu-west-1' } });
+  const stack = new EmailApiStack(app, 'Monitored', { env: { account: '123456789012', region: 'eu-west-1' }, inboundDomain: 'in.mail.test' });
   Aspects.of(stack).add(new AwsSolutionsChecks());
   return { stack, template: Template.fromStack(stack) };
 }
 
 const queueNames = Object.keys(queues) as QueueName[];
 const backgroundNames = [...Object.keys(workers), ...Object.keys(schedules), 'inbound'];
+/** The queues' dead-letter queues and the inbound function's failure queue. */
+const deadLetterCount = queueNames.length + 1;
 
 let plain: { stack: EmailApiStack; template: Template };
 let mailed: { stack: EmailApiStack; template: Template };
@@ -46,7 +48,7 @@ describe('alarms', () => {
 
   it.each(backgroundNames)('%s: alarms when a whole invocation fails', (name) => {
     const { stack, template } = plain;
-    const fn = name === 'inbound' ? stack.inbound.function : (stack.workers.functions as Record<string, typeof stack.inbound.function>)[name] ?? stack.scheduling.functions[name];
+    const fn = name === 'inbound' ? stack.inbound!.function : (stack.workers.functions as Record<string, typeof stack.scheduling.functions[string]>)[name] ?? stack.scheduling.functions[name];
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'Errors',
       Namespace: 'AWS/Lambda',
@@ -79,9 +81,9 @@ describe('alarms', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.0008, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
-  it('has exactly the alarms above: one per dead-letter queue, one per background function, the 5xx rate and the two SES rates', () => {
-    expect(Object.keys(alarms(plain.template))).toHaveLength(queueNames.length + backgroundNames.length + 3);
-    expect(Object.keys(plain.stack.monitoring.alarms)).toHaveLength(queueNames.length + backgroundNames.length + 3);
+  it('has exactly the alarms above: one per dead-letter queue (and the inbound failure queue), one per background function, the 5xx rate and the two SES rates', () => {
+    expect(Object.keys(alarms(plain.template))).toHaveLength(deadLetterCount + backgroundNames.length + 3);
+    expect(Object.keys(plain.stack.monitoring.alarms)).toHaveLength(deadLetterCount + backgroundNames.length + 3);
   });
 
   it('notifies nobody without alarmEmail or alarmTopicArn, and creates no topic for it', () => {
@@ -95,7 +97,7 @@ describe('alarms', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
     const topic = { Ref: logicalId(stack.monitoring.alarmTopic as never) };
     const all = Object.values(alarms(template));
-    expect(all).toHaveLength(queueNames.length + backgroundNames.length + 3);
+    expect(all).toHaveLength(deadLetterCount + backgroundNames.length + 3);
     for (const alarm of all) {
       expect(alarm.Properties.AlarmActions).toEqual([topic]);
       expect(alarm.Properties.OKActions).toEqual([topic]);

@@ -50,3 +50,23 @@ export function nagErrors(stack: Stack): string[] {
     .findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))
     .map((e) => `${e.id}: ${String(e.entry.data).split('\n')[0]}`);
 }
+
+/**
+ * The value of a template expression made of strings, Ref (to the pseudo parameters given),
+ * Fn::Join, Fn::Split and Fn::Select: what CloudFormation would compute at deploy time.
+ */
+export function evaluate(expr: unknown, refs: Readonly<Record<string, string>>): string {
+  const value = (e: unknown): unknown => {
+    if (typeof e === 'string') return e;
+    const [[fn, arg]] = Object.entries(e as Record<string, any>);
+    if (fn === 'Ref') {
+      if (!(arg in refs)) throw new Error(`No value for Ref ${arg}`);
+      return refs[arg];
+    }
+    if (fn === 'Fn::Join') return (arg[1] as unknown[]).map((p) => value(p)).join(arg[0]);
+    if (fn === 'Fn::Split') return String(value(arg[1])).split(arg[0]);
+    if (fn === 'Fn::Select') return (value(arg[1]) as unknown[])[arg[0]];
+    throw new Error(`Cannot evaluate ${fn}`);
+  };
+  return String(value(expr));
+}

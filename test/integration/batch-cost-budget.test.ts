@@ -30,4 +30,14 @@ describe('what a batch recipient costs', () => {
     expect(result.event_publishes_per_recipient).toBe(1);
     expect(result.write_units_per_recipient).toBeLessThanOrEqual(budget.batch.write_units_per_recipient);
   });
+
+  test('a scheduled 200-recipient batch, its records written at accept, costs what an immediate one does', async () => {
+    const memory = { batches: DEFAULT_MEMORY_MB, 'batch-fanout': DEFAULT_MEMORY_MB, 'batch-send-worker': DEFAULT_MEMORY_MB, 'ses-events': DEFAULT_MEMORY_MB };
+    const result = await measureBatch(cloud, { recipients: 200, memory, scheduled: true });
+    expect(result.outbox_mails).toBe(200);
+    // The API writes each record (1 unit and its index entry); the fan-out then writes none and reads none back.
+    expect(result.write_units_by_step.batches).toBeGreaterThanOrEqual(2);
+    expect(result.read_units_by_step['batch-fanout']).toBeLessThan(0.5);
+    expect(result.write_units_per_recipient).toBeLessThanOrEqual(budget.batch.write_units_per_recipient);
+  });
 });

@@ -5,7 +5,7 @@ import { handler as sesEvents } from '../../functions/ses-events/handler';
 import type { Activity, ActivityStatus } from '../../shared/activity/activity';
 import { getActivity, putActivitiesInBatch } from '../../shared/activity/activity-repository';
 import type { Campaign } from '../../shared/campaigns/campaign';
-import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
+import { CampaignCounterBatch, readCampaignCounts } from '../../shared/campaigns/campaign-counters';
 import { services } from '../../shared/container';
 import { runExport } from '../../shared/campaign-reports/export-run';
 import { getExport } from '../../shared/campaign-reports/report-repository';
@@ -215,7 +215,8 @@ describe('GET /v1/campaigns/:id/recipients', () => {
     await putRecipients(campaign, 12, (i) => (i % 4 === 0 ? { current_status: 'delivered', delivered_at: new Date().toISOString(), human_opened_at: new Date().toISOString() } : {}));
     const res = await api('GET', `/v1/campaigns/${campaign.id}/recipients?status=delivered`, { key });
     expect(res.status).toBe(200);
-    expect(res.body.pagination.total).toBe(3);
+    expect(res.body.recipients).toHaveLength(3);
+    expect(res.body.pagination).toEqual({ per_page: 50, read: 12, next_cursor: null });
     expect(res.body.recipients.every((r: Data) => r.status === 'delivered' && r.opened === true)).toBe(true);
   });
 
@@ -246,12 +247,55 @@ describe('GET /v1/campaigns/:id/recipients', () => {
     }
   });
 
-  test('a filtered report of a campaign above 100,000 recipients is a 400 pointing to the export', async () => {
+  test('a filtered request reads at most 10 records per row of its page, answering what it found and a cursor to read on', async () => {
     const { key, id: projectId } = await freshProject();
     const campaign = await putCampaign(projectId, 250_000);
-    const res = await api('GET', `/v1/campaigns/${campaign.id}/recipients?status=bounced`, { key });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(`/v1/campaigns/${campaign.id}/exports`);
+    // 120 records, three of them bounced: one near the start, two far apart at the end.
+    await putRecipients(campaign, 120, (i) => ([7, 100, 119].includes(i) ? { current_status: 'bounced', bounced_at: new Date().toISOString() } : {}));
+    const found: string[] = [];
+    let cursor: string | null = null;
+    let requests = 0;
+    do {
+      const res = await api('GET', `/v1/campaigns/${campaign.id}/recipients?status=bounced&per_page=2${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      expect(res.status).toBe(200);
+      expect(res.body.pagination.read).toBeLessThanOrEqual(20);
+      expect(res.body.recipients.length).toBeLessThanOrEqual(2);
+      found.push(...res.body.recipients.map((r: Data) => r.email as string));
+      cursor = res.body.pagination.next_cursor;
+      requests++;
+    } while (cursor && requests < 20);
+    expect(found.sort()).toEqual(['r100@example.net', 'r119@example.net', 'r7@example.net']);
+    // 120 records at no more than 20 a request: at least six requests, each bounded.
+    expect(requests).toBeGreaterThanOrEqual(6);
+  });
+
+  test('a cursor names a position of its own list only: a forged, foreign or garbled one is a 400', async () => {
+    const owner = await freshProject();
+    const mine = await putCampaign(owner.id, 3);
+    const other = await putCampaign(owner.id, 3);
+    await putRecipients(other, 3);
+    const theirs = await api('GET', `/v1/campaigns/${other.id}/recipients?status=sent&per_page=1`, { key: owner.key });
+    const foreign = theirs.body.pagination.next_cursor as string;
+    expect(foreign).toEqual(expect.any(String));
+    const forged = (start: Record<string, string>) => Buffer.from(JSON.stringify({ shard: 0, start })).toString('base64url');
+    const ownShard = JSON.parse(Buffer.from(foreign, 'base64url').toString()).start.gsi6pk.replace(other.id, mine.id).replace(/#\d+$/, '#0');
+    for (const cursor of [
+      foreign,
+      'not-a-cursor',
+      Buffer.from('{"shard":99}').toString('base64url'),
+      '%%%',
+      forged({ pk: '', sk: 'ACT', gsi6pk: ownShard, gsi6sk: 'x' }),
+      forged({ pk: 'ACT#x', sk: 'ACT', gsi6pk: ownShard, gsi6sk: '\ud800' }),
+    ]) {
+      const res = await api('GET', `/v1/campaigns/${mine.id}/recipients?status=sent&cursor=${encodeURIComponent(cursor)}`, { key: owner.key });
+      expect([cursor.slice(0, 20), res.status, res.body.message ?? res.body.error]).toEqual([cursor.slice(0, 20), 400, expect.stringContaining('cursor')]);
+    }
+    // A forged start key of the campaign's own shard only moves within its list.
+    const within = await api('GET', `/v1/campaigns/${mine.id}/recipients?status=sent&cursor=${forged({ pk: 'ACT#x', sk: 'ACT', gsi6pk: ownShard, gsi6sk: '0' })}`, { key: owner.key });
+    expect(within.status).toBe(200);
+    const paged = await api('GET', `/v1/campaigns/${mine.id}/left-out?page=2`, { key: owner.key });
+    expect(paged.status).toBe(400);
+    expect(JSON.stringify(paged.body)).toContain('next_cursor');
   });
 });
 
@@ -261,14 +305,33 @@ describe('GET /v1/campaigns/:id/left-out', () => {
     const campaign = await putCampaign(projectId, 10);
     const reasons = ['bounce', 'unsubscribe', 'invalid_email', 'complaint', 'unsubscribe'];
     await putRecipients(campaign, 10, (i) => (i < reasons.length ? { current_status: 'suppressed', suppression_reason: reasons[i], sent_at: undefined } : {}));
+    const counters = new CampaignCounterBatch();
+    counters.add(campaign.id, 'suppressed', 5);
+    await counters.flush(services().db);
     const res = await api('GET', `/v1/campaigns/${campaign.id}/left-out`, { key });
     expect(res.status).toBe(200);
-    expect(res.body.left_out).toEqual({ total: 5, suppressed: 2, unsubscribed: 2, invalid: 1 });
+    expect(res.body.left_out).toEqual({ total: 5 });
     expect(res.body.recipients).toHaveLength(5);
+    expect(res.body.pagination).toEqual({ per_page: 50, read: 10, next_cursor: null });
     expect(res.body.recipients).toContainEqual({ email: 'r2@example.net', activity_id: expect.any(String), reason: 'invalid', suppression_reason: 'invalid_email' });
     const unsubscribed = await api('GET', `/v1/campaigns/${campaign.id}/left-out?reason=unsubscribed`, { key });
     expect(unsubscribed.body.recipients.map((r: Data) => r.email).sort()).toEqual(['r1@example.net', 'r4@example.net']);
-    expect(unsubscribed.body.pagination.total).toBe(2);
+  });
+
+  test('a page that fills stops at its last row: the cursor reads on from the next record, none skipped or repeated', async () => {
+    const { key, id: projectId } = await freshProject();
+    const campaign = await putCampaign(projectId, 30);
+    await putRecipients(campaign, 30, (i) => (i % 3 === 0 ? { current_status: 'suppressed', suppression_reason: 'bounce', sent_at: undefined } : {}));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await api('GET', `/v1/campaigns/${campaign.id}/left-out?per_page=3${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      expect(res.body.pagination.read).toBeLessThanOrEqual(30);
+      seen.push(...res.body.recipients.map((r: Data) => r.email as string));
+      cursor = res.body.pagination.next_cursor;
+    } while (cursor);
+    expect(seen).toHaveLength(10);
+    expect(new Set(seen).size).toBe(10);
   });
 });
 
@@ -306,6 +369,39 @@ describe('POST /v1/campaigns/:id/exports', () => {
     for (const id of ids) expect(csv).toContain(id);
     expect(csv).toContain('"""Quote, 7""@example.net"');
     expect(rows.slice(1).filter((r) => r.includes(',bounced,')).length).toBe(30);
+  });
+
+  test('ten parallel starts run one export: every answer names it; once it is done, a new start runs a new one', async () => {
+    const { key, id: projectId } = await freshProject();
+    const campaign = await putCampaign(projectId, 20);
+    await putRecipients(campaign, 20);
+    const starts = await Promise.all(Array.from({ length: 10 }, () => api('POST', `/v1/campaigns/${campaign.id}/exports`, { key })));
+    expect(starts.map((r) => r.status)).toEqual(Array(10).fill(202));
+    const ids = new Set(starts.map((r) => r.body.export.id as string));
+    expect(ids.size).toBe(1);
+    const [id] = [...ids];
+    const done = await settledExport(key, campaign.id, id);
+    expect(done).toMatchObject({ status: 'completed', rows: 20 });
+    const again = await api('POST', `/v1/campaigns/${campaign.id}/exports`, { key });
+    expect(again.status).toBe(202);
+    expect(again.body.export.id).not.toBe(id);
+    expect((await settledExport(key, campaign.id, again.body.export.id)).status).toBe('completed');
+  });
+
+  test('a running export whose run was lost is queued again by a repeat start, once per stall', async () => {
+    const { id: projectId } = await freshProject();
+    const campaign = await putCampaign(projectId, 3);
+    const { startExport, STALLED_EXPORT_MS } = await import('../../shared/campaign-reports/campaign-report');
+    const sent: unknown[] = [];
+    const at = (ms: number) => ({ ...services(), queue: { send: async (_q: string, job: unknown) => void sent.push(job) } as never, clock: { now: () => new Date(Date.now() + ms) } });
+    // The record is written, its queue message never is (a crash between the two).
+    const lost = (await startExport({ ...services(), queue: { send: async () => undefined } as never }, projectId, campaign.id)).export as Data;
+    expect(((await startExport(at(0), projectId, campaign.id)).export as Data).id).toBe(lost.id);
+    expect(sent).toHaveLength(0);
+    const later = at(STALLED_EXPORT_MS + 60_000);
+    const repeats = await Promise.all([startExport(later, projectId, campaign.id), startExport(later, projectId, campaign.id)]);
+    expect(repeats.map((r) => (r.export as Data).id)).toEqual([lost.id, lost.id]);
+    expect(sent).toEqual([{ kind: 'run', project_id: projectId, campaign_id: campaign.id, export_id: lost.id }]);
   });
 
   test('written in several parts, a replayed part (crash after its upload) leaves every row once', async () => {

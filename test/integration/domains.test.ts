@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
+import { CreateEmailIdentityCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { handler as recheck } from '../../functions/domain-recheck/handler';
 import { overrideServices, services } from '../../shared/container';
 import { TRACKING_NOT_CONFIGURED, getSubdomain, putSubdomain } from '../../shared/domains/subdomains';
@@ -270,6 +271,53 @@ describe('POST /domains/:domain/recreate', () => {
     await registerAndPublish(domain);
     await cloud.api('POST', `/domains/${domain}/verify`);
     expect((await cloud.api('POST', `/domains/${domain}/recreate`)).status).toBe(409);
+  });
+});
+
+describe('SES identities this deployment did not create for the project (docs/decisions.md)', () => {
+  // Another application of the same AWS account, talking to SES directly.
+  const ses = () => new SESv2Client({});
+  const identityOf = async (domain: string) => ses().send(new GetEmailIdentityCommand({ EmailIdentity: domain }));
+  const newProject = async (name: string) => {
+    const { db, clock } = services();
+    return (await createProject(db, clock, { organizationId: cloud.seed.organization_id, name })).liveKey;
+  };
+
+  test.each([
+    ['made by hand (no tags)', []],
+    ['made by another deployment', [{ Key: 'mailroom:stack', Value: 'SomeOtherStack' }, { Key: 'mailroom:project', Value: 'p' }]],
+  ])('registering a domain whose identity exists at SES, %s, is refused with 409 and leaves the identity untouched', async (_name, tags) => {
+    const domain = fresh();
+    await ses().send(new CreateEmailIdentityCommand({ EmailIdentity: domain, Tags: tags }));
+    const before = await identityOf(domain);
+    const res = await register(domain);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: `Domain ${domain} already has a sending identity that this service did not create; it cannot be registered or changed here` });
+    const after = await identityOf(domain);
+    expect(after.MailFromAttributes).toBeUndefined();
+    expect(after.DkimAttributes?.Tokens).toEqual(before.DkimAttributes?.Tokens);
+    expect((await cloud.api('GET', `/domains/${domain}/status`)).status).toBe(404);
+  });
+
+  test("a project cannot recreate (delete) the identity another project's registration created; it reuses it read-only", async () => {
+    const [first, second] = [await newProject('Creator'), await newProject('Latecomer')];
+    const domain = fresh('fail.');
+    const a = await register(domain, first);
+    expect(a.status).toBe(201);
+    expect((await register(domain, second)).status).toBe(201);
+    const res = await cloud.api('POST', `/domains/${domain}/recreate`, { key: second });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: `Domain ${domain} has a sending identity created for another project; it cannot be changed from this one` });
+    expect((await identityOf(domain)).DkimAttributes?.Tokens).toEqual(a.body.dkim_tokens);
+    // Its creator still can.
+    expect((await cloud.api('POST', `/domains/${domain}/recreate`, { key: first })).status).toBe(200);
+  });
+
+  test('the identities this service creates carry its deployment and project tags', async () => {
+    const domain = fresh();
+    await register(domain);
+    const tags = Object.fromEntries(((await identityOf(domain)).Tags ?? []).map((t) => [t.Key, t.Value]));
+    expect(tags).toEqual({ 'mailroom:stack': services().config.SES_IDENTITY_OWNER, 'mailroom:project': cloud.seed.project_id });
   });
 });
 

@@ -1,3 +1,6 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { listLeads } from '../../shared/audience/lead-service';
+import { services } from '../../shared/container';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;
@@ -99,6 +102,70 @@ describe('GET /v1/leads', () => {
     expect(search.body.pagination).toMatchObject({ total: 2 });
     expect((await api('GET', '/v1/leads?per_page=201', undefined, k)).status).toBe(400);
     expect((await api('GET', '/v1/leads?segment_id=bad', undefined, k)).status).toBe(400);
+  });
+});
+
+describe('GET /v1/leads?search=: a page reads its own window of matches, never the whole prefix', () => {
+  let k: string;
+  let projectId: string;
+  // 300 leads whose email starts with "a" (half also named "A…"), and 100 found by their name only.
+  const byEmail = Array.from({ length: 300 }, (_, i) => `a${String(i).padStart(3, '0')}@example.com`);
+  const byName = Array.from({ length: 100 }, (_, i) => `z${String(i).padStart(3, '0')}@example.com`);
+
+  beforeAll(async () => {
+    const created = await cloud.api('POST', '/v1/partner/projects', { key: cloud.seed.partner_key, body: { name: `Search ${Date.now()}` } });
+    [k, projectId] = [created.body.api_key as string, created.body.project_id as string];
+    const leads = [
+      ...byEmail.map((email, i) => ({ email, data: i % 2 === 0 ? { name: `Al ${i}` } : {} })),
+      ...byName.map((email, i) => ({ email, data: { name: `Amy ${String(i).padStart(3, '0')}` } })),
+      { email: 'bob@example.com', data: { name: 'Bob' } },
+    ];
+    expect((await api('POST', '/v1/leads', { leads }, k)).status).toBe(201);
+  });
+
+  test('a one-character search reads at most per_page + 1 keys per shard and phase, not every match', async () => {
+    let keysRead = 0;
+    const db = services().db;
+    const counting = { ...db, doc: { send: async (command: any) => {
+      const out: any = await db.doc.send(command);
+      if (command instanceof QueryCommand) keysRead += (out.Items ?? []).length;
+      return out;
+    } } } as typeof db;
+    const page = await listLeads(counting, projectId, { page: 1, perPage: 10 }, { search: 'a' });
+    expect(page.leads.map((l) => l.email)).toEqual(byEmail.slice(0, 10));
+    expect(keysRead).toBeLessThanOrEqual(2 * 16 * 11);
+    expect(page.nextCursor).toEqual(expect.any(String));
+  });
+
+  test('next_cursor walks every match once: emails in order, then the leads found by name only', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let requests = 0;
+    do {
+      const res = await api('GET', `/v1/leads?search=A&per_page=50${cursor ? `&cursor=${cursor}` : ''}`, undefined, k);
+      expect(res.status).toBe(200);
+      expect((res.body.data as Data[]).length).toBeLessThanOrEqual(50);
+      seen.push(...(res.body.data as Data[]).map((l) => l.email as string));
+      cursor = (res.body.pagination as Data).next_cursor;
+      requests++;
+    } while (cursor && requests < 30);
+    expect(seen).toEqual([...byEmail, ...byName]);
+  });
+
+  test('page keeps working up to 1,000 deep, and agrees with the cursor; deeper is a 400 naming cursor', async () => {
+    const second = await api('GET', '/v1/leads?search=a&per_page=50&page=2', undefined, k);
+    expect((second.body.data as Data[]).map((l) => l.email)).toEqual(byEmail.slice(50, 100));
+    expect(second.body.pagination).toMatchObject({ page: 2, per_page: 50, total: 101, next_cursor: expect.any(String) });
+    const first = await api('GET', '/v1/leads?search=a&per_page=50', undefined, k);
+    const viaCursor = await api('GET', `/v1/leads?search=a&per_page=50&cursor=${(first.body.pagination as Data).next_cursor}`, undefined, k);
+    expect(viaCursor.body.data).toEqual(second.body.data);
+    const last = await api('GET', '/v1/leads?search=amy&per_page=200', undefined, k);
+    expect(last.body.pagination).toMatchObject({ total: 100, next_cursor: null });
+    const deep = await api('GET', '/v1/leads?search=a&per_page=200&page=6', undefined, k);
+    expect(deep.status).toBe(400);
+    expect(deep.body.error).toContain('cursor');
+    const foreign = await api('GET', `/v1/leads?search=b&cursor=${(first.body.pagination as Data).next_cursor}`, undefined, k);
+    expect(foreign.status).toBe(400);
   });
 });
 

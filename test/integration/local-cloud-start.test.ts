@@ -5,11 +5,12 @@ import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalCloud } from '../../local/cloud';
 import { overrideServices, services } from '../../shared/container';
+import { updateProjectFields } from '../../shared/projects/project-repository';
 import { projectKey } from '../../shared/store/keys';
 import { startTestCloud } from './support/test-cloud';
 import { freePort } from '../../local/free-port';
 
-/** Listens on a port of 127.0.0.1 and 0.0.0.0 alike (DynamoDB Local binds 0.0.0.0), hanging up on every caller. */
+/** Listens on a port of 127.0.0.1 and 0.0.0.0 alike (as another program might), hanging up on every caller. */
 function occupy(port: number): Promise<net.Server> {
   return new Promise((resolve, reject) => {
     const server = net.createServer((socket) => socket.destroy());
@@ -59,5 +60,49 @@ describe('starting the local cloud', () => {
       await second.stop();
     }
   }, 120_000);
-});
 
+  test('with the data of an earlier run but no seed file, the start comes up with the same demo project, new keys, and the seed file written again', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-reseed-'));
+    const ports = { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 };
+    const seedFile = path.join(dataDir, 'seed.json');
+    try {
+      const first = await startLocalCloud({ dataDir, persist: true, ports, workers: false, quickStart: true });
+      const earlier = first.seed;
+      await first.stop();
+      fs.rmSync(seedFile);
+
+      const second = await startLocalCloud({ dataDir, persist: true, ports, workers: false, quickStart: true });
+      try {
+        expect(second.seed).toMatchObject({ project_id: earlier.project_id, organization_id: earlier.organization_id, sender_email: earlier.sender_email });
+        expect(second.seed.live_key).not.toBe(earlier.live_key);
+        expect(JSON.parse(fs.readFileSync(seedFile, 'utf8'))).toEqual(second.seed);
+        // The new keys work; the demo domain is still verified for the project.
+        const domains = await fetch(`${second.baseUrl}/domains/health`, { headers: { authorization: `Bearer ${second.seed.live_key}` } });
+        expect(domains.status).toBe(200);
+        expect(JSON.stringify(await domains.json())).toContain('demo.mailroom.test');
+        const projects = await fetch(`${second.baseUrl}/v1/partner/projects`, { headers: { authorization: `Bearer ${second.seed.partner_key}` } });
+        expect(projects.status).toBe(200);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  test('data whose demo project cannot be reused stops the start with one line on how to start fresh', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-reseed-'));
+    const ports = { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 };
+    try {
+      const first = await startLocalCloud({ dataDir, persist: true, ports, workers: false, quickStart: true });
+      await updateProjectFields(services().db, first.seed.project_id, { disabled_at: new Date().toISOString() });
+      await first.stop();
+      fs.rmSync(path.join(dataDir, 'seed.json'));
+      const failed = startLocalCloud({ dataDir, persist: true, ports, workers: false, quickStart: true });
+      await expect(failed).rejects.toThrow(`to start fresh, stop Mailroom, delete ${path.resolve(dataDir)} and run npm start again`);
+      await expect(failed.catch((e: Error) => e.message)).resolves.not.toContain('\n');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -40,6 +40,12 @@ describe('GET /openapi.json', () => {
     for (const route of routes) expect(document.paths[route.path]?.[route.method.toLowerCase()]).toBeDefined();
   });
 
+  test('names this server whatever X-Forwarded-Host a caller sends', async () => {
+    const res = await fetch(`${cloud.baseUrl}/openapi.json`, { headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } });
+    const document = (await res.json()) as { servers: { url: string }[] };
+    expect(document.servers).toEqual([{ url: cloud.baseUrl }]);
+  });
+
   test('needs no key', async () => {
     const res = await fetch(`${cloud.baseUrl}/openapi.json`, { headers: { authorization: 'Bearer sk_dev_nope' } });
     expect(res.status).toBe(200);

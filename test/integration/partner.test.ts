@@ -1,5 +1,5 @@
 import { overrideServices, services } from '../../shared/container';
-import { TRACKING_NOT_CONFIGURED } from '../../shared/domains/subdomains';
+import { RECEIVING_OFF, TRACKING_NOT_CONFIGURED } from '../../shared/domains/subdomains';
 import { createOrganization, issuePartnerKey, setMaxProjects } from '../../shared/organizations/organization-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
 import { routes } from '../../shared/routes';
@@ -225,6 +225,23 @@ describe('Domains and senders under a project', () => {
     expect(again.status).toBe(200);
     expect(again.body.reused).toBe(true);
     expect((again.body.skipped as any[]).map((s) => s.step)).toEqual(['reply_domain', 'tracking_domain']);
+  });
+
+  test('without receiving the domain is onboarded all the same, with the reply step as a warning', async () => {
+    const made = await create();
+    const domain = freshDomain();
+    const configured = services().config;
+    overrideServices({ config: { ...configured, RECEIVING: 'off' } });
+    try {
+      const res = await partner('POST', `/projects/${made.body.project_id}/domains`, { domain, sender: { name: 'A', email: `a@${domain}` } });
+      expect(res.status).toBe(201);
+      expect(res.body.warnings).toEqual([{ step: 'reply_domain', error_code: 'RECEIVING_OFF', error: RECEIVING_OFF }]);
+      expect(res.body.reply_domain).toBeNull();
+      expect((res.body.records as any[]).map((r) => r.purpose)).not.toContain('reply_mx');
+      expect(res.body.tracking_domain).toMatchObject({ domain: `track.${domain}` });
+    } finally {
+      overrideServices({ config: configured });
+    }
   });
 
   test('without a tracking host the domain is onboarded all the same, with the tracking step as a warning', async () => {

@@ -23,6 +23,9 @@ beforeAll(async () => {
     if (req.url === '/report.pdf') {
       res.writeHead(200, { 'content-type': 'application/pdf' });
       res.end(Buffer.from('%PDF-1.4 fake report'));
+    } else if (req.url === '/five-mb.bin') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.alloc(5 * 1024 * 1024, 7));
     } else if (req.url === '/huge.bin') {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.end(Buffer.alloc(10 * 1024 * 1024 + 1, 1));
@@ -226,6 +229,40 @@ describe('POST /v1/send-email: accepted sends', () => {
     const res = await send(sendBody(cloud), created.liveKey);
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('Project is disabled; sending is stopped');
+  });
+});
+
+describe('Request size: what API Gateway and Lambda carry (docs/decisions.md)', () => {
+  const MB = 1024 * 1024;
+  const inline = (rawBytes: number) => sendBody(cloud, { attachments: [{ filename: 'big.bin', content: Buffer.alloc(rawBytes, 5).toString('base64') }] });
+
+  test('a body over 5 MB is refused with 413 and a message that points to attachments by URL', async () => {
+    // 4 MB of attachment is 5.33 MB of base64: under Lambda's 6 MB, over the API's 5 MB.
+    const res = await send(inline(4 * MB));
+    expect(res.status).toBe(413);
+    expect(res.body.error).toMatch(/^Request body is \d+ bytes; the API takes at most 5242880 bytes \(5 MB\)\. Send larger attachments by url\.$/);
+  });
+
+  test("a body whose event is over Lambda's 6 MB never reaches the service: API Gateway's 500", async () => {
+    const res = await send(inline(4.6 * MB));
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: 'Internal Server Error' });
+  });
+
+  test('3.5 MB of inline attachment (4.7 MB of body) is accepted and sent', async () => {
+    const res = await send(inline(3.5 * MB));
+    expect(res.status).toBe(200);
+    const activity = await cloud.waitForActivity(res.body.email_id as string, cloud.seed.live_key, untilFinal);
+    expect(activity.current_status).toBe('delivered');
+  });
+
+  test('10 MB of attachments by URL (part 8\'s full total) is fetched and sent', async () => {
+    const res = await send(sendBody(cloud, { attachments: [{ filename: 'one.bin', url: `${filesUrl}/five-mb.bin` }, { filename: 'two.bin', url: `${filesUrl}/five-mb.bin` }] }));
+    expect(res.status).toBe(200);
+    const activity = await cloud.waitForActivity(res.body.email_id as string, cloud.seed.live_key, untilFinal);
+    expect(activity.current_status).toBe('delivered');
+    const mail = (await cloud.outbox()).find((m) => m.messageId === activity.message_id);
+    expect(mail?.attachments.map((a) => Buffer.from(a.content, 'base64').length)).toEqual([5 * MB, 5 * MB]);
   });
 });
 

@@ -1161,7 +1161,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The outcome per recipient, paged */
+        /** The outcome per recipient, paged (with `status`: by `cursor`, reading at most 10 records per row of the page) */
         get: operations["getV1CampaignsByIdRecipients"];
         put?: never;
         post?: never;
@@ -1178,7 +1178,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recipients left out, and why */
+        /** Recipients left out, and why, paged by `cursor` (at most 10 records read per row of the page) */
         get: operations["getV1CampaignsByIdLeftOut"];
         put?: never;
         post?: never;
@@ -1505,7 +1505,9 @@ export interface operations {
                         /** Format: email */
                         email: string;
                         name?: string | null;
+                        /** @description Variables over the request's `data`: at most 16 levels deep and 32 KB as JSON. */
                         data?: Record<string, never> | null;
+                        /** @description Echoed on the activity: at most 16 levels deep and 32 KB as JSON. */
                         metadata?: Record<string, never> | null;
                     })[];
                     custom_headers?: {
@@ -4091,6 +4093,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 search?: string;
                 segment_id?: string;
             };
@@ -5499,6 +5502,7 @@ export interface operations {
                 page?: string;
                 per_page?: string;
                 status?: string;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -5508,7 +5512,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The outcome per recipient, paged */
+            /** @description The outcome per recipient, paged (with `status`: by `cursor`, reading at most 10 records per row of the page) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5545,6 +5549,7 @@ export interface operations {
                 page?: string;
                 per_page?: string;
                 reason?: string;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -5554,7 +5559,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Recipients left out, and why */
+            /** @description Recipients left out, and why, paged by `cursor` (at most 10 records read per row of the page) */
             200: {
                 headers: {
                     [name: string]: unknown;

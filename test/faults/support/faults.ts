@@ -53,7 +53,7 @@ export class CrashError extends Error {
   }
 }
 
-/** Counts of what was injected, for the report and the README figures. */
+/** Counts of what was injected, for the report and the figures in docs/testing.md. */
 export class FaultLog {
   readonly counts: Record<string, number> = {};
   add(kind: string, n = 1): void {

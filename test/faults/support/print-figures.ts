@@ -1,6 +1,6 @@
 /**
- * `npm run faults:figures`: the figures README reports, one line each, from the last run of each
- * check in FIGURES_FILE (written by `npm run test:faults`), so the README table can be refreshed
+ * `npm run faults:figures`: the figures docs/testing.md reports, one line each, from the last run of each
+ * check in FIGURES_FILE (written by `npm run test:faults`), so the table in docs/testing.md can be refreshed
  * from a run instead of from memory.
  */
 import fs from 'node:fs';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Where the suite's last figures go (one JSON line per check), read when README's figures are updated. */
+/** Where the suite's last figures go (one JSON line per check), read when the figures in docs/testing.md are updated. */
 export const FIGURES_FILE = path.resolve(__dirname, '../../../.local/faults-figures.jsonl');
 
 /** Prints a check's figures and appends them to FIGURES_FILE. */

@@ -7,7 +7,7 @@ import { campaignMails, startCampaign, storedCampaign } from './campaigns';
 import type { FaultCloud } from './fault-cloud';
 import { deadLetters, waitForQuiet } from './pump';
 
-/** What a workload run found: the figures the README reports, and the lists that must be empty. */
+/** What a workload run found: the figures docs/testing.md reports, and the lists that must be empty. */
 export interface WorkloadReport {
   readonly accepted: number;
   readonly refused: number;

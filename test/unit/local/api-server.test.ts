@@ -81,6 +81,27 @@ describe('the local API server and malformed requests', () => {
     await stillServes();
   });
 
+  test("a request whose event is over Lambda's 6 MB invoke payload never reaches the function: 500, as API Gateway answers", async () => {
+    const calls: string[] = [];
+    const spying = await startApiServer({
+      port: 0,
+      handlers: new Proxy(handlers, { get: (target, group: string) => async (event: APIGatewayProxyEventV2) => (calls.push(group), (target as any)[group](event)) }),
+    });
+    try {
+      // 6 MB of body is under API Gateway's 10 MB, but the event around it is over Lambda's 6 MB.
+      const res = await fetch(`${spying.url}/v1/templates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(6 * 1024 * 1024, 0x20) });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({ message: 'Internal Server Error' });
+      expect(calls).toEqual([]);
+      // Just under the limit, the function runs.
+      const fits = await fetch(`${spying.url}/v1/templates`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(6 * 1024 * 1024 - 4096, 0x20) });
+      expect(fits.status).toBe(200);
+      expect(calls).toEqual(['templates']);
+    } finally {
+      await spying.stop();
+    }
+  });
+
   test('a handler that throws answers 500, and the server keeps serving', async () => {
     const res = await fetch(`${server.url}/v1/send-email`, { method: 'POST' });
     expect(res.status).toBe(500);

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { existingActivityIds } from '../../../../shared/activity/activity-repository';
+import { existingActivities } from '../../../../shared/activity/activity-repository';
 import { createDocumentClient, type Db } from '../../../../shared/store/client';
 
 /** The check a redelivered fan-out chunk makes before writing its records again (issue 16). */
@@ -13,9 +13,9 @@ const db: Db = { doc: createDocumentClient(new DynamoDBClient({ region: 'us-east
 
 describe('which records of a redelivered chunk exist', () => {
   test('are read strongly consistent, so a record just sent is never written back as queued', async () => {
-    doc.on(BatchGetCommand).resolves({ Responses: { mailroom: [{ id: 'a-1', current_status: 'sent' }] } });
-    const found = await existingActivityIds(db, ['a-1', 'a-2']);
-    expect(found).toEqual(new Map([['a-1', 'sent']]));
+    doc.on(BatchGetCommand).resolves({ Responses: { mailroom: [{ id: 'a-1', current_status: 'sent', created_at: '2026-11-26T10:00:00.000Z' }] } });
+    const found = await existingActivities(db, ['a-1', 'a-2']);
+    expect(found).toEqual(new Map([['a-1', { current_status: 'sent', created_at: '2026-11-26T10:00:00.000Z' }]]));
     const request = doc.commandCalls(BatchGetCommand)[0].args[0].input;
     expect(request.RequestItems?.mailroom.ConsistentRead).toBe(true);
   });

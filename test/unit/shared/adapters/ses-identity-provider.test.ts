@@ -11,28 +11,43 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { SesIdentityProvider } from '../../../../shared/adapters/ses-identity-provider';
 
 const ses = mockClient(SESv2Client);
-const provider = new SesIdentityProvider(new SESv2Client({ region: 'us-east-1' }), 'mailroom-set');
+const provider = new SesIdentityProvider(new SESv2Client({ region: 'us-east-1' }), 'mailroom-set', 'MailroomStack');
 afterEach(() => ses.reset());
 
 const exists = () => new AlreadyExistsException({ message: 'exists', $metadata: {} });
 const missing = () => new NotFoundException({ message: 'missing', $metadata: {} });
 
 describe('SesIdentityProvider.ensureDomainIdentity', () => {
-  test('creates the identity with Easy DKIM and the configuration set, returning the three tokens', async () => {
+  test('creates the identity with Easy DKIM and the configuration set, tagged for this deployment and the project, returning the three tokens', async () => {
     ses.on(CreateEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['a', 'b', 'c'], Status: 'PENDING' } });
-    await expect(provider.ensureDomainIdentity('example.com')).resolves.toEqual({ dkimTokens: ['a', 'b', 'c'], created: true });
-    expect(ses.commandCalls(CreateEmailIdentityCommand)[0].args[0].input).toEqual({ EmailIdentity: 'example.com', ConfigurationSetName: 'mailroom-set' });
+    await expect(provider.ensureDomainIdentity('example.com', 'p1')).resolves.toEqual({
+      dkimTokens: ['a', 'b', 'c'],
+      created: true,
+      createdBy: { deployment: 'MailroomStack', project: 'p1' },
+    });
+    expect(ses.commandCalls(CreateEmailIdentityCommand)[0].args[0].input).toEqual({
+      EmailIdentity: 'example.com',
+      ConfigurationSetName: 'mailroom-set',
+      Tags: [
+        { Key: 'mailroom:stack', Value: 'MailroomStack' },
+        { Key: 'mailroom:project', Value: 'p1' },
+      ],
+    });
   });
 
-  test('an identity that already exists is reconciled: its tokens are read back', async () => {
+  test('an identity that already exists is reconciled: its tokens and creator tags are read back', async () => {
     ses.on(CreateEmailIdentityCommand).rejects(exists());
-    ses.on(GetEmailIdentityCommand).resolves({ DkimAttributes: { Tokens: ['x', 'y', 'z'] }, VerifiedForSendingStatus: false });
-    await expect(provider.ensureDomainIdentity('example.com')).resolves.toEqual({ dkimTokens: ['x', 'y', 'z'], created: false });
+    ses.on(GetEmailIdentityCommand).resolves({
+      DkimAttributes: { Tokens: ['x', 'y', 'z'] },
+      VerifiedForSendingStatus: false,
+      Tags: [{ Key: 'mailroom:stack', Value: 'Other' }],
+    });
+    await expect(provider.ensureDomainIdentity('example.com', 'p1')).resolves.toEqual({ dkimTokens: ['x', 'y', 'z'], created: false, createdBy: { deployment: 'Other', project: undefined } });
   });
 
   test('other errors are not swallowed', async () => {
     ses.on(CreateEmailIdentityCommand).rejects(new Error('AccessDenied'));
-    await expect(provider.ensureDomainIdentity('example.com')).rejects.toThrow('AccessDenied');
+    await expect(provider.ensureDomainIdentity('example.com', 'p1')).rejects.toThrow('AccessDenied');
   });
 });
 
@@ -50,6 +65,7 @@ describe('SesIdentityProvider.getIdentity', () => {
       dkimStatus: 'PENDING',
       mailFromStatus: 'SUCCESS',
       dkimTokens: ['a', 'b', 'c'],
+      createdBy: { deployment: undefined, project: undefined },
     });
   });
 
@@ -82,8 +98,12 @@ describe('SesIdentityProvider: MAIL FROM, delete, addresses', () => {
 
   test('an address identity is created once (SES mails the owner); a second create is fine', async () => {
     ses.on(CreateEmailIdentityCommand).resolvesOnce({}).rejects(exists());
-    await provider.createAddressIdentity('owner@example.com');
-    await provider.createAddressIdentity('owner@example.com');
+    await provider.createAddressIdentity('owner@example.com', 'p1');
+    await provider.createAddressIdentity('owner@example.com', 'p1');
     expect(ses.commandCalls(CreateEmailIdentityCommand)).toHaveLength(2);
+    expect(ses.commandCalls(CreateEmailIdentityCommand)[0].args[0].input.Tags).toEqual([
+      { Key: 'mailroom:stack', Value: 'MailroomStack' },
+      { Key: 'mailroom:project', Value: 'p1' },
+    ]);
   });
 });

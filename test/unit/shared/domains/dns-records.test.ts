@@ -1,4 +1,5 @@
-import { fqdn, registrationRecords, withDkimTokens } from '../../../../shared/domains/dns-records';
+import { fqdn, providerHosts, registrationRecords, withDkimTokens } from '../../../../shared/domains/dns-records';
+import type { Config } from '../../../../shared/config';
 import { isDomainName } from '../../../../shared/mail/addresses';
 
 const hosts = {
@@ -7,6 +8,7 @@ const hosts = {
   spfHost: 'amazonses.com',
   feedbackHost: 'feedback-smtp.eu-west-1.amazonses.com',
   inboundHost: 'inbound-smtp.eu-west-1.amazonaws.com',
+  receiving: true,
   dmarcReportsDomain: 'dmarc.mailroom.example',
   trackingHost: 'track.mailroom.example',
 };
@@ -35,6 +37,35 @@ describe('The 8 records of part 2', () => {
   test('new DKIM tokens replace the three DKIM records in place', () => {
     const next = withDkimTokens(records, ['n1', 'n2', 'n3'], hosts);
     expect(next.map((r) => r.name)).toEqual(['_amazonses', 'n1._domainkey', 'n2._domainkey', 'n3._domainkey', '@', '_dmarc', 'send', 'send']);
+  });
+});
+
+describe('The DMARC record and receiving (docs/decisions.md, "Receiving off: no promises of a mailbox")', () => {
+  const cfg = (changes: Partial<Config>) =>
+    ({ PROVIDER_LABEL: 'amazonses', PROVIDER_DKIM_HOST: 'd', PROVIDER_SPF_HOST: 's', AWS_REGION: 'eu-west-1', INBOUND_DOMAIN: 'reply.mail.example.com', ...changes }) as Config;
+  const dmarcOf = (c: Config) =>
+    registrationRecords({ identityId: 'ID-1', token: 'T', dkimTokens: ['k1', 'k2', 'k3'], hosts: providerHosts(c) }).find((r) => r.purpose === 'dmarc')!.value;
+
+  test('with receiving, reports go to the inbound domain unless a reports domain is set', () => {
+    expect(dmarcOf(cfg({ RECEIVING: 'on' }))).toBe('v=DMARC1; p=none; rua=mailto:d-ID-1@reply.mail.example.com');
+    expect(dmarcOf(cfg({ RECEIVING: 'on', DMARC_REPORTS_DOMAIN: 'dmarc.example.net' }))).toBe('v=DMARC1; p=none; rua=mailto:d-ID-1@dmarc.example.net');
+  });
+
+  test('without receiving, the record names the reports domain when one is set, and no rua at all otherwise', () => {
+    expect(dmarcOf(cfg({ RECEIVING: 'off', DMARC_REPORTS_DOMAIN: 'dmarc.example.net' }))).toBe('v=DMARC1; p=none; rua=mailto:d-ID-1@dmarc.example.net');
+    expect(dmarcOf(cfg({ RECEIVING: 'off' }))).toBe('v=DMARC1; p=none');
+  });
+
+  test('the registration keeps its 8 records either way', () => {
+    for (const RECEIVING of ['on', 'off'] as const) {
+      const records = registrationRecords({ identityId: 'ID-1', token: 'T', dkimTokens: ['k1', 'k2', 'k3'], hosts: providerHosts(cfg({ RECEIVING })) });
+      expect(records.map((r) => r.purpose)).toEqual(['provider_verification', 'dkim', 'dkim', 'dkim', 'spf', 'dmarc', 'return_path', 'return_path']);
+    }
+  });
+
+  test('reply domains are possible only with receiving', () => {
+    expect(providerHosts(cfg({ RECEIVING: 'on' })).receiving).toBe(true);
+    expect(providerHosts(cfg({ RECEIVING: 'off' })).receiving).toBe(false);
   });
 });
 

@@ -36,6 +36,7 @@ const HOSTS = {
   spfHost: 'amazonses.com',
   feedbackHost: 'feedback-smtp.us-east-1.amazonses.com',
   inboundHost: 'inbound-smtp.us-east-1.amazonaws.com',
+  receiving: true,
   dmarcReportsDomain: 'reply.mailroom.local',
   trackingHost: 'track.mailroom.local',
 } satisfies ProviderHosts;

@@ -15,6 +15,7 @@ const HOSTS: ProviderHosts = {
   spfHost: 'amazonses.com',
   feedbackHost: 'feedback-smtp.us-east-1.amazonses.com',
   inboundHost: 'inbound-smtp.us-east-1.amazonaws.com',
+  receiving: true,
   dmarcReportsDomain: 'reply.mailroom.local',
   trackingHost: 'track.mailroom.local',
 };

@@ -3,7 +3,7 @@ import { assessDomain } from '../../../../shared/domains/domain-health';
 import { registrationRecords } from '../../../../shared/domains/dns-records';
 import { hardBounceRate } from '../../../../shared/stats/domain-stats';
 
-const hosts = { label: 'amazonses', dkimHost: 'd', spfHost: 's', feedbackHost: 'f', inboundHost: 'i', dmarcReportsDomain: 'r', trackingHost: 't' };
+const hosts = { label: 'amazonses', dkimHost: 'd', spfHost: 's', feedbackHost: 'f', inboundHost: 'i', receiving: true, dmarcReportsDomain: 'r', trackingHost: 't' };
 
 function domain(over: Partial<SendingDomain> = {}, statuses: Record<string, 'verified' | 'not_set' | 'mismatch'> = {}): SendingDomain {
   const records = registrationRecords({ identityId: 'i', token: 't', dkimTokens: ['a', 'b', 'c'], hosts }).map((r) => ({

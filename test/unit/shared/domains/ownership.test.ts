@@ -10,6 +10,7 @@ const hosts = {
   spfHost: 'amazonses.com',
   feedbackHost: 'feedback-smtp.us-east-1.amazonses.com',
   inboundHost: 'inbound-smtp.us-east-1.amazonaws.com',
+  receiving: true,
   dmarcReportsDomain: 'reports.example.net',
   trackingHost: 'track.example.net',
 };

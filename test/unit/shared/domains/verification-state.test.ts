@@ -9,6 +9,7 @@ const hosts = {
   spfHost: 'amazonses.com',
   feedbackHost: 'feedback-smtp.us-east-1.amazonses.com',
   inboundHost: 'inbound-smtp.us-east-1.amazonaws.com',
+  receiving: true,
   dmarcReportsDomain: 'reports.example.net',
   trackingHost: 'track.example.net',
 };
@@ -41,6 +42,7 @@ const state = (over: Partial<IdentityState>): IdentityState => ({
   dkimStatus: 'PENDING',
   mailFromStatus: 'PENDING',
   dkimTokens: ['a', 'b', 'c'],
+  createdBy: {},
   ...over,
 });
 const ready = state({ verifiedForSending: true });

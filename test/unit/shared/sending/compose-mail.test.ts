@@ -59,6 +59,14 @@ describe('composing an advanced send', () => {
       expect(variablesUsed).toEqual(['name', 'price']);
     });
 
+    it('escapes variables in the html only: the subject and the text show them as given, the subject on one line', () => {
+      const data = { name: "O'Brien & Co", price: '<5 €>' };
+      const { payload } = compose(content({ subject: 'Order for {{name}}\n{{price}}', text: "{{name}}'s total: {{price}}", data }));
+      expect(payload.html).toBe('<p>Price: &lt;5 €&gt;</p>');
+      expect(payload.subject).toBe("Order for O'Brien & Co <5 €>");
+      expect(payload.text).toBe("O'Brien & Co's total: <5 €>");
+    });
+
     it('carries no unsubscribe header even with data', () => {
       expect(compose(content({ data: {} })).payload.headers).toBeUndefined();
     });

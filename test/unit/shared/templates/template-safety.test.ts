@@ -32,7 +32,7 @@ describe('templates that do not compile are a 400 with the parser\'s reason, lin
     ['#each without its argument', '{{#each}}x{{/each}}', 1, 1, 'each needs exactly one argument'],
     ['#with with two', '{{#with a b}}x{{/with}}', 1, 1, 'with needs exactly one argument'],
   ])('%s', (_name, source, line, column, reason) => {
-    const error = refusal(() => renderTemplate(source, {}));
+    const error = refusal(() => renderTemplate(source, {}, { format: 'html' }));
     expect(error.status).toBe(400);
     expect(error.code).toBe('TEMPLATE_INVALID');
     expect(error.message).toContain(`Template syntax error in html at line ${line}, column ${column}: `);
@@ -41,12 +41,12 @@ describe('templates that do not compile are a 400 with the parser\'s reason, lin
   });
 
   test('the error names the field it came from', () => {
-    expect(refusal(() => renderTemplate('{{#if a}}', {}, { field: 'subject' })).message).toMatch(/^Template syntax error in subject at line 1, column 10: /);
+    expect(refusal(() => renderTemplate('{{#if a}}', {}, { format: 'html', field: 'subject' })).message).toMatch(/^Template syntax error in subject at line 1, column 10: /);
   });
 
   test('a broken template is refused the same way from the cache path, and not cached', () => {
-    expect(refusal(() => renderTemplate('{{> x}}', {}, { cacheKey: 'broken:1' })).status).toBe(400);
-    expect(refusal(() => renderTemplate('{{> x}}', {}, { cacheKey: 'broken:1' })).status).toBe(400);
+    expect(refusal(() => renderTemplate('{{> x}}', {}, { format: 'html', cacheKey: 'broken:1' })).status).toBe(400);
+    expect(refusal(() => renderTemplate('{{> x}}', {}, { format: 'html', cacheKey: 'broken:1' })).status).toBe(400);
   });
 
   test('checkTemplate accepts the templates of part 2', () => {
@@ -60,10 +60,10 @@ describe('the log helper (finding 8)', () => {
     const write = jest.spyOn(process.stdout, 'write');
     const log = jest.spyOn(console, 'log');
     try {
-      const error = refusal(() => renderTemplate('{{log "{\\"level\\":\\"ERROR\\",\\"message\\":\\"forged\\"}"}}', {}));
+      const error = refusal(() => renderTemplate('{{log "{\\"level\\":\\"ERROR\\",\\"message\\":\\"forged\\"}"}}', {}, { format: 'html' }));
       expect(error.status).toBe(400);
       expect(error.message).toContain('the log helper is not available');
-      expect(refusal(() => renderTemplate('{{#log x}}y{{/log}}', {})).status).toBe(400);
+      expect(refusal(() => renderTemplate('{{#log x}}y{{/log}}', {}, { format: 'html' })).status).toBe(400);
       expect(write).not.toHaveBeenCalled();
       expect(log).not.toHaveBeenCalled();
     } finally {
@@ -75,9 +75,9 @@ describe('the log helper (finding 8)', () => {
 
 describe('the work of a render is bounded (finding 4)', () => {
   test('five nested #each over 32 items are refused with 422 well under 100 ms of work', () => {
-    renderTemplate('{{#each a}}{{n}}{{/each}}', { a: items }); // warm the engine
+    renderTemplate('{{#each a}}{{n}}{{/each}}', { a: items }, { format: 'html' }); // warm the engine
     const started = performance.now();
-    const error = refusal(() => renderTemplate(FIVE_NESTED_EACH, { a: items }));
+    const error = refusal(() => renderTemplate(FIVE_NESTED_EACH, { a: items }, { format: 'html' }));
     const elapsed = performance.now() - started;
     expect(error.status).toBe(422);
     expect(error.code).toBe('TEMPLATE_LIMIT_EXCEEDED');
@@ -88,12 +88,12 @@ describe('the work of a render is bounded (finding 4)', () => {
 
   test('sections ({{#list}}) loop through the same counter as #each', () => {
     const source = '{{#a}}{{#../a}}{{#../../a}}{{#../../../a}}x{{/../../../a}}{{/../../a}}{{/../a}}{{/a}}';
-    expect(refusal(() => renderTemplate(source, { a: items })).code).toBe('TEMPLATE_LIMIT_EXCEEDED');
+    expect(refusal(() => renderTemplate(source, { a: items }, { format: 'html' })).code).toBe('TEMPLATE_LIMIT_EXCEEDED');
   });
 
   test('helpers count: a loop of helper calls past the bound is refused', () => {
     const many = Array.from({ length: RENDER_LIMITS.steps / 2 }, (_, i) => i);
-    expect(refusal(() => renderTemplate('{{#each a}}{{multiply this 2}}{{/each}}', { a: many })).code).toBe('TEMPLATE_LIMIT_EXCEEDED');
+    expect(refusal(() => renderTemplate('{{#each a}}{{multiply this 2}}{{/each}}', { a: many }, { format: 'html' })).code).toBe('TEMPLATE_LIMIT_EXCEEDED');
   });
 
   test.each([
@@ -101,7 +101,7 @@ describe('the work of a render is bounded (finding 4)', () => {
     ['repeated raw expressions', '{{{a}}}'.repeat(20)],
     ['a loop of raw expressions', '{{#each l}}{{{../a}}}{{/each}}'],
   ])('output past %s characters is refused: %s', (_name, source) => {
-    const error = refusal(() => renderTemplate(source, { a: 'x'.repeat(100_000), l: items }));
+    const error = refusal(() => renderTemplate(source, { a: 'x'.repeat(100_000), l: items }, { format: 'html' }));
     expect(error.status).toBe(422);
     expect(error.message).toBe(`Template in html renders to more than ${RENDER_LIMITS.outputChars} characters`);
   });
@@ -109,7 +109,7 @@ describe('the work of a render is bounded (finding 4)', () => {
   test('a render within the bounds is unchanged, and each render gets a fresh budget', () => {
     const rows = Array.from({ length: 500 }, (_, i) => ({ name: `item ${i}`, price: i, qty: 2 }));
     const source = '{{#each rows}}<tr><td>{{capitalize name}}</td><td>{{formatCurrency (multiply price qty)}}</td></tr>{{/each}}';
-    for (let i = 0; i < 3; i++) expect(renderTemplate(source, { rows }).output).toContain('<td>Item 499</td><td>$998.00</td>');
+    for (let i = 0; i < 3; i++) expect(renderTemplate(source, { rows }, { format: 'html' }).output).toContain('<td>Item 499</td><td>$998.00</td>');
   });
 
   test('a template whose own text is past the output bound cannot be stored', () => {
