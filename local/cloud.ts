@@ -25,10 +25,10 @@ import { lambdaContext } from './lambda-context';
 import { LocalTimers } from './local-timers';
 import { LocalTrackingEdge } from './tracking-edge';
 import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
-import { checkCall, enforcePolicies, refusal, roleArn, runAs } from './iam/enforce';
+import { checkCall, enforcePolicies, refusal, roleArn, runAs, setResourceTagSource } from './iam/enforce';
 import { actingAs, CAMPAIGN_TIMER_ROLE, sesEventsTopicArn, startLocalIam, type LocalIamOption } from './iam/local-iam';
 import { stackPolicyMap } from './iam/policy-map';
-import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/policy-map-format';
+import { LOCAL_ACCOUNT, LOCAL_IDENTITY_OWNER, LOCAL_REGION } from './iam/policy-map-format';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -126,7 +126,20 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const started = await Promise.allSettled([
       startDynamo(),
       startSqs({ port: ports.sqs }),
-      startSes({ port: ports.ses, outboxDir, stateFile: path.join(dataDir, 'ses-identities.json'), onSent: (r, id) => simulate?.(r, id) }),
+      startSes({
+        port: ports.ses,
+        outboxDir,
+        stateFile: path.join(dataDir, 'ses-identities.json'),
+        onSent: (r, id) => simulate?.(r, id),
+        // aws:ResourceTag of an identity ARN (`...:identity/<name>`) is the tags SES keeps for it.
+        onIdentities: (identities) => {
+          setResourceTagSource((arn) => {
+            const identity = /:identity\/(.+)$/.exec(arn)?.[1];
+            return identity === undefined ? undefined : identities.tagsOf(identity);
+          });
+          stops.push(async () => setResourceTagSource(() => undefined));
+        },
+      }),
       startS3({ port: ports.s3, directory: path.join(dataDir, 's3') }),
     ]);
     const emulators: RunningEmulator[] = [];
@@ -182,6 +195,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       TRACKING_HOST: 'localhost',
       // The local cloud always receives mail: replies, reply domains and mailto: unsubscribes work here.
       RECEIVING: 'on',
+      // The tag value of the SES identities this cloud creates; the local IAM binds the stack's to it.
+      SES_IDENTITY_OWNER: LOCAL_IDENTITY_OWNER,
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
     // One-time schedules (the campaign engine's long waits) fire in this process. Creating one is

@@ -33,6 +33,12 @@ export class IdentityEmulator {
     this.identities = fs.existsSync(stateFile) ? (JSON.parse(fs.readFileSync(stateFile, 'utf8')) as Record<string, StoredIdentity>) : {};
   }
 
+  /** The tags of an identity (as SES keeps them), or undefined when there is no such identity. */
+  tagsOf(identity: string): Record<string, string> | undefined {
+    const stored = this.identities[identity.toLowerCase()];
+    return stored && Object.fromEntries((stored.tags ?? []).map((t) => [t.Key, t.Value]));
+  }
+
   /** Handles the request if it is an identity call; false to let it through to the SES emulator. */
   handles(req: http.IncomingMessage): boolean {
     const url = new URL(req.url ?? '/', 'http://local');

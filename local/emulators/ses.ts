@@ -35,6 +35,8 @@ export async function startSes(options: {
   stateFile: string;
   /** Called for every mail the emulator accepted (the mailbox simulator listens here). */
   onSent?: (request: Record<string, unknown>, messageId: string) => void;
+  /** Given the identity emulator, whose tags the local IAM reads for aws:ResourceTag conditions. */
+  onIdentities?: (identities: IdentityEmulator) => void;
 }): Promise<RunningEmulator> {
   fs.mkdirSync(options.outboxDir, { recursive: true });
   const innerPort = await freePort();
@@ -43,6 +45,7 @@ export async function startSes(options: {
   const identities = new IdentityEmulator(options.stateFile, () => `http://localhost:${options.port}`, (to, link) =>
     sendThroughInner(innerPort, to, link),
   );
+  options.onIdentities?.(identities);
   const proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -12,6 +12,12 @@ export type Caller =
 
 const current = new AsyncLocalStorage<Caller>();
 let policies: PolicyMap | undefined;
+let resourceTags: (resource: string) => Readonly<Record<string, string>> | undefined = () => undefined;
+
+/** Where the tags of a resource come from (the emulators that keep them), for aws:ResourceTag conditions. */
+export function setResourceTagSource(source: typeof resourceTags): void {
+  resourceTags = source;
+}
 const denied: string[] = [];
 
 /** The calls refused since the last call of this function (oldest first), for tests and logs. */
@@ -70,6 +76,7 @@ export function denial(map: PolicyMap, caller: Caller, request: ActionRequest): 
     'aws:SecureTransport': true,
     'aws:PrincipalAccount': LOCAL_ACCOUNT,
     ...(caller.kind === 'role' ? { 'aws:PrincipalArn': roleArn(caller.name) } : { 'aws:SourceAccount': LOCAL_ACCOUNT, ...(caller.sourceArn ? { 'aws:SourceArn': caller.sourceArn } : {}) }),
+    ...Object.fromEntries(Object.entries(resourceTags(request.resource) ?? {}).map(([k, v]) => [`aws:ResourceTag/${k}`, v])),
     ...request.context,
   };
   const identity = caller.kind === 'role' ? map.roles[caller.name] : [];

@@ -1,6 +1,6 @@
 import type { QueueName } from '../../shared/queues';
 import { enforcePolicies, installIamCheck, runAs } from './enforce';
-import { LOCAL_ACCOUNT, LOCAL_REGION, type PolicyMap } from './policy-map-format';
+import { LOCAL_ACCOUNT, LOCAL_IDENTITY_OWNER, LOCAL_REGION, type PolicyMap } from './policy-map-format';
 import { bindPolicyMap, stackPolicyMap } from './policy-map';
 
 /** How a local cloud enforces IAM: on (the default) with the stack's policies, possibly adjusted by a test, or off. */
@@ -36,6 +36,7 @@ export function startLocalIam(names: LocalNames, option: LocalIamOption | undefi
     sesEventsTopic: SES_EVENTS_TOPIC,
     campaignTimerRole: CAMPAIGN_TIMER_ROLE,
     tokenSecret: 'mailroom-token-secret',
+    identityOwner: LOCAL_IDENTITY_OWNER,
   };
   for (const [name, url] of Object.entries(names.queueUrls)) {
     const queueName = url.split('/').filter(Boolean).pop() ?? name;

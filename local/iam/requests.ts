@@ -95,7 +95,12 @@ export const commandActions: Readonly<Record<string, Readonly<Record<string, Map
       const context = { 'ses:FromAddress': from, 'ses:ApiVersion': '2' };
       return [{ action: 'ses:SendEmail', resource: identityArn(identity) }, ...configurationSetArn(i.ConfigurationSetName)].map((r) => ({ ...r, action: 'ses:SendEmail', context }));
     },
-    CreateEmailIdentityCommand: onIdentity('ses:CreateEmailIdentity', (i) => i.EmailIdentity),
+    // The tags asked for are the request's aws:RequestTag/<key> and aws:TagKeys.
+    CreateEmailIdentityCommand: (i) => {
+      const tags = (i.Tags ?? []) as { Key: string; Value: string }[];
+      const context = { ...Object.fromEntries(tags.map((t) => [`aws:RequestTag/${t.Key}`, t.Value])), 'aws:TagKeys': tags.map((t) => t.Key) };
+      return [{ action: 'ses:CreateEmailIdentity', resource: identityArn(i.EmailIdentity), context }];
+    },
     GetEmailIdentityCommand: onIdentity('ses:GetEmailIdentity', (i) => i.EmailIdentity),
     DeleteEmailIdentityCommand: onIdentity('ses:DeleteEmailIdentity', (i) => i.EmailIdentity),
     PutEmailIdentityMailFromAttributesCommand: onIdentity('ses:PutEmailIdentityMailFromAttributes', (i) => i.EmailIdentity),

@@ -10,7 +10,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import type { CampaignTimers } from '../../lib/campaign-timers';
-import { LOCAL_ACCOUNT, LOCAL_REGION, type PolicyMap } from './policy-map-format';
+import { LOCAL_ACCOUNT, LOCAL_INBOUND_DOMAIN, LOCAL_REGION, type PolicyMap } from './policy-map-format';
 import type { PolicyStatement } from './evaluate';
 
 type Json = unknown;
@@ -28,7 +28,7 @@ function symbolsOf(stack: EmailApiStack): Map<string, string> {
   const symbols = new Map<string, string>();
   symbols.set(idOf(stack.storage.table), 'table');
   symbols.set(idOf(stack.storage.payloadBucket), 'payloads');
-  symbols.set(idOf(stack.inbound.bucket), 'inbound');
+  symbols.set(idOf(inboundOf(stack).bucket), 'inbound');
   for (const [name, queue] of Object.entries(stack.queues.queues)) symbols.set(idOf(queue), `queue.${name}`);
   for (const [name, queue] of Object.entries(stack.queues.deadLetterQueues)) symbols.set(idOf(queue), `dlq.${name}`);
   symbols.set(idOf(stack.ses.configurationSet), 'configurationSet');
@@ -39,9 +39,21 @@ function symbolsOf(stack: EmailApiStack): Map<string, string> {
   return symbols;
 }
 
+/** The stack's receiving, which the local cloud always has. */
+function inboundOf(stack: EmailApiStack): NonNullable<EmailApiStack['inbound']> {
+  if (!stack.inbound) throw new Error('The policy map needs the stack with receiving on (inboundDomain)');
+  return stack.inbound;
+}
+
 const timersOf = (stack: EmailApiStack) => stack.node.findChild('CampaignTimers') as CampaignTimers;
 
-const pseudo: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': LOCAL_REGION, 'AWS::AccountId': LOCAL_ACCOUNT, 'AWS::URLSuffix': 'amazonaws.com' };
+const pseudo: Record<string, string> = {
+  'AWS::Partition': 'aws',
+  'AWS::Region': LOCAL_REGION,
+  'AWS::AccountId': LOCAL_ACCOUNT,
+  'AWS::URLSuffix': 'amazonaws.com',
+  'AWS::StackId': `arn:aws:cloudformation:${LOCAL_REGION}:${LOCAL_ACCOUNT}:stack/Mailroom/0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d`,
+};
 const arnBase = (service: string) => `arn:aws:${service}:${LOCAL_REGION}:${LOCAL_ACCOUNT}`;
 
 /**
@@ -91,13 +103,26 @@ export function policyMapOf(stack: EmailApiStack, template: Template): PolicyMap
         const [sep, parts] = arg as [string, Json[]];
         return (resolve(parts) as Json[]).map(String).join(sep);
       }
+      // The inbound bucket's name takes a piece of the stack id (lib/inbound.ts).
+      if (fn === 'Fn::Split') {
+        const [sep, source] = arg as [string, Json];
+        return String(resolve(source)).split(sep);
+      }
+      if (fn === 'Fn::Select') {
+        const [index, list] = arg as [number | string, Json];
+        return (resolve(list) as Json[])[Number(index)];
+      }
     }
     return Object.fromEntries(entries.map(([k, v]) => [k, resolve(v)]));
   };
 
   // The inbound bucket's name is fixed at synth time (lib/inbound.ts): its ARN appears as a literal.
-  const inboundName = resolve(resources[idOf(stack.inbound.bucket)].Properties?.BucketName) as string;
-  const bind = <T>(value: T): T => JSON.parse(JSON.stringify(resolve(value)).split(inboundName).join('${inbound}')) as T;
+  const inboundName = resolve(resources[idOf(inboundOf(stack).bucket)].Properties?.BucketName) as string;
+  // The tag value that marks this deployment's SES identities is the stack's name; locally, the
+  // functions' SES_IDENTITY_OWNER: a placeholder, bound by the local cloud.
+  const owner = JSON.stringify(stack.ses.identityOwner);
+  const bind = <T>(value: T): T =>
+    JSON.parse(JSON.stringify(resolve(value)).split(inboundName).join('${inbound}').split(owner).join('"${identityOwner}"')) as T;
 
   /** Every statement of the policies attached to a role (inline ones too). */
   const roleStatements = (roleId: string): PolicyStatement[] => {
@@ -116,7 +141,7 @@ export function policyMapOf(stack: EmailApiStack, template: Template): PolicyMap
   for (const [name, fn] of Object.entries(stack.api.functions)) functions[name] = fn.function.role;
   for (const [name, fn] of Object.entries(stack.workers.functions)) functions[name] = fn.function.role;
   for (const [name, fn] of Object.entries(stack.scheduling.functions)) functions[name] = fn.function.role;
-  functions.inbound = stack.inbound.function.function.role;
+  functions.inbound = inboundOf(stack).function.function.role;
 
   const map: PolicyMap = { roles: {}, resourcePolicies: [] };
   for (const [name, role] of Object.entries(functions)) {
@@ -147,7 +172,8 @@ export function policyMapOf(stack: EmailApiStack, template: Template): PolicyMap
 /** The stack as the local cloud runs it (code bundling skipped), with `context`, and its policy map. */
 export function synthesizePolicyMap(context: Record<string, string> = {}): PolicyMap {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new EmailApiStack(app, 'Mailroom', { env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION } });
+  // Receiving on, as in the local cloud (its inbound domain is the functions' default).
+  const stack = new EmailApiStack(app, 'Mailroom', { env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION }, inboundDomain: LOCAL_INBOUND_DOMAIN });
   return policyMapOf(stack, app.synth().getStackByName(stack.stackName).template as Template);
 }
 

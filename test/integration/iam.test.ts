@@ -10,7 +10,10 @@ import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { campaignKey, campaignListIndex } from '../../shared/store/keys';
 import { createTemplate } from '../../shared/templates/template-service';
-import { enforcedPolicies, enforcePolicies, runAs, takeDenials } from '../../local/iam/enforce';
+import { CreateEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { IDENTITY_TAGS } from '../../shared/domains/identity-provider';
+import { checkCall, enforcedPolicies, enforcePolicies, runAs, takeDenials } from '../../local/iam/enforce';
+import { LOCAL_IDENTITY_OWNER } from '../../local/iam/policy-map-format';
 import type { PolicyStatement } from '../../local/iam/evaluate';
 import type { PolicyMap } from '../../local/iam/policy-map-format';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
@@ -186,6 +189,32 @@ describe('SES grants (grantSend, grantManageIdentities)', () => {
     expect(refused.status).toBeGreaterThanOrEqual(500);
     expect(denials(/domains is not authorized to perform: ses:CreateEmailIdentity on resource: .*identity\/iam-/)).not.toHaveLength(0);
     expect((await cloud.api('POST', '/domains/register', { body: { domain, sender_name: 'Acme', sender_email: `news@${domain}` } })).status).toBe(201);
+  });
+
+  test("identities: created only with this deployment's tag, changed or deleted only when they carry it (aws:RequestTag, aws:TagKeys, aws:ResourceTag)", async () => {
+    const ours = [
+      { Key: IDENTITY_TAGS.deployment, Value: LOCAL_IDENTITY_OWNER },
+      { Key: IDENTITY_TAGS.project, Value: 'p1' },
+    ];
+    const create = (name: string, Tags: { Key: string; Value: string }[]) => () =>
+      runAs('domains', () => checkCall('SESv2Client', 'CreateEmailIdentityCommand', { EmailIdentity: name, Tags }));
+    expect(create('ours.example.org', ours)).not.toThrow();
+    expect(create('theirs.example.org', [{ Key: IDENTITY_TAGS.deployment, Value: 'another-stack' }])).toThrow(/not authorized to perform: ses:CreateEmailIdentity/);
+    expect(create('untagged.example.org', [])).toThrow(/ses:CreateEmailIdentity/);
+    expect(create('extra.example.org', [...ours, { Key: 'owner', Value: 'x' }])).toThrow(/ses:CreateEmailIdentity/);
+
+    // One identity made by this deployment (through the API), one by another application (by hand, unchecked).
+    const domain = `tags-${randomUUID().slice(0, 8)}.example.org`;
+    expect((await cloud.api('POST', '/domains/register', { body: { domain, sender_name: 'Acme', sender_email: `news@${domain}` } })).status).toBe(201);
+    const foreign = `foreign-${randomUUID().slice(0, 8)}.example.org`;
+    const ses = new SESv2Client({});
+    await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: foreign, Tags: [{ Key: IDENTITY_TAGS.deployment, Value: 'another-stack' }] }));
+    ses.destroy();
+    for (const command of ['DeleteEmailIdentityCommand', 'PutEmailIdentityMailFromAttributesCommand']) {
+      const change = (name: string) => () => runAs('domains', () => checkCall('SESv2Client', command, { EmailIdentity: name }));
+      expect(change(domain)).not.toThrow();
+      expect(change(foreign)).toThrow(/not authorized to perform: ses:(DeleteEmailIdentity|PutEmailIdentityMailFromAttributes) on resource: .*identity\/foreign-/);
+    }
   });
 });
 
