@@ -1,6 +1,6 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
-import { pageQuerySchema } from '../http/pagination';
+import { cursorQuerySchema, pageQuerySchema } from '../http/pagination';
 import { sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
 import { advancedSendBodySchema } from '../sending/advanced-send-request';
@@ -108,7 +108,7 @@ describeRoute('DELETE /v1/scheduled-sends/{id}', { summary: 'Cancel a pending sc
 describeRoute('GET /v1/activity/{id}', { summary: 'One activity record', query: z.object({ include: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/activity', {
   summary: 'Activity records, newest first',
-  query: z.looseObject({ ...page, ...activityQuerySchema.shape }),
+  query: z.looseObject({ ...page, ...cursorQuerySchema.shape, ...activityQuerySchema.shape }),
   response: ok,
 });
 describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain', query: z.looseObject({}), response: ok });

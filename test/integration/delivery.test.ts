@@ -260,12 +260,30 @@ describe('GET /v1/activity (4.11)', () => {
 
   test('newest first, paginated with totals', async () => {
     const all = await list('');
-    expect(all.body.pagination).toEqual({ page: 1, per_page: 50, total: 5, total_pages: 1 });
+    expect(all.body.pagination).toEqual({ page: 1, per_page: 50, total: 5, total_pages: 1, total_is_estimate: false, next_cursor: null });
     expect((all.body.data as any[]).map((a) => a.id)).toEqual([...ids].reverse());
     const page2 = await list('?per_page=2&page=2');
-    expect(page2.body.pagination).toEqual({ page: 2, per_page: 2, total: 5, total_pages: 3 });
+    expect(page2.body.pagination).toEqual({ page: 2, per_page: 2, total: 5, total_pages: 3, total_is_estimate: false, next_cursor: expect.any(String) });
     expect((page2.body.data as any[]).map((a) => a.id)).toEqual([ids[2], ids[1]]);
     expect(((await list('?per_page=2&page=4')).body.data as any[])).toEqual([]);
+  });
+
+  test('next_cursor reads on page by page, and deep offsets are refused in favour of it', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await list(`?per_page=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...(res.body.data as any[]).map((a) => a.id));
+      cursor = (res.body.pagination as any).next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    const deep = await list('?per_page=200&page=6');
+    expect(deep.status).toBe(400);
+    expect(deep.body.error).toBe("page * per_page may not exceed 1000; pass the previous page's next_cursor as cursor to read on");
+    const both = await list(`?page=2&cursor=${((await list('?per_page=2')).body.pagination as any).next_cursor}`);
+    expect(both.status).toBe(400);
+    expect((await list('?cursor=bm90IGpzb24')).body.error).toBe('cursor is not valid for this list');
   });
 
   test('email is matched lowercased', async () => {

@@ -1874,6 +1874,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 email?: string;
                 sender_domain?: string;
                 status?: string;
