@@ -115,7 +115,7 @@ describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain',
 describeRoute('GET /v1/webhooks/secret', { summary: 'The webhook signing secret', response: ok });
 describeRoute('POST /v1/webhooks/secret/rotate', { summary: 'Rotate the webhook signing secret', response: ok });
 describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject(page), response: ok });
-describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject({ ...page, ...suppressionListQuerySchema.shape }), response: ok });
+describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject({ ...page, ...cursorQuerySchema.shape, ...suppressionListQuerySchema.shape }), response: ok });
 describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: addSuppressionsBodySchema, validates: true, response: ok });
 describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: suppressionEmailsBodySchema, validates: true, response: ok });
 describeRoute('GET /v1/suppressions/{email}', { summary: 'One suppressed address', response: ok });

@@ -380,6 +380,10 @@ describe('The suppression list API', () => {
     const manual = await get('/v1/suppressions?reason=manual&per_page=2');
     expect(manual.body.pagination).toMatchObject({ per_page: 2, total: 3, total_pages: 2 });
     expect(manual.body.data).toHaveLength(2);
+    const rest = await get(`/v1/suppressions?reason=manual&per_page=2&cursor=${(manual.body.pagination as any).next_cursor}`);
+    expect((rest.body.data as any[]).map((e) => e.email)).toEqual(['m3@example.net']);
+    expect(rest.body.pagination).toMatchObject({ total: 1, total_is_estimate: false, next_cursor: null });
+    expect((await get('/v1/suppressions?per_page=200&page=6')).status).toBe(400);
     await drainEvents(cloud);
     expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(200);
     expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(404);

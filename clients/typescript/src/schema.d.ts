@@ -2088,6 +2088,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 reason?: string;
             };
             header?: never;
