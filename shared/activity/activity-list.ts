@@ -1,12 +1,11 @@
-import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod';
 import { badRequest } from '../errors';
 import { parseRequest } from '../validate';
-import { COUNT_WINDOW, type BoundedTotal, type PageRequest } from '../http/pagination';
+import { type BoundedTotal, type PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
-import { countUpTo, FILTERED_READS_PER_ENTRY } from '../store/bounded-list';
+import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../store/bounded-list';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import { RARE_STATUSES, activityKey, activityListPartition, type ActivityListPartition } from '../store/keys';
 import type { Activity, ActivityStatus } from './activity';
@@ -98,32 +97,12 @@ export interface ActivityPage extends BoundedTotal {
  */
 export async function listActivity(db: Db, projectId: string, filters: ActivityFilters, page: PageRequest, from?: ActivityPosition): Promise<ActivityPage> {
   const { partition, remainder } = choosePartition(projectId, filters);
-  const queries = partition.pks.map((pk) => shardQuery(db, partition, pk, filters, from?.after));
   const offset = from ? 0 : (page.page - 1) * page.perPage;
-  const readAhead = Math.max(10, Math.ceil((offset + page.perPage) / queries.length) + 1);
-  const entries = newestFirst(db, queries, partition.skName, remainder ? 100 : readAhead, from?.after);
 
   if (!remainder) {
-    const wanted: string[] = [];
-    let seen = 0;
-    let last: Record<string, unknown> | undefined;
-    for await (const entry of entries) {
-      if (seen++ < offset) continue;
-      wanted.push(entry.pk as string);
-      last = entry;
-      if (wanted.length === page.perPage) break;
-    }
-    const before = Math.min(seen, offset);
-    if (last === undefined || wanted.length < page.perPage) {
-      return { data: await readRecords(db, wanted), total: before + wanted.length, totalIsEstimate: false, nextCursor: null };
-    }
-    const [data, after] = await Promise.all([readRecords(db, wanted), countBelow(db, partition, filters, last)]);
-    return {
-      data,
-      total: before + wanted.length + after.count,
-      totalIsEstimate: after.more,
-      nextCursor: after.count > 0 || after.more ? encodeCursor({ after: String(last[partition.skName]) } satisfies ActivityPosition) : null,
-    };
+    const listed = await readMergedPage(db, (after) => partition.pks.map((pk) => shardQuery(db, partition, pk, filters, after)), partition, page, from?.after);
+    const { next, ...rest } = listed;
+    return { ...rest, data: await readRecords(db, listed.entries.map((e) => e.pk as string)), nextCursor: next ? encodeCursor({ after: next } satisfies ActivityPosition) : null };
   }
 
   // A remainder filter: walk the range newest first, reading records a hundred at a time, keeping the matches, within a budget.
@@ -147,7 +126,8 @@ export async function listActivity(db: Db, projectId: string, filters: ActivityF
     }
     chunk = [];
   };
-  for await (const entry of entries) {
+  const queries = partition.pks.map((pk) => shardQuery(db, partition, pk, filters, from?.after));
+  for await (const entry of newestFirst(db, queries, partition.skName, 100, from?.after)) {
     if (data.length === page.perPage || read >= budget) {
       more = true;
       break;
@@ -159,21 +139,6 @@ export async function listActivity(db: Db, projectId: string, filters: ActivityF
   if (chunk.length > 0) await look();
   const total = Math.min(matched, offset) + data.length + (more ? 1 : 0);
   return { data, total, totalIsEstimate: more, nextCursor: more && last ? encodeCursor({ after: last } satisfies ActivityPosition) : null };
-}
-
-/**
- * Counts the entries of a list below the page's last entry, at most COUNT_WINDOW in all (shared
- * evenly by its shards). The bound `after` is inclusive in the key condition, so the shard holding
- * the last entry counts from just past it (its own index key as the start key).
- */
-async function countBelow(db: Db, partition: ActivityListPartition, filters: ActivityFilters, lastEntry: Record<string, unknown>) {
-  const after = String(lastEntry[partition.skName]);
-  const perShard = Math.ceil(COUNT_WINDOW / partition.pks.length);
-  const startKey = Object.fromEntries(['pk', 'sk', partition.pkName, partition.skName].map((k) => [k, lastEntry[k]]));
-  const counts = await Promise.all(
-    partition.pks.map((pk) => countUpTo(db, shardQuery(db, partition, pk, filters, after), pk === lastEntry[partition.pkName] ? startKey : undefined, perShard)),
-  );
-  return { count: counts.reduce((sum, c) => sum + c.count, 0), more: counts.some((c) => c.more) };
 }
 
 /** The query of one shard partition, newest first, bounded by `since`/`until` and at most `after` (inclusive). */
@@ -194,34 +159,6 @@ function shardQuery(db: Db, partition: ActivityListPartition, pk: string, filter
     },
     ScanIndexForward: false,
   };
-}
-
-/**
- * The entries of several shard partitions merged newest first: each shard is read page by page
- * (each already newest first), and the newest head among them comes out next. Entries at or above
- * `after` (a cursor's bound, inclusive in the key condition) are left out.
- */
-async function* newestFirst(db: Db, queries: QueryCommandInput[], skName: string, pageSize: number, after?: string): AsyncGenerator<Record<string, unknown>> {
-  const shards = queries.map((query) => ({ query, items: [] as Record<string, unknown>[], start: undefined as Record<string, unknown> | undefined, done: false }));
-  const fill = async (shard: (typeof shards)[number]) => {
-    // A page can come back empty when a filter drops all it read: keep going until items or the end.
-    while (shard.items.length === 0 && !shard.done) {
-      const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...shard.query, Limit: pageSize, ExclusiveStartKey: shard.start }));
-      shard.items.push(...(out.Items ?? []).filter((item) => after === undefined || String(item[skName]) < after));
-      shard.start = out.LastEvaluatedKey;
-      shard.done = !shard.start;
-    }
-  };
-  await Promise.all(shards.map(fill));
-  for (;;) {
-    let newest: (typeof shards)[number] | undefined;
-    for (const shard of shards) {
-      if (shard.items.length > 0 && (!newest || String(shard.items[0][skName]) > String(newest.items[0][skName]))) newest = shard;
-    }
-    if (!newest) return;
-    yield newest.items.shift() as Record<string, unknown>;
-    await fill(newest);
-  }
 }
 
 function choosePartition(projectId: string, f: ActivityFilters): { partition: ActivityListPartition; remainder?: (a: Activity) => boolean } {

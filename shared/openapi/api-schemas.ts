@@ -114,7 +114,7 @@ describeRoute('GET /v1/activity', {
 describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain', query: z.looseObject({}), response: ok });
 describeRoute('GET /v1/webhooks/secret', { summary: 'The webhook signing secret', response: ok });
 describeRoute('POST /v1/webhooks/secret/rotate', { summary: 'Rotate the webhook signing secret', response: ok });
-describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject(page), response: ok });
+describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject({ ...page, ...cursorQuerySchema.shape }), response: ok });
 describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject({ ...page, ...cursorQuerySchema.shape, ...suppressionListQuerySchema.shape }), response: ok });
 describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: addSuppressionsBodySchema, validates: true, response: ok });
 describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: suppressionEmailsBodySchema, validates: true, response: ok });
@@ -213,7 +213,7 @@ describeRoute('POST /v1/campaigns', {
 });
 /** The `next_cursor` of a filtered report's previous page. */
 const reportCursor = z.optional(z.string().check(z.meta({ description: 'The previous answer\'s `pagination.next_cursor`' })));
-describeRoute('GET /v1/campaigns', { summary: 'Campaigns, newest first', query: z.looseObject({ ...page, status: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/campaigns', { summary: 'Campaigns, newest first', query: z.looseObject({ ...page, status: z.optional(z.string()), ...cursorQuerySchema.shape }), response: ok });
 describeRoute('GET /v1/campaigns/{id}', { summary: 'A campaign and its metrics (from counters)', response: ok });
 describeRoute('POST /v1/campaigns/{id}/cancel', { summary: 'Cancel a campaign (soft cutoff; 409 `NOT_CANCELLABLE`)', response: ok });
 describeRoute('POST /v1/campaigns/{id}/pause', { summary: 'Pause a campaign (409 `NOT_PAUSABLE`)', response: ok });

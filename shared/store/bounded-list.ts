@@ -85,3 +85,78 @@ export function startKeyOfCursor(cursor: string | undefined, names: readonly str
 
 /** The cursor of a page's `next` start key, or null at the list's end. */
 export const cursorOfStartKey = (next: Record<string, unknown> | undefined): string | null => (next ? encodeCursor(next) : null);
+
+/**
+ * The entries of several shard partitions merged newest first: each shard is read page by page
+ * (each already newest first), and the newest head among them comes out next. Entries at or above
+ * `after` (a cursor's bound, inclusive in the key condition) are left out.
+ */
+export async function* newestFirst(db: Db, queries: readonly ListQuery[], skName: string, pageSize: number, after?: string): AsyncGenerator<Record<string, unknown>> {
+  const shards = queries.map((query) => ({ query, items: [] as Record<string, unknown>[], start: undefined as Record<string, unknown> | undefined, done: false }));
+  const fill = async (shard: (typeof shards)[number]) => {
+    // A page can come back empty when a filter drops all it read: keep going until items or the end.
+    while (shard.items.length === 0 && !shard.done) {
+      const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...shard.query, Limit: pageSize, ExclusiveStartKey: shard.start }));
+      shard.items.push(...(out.Items ?? []).filter((item) => after === undefined || String(item[skName]) < after));
+      shard.start = out.LastEvaluatedKey;
+      shard.done = !shard.start;
+    }
+  };
+  await Promise.all(shards.map(fill));
+  for (;;) {
+    let newest: (typeof shards)[number] | undefined;
+    for (const shard of shards) {
+      if (shard.items.length > 0 && (!newest || String(shard.items[0][skName]) > String(newest.items[0][skName]))) newest = shard;
+    }
+    if (!newest) return;
+    yield newest.items.shift() as Record<string, unknown>;
+    await fill(newest);
+  }
+}
+
+export interface MergedPage {
+  entries: Record<string, unknown>[];
+  total: number;
+  totalIsEstimate: boolean;
+  /** The sort key of the page's last entry, when more entries follow: the next page lies below it. */
+  next?: string;
+}
+
+/**
+ * One page of a list kept in several shard partitions whose sort keys are unique and sort newest
+ * last (`<timestamp>#<id>`), merged newest first. `queriesAt(after)` builds the shard queries with
+ * `after` as an inclusive upper bound of the sort key, each naming its partition `:pk`. A request reads its offset and page of
+ * entries plus a short read-ahead per shard, then counts at most COUNT_WINDOW entries below the
+ * page (shared evenly by the shards) for `total`.
+ */
+export async function readMergedPage(
+  db: Db,
+  queriesAt: (after?: string) => ListQuery[],
+  names: { pkName: string; skName: string },
+  page: PageRequest,
+  after: string | undefined,
+): Promise<MergedPage> {
+  const queries = queriesAt(after);
+  const offset = after !== undefined ? 0 : (page.page - 1) * page.perPage;
+  const readAhead = Math.max(10, Math.ceil((offset + page.perPage) / queries.length) + 1);
+  const entries: Record<string, unknown>[] = [];
+  let seen = 0;
+  for await (const entry of newestFirst(db, queries, names.skName, readAhead, after)) {
+    if (seen++ < offset) continue;
+    entries.push(entry);
+    if (entries.length === page.perPage) break;
+  }
+  const before = Math.min(seen, offset);
+  const last = entries[entries.length - 1];
+  if (!last || entries.length < page.perPage) return { entries, total: before + entries.length, totalIsEstimate: false };
+  // The bound is inclusive, so the shard holding the last entry counts from just past it (its own key as the start key).
+  const lastSk = String(last[names.skName]);
+  const perShard = Math.ceil(COUNT_WINDOW / queries.length);
+  const startKey = Object.fromEntries([...new Set(['pk', 'sk', names.pkName, names.skName])].map((k) => [k, last[k]]));
+  const counts = await Promise.all(
+    queriesAt(lastSk).map((q) => countUpTo(db, q, q.ExpressionAttributeValues?.[':pk'] === last[names.pkName] ? startKey : undefined, perShard)),
+  );
+  const count = counts.reduce((sum, c) => sum + c.count, 0);
+  const more = counts.some((c) => c.more);
+  return { entries, total: before + entries.length + count, totalIsEstimate: more, ...(count > 0 || more ? { next: lastSk } : {}) };
+}

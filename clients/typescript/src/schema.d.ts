@@ -2045,6 +2045,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -5132,6 +5133,7 @@ export interface operations {
                 page?: string;
                 per_page?: string;
                 status?: string;
+                cursor?: string;
             };
             header?: never;
             path?: never;
