@@ -202,7 +202,7 @@ describeRoute('DELETE /v1/segments/{id}', { summary: 'Delete a segment', respons
 describeRoute('POST /v1/segments/{id}/evaluate', { summary: 'Evaluate a dynamic segment now', response: ok });
 describeRoute('POST /v1/events', { summary: 'Record a custom event', body: eventBodySchema, validates: true, response: created, example: { email: 'ada@example.com', event: 'signed_up', properties: { plan: 'pro' } } });
 describeRoute('POST /v1/events/bulk', { summary: 'Record up to 1,000 events', body: bulkEventsBodySchema, validates: true, response: ok, example: { events: [{ email: 'ada@example.com', event: 'signed_up' }] } });
-describeRoute('GET /v1/events', { summary: 'Custom events', query: z.object({ ...page, ...eventListQuerySchema.shape }), response: ok });
+describeRoute('GET /v1/events', { summary: 'Custom events', query: z.object({ ...page, ...cursorQuerySchema.shape, ...eventListQuerySchema.shape }), response: ok });
 // Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: docs/campaigns-api.md).
 describeRoute('POST /v1/campaigns', {
   summary: 'Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`)',

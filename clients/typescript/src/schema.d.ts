@@ -4962,6 +4962,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 email?: string;
                 event?: string;
                 since?: string;
