@@ -4,7 +4,7 @@ import { stripKeys, type Db } from '../store/client';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../store/keys';
 import { setFields } from '../store/set-fields';
 import type { BoundedTotal } from '../http/pagination';
-import { cursorOfStartKey, readBoundedPage, startKeyOfCursor, type ListQuery } from '../store/bounded-list';
+import { cursorOfStartKey, readBoundedPage, startKeyOfCursor, type ListQuery } from '../http/bounded-list';
 import { transactWrite, type TransactItem } from '../store/transact';
 import { recordTemplateUsageActions, releaseTemplateUsage as releaseTemplateUse } from '../templates/template-repository';
 import type { Campaign, CampaignStatus } from './campaign';
@@ -73,7 +73,7 @@ export async function campaignsCreatedSince(db: Db, projectId: string, since: st
 /**
  * One page of the project's campaigns, newest first, optionally in one status (filtered in
  * DynamoDB), from the list's start or a cursor's start key, with its bounded total
- * (shared/store/bounded-list.ts).
+ * (shared/http/bounded-list.ts).
  */
 export async function pageCampaigns(
   db: Db,

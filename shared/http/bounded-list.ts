@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { COUNT_WINDOW, type PageRequest } from '../http/pagination';
-import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
-import type { Db } from './client';
+import { COUNT_WINDOW, type PageRequest } from './pagination';
+import { decodeCursor, encodeCursor, isStringRecord } from './cursor';
+import type { Db } from '../store/client';
 
 /** A list's query, without the paging fields this module sets. */
 export type ListQuery = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Select' | 'Limit'>;
