@@ -1,11 +1,11 @@
-import { parseActivityFilters, listActivity } from '../../shared/activity/activity-list';
+import { activityPosition, parseActivityFilters, listActivity } from '../../shared/activity/activity-list';
 import { presentActivity } from '../../shared/activity/activity-presenter';
 import { parseInclude, readActivity } from '../../shared/activity/activity-service';
 import { derivedBatchActivity, queuedBatchMailHtml, withBatchSubjects } from '../../shared/batches/batch-activity';
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
-import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
+import { boundedPaginationBlock, listCursor, parsePageRequest } from '../../shared/http/pagination';
 import { domainStats } from '../../shared/stats/domain-stats-report';
 
 /** Endpoint group `activity`: activity queries and per-domain statistics. */
@@ -25,10 +25,11 @@ export const handler = apiHandler('activity', {
   'GET /v1/activity': async (request) => {
     const page = parsePageRequest(request.query);
     const filters = parseActivityFilters(request.query);
+    const from = activityPosition(listCursor(request.query, page));
     const { db } = services();
-    const { data, total } = await listActivity(db, projectCaller(request).project.id, filters, page);
-    const filled = await withBatchSubjects(db, data);
-    return { status: 200, body: { success: true, data: filled.map((a) => presentActivity(a)), pagination: paginationBlock(page, total) } };
+    const listed = await listActivity(db, projectCaller(request).project.id, filters, page, from);
+    const filled = await withBatchSubjects(db, listed.data);
+    return { status: 200, body: { success: true, data: filled.map((a) => presentActivity(a)), pagination: boundedPaginationBlock(page, listed) } };
   },
 
   'GET /v1/domain-stats': async (request) => {

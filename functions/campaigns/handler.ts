@@ -17,7 +17,7 @@ export const handler = apiHandler('campaigns', {
   },
   'GET /v1/campaigns': async (request) => {
     const page = parsePageRequest(request.query);
-    return { status: 200, body: await listCampaigns(services(), projectCaller(request), page, parseStatusFilter(request.query.status)) };
+    return { status: 200, body: await listCampaigns(services(), projectCaller(request), page, parseStatusFilter(request.query.status), request.query) };
   },
   'GET /v1/campaigns/{id}': async (request) => ({ status: 200, body: await readCampaign(services(), projectCaller(request), request.params.id) }),
   'POST /v1/campaigns/{id}/cancel': async (request) => ({ status: 200, body: await cancelCampaign(services(), projectCaller(request), request.params.id) }),

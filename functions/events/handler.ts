@@ -2,7 +2,7 @@ import { listEvents, trackEvent, trackEvents } from '../../shared/audience/custo
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
-import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
+import { boundedPaginationBlock, parsePageRequest } from '../../shared/http/pagination';
 
 /** Endpoint group `events`: custom events (part 4.10). */
 export const handler = apiHandler('events', {
@@ -18,7 +18,7 @@ export const handler = apiHandler('events', {
 
   'GET /v1/events': async (request) => {
     const page = parsePageRequest(request.query);
-    const { events, total } = await listEvents(services().db, projectCaller(request).project.id, page, request.query);
-    return { status: 200, body: { success: true, data: events, pagination: paginationBlock(page, total) } };
+    const { events, listed } = await listEvents(services().db, projectCaller(request).project.id, page, request.query);
+    return { status: 200, body: { success: true, data: events, pagination: boundedPaginationBlock(page, listed) } };
   },
 });

@@ -2,15 +2,15 @@ import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
 import { emailParam } from '../../shared/http/path-params';
-import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
+import { boundedPaginationBlock, parsePageRequest } from '../../shared/http/pagination';
 import { addManually, listSuppressions, parseEmails, presentSuppression, removeAddresses, removeOne, requireSuppression } from '../../shared/suppression/suppression-service';
 
 /** Endpoint group `suppressions`: the project's suppression list. */
 export const handler = apiHandler('suppressions', {
   'GET /v1/suppressions': async (request) => {
     const page = parsePageRequest(request.query);
-    const { entries, total } = await listSuppressions(services(), projectCaller(request).project.id, page, request.query.reason);
-    return { status: 200, body: { success: true, data: entries.map(presentSuppression), pagination: paginationBlock(page, total) } };
+    const { entries, ...listed } = await listSuppressions(services(), projectCaller(request).project.id, page, request.query);
+    return { status: 200, body: { success: true, data: entries.map(presentSuppression), pagination: boundedPaginationBlock(page, listed) } };
   },
 
   'POST /v1/suppressions': async (request) => {

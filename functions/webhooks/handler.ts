@@ -1,7 +1,7 @@
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
-import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
+import { boundedPaginationBlock, parsePageRequest } from '../../shared/http/pagination';
 import { listWebhookFailures } from '../../shared/webhooks/webhook-failures';
 import { slotOfKeyMode } from '../../shared/webhooks/webhook-job';
 import { readWebhookSecret, rotateWebhookSecret } from '../../shared/webhooks/webhook-secret';
@@ -26,7 +26,7 @@ export const handler = apiHandler('webhooks', {
 
   'GET /v1/webhooks/failures': async (request) => {
     const page = parsePageRequest(request.query);
-    const { failures, total } = await listWebhookFailures(services(), projectCaller(request).project.id, page);
-    return { status: 200, body: { success: true, data: failures, pagination: paginationBlock(page, total) } };
+    const { failures, listed } = await listWebhookFailures(services(), projectCaller(request).project.id, page, request.query);
+    return { status: 200, body: { success: true, data: failures, pagination: boundedPaginationBlock(page, listed) } };
   },
 });

@@ -1,12 +1,12 @@
-import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import * as z from '../zod';
 import { badRequest } from '../errors';
 import { parseRequest } from '../validate';
-import type { PageRequest } from '../http/pagination';
+import { type BoundedTotal, type PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
-import { countAll } from '../store/query';
+import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../http/bounded-list';
+import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import { RARE_STATUSES, activityKey, activityListPartition, type ActivityListPartition } from '../store/keys';
 import type { Activity, ActivityStatus } from './activity';
 import { fromItem } from './activity-repository';
@@ -68,96 +68,97 @@ export function parseActivityFilters(query: Readonly<Record<string, string | und
   return filters;
 }
 
+/** Where a page of a list of activity starts: below the index sort key of the last entry shown. */
+export interface ActivityPosition {
+  after: string;
+}
+
+/** The position an activity list cursor names (checked: one key string, nothing else). */
+export function activityPosition(cursor: string | undefined): ActivityPosition | undefined {
+  if (cursor === undefined) return undefined;
+  return decodeCursor(cursor, (v): v is ActivityPosition => isStringRecord(v, ['after']));
+}
+
+export interface ActivityPage extends BoundedTotal {
+  data: Activity[];
+}
+
 /**
  * `GET /v1/activity`, newest first. The most selective index serves the query (recipient, campaign
  * or run, a rare status, else the project's list), bounded by `since`/`until` on the creation time.
  * Every index is sharded (keys.ts), so its shard partitions are read side by side and merged newest
  * first. What the index cannot answer (sender domain, a common status, a second filter) is checked
- * on the records themselves. Without such a remainder a page reads only its own records; the total
- * is a count of the index entries (about 40 per read unit).
+ * on the records themselves.
+ *
+ * A request reads at most its offset and page of index entries (plus one short read-ahead per
+ * shard) and then counts at most COUNT_WINDOW entries after the page for `total`; with a remainder
+ * filter it reads at most FILTERED_READS_PER_ENTRY records per entry skipped or shown, and `total`
+ * says only whether more may follow. `from` (a cursor) starts below the last entry of a page.
  */
-export async function listActivity(db: Db, projectId: string, filters: ActivityFilters, page: PageRequest): Promise<{ data: Activity[]; total: number }> {
+export async function listActivity(db: Db, projectId: string, filters: ActivityFilters, page: PageRequest, from?: ActivityPosition): Promise<ActivityPage> {
   const { partition, remainder } = choosePartition(projectId, filters);
-  const queries = partition.pks.map((pk) => shardQuery(db, partition, pk, filters));
-  const offset = (page.page - 1) * page.perPage;
+  const offset = from ? 0 : (page.page - 1) * page.perPage;
 
   if (!remainder) {
-    const counts = await Promise.all(queries.map((q) => countAll(db, q)));
-    const total = counts.reduce((sum, n) => sum + n, 0);
-    if (offset >= total) return { data: [], total };
-    const wanted: string[] = [];
-    let seen = 0;
-    for await (const entry of newestFirst(db, queries, partition.skName, Math.min(offset + page.perPage, 1000))) {
-      if (seen++ < offset) continue;
-      wanted.push(entry.pk as string);
-      if (wanted.length === page.perPage) break;
-    }
-    return { data: await readRecords(db, wanted), total };
+    const listed = await readMergedPage(db, (after) => partition.pks.map((pk) => shardQuery(db, partition, pk, filters, after)), partition, page, from?.after);
+    const { next, ...rest } = listed;
+    return { ...rest, data: await readRecords(db, listed.entries.map((e) => e.pk as string)), nextCursor: next ? encodeCursor({ after: next } satisfies ActivityPosition) : null };
   }
 
-  // A remainder filter: walk the range newest first, reading records a hundred at a time, and keep the matches.
+  // A remainder filter: walk the range newest first, reading records a hundred at a time, keeping the matches, within a budget.
+  const budget = (offset + page.perPage) * FILTERED_READS_PER_ENTRY;
   const data: Activity[] = [];
-  let total = 0;
-  let chunk: string[] = [];
-  const take = async () => {
-    for (const activity of await readRecords(db, chunk)) {
-      if (!remainder(activity)) continue;
-      if (total >= offset && data.length < page.perPage) data.push(activity);
-      total++;
+  let matched = 0;
+  let read = 0;
+  let last: string | undefined;
+  let more = false;
+  let chunk: { pk: string; sk: string }[] = [];
+  const look = async () => {
+    const byPk = new Map((await readRecords(db, chunk.map((e) => e.pk))).map((a) => [`ACT#${a.id}`, a]));
+    for (const entry of chunk) {
+      if (data.length === page.perPage) {
+        more = true;
+        break;
+      }
+      last = entry.sk;
+      const activity = byPk.get(entry.pk);
+      if (activity && remainder(activity) && matched++ >= offset) data.push(activity);
     }
     chunk = [];
   };
-  for await (const entry of newestFirst(db, queries, partition.skName, 100)) {
-    chunk.push(entry.pk as string);
-    if (chunk.length === 100) await take();
+  const queries = partition.pks.map((pk) => shardQuery(db, partition, pk, filters, from?.after));
+  for await (const entry of newestFirst(db, queries, partition.skName, 100, from?.after)) {
+    if (data.length === page.perPage || read >= budget) {
+      more = true;
+      break;
+    }
+    chunk.push({ pk: entry.pk as string, sk: String(entry[partition.skName]) });
+    read++;
+    if (chunk.length === 100 || read >= budget) await look();
   }
-  await take();
-  return { data, total };
+  if (chunk.length > 0) await look();
+  const total = Math.min(matched, offset) + data.length + (more ? 1 : 0);
+  return { data, total, totalIsEstimate: more, nextCursor: more && last ? encodeCursor({ after: last } satisfies ActivityPosition) : null };
 }
 
-/** The query of one shard partition, newest first, bounded by `since`/`until`. */
-function shardQuery(db: Db, partition: ActivityListPartition, pk: string, filters: ActivityFilters) {
+/** The query of one shard partition, newest first, bounded by `since`/`until` and at most `after` (inclusive). */
+function shardQuery(db: Db, partition: ActivityListPartition, pk: string, filters: ActivityFilters, after?: string) {
+  const until = filters.until ? `${filters.until}#~` : undefined;
+  const upper = after !== undefined && (until === undefined || after < until) ? after : until;
   return {
     TableName: db.tableName,
     IndexName: partition.index,
-    KeyConditionExpression: `#pk = :pk${rangeCondition(filters)}`,
+    KeyConditionExpression: `#pk = :pk${rangeCondition(filters.since, upper)}`,
     ...(partition.filter ? { FilterExpression: partition.filter.expression } : {}),
-    ExpressionAttributeNames: { '#pk': partition.pkName, ...(filters.since || filters.until ? { '#sk': partition.skName } : {}), ...partition.filter?.names },
+    ExpressionAttributeNames: { '#pk': partition.pkName, ...(filters.since || upper ? { '#sk': partition.skName } : {}), ...partition.filter?.names },
     ExpressionAttributeValues: {
       ':pk': pk,
       ...(filters.since ? { ':since': filters.since } : {}),
-      ...(filters.until ? { ':until': `${filters.until}#~` } : {}),
+      ...(upper ? { ':until': upper } : {}),
       ...partition.filter?.values,
     },
     ScanIndexForward: false,
   };
-}
-
-/**
- * The entries of several shard partitions merged newest first: each shard is read page by page
- * (each already newest first), and the newest head among them comes out next.
- */
-async function* newestFirst(db: Db, queries: QueryCommandInput[], skName: string, pageSize: number): AsyncGenerator<Record<string, unknown>> {
-  const shards = queries.map((query) => ({ query, items: [] as Record<string, unknown>[], start: undefined as Record<string, unknown> | undefined, done: false }));
-  const fill = async (shard: (typeof shards)[number]) => {
-    // A page can come back empty when a filter drops all it read: keep going until items or the end.
-    while (shard.items.length === 0 && !shard.done) {
-      const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...shard.query, Limit: pageSize, ExclusiveStartKey: shard.start }));
-      shard.items.push(...(out.Items ?? []));
-      shard.start = out.LastEvaluatedKey;
-      shard.done = !shard.start;
-    }
-  };
-  await Promise.all(shards.map(fill));
-  for (;;) {
-    let newest: (typeof shards)[number] | undefined;
-    for (const shard of shards) {
-      if (shard.items.length > 0 && (!newest || String(shard.items[0][skName]) > String(newest.items[0][skName]))) newest = shard;
-    }
-    if (!newest) return;
-    yield newest.items.shift() as Record<string, unknown>;
-    await fill(newest);
-  }
 }
 
 function choosePartition(projectId: string, f: ActivityFilters): { partition: ActivityListPartition; remainder?: (a: Activity) => boolean } {
@@ -177,10 +178,10 @@ function choosePartition(projectId: string, f: ActivityFilters): { partition: Ac
   return { partition, remainder };
 }
 
-function rangeCondition(f: ActivityFilters): string {
-  if (f.since && f.until) return ' AND #sk BETWEEN :since AND :until';
-  if (f.since) return ' AND #sk >= :since';
-  if (f.until) return ' AND #sk <= :until';
+function rangeCondition(since: string | undefined, upper: string | undefined): string {
+  if (since && upper) return ' AND #sk BETWEEN :since AND :until';
+  if (since) return ' AND #sk >= :since';
+  if (upper) return ' AND #sk <= :until';
   return '';
 }
 

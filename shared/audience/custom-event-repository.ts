@@ -1,7 +1,8 @@
-import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../store/batch-write';
 import type { Db } from '../store/client';
-import { countAll, queryUpTo } from '../store/query';
+import type { PageRequest } from '../http/pagination';
+import { readMergedPage, type ListQuery } from '../http/bounded-list';
 import { customEventIndexes, customEventKey, customEventListPartition, customEventPartition, emailOfCustomEventPartition, leadShards } from '../store/keys';
 import type { CustomEvent } from './custom-event';
 import { batchGetParallel } from './lead-repository';
@@ -18,8 +19,9 @@ export interface TimeRange {
 }
 
 // '#' sorts before every character of an id and '~' after: `until` includes its own second.
-const rangeCondition = (sk: string, range: TimeRange) => {
-  const values: Record<string, string> = { ':from': range.since ?? '0', ':to': `${range.until ?? '9999'}~` };
+const rangeCondition = (sk: string, range: TimeRange, upper?: string) => {
+  const to = `${range.until ?? '9999'}~`;
+  const values: Record<string, string> = { ':from': range.since ?? '0', ':to': upper !== undefined && upper < to ? upper : to };
   return { condition: `${sk} BETWEEN :from AND :to`, values };
 };
 
@@ -30,8 +32,9 @@ function partitionsFor(projectId: string, filter: { email?: string; event?: stri
   return leadShards().map((s) => customEventListPartition.project(projectId, s));
 }
 
-function queryOf(db: Db, part: { index?: string; pkName: string; skName: string; pk: string }, range: TimeRange, event?: string, byEmail?: boolean): Omit<QueryCommandInput, 'ExclusiveStartKey'> {
-  const { condition, values } = rangeCondition('#sk', range);
+/** The query of one partition of a list, newest first; `upper` (a page's bound, inclusive) lowers `until`. */
+function queryOf(db: Db, part: { index?: string; pkName: string; skName: string; pk: string }, range: TimeRange, event?: string, byEmail?: boolean, upper?: string): ListQuery {
+  const { condition, values } = rangeCondition('#sk', range, upper);
   const filterEvent = event !== undefined && byEmail;
   return {
     TableName: db.tableName,
@@ -45,23 +48,23 @@ function queryOf(db: Db, part: { index?: string; pkName: string; skName: string;
 }
 
 /**
- * A page of events newest first, and how many match: by email (one partition; `event` filtered in
- * DynamoDB), by event name or for the whole project (every shard of its index, counted and read to
- * the page's depth in parallel, merged by timestamp).
+ * A page of events newest first: by email (one partition; `event` filtered in DynamoDB), by event
+ * name or for the whole project (every shard of its index, merged by timestamp), from the list's
+ * start or below a cursor's `after`, with its bounded total (readMergedPage).
  */
-export async function pageEvents(db: Db, projectId: string, filter: { email?: string; event?: string } & TimeRange, offset: number, limit: number): Promise<{ events: CustomEvent[]; total: number }> {
+export async function pageEvents(
+  db: Db,
+  projectId: string,
+  filter: { email?: string; event?: string } & TimeRange,
+  page: PageRequest,
+  after: string | undefined,
+): Promise<{ events: CustomEvent[]; total: number; totalIsEstimate: boolean; next?: string }> {
   const parts = partitionsFor(projectId, filter);
-  const queries = parts.map((part) => queryOf(db, part, filter, filter.event, Boolean(filter.email)));
-  const [counts, heads] = await Promise.all([
-    Promise.all(queries.map((q) => countAll(db, q))),
-    Promise.all(queries.map((q) => queryUpTo(db, q, offset + limit))),
-  ]);
-  const skName = parts[0].skName;
-  const page = heads.flat().sort((a, b) => (String(a[skName]) < String(b[skName]) ? 1 : -1)).slice(offset, offset + limit);
-  const items = filter.email ? page : await readByKeys(db, page);
-  return { events: items.map(eventFromItem), total: counts.reduce((a, b) => a + b, 0) };
+  const queriesAt = (upper?: string) => parts.map((part) => queryOf(db, part, filter, filter.event, Boolean(filter.email), upper));
+  const { entries, ...listed } = await readMergedPage(db, queriesAt, parts[0], page, after);
+  const items = filter.email ? entries : await readByKeys(db, entries);
+  return { events: items.map(eventFromItem), ...listed };
 }
-
 
 async function readByKeys(db: Db, keys: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
   const items = await batchGetParallel(db, keys.map((k) => ({ pk: k.pk, sk: k.sk })));

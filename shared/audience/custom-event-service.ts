@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest } from '../errors';
-import type { PageRequest } from '../http/pagination';
+import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
+import { listCursor, type PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import { parseBulkEvents, parseEventInput, parseEventListQuery, presentEvent, type CustomEvent, type CustomEventInput } from './custom-event';
 import { pageEvents, putEvents } from './custom-event-repository';
 import { upsertLeads } from './lead-upsert';
-import { MAX_LIST_DEPTH } from './lead-service';
 
 /** Records validated events: their leads first (an unknown email becomes a lead with empty data), then the events, 25 per BatchWrite. */
 async function record(db: Db, clock: Clock, projectId: string, inputs: readonly CustomEventInput[]) {
@@ -40,11 +39,11 @@ export async function trackEvents(db: Db, clock: Clock, projectId: string, body:
   return { success: true, total: events.length, created_leads: createdLeads };
 }
 
-/** GET /v1/events: by `email` and `event`, `since`/`until` inclusive, newest timestamp first. */
+/** GET /v1/events: by `email` and `event`, `since`/`until` inclusive, newest timestamp first; a bounded page, `next_cursor` to read on. */
 export async function listEvents(db: Db, projectId: string, page: PageRequest, query: Readonly<Record<string, string | undefined>>) {
   const { email, event, since, until } = parseEventListQuery(query);
-  const offset = (page.page - 1) * page.perPage;
-  if (offset + page.perPage > MAX_LIST_DEPTH) throw badRequest(`page * per_page may not exceed ${MAX_LIST_DEPTH}; narrow the list with email, event, since or until`);
-  const { events, total } = await pageEvents(db, projectId, { email, event, since, until }, offset, page.perPage);
-  return { events: events.map(presentEvent), total };
+  const cursor = listCursor(query, page);
+  const from = cursor === undefined ? undefined : decodeCursor(cursor, (v): v is { after: string } => isStringRecord(v, ['after']));
+  const { events, next, ...listed } = await pageEvents(db, projectId, { email, event, since, until }, page, from?.after);
+  return { events: events.map(presentEvent), listed: { ...listed, nextCursor: next ? encodeCursor({ after: next }) : null } };
 }

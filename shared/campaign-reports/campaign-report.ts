@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Activity, ActivityStatus } from '../activity/activity';
-import { listActivity } from '../activity/activity-list';
+import { activityPosition, listActivity } from '../activity/activity-list';
 import type { Campaign } from '../campaigns/campaign';
 import type { Services } from '../container';
 import { badRequest, notFound } from '../errors';
-import { paginationBlock, parsePageRequest, type PageRequest } from '../http/pagination';
+import { boundedPaginationBlock, listCursor, parsePageRequest, type PageRequest } from '../http/pagination';
 import { ttlAfterDays } from '../store/client';
 import { campaignExportObjectKey } from '../store/keys';
 import { contentionBackoff } from '../store/transact';
@@ -73,8 +73,8 @@ export async function listRecipientOutcomes(deps: Pick<Services, 'db'>, projectI
   if (status && !STATUSES.includes(status as ActivityStatus)) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
   const campaign = await projectCampaign(deps, projectId, campaignId);
   if (!status) {
-    const listed = await listActivity(deps.db, projectId, { campaignId: campaign.id }, page);
-    return { success: true, campaign_id: campaign.id, recipients: listed.data.map(recipientOutcome), pagination: paginationBlock(page, listed.total, false) };
+    const listed = await listActivity(deps.db, projectId, { campaignId: campaign.id }, page, activityPosition(listCursor(query, page)));
+    return { success: true, campaign_id: campaign.id, recipients: listed.data.map(recipientOutcome), pagination: boundedPaginationBlock(page, listed, false) };
   }
   const from = parseFilteredPage(query, page, projectId, campaign.id);
   const { rows, pagination } = await scanPage(deps, projectId, campaign, from, page, (a) => (a.current_status === status ? recipientOutcome(a) : undefined));

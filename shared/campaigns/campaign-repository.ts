@@ -3,7 +3,8 @@ import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../store/keys';
 import { setFields } from '../store/set-fields';
-import { countAndPage } from '../store/query';
+import type { BoundedTotal } from '../http/pagination';
+import { cursorOfStartKey, readBoundedPage, startKeyOfCursor, type ListQuery } from '../http/bounded-list';
 import { transactWrite, type TransactItem } from '../store/transact';
 import { recordTemplateUsageActions, releaseTemplateUsage as releaseTemplateUse } from '../templates/template-repository';
 import type { Campaign, CampaignStatus } from './campaign';
@@ -69,23 +70,31 @@ export async function campaignsCreatedSince(db: Db, projectId: string, since: st
   return (out.Items ?? []).map(campaignOf);
 }
 
-/** One page of the project's campaigns, newest first, optionally in one status, and how many there are. */
-export async function pageCampaigns(db: Db, projectId: string, page: { page: number; perPage: number }, status?: CampaignStatus): Promise<{ campaigns: Campaign[]; total: number }> {
+/**
+ * One page of the project's campaigns, newest first, optionally in one status (filtered in
+ * DynamoDB), from the list's start or a cursor's start key, with its bounded total
+ * (shared/http/bounded-list.ts).
+ */
+export async function pageCampaigns(
+  db: Db,
+  projectId: string,
+  page: { page: number; perPage: number },
+  status: CampaignStatus | undefined,
+  cursor: string | undefined,
+): Promise<{ campaigns: Campaign[] } & BoundedTotal> {
   const part = campaignListPartition(projectId);
-  const { items, total } = await countAndPage(
-    db,
-    {
-      TableName: db.tableName,
-      IndexName: part.index,
-      KeyConditionExpression: '#pk = :pk',
-      ScanIndexForward: false,
-      ...(status
-        ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#pk': part.pkName, '#status': 'status' }, ExpressionAttributeValues: { ':pk': part.pk, ':status': status } }
-        : { ExpressionAttributeNames: { '#pk': part.pkName }, ExpressionAttributeValues: { ':pk': part.pk } }),
-    },
-    page,
-  );
-  return { campaigns: items.map(campaignOf), total };
+  const query: ListQuery = {
+    TableName: db.tableName,
+    IndexName: part.index,
+    KeyConditionExpression: '#pk = :pk',
+    ScanIndexForward: false,
+    ...(status
+      ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#pk': part.pkName, '#status': 'status' }, ExpressionAttributeValues: { ':pk': part.pk, ':status': status } }
+      : { ExpressionAttributeNames: { '#pk': part.pkName }, ExpressionAttributeValues: { ':pk': part.pk } }),
+  };
+  const from = startKeyOfCursor(cursor, ['pk', 'sk', part.pkName, part.skName], (k) => k[part.pkName] === part.pk);
+  const listed = await readBoundedPage(db, query, page, from);
+  return { campaigns: listed.items.map(campaignOf), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { badRequest } from '../errors';
-import type { PageRequest } from '../http/pagination';
+import { boundedPaginationBlock, listCursor, type PageRequest } from '../http/pagination';
 import type { CampaignStatus } from './campaign';
 import { readCampaignCounts } from './campaign-counters';
 import { presentCampaignSummary, presentMetrics } from './campaign-presenter';
@@ -21,15 +21,15 @@ export function parseStatusFilter(value: string | undefined): CampaignStatus | u
 }
 
 /**
- * `GET /v1/campaigns`: the project's campaigns newest first (a count and a page of one gsi1 Query,
- * bounded by the project's number of campaigns), each with its sent and failed counters.
+ * `GET /v1/campaigns`: the project's campaigns newest first (a bounded page of the gsi1 list: see
+ * shared/http/bounded-list.ts), each with its sent and failed counters. No `total_pages` (4.8).
  */
-export async function listCampaigns(deps: Services, caller: ProjectCaller, page: PageRequest, status: CampaignStatus | undefined) {
-  const { campaigns, total } = await pageCampaigns(deps.db, caller.project.id, page, status);
+export async function listCampaigns(deps: Services, caller: ProjectCaller, page: PageRequest, status: CampaignStatus | undefined, query: { cursor?: string }) {
+  const { campaigns, ...listed } = await pageCampaigns(deps.db, caller.project.id, page, status, listCursor(query, page));
   const counts = await Promise.all(campaigns.map((c) => readCampaignCounts(deps.db, c.id)));
   return {
     campaigns: campaigns.map((c, i) => presentCampaignSummary(c, counts[i])),
-    pagination: { page: page.page, per_page: page.perPage, total },
+    pagination: boundedPaginationBlock(page, listed, false),
   };
 }
 

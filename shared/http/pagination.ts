@@ -1,4 +1,5 @@
 import * as z from '../zod';
+import { badRequest } from '../errors';
 import { parseRequest } from '../validate';
 
 /** Page size when none is asked for, and the most a caller may ask for (part 4.0). */
@@ -39,4 +40,46 @@ export function paginationBlock(request: PageRequest, total: number, withTotalPa
   const block: Record<string, number> = { page: request.page, per_page: request.perPage, total };
   if (withTotalPages) block.total_pages = Math.ceil(total / request.perPage);
   return block;
+}
+
+/**
+ * Offset pages reach this deep (`page × per_page`); deeper, a list reads on by `cursor`. Skipping
+ * to an offset reads every entry before it, so the offset is what bounds it.
+ */
+export const LIST_PAGE_DEPTH = 1_000;
+
+/** A list's `total` counts at most this many entries beyond its page; past that it is a lower bound. */
+export const COUNT_WINDOW = 1_000;
+
+/** The `cursor` query parameter of a list that pages by cursor beyond LIST_PAGE_DEPTH. */
+export const cursorQuerySchema = z.object({
+  cursor: z.optional(z.string().check(z.meta({ description: 'The previous answer\'s `pagination.next_cursor`: reads on from there' }))),
+});
+
+/**
+ * The cursor of a bounded list request, checked against its page: `page` and `cursor` together are
+ * refused, and so is an offset page deeper than LIST_PAGE_DEPTH.
+ */
+export function listCursor(query: Readonly<Record<string, string | undefined>>, page: PageRequest): string | undefined {
+  const cursor = query.cursor || undefined;
+  if (cursor && page.page > 1) throw badRequest('Pass either page or cursor, not both');
+  if (!cursor && page.page * page.perPage > LIST_PAGE_DEPTH) {
+    throw badRequest(`page * per_page may not exceed ${LIST_PAGE_DEPTH}; pass the previous page's next_cursor as cursor to read on`);
+  }
+  return cursor;
+}
+
+/** What a bounded list read answers besides its rows. */
+export interface BoundedTotal {
+  /** Entries before this page, on it, and after it up to COUNT_WINDOW. */
+  total: number;
+  /** True when the count stopped at its window: more entries may follow than `total` says. */
+  totalIsEstimate: boolean;
+  /** The cursor of the next page; null once the list is at its end. */
+  nextCursor: string | null;
+}
+
+/** The `pagination` block of a bounded list: paginationBlock plus `total_is_estimate` and `next_cursor`. */
+export function boundedPaginationBlock(request: PageRequest, listed: BoundedTotal, withTotalPages = true) {
+  return { ...paginationBlock(request, listed.total, withTotalPages), total_is_estimate: listed.totalIsEstimate, next_cursor: listed.nextCursor };
 }

@@ -1,6 +1,6 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
-import { pageQuerySchema } from '../http/pagination';
+import { cursorQuerySchema, pageQuerySchema } from '../http/pagination';
 import { sendEmailBodySchema } from '../sending/send-email-request';
 import { templateSendBodySchema } from '../sending/template-send-request';
 import { advancedSendBodySchema } from '../sending/advanced-send-request';
@@ -108,14 +108,14 @@ describeRoute('DELETE /v1/scheduled-sends/{id}', { summary: 'Cancel a pending sc
 describeRoute('GET /v1/activity/{id}', { summary: 'One activity record', query: z.object({ include: z.optional(z.string()) }), response: ok });
 describeRoute('GET /v1/activity', {
   summary: 'Activity records, newest first',
-  query: z.looseObject({ ...page, ...activityQuerySchema.shape }),
+  query: z.looseObject({ ...page, ...cursorQuerySchema.shape, ...activityQuerySchema.shape }),
   response: ok,
 });
 describeRoute('GET /v1/domain-stats', { summary: 'Statistics per sender domain', query: z.looseObject({}), response: ok });
 describeRoute('GET /v1/webhooks/secret', { summary: 'The webhook signing secret', response: ok });
 describeRoute('POST /v1/webhooks/secret/rotate', { summary: 'Rotate the webhook signing secret', response: ok });
-describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject(page), response: ok });
-describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject({ ...page, ...suppressionListQuerySchema.shape }), response: ok });
+describeRoute('GET /v1/webhooks/failures', { summary: 'Webhook deliveries that failed for good', query: z.looseObject({ ...page, ...cursorQuerySchema.shape }), response: ok });
+describeRoute('GET /v1/suppressions', { summary: 'The suppression list', query: z.looseObject({ ...page, ...cursorQuerySchema.shape, ...suppressionListQuerySchema.shape }), response: ok });
 describeRoute('POST /v1/suppressions', { summary: 'Suppress addresses', body: addSuppressionsBodySchema, validates: true, response: ok });
 describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from the suppression list', body: suppressionEmailsBodySchema, validates: true, response: ok });
 describeRoute('GET /v1/suppressions/{email}', { summary: 'One suppressed address', response: ok });
@@ -202,7 +202,7 @@ describeRoute('DELETE /v1/segments/{id}', { summary: 'Delete a segment', respons
 describeRoute('POST /v1/segments/{id}/evaluate', { summary: 'Evaluate a dynamic segment now', response: ok });
 describeRoute('POST /v1/events', { summary: 'Record a custom event', body: eventBodySchema, validates: true, response: created, example: { email: 'ada@example.com', event: 'signed_up', properties: { plan: 'pro' } } });
 describeRoute('POST /v1/events/bulk', { summary: 'Record up to 1,000 events', body: bulkEventsBodySchema, validates: true, response: ok, example: { events: [{ email: 'ada@example.com', event: 'signed_up' }] } });
-describeRoute('GET /v1/events', { summary: 'Custom events', query: z.object({ ...page, ...eventListQuerySchema.shape }), response: ok });
+describeRoute('GET /v1/events', { summary: 'Custom events', query: z.object({ ...page, ...cursorQuerySchema.shape, ...eventListQuerySchema.shape }), response: ok });
 // Campaigns (4.8; pause, resume, segmentId, followUp and the report are extensions: docs/campaigns-api.md).
 describeRoute('POST /v1/campaigns', {
   summary: 'Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`)',
@@ -213,7 +213,7 @@ describeRoute('POST /v1/campaigns', {
 });
 /** The `next_cursor` of a filtered report's previous page. */
 const reportCursor = z.optional(z.string().check(z.meta({ description: 'The previous answer\'s `pagination.next_cursor`' })));
-describeRoute('GET /v1/campaigns', { summary: 'Campaigns, newest first', query: z.looseObject({ ...page, status: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/campaigns', { summary: 'Campaigns, newest first', query: z.looseObject({ ...page, status: z.optional(z.string()), ...cursorQuerySchema.shape }), response: ok });
 describeRoute('GET /v1/campaigns/{id}', { summary: 'A campaign and its metrics (from counters)', response: ok });
 describeRoute('POST /v1/campaigns/{id}/cancel', { summary: 'Cancel a campaign (soft cutoff; 409 `NOT_CANCELLABLE`)', response: ok });
 describeRoute('POST /v1/campaigns/{id}/pause', { summary: 'Pause a campaign (409 `NOT_PAUSABLE`)', response: ok });

@@ -38,29 +38,3 @@ export async function countAll(db: Db, query: Omit<QueryCommandInput, 'Exclusive
   } while (start);
   return total;
 }
-
-/**
- * One page of a query, reached by counting past the earlier items, and the count of them all: how
- * page/per_page lists (part 4.0) are served from a partition. A count reads about 40 small items
- * per read unit; the page then reads only as far as it needs.
- */
-export async function countAndPage(
-  db: Db,
-  query: Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Select' | 'Limit'>,
-  page: { page: number; perPage: number },
-): Promise<{ items: Record<string, unknown>[]; total: number }> {
-  const total = await countAll(db, query);
-  const items: Record<string, unknown>[] = [];
-  let skip = (page.page - 1) * page.perPage;
-  if (skip >= total) return { items, total };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...query, ExclusiveStartKey: start }));
-    for (const item of out.Items ?? []) {
-      if (skip > 0) skip--;
-      else if (items.length < page.perPage) items.push(item);
-    }
-    start = out.LastEvaluatedKey;
-  } while (start && items.length < page.perPage);
-  return { items, total };
-}

@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
-import { countAndPage } from '../store/query';
+import type { BoundedTotal } from '../http/pagination';
+import { cursorOfStartKey, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
 import { SUPPRESSION_SK_PREFIX, projectKey, suppressionKey } from '../store/keys';
 
 /** Why an address is suppressed. */
@@ -68,21 +69,25 @@ export async function getSuppression(db: Db, projectId: string, email: string): 
 }
 
 /**
- * One page of a project's list, ordered by address. The page is reached by counting past the
- * earlier entries (a keys-only count reads about 40 entries per read unit), and `total` counts the
- * whole list the same way; a `reason` filter is applied in DynamoDB.
+ * One page of a project's list, ordered by address, from the list's start (offset pages) or from a
+ * cursor's start key, with its bounded total (shared/http/bounded-list.ts): a request reads at most
+ * its offset and page and COUNT_WINDOW entries after it; a `reason` filter is applied in DynamoDB,
+ * reading at most ten entries per entry skipped or shown.
  */
 export async function pageSuppressions(
   db: Db,
   projectId: string,
   page: { page: number; perPage: number; reason?: string },
-): Promise<{ entries: SuppressionEntry[]; total: number }> {
+  cursor: string | undefined,
+): Promise<{ entries: SuppressionEntry[] } & BoundedTotal> {
+  const pk = projectKey(projectId).pk;
   const base = {
     TableName: db.tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': SUPPRESSION_SK_PREFIX, ...(page.reason ? { ':r': page.reason } : {}) },
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': SUPPRESSION_SK_PREFIX, ...(page.reason ? { ':r': page.reason } : {}) },
     ...(page.reason ? { FilterExpression: '#reason = :r', ExpressionAttributeNames: { '#reason': 'reason' } } : {}),
   };
-  const { items, total } = await countAndPage(db, base, page);
-  return { entries: items.map((item) => stripKeys<SuppressionEntry>(item)), total };
+  const from = startKeyOfCursor(cursor, ['pk', 'sk'], (k) => k.pk === pk && k.sk.startsWith(SUPPRESSION_SK_PREFIX));
+  const listed = await readBoundedPage(db, base, page, from);
+  return { entries: listed.items.map((item) => stripKeys<SuppressionEntry>(item)), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
 }

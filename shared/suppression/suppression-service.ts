@@ -5,7 +5,7 @@ import { notFound } from '../errors';
 import type { Project } from '../projects/project';
 import { normalizeEmail } from '../mail/addresses';
 import { parseAddSuppressions, parseReasonFilter } from './suppression-request';
-import type { PageRequest } from '../http/pagination';
+import { listCursor, type PageRequest } from '../http/pagination';
 import { addSuppressionIfAbsent, deleteSuppression, getSuppression, pageSuppressions, type SuppressionEntry } from './suppression-repository';
 
 /** suppression.removed events per bulk removal (part 6 and 8). */
@@ -78,9 +78,10 @@ export function presentSuppression(entry: SuppressionEntry) {
   };
 }
 
-/** One page of the project's suppression list, optionally of one reason. */
-export async function listSuppressions(deps: Services, projectId: string, page: PageRequest, reason: string | undefined) {
-  return pageSuppressions(deps.db, projectId, { ...page, reason: parseReasonFilter(reason) });
+/** One page of the project's suppression list, optionally of one reason, from the start or a cursor. */
+export async function listSuppressions(deps: Services, projectId: string, page: PageRequest, query: { reason?: string; cursor?: string }) {
+  const reason = parseReasonFilter(query.reason);
+  return pageSuppressions(deps.db, projectId, { ...page, reason }, listCursor(query, page));
 }
 
 /** The project's suppression entry of an address, or the 404 of `GET /v1/suppressions/{email}`. */

@@ -1,6 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
-import { countAndPage } from '../store/query';
+import type { BoundedTotal } from '../http/pagination';
+import { cursorOfStartKey, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
 import { WEBHOOK_FAILURE_SK_PREFIX, projectKey, webhookFailureKey } from '../store/keys';
 import type { WebhookSlot } from './webhook-job';
 
@@ -32,22 +33,25 @@ export async function putWebhookFailure(db: Db, failure: WebhookFailure, ttl: nu
 }
 
 /**
- * One page of a project's failed deliveries, newest first. The page is reached by counting past
- * the earlier ones and `total` counts them all; the list is short-lived (30 days) and small.
+ * One page of a project's failed deliveries, newest first, from the list's start (offset pages) or
+ * a cursor's start key, with its bounded total (shared/http/bounded-list.ts).
  */
 export async function pageWebhookFailures(
   db: Db,
   projectId: string,
   page: { page: number; perPage: number },
-): Promise<{ entries: WebhookFailure[]; total: number }> {
+  cursor: string | undefined,
+): Promise<{ entries: WebhookFailure[] } & BoundedTotal> {
+  const pk = projectKey(projectId).pk;
   const base = {
     TableName: db.tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': WEBHOOK_FAILURE_SK_PREFIX },
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': WEBHOOK_FAILURE_SK_PREFIX },
     ScanIndexForward: false,
   };
-  const { items, total } = await countAndPage(db, base, page);
-  return { entries: items.map((item) => stripKeys<WebhookFailure>(item)), total };
+  const from = startKeyOfCursor(cursor, ['pk', 'sk'], (k) => k.pk === pk && k.sk.startsWith(WEBHOOK_FAILURE_SK_PREFIX));
+  const listed = await readBoundedPage(db, base, page, from);
+  return { entries: listed.items.map((item) => stripKeys<WebhookFailure>(item)), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
 }
 
 /** A failed delivery as GET /v1/webhooks/failures shows it. */

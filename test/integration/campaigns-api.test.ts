@@ -341,15 +341,19 @@ describe('GET /v1/campaigns', () => {
     const all = await cloud.api('GET', '/v1/campaigns?per_page=2', { key });
     expect(all.status).toBe(200);
     expect((all.body.campaigns as { name: string }[]).map((c) => c.name)).toEqual(['three', 'two']);
-    expect(all.body.pagination).toEqual({ page: 1, per_page: 2, total: 3 });
+    expect(all.body.pagination).toEqual({ page: 1, per_page: 2, total: 3, total_is_estimate: false, next_cursor: expect.any(String) });
     const page2 = await cloud.api('GET', '/v1/campaigns?per_page=2&page=2', { key });
     expect((page2.body.campaigns as { name: string }[]).map((c) => c.name)).toEqual(['one']);
+    const next = await cloud.api('GET', `/v1/campaigns?per_page=2&cursor=${(all.body.pagination as { next_cursor: string }).next_cursor}`, { key });
+    expect((next.body.campaigns as { name: string }[]).map((c) => c.name)).toEqual(['one']);
+    expect(next.body.pagination).toEqual({ page: 1, per_page: 2, total: 1, total_is_estimate: false, next_cursor: null });
+    expectError(await cloud.api('GET', '/v1/campaigns?per_page=200&page=6', { key }), 400, "page * per_page may not exceed 1000; pass the previous page's next_cursor as cursor to read on");
     const cancelled = await cloud.api('GET', '/v1/campaigns?status=cancelled', { key });
     expect(cancelled.body).toEqual({
       campaigns: [
         { id: expect.any(String), name: 'two', subject: 'two', status: 'cancelled', created_at: '2026-11-02T00:00:00.000Z', scheduled_for: null, started_at: null, completed_at: null, total_recipients: 1, emails_sent: 0, emails_failed: 0 },
       ],
-      pagination: { page: 1, per_page: 50, total: 1 },
+      pagination: { page: 1, per_page: 50, total: 1, total_is_estimate: false, next_cursor: null },
     });
     expectError(await cloud.api('GET', '/v1/campaigns?status=done', { key }), 400, 'status must be one of initializing, pending, processing, rate_limited, paused, completed, failed, cancelled');
     expectError(await cloud.api('GET', '/v1/campaigns?per_page=201', { key }), 400, 'per_page must be between 1 and 200');

@@ -260,12 +260,30 @@ describe('GET /v1/activity (4.11)', () => {
 
   test('newest first, paginated with totals', async () => {
     const all = await list('');
-    expect(all.body.pagination).toEqual({ page: 1, per_page: 50, total: 5, total_pages: 1 });
+    expect(all.body.pagination).toEqual({ page: 1, per_page: 50, total: 5, total_pages: 1, total_is_estimate: false, next_cursor: null });
     expect((all.body.data as any[]).map((a) => a.id)).toEqual([...ids].reverse());
     const page2 = await list('?per_page=2&page=2');
-    expect(page2.body.pagination).toEqual({ page: 2, per_page: 2, total: 5, total_pages: 3 });
+    expect(page2.body.pagination).toEqual({ page: 2, per_page: 2, total: 5, total_pages: 3, total_is_estimate: false, next_cursor: expect.any(String) });
     expect((page2.body.data as any[]).map((a) => a.id)).toEqual([ids[2], ids[1]]);
     expect(((await list('?per_page=2&page=4')).body.data as any[])).toEqual([]);
+  });
+
+  test('next_cursor reads on page by page, and deep offsets are refused in favour of it', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await list(`?per_page=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...(res.body.data as any[]).map((a) => a.id));
+      cursor = (res.body.pagination as any).next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+    const deep = await list('?per_page=200&page=6');
+    expect(deep.status).toBe(400);
+    expect(deep.body.error).toBe("page * per_page may not exceed 1000; pass the previous page's next_cursor as cursor to read on");
+    const both = await list(`?page=2&cursor=${((await list('?per_page=2')).body.pagination as any).next_cursor}`);
+    expect(both.status).toBe(400);
+    expect((await list('?cursor=bm90IGpzb24')).body.error).toBe('cursor is not valid for this list');
   });
 
   test('email is matched lowercased', async () => {
@@ -362,6 +380,10 @@ describe('The suppression list API', () => {
     const manual = await get('/v1/suppressions?reason=manual&per_page=2');
     expect(manual.body.pagination).toMatchObject({ per_page: 2, total: 3, total_pages: 2 });
     expect(manual.body.data).toHaveLength(2);
+    const rest = await get(`/v1/suppressions?reason=manual&per_page=2&cursor=${(manual.body.pagination as any).next_cursor}`);
+    expect((rest.body.data as any[]).map((e) => e.email)).toEqual(['m3@example.net']);
+    expect(rest.body.pagination).toMatchObject({ total: 1, total_is_estimate: false, next_cursor: null });
+    expect((await get('/v1/suppressions?per_page=200&page=6')).status).toBe(400);
     await drainEvents(cloud);
     expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(200);
     expect((await cloud.api('DELETE', '/v1/suppressions/m1%40example.net', { key })).status).toBe(404);

@@ -72,8 +72,21 @@ describe('GET /v1/events', () => {
     expect((byEmail.body.data as Data[]).map((e) => e.timestamp)).toEqual([at(2), at(1)]);
     const byEvent = await api(k, 'GET', `/v1/events?event=buy&since=${at(2)}&until=${at(4)}`);
     expect((byEvent.body.data as Data[]).map((e) => e.email)).toEqual(['b@example.com', 'a@example.com']);
-    expect(byEvent.body.pagination).toEqual({ page: 1, per_page: 50, total: 2, total_pages: 1 });
-    expect(((await api(k, 'GET', '/v1/events?per_page=1')).body.data as Data[])[0].timestamp).toBe(at(4));
+    expect(byEvent.body.pagination).toEqual({ page: 1, per_page: 50, total: 2, total_pages: 1, total_is_estimate: false, next_cursor: null });
+    const first = await api(k, 'GET', '/v1/events?per_page=1');
+    expect((first.body.data as Data[])[0].timestamp).toBe(at(4));
+    expect(first.body.pagination).toEqual({ page: 1, per_page: 1, total: 4, total_pages: 4, total_is_estimate: false, next_cursor: expect.any(String) });
+    const seen: string[] = [];
+    for (let cursor: string | null = null, i = 0; i === 0 || cursor; i++) {
+      const res: Awaited<ReturnType<typeof api>> = await api(k, 'GET', `/v1/events?per_page=3${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...(res.body.data as Data[]).map((e) => e.timestamp as string));
+      cursor = (res.body.pagination as { next_cursor: string | null }).next_cursor;
+    }
+    expect(seen).toEqual([at(4), at(3), at(2), at(1)]);
+    const byEmailPaged = await api(k, 'GET', `/v1/events?email=a@example.com&per_page=2`);
+    const byEmailRest = await api(k, 'GET', `/v1/events?email=a@example.com&per_page=2&cursor=${(byEmailPaged.body.pagination as { next_cursor: string }).next_cursor}`);
+    expect((byEmailRest.body.data as Data[]).map((e) => e.timestamp)).toEqual([at(1)]);
+    expect((await api(k, 'GET', '/v1/events?per_page=200&page=6')).status).toBe(400);
     expect((await api(k, 'GET', '/v1/events?per_page=201')).status).toBe(400);
     expect((await api(k, 'GET', '/v1/events?per_page=0')).status).toBe(400);
   });

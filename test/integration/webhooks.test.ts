@@ -383,7 +383,7 @@ describe('retries and failures', () => {
           failed_at: expect.any(String),
         },
       ],
-      pagination: { page: 1, per_page: 50, total: 1, total_pages: 1 },
+      pagination: { page: 1, per_page: 50, total: 1, total_pages: 1, total_is_estimate: false, next_cursor: null },
     });
     expect(Date.parse(failure.failed_at)).toBeGreaterThanOrEqual(attempts[4].at - 1_000);
     // The delivery event of the same mail went through; no other failure appears later.
@@ -423,7 +423,10 @@ describe('retries and failures', () => {
     expect(all.data[0].activity_id).toBeNull();
     const second = await failuresOf(p.liveKey, '?page=2&per_page=2');
     expect(second.data.map((f: any) => f.delivery_id)).toEqual([jobs[0].delivery_id]);
-    expect(second.pagination).toEqual({ page: 2, per_page: 2, total: 3, total_pages: 2 });
+    expect(second.pagination).toEqual({ page: 2, per_page: 2, total: 3, total_pages: 2, total_is_estimate: false, next_cursor: null });
+    const first = await failuresOf(p.liveKey, '?per_page=2');
+    const rest = await failuresOf(p.liveKey, `?per_page=2&cursor=${first.pagination.next_cursor}`);
+    expect(rest.data.map((f: any) => f.delivery_id)).toEqual([jobs[0].delivery_id]);
     expect((await cloud.api('GET', '/v1/webhooks/failures?per_page=500', { key: p.liveKey })).status).toBe(400);
   }, 60_000);
 

@@ -1874,6 +1874,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 email?: string;
                 sender_domain?: string;
                 status?: string;
@@ -2044,6 +2045,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2087,6 +2089,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 reason?: string;
             };
             header?: never;
@@ -4959,6 +4962,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
+                cursor?: string;
                 email?: string;
                 event?: string;
                 since?: string;
@@ -5130,6 +5134,7 @@ export interface operations {
                 page?: string;
                 per_page?: string;
                 status?: string;
+                cursor?: string;
             };
             header?: never;
             path?: never;
