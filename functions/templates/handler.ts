@@ -1,7 +1,7 @@
 import { services } from '../../shared/container';
 import { apiHandler } from '../../shared/http/api-handler';
 import { projectCaller } from '../../shared/http/api-types';
-import { paginationBlock, parsePageRequest } from '../../shared/http/pagination';
+import { boundedPaginationBlock, listCursor, parsePageRequest } from '../../shared/http/pagination';
 import { createTemplate, pageTemplates, presentTemplate, removeTemplate, requireTemplate, updateTemplate } from '../../shared/templates/template-service';
 
 /** Endpoint group `templates`: the project's templates (part 4.7). */
@@ -14,10 +14,11 @@ export const handler = apiHandler('templates', {
 
   'GET /v1/templates': async (request) => {
     const page = parsePageRequest(request.query);
-    const { templates, total } = await pageTemplates(services().db, projectCaller(request).project.id, { ...page, search: request.query.search });
+    const cursor = listCursor(request.query, page);
+    const { templates, ...listed } = await pageTemplates(services().db, projectCaller(request).project.id, { ...page, search: request.query.search, cursor });
     return {
       status: 200,
-      body: { success: true, data: templates.map((t) => presentTemplate(t, { withHtml: false })), pagination: paginationBlock(page, total) },
+      body: { success: true, data: templates.map((t) => presentTemplate(t, { withHtml: false })), pagination: boundedPaginationBlock(page, listed) },
     };
   },
 

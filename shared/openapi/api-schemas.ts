@@ -121,7 +121,7 @@ describeRoute('POST /v1/suppressions/remove', { summary: 'Remove addresses from 
 describeRoute('GET /v1/suppressions/{email}', { summary: 'One suppressed address', response: ok });
 describeRoute('DELETE /v1/suppressions/{email}', { summary: 'Remove one address from the suppression list', response: ok });
 describeRoute('POST /v1/templates', { summary: 'Create a template', body: createTemplateBodySchema, validates: true, response: created, example: { name: 'Welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });
-describeRoute('GET /v1/templates', { summary: 'Templates (html empty in the list)', query: z.looseObject({ ...page, search: z.optional(z.string()) }), response: ok });
+describeRoute('GET /v1/templates', { summary: 'Templates (html empty in the list)', query: z.looseObject({ ...page, search: z.optional(z.string()), ...cursorQuerySchema.shape }), response: ok });
 describeRoute('GET /v1/templates/{id}', { summary: 'One template, by uuid or internal id', response: ok });
 describeRoute('PUT /v1/templates/{id}', { summary: 'Update a template', body: updateTemplateBodySchema, validates: true, response: ok });
 describeRoute('DELETE /v1/templates/{id}', { summary: 'Delete a template not in use', response: ok });

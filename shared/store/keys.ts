@@ -39,7 +39,9 @@
  * | External key -> project (idempotency)| ORG#<orgId>            | EXTKEY#<key>       | conditional Put, Get   | 1 per project with a key |
  * | Failed webhook delivery of a project | PROJECT#<projectId>    | WHFAIL#<failed>#<id>| Put (TTL 30 d), Query desc | 1 per delivery failed for good |
  * | Inbound mail handled (dedupe)        | INBOUND#<s3 key>       | INBOUND            | conditional PutItem (TTL 30 d) | 1 per reply published or bounced |
- * | Template of a project                | PROJECT#<projectId>    | TPL#<uuid>         | versioned Put, Query begins_with | 1 per create or update |
+ * | Template of a project                | PROJECT#<projectId>    | TPL#<uuid>         | versioned Put (in a transaction with its list entry), GetItem | 2 per KB per create or update (transactional) |
+ * | Template list entry (no HTML; gsi1)  | PROJECT#<projectId>    | TPLENTRY#<uuid>    | Put in each template write's transaction; gsi1pk TPLS#<p>, gsi1sk <updated_at>#<internal id>; Query gsi1 desc | 2 (transactional) + 1 index per create, update or delete |
+ * | Templates indexed marker (backfill)  | PROJECT#<projectId>    | TPLINDEXED         | GetItem per template list; Put once per project | 1 once |
  * | Template internal-id counter         | PROJECT#<projectId>    | TPLSEQ             | UpdateItem ADD (UPDATED_NEW) | 1 per create |
  * | Template internal id -> uuid         | PROJECT#<projectId>    | TPLNUM#<internalId>| conditional Put, GetItem | 1 per create |
  * | Template usage (campaign, automation)| PROJECT#<projectId>    | TPLUSE#<tpl>#<kind>#<id> | conditional Put in the user's creation transaction, Query begins_with | 2 (transactional) per use recorded, 2 per release |
@@ -374,6 +376,25 @@ export const templateKey = (projectId: string, templateId: string): ItemKey => (
 
 /** Prefix of a project's template items. */
 export const TEMPLATE_SK_PREFIX = 'TPL#';
+
+/**
+ * Key of a template's list entry: the template without its HTML, plus its lowercased name, written in
+ * the transaction of every template write. Its gsi1 attributes (templateListIndex) order the
+ * project's templates by update time; the list filters on `name_lc` and answers from the entry.
+ */
+export const templateEntryKey = (projectId: string, templateId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `TPLENTRY#${templateId}` });
+
+/** gsi1 attributes of a template's list entry: newest update first, the internal id (zero-padded) breaking ties as before. */
+export const templateListIndex = (projectId: string, updatedAt: string, internalId: number) => ({
+  gsi1pk: `TPLS#${projectId}`,
+  gsi1sk: `${updatedAt}#${String(internalId).padStart(12, '0')}`,
+});
+
+/** The gsi1 partition of a project's template entries. */
+export const templateListPartition = (projectId: string) => ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: `TPLS#${projectId}` });
+
+/** Key of the marker that every template of a project written before list entries existed has one now. */
+export const templatesIndexedKey = (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'TPLINDEXED' });
 
 /** Key of the per-project counter that allocates template internal ids (UpdateItem ADD). */
 export const templateCounterKey = (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'TPLSEQ' });

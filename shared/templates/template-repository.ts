@@ -1,9 +1,24 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionFailedError } from '../errors';
+import { cursorOfStartKey, readBoundedPage, startKeyOfCursor, type ListQuery } from '../http/bounded-list';
+import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
-import { versionedPut } from '../store/versioned-put';
-import { transactWrite, type TransactItem } from '../store/transact';
-import { TEMPLATE_SK_PREFIX, projectKey, templateCounterKey, templateKey, templateNumberKey, templateUsageKey, templateUsagePrefix, templateUsesKey } from '../store/keys';
+import { contentionBackoff, transactWrite, type TransactItem } from '../store/transact';
+import {
+  TEMPLATE_SK_PREFIX,
+  projectKey,
+  templateCounterKey,
+  templateEntryKey,
+  templateKey,
+  templateListIndex,
+  templateListPartition,
+  templateNumberKey,
+  templateUsageKey,
+  templateUsagePrefix,
+  templateUsesKey,
+  templatesIndexedKey,
+} from '../store/keys';
 import type { Template } from './template';
 
 /** What uses a template: a campaign, or an automation step (node). */
@@ -34,7 +49,27 @@ export async function allocateTemplateInternalId(db: Db, projectId: string): Pro
   return seq;
 }
 
-/** Stores a new template and its internal-id lookup in one transaction. */
+/**
+ * The Put of a template's list entry: every field but the HTML, the lowercased name that `search`
+ * matches, and its gsi1 position (newest update first). Written in the transaction of every write
+ * of the template, so the list never sees an entry older or newer than the template.
+ */
+function putTemplateEntry(db: Db, template: Template): TransactItem {
+  const { html: _html, ...fields } = template;
+  return {
+    Put: {
+      TableName: db.tableName,
+      Item: {
+        ...templateEntryKey(template.project_id, template.id),
+        ...templateListIndex(template.project_id, template.updated_at, template.internal_id),
+        ...fields,
+        name_lc: template.name.toLowerCase(),
+      },
+    },
+  };
+}
+
+/** Stores a new template, its internal-id lookup and its list entry in one transaction. */
 export async function putNewTemplate(db: Db, template: Template): Promise<void> {
   await db.doc.send(
     new TransactWriteCommand({
@@ -47,14 +82,31 @@ export async function putNewTemplate(db: Db, template: Template): Promise<void> 
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
+        putTemplateEntry(db, template),
       ],
     }),
   );
 }
 
-/** Replaces a template whose stored version is still `expectedVersion` (ConditionFailedError otherwise). */
+/**
+ * Replaces a template whose stored version is still `expectedVersion`, and its list entry, in one
+ * transaction. A changed version, or another transaction on the template, is ConditionFailedError
+ * (the caller re-reads and retries).
+ */
 export async function putTemplateVersion(db: Db, template: Template, expectedVersion: number): Promise<void> {
-  await versionedPut(db, { ...templateKey(template.project_id, template.id), ...template }, expectedVersion, 'Template');
+  const outcome = await transactWrite(db, [
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: { ...templateKey(template.project_id, template.id), ...template },
+        ConditionExpression: '#version = :v',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':v': expectedVersion },
+      },
+    },
+    putTemplateEntry(db, template),
+  ]);
+  if (!outcome.written) throw new ConditionFailedError('Template changed concurrently');
 }
 
 /** A template by uuid, or undefined. */
@@ -71,10 +123,83 @@ export async function getTemplateByInternalId(db: Db, projectId: string, interna
   return getTemplate(db, projectId, templateId);
 }
 
-/** Every template of a project (templates are few per project; lists filter and sort in memory). */
-export async function listTemplates(db: Db, projectId: string): Promise<Template[]> {
-  const items = await queryAllByPrefix(db, projectKey(projectId).pk, TEMPLATE_SK_PREFIX);
-  return items.map((item) => stripKeys<Template>(item));
+/**
+ * One page of the project's templates, most recently updated first, optionally only those whose
+ * name contains `search` (lowercased; filtered in DynamoDB on the entry's `name_lc`), from the list's
+ * start or a cursor's start key, with its bounded total (shared/http/bounded-list.ts). Read from the
+ * list entries (gsi1, no HTML): `html` comes back empty.
+ */
+export async function pageTemplateEntries(
+  db: Db,
+  projectId: string,
+  page: PageRequest,
+  search: string | undefined,
+  cursor: string | undefined,
+): Promise<{ templates: Template[] } & BoundedTotal> {
+  const part = templateListPartition(projectId);
+  const from = startKeyOfCursor(cursor, ['pk', 'sk', part.pkName, part.skName], (k) => k[part.pkName] === part.pk);
+  await ensureTemplateEntries(db, projectId);
+  const query: ListQuery = {
+    TableName: db.tableName,
+    IndexName: part.index,
+    KeyConditionExpression: '#pk = :pk',
+    ScanIndexForward: false,
+    ...(search
+      ? { FilterExpression: 'contains(#name_lc, :search)', ExpressionAttributeNames: { '#pk': part.pkName, '#name_lc': 'name_lc' }, ExpressionAttributeValues: { ':pk': part.pk, ':search': search } }
+      : { ExpressionAttributeNames: { '#pk': part.pkName }, ExpressionAttributeValues: { ':pk': part.pk } }),
+  };
+  const listed = await readBoundedPage(db, query, page, from);
+  return { templates: listed.items.map(templateOfEntry), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
+}
+
+/** A template read from its list entry: `html` empty. */
+function templateOfEntry(item: Record<string, unknown>): Template {
+  const { gsi1pk: _pk, gsi1sk: _sk, name_lc: _name, ...fields } = stripKeys<Record<string, unknown>>(item);
+  return { ...(fields as Omit<Template, 'html'>), html: '' };
+}
+
+/** Entries written at once while a project's templates get theirs. */
+const BACKFILL_PARALLEL = 10;
+const BACKFILL_ATTEMPTS = 5;
+
+/**
+ * Gives every template written before list entries existed its entry, once per project: while the
+ * project's marker is absent, reads its templates (the one read of every template, HTML included)
+ * and writes each one's entry on the condition that the template still has the version read (a
+ * template changed or deleted since wrote or removed its entry itself), then the marker.
+ * Idempotent and safe under parallel lists: they write the same entries. A failure leaves the
+ * marker unwritten, so the next list does it again. Afterwards a list costs one GetItem more.
+ */
+async function ensureTemplateEntries(db: Db, projectId: string): Promise<void> {
+  const marker = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: templatesIndexedKey(projectId) }));
+  if (marker.Item) return;
+  const templates = (await queryAllByPrefix(db, projectKey(projectId).pk, TEMPLATE_SK_PREFIX)).map((item) => stripKeys<Template>(item));
+  for (let i = 0; i < templates.length; i += BACKFILL_PARALLEL) {
+    await Promise.all(templates.slice(i, i + BACKFILL_PARALLEL).map((template) => writeEntryOfUnchanged(db, template)));
+  }
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...templatesIndexedKey(projectId), indexed_at: new Date().toISOString() } }));
+}
+
+/** Writes a template's entry if the template still has the version read; retries a conflict with another transaction. */
+async function writeEntryOfUnchanged(db: Db, template: Template): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await transactWrite(db, [
+      {
+        ConditionCheck: {
+          TableName: db.tableName,
+          Key: templateKey(template.project_id, template.id),
+          ConditionExpression: '#version = :v',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':v': template.version },
+        },
+      },
+      putTemplateEntry(db, template),
+    ]);
+    // Cancelled by its condition: the template changed or went since it was read, and that write kept its entry.
+    if (outcome.written || outcome.failedConditions.length > 0) return;
+    if (attempt >= BACKFILL_ATTEMPTS) throw new Error('Writing a template list entry conflicted with other transactions');
+    await contentionBackoff(attempt);
+  }
 }
 
 /**
@@ -86,6 +211,7 @@ export async function deleteTemplate(db: Db, template: Template, force = false):
   const items: TransactItem[] = [
     { Delete: { TableName: db.tableName, Key: templateKey(template.project_id, template.id) } },
     { Delete: { TableName: db.tableName, Key: templateNumberKey(template.project_id, template.internal_id) } },
+    { Delete: { TableName: db.tableName, Key: templateEntryKey(template.project_id, template.id) } },
   ];
   if (!force) {
     items.push({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionFailedError, badRequest, conflict, notFound } from '../errors';
-import type { PageRequest } from '../http/pagination';
+import type { BoundedTotal, PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import { checkTemplate } from './render';
@@ -12,7 +12,7 @@ import {
   getTemplate,
   getTemplateByInternalId,
   listTemplateUsage,
-  listTemplates,
+  pageTemplateEntries,
   putNewTemplate,
   putTemplateVersion,
 } from './template-repository';
@@ -89,14 +89,17 @@ export async function createTemplate(db: Db, clock: Clock, projectId: string, bo
   return template;
 }
 
-/** GET /v1/templates: `search` matches part of the name (any case); most recently updated first. */
-export async function pageTemplates(db: Db, projectId: string, request: PageRequest & { search?: string }): Promise<{ templates: Template[]; total: number }> {
-  const search = request.search?.trim().toLowerCase();
-  const matching = (await listTemplates(db, projectId))
-    .filter((t) => !search || t.name.toLowerCase().includes(search))
-    .sort((a, b) => (a.updated_at === b.updated_at ? b.internal_id - a.internal_id : a.updated_at < b.updated_at ? 1 : -1));
-  const start = (request.page - 1) * request.perPage;
-  return { templates: matching.slice(start, start + request.perPage), total: matching.length };
+/**
+ * GET /v1/templates: `search` matches part of the name (any case); most recently updated first;
+ * `html` empty. Reads a bounded page (offsets to 1,000, `cursor` beyond) from the list entries.
+ */
+export async function pageTemplates(
+  db: Db,
+  projectId: string,
+  request: PageRequest & { search?: string; cursor?: string },
+): Promise<{ templates: Template[] } & BoundedTotal> {
+  const search = request.search?.trim().toLowerCase() || undefined;
+  return pageTemplateEntries(db, projectId, request, search, request.cursor);
 }
 
 /** PUT /v1/templates/:id: any of name, html, subject, description, preheader; bumps `version`; html and subject must compile. */

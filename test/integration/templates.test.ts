@@ -1,4 +1,6 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../shared/container';
+import { templateKey, templatesIndexedKey } from '../../shared/store/keys';
 import { recordTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
@@ -103,11 +105,14 @@ describe('GET /v1/templates', () => {
     const data = all.body.data as Data[];
     expect(data.map((t) => t.name)).toEqual([...names].reverse());
     expect(data.every((t) => t.html === '')).toBe(true);
-    expect(all.body.pagination).toEqual({ page: 1, per_page: 50, total: 5, total_pages: 1 });
+    expect(all.body.pagination).toEqual({ page: 1, per_page: 50, total: 5, total_pages: 1, total_is_estimate: false, next_cursor: null });
 
     const page2 = await api('GET', '/v1/templates?page=2&per_page=2', undefined, key);
     expect((page2.body.data as Data[]).map((t) => t.name)).toEqual(['Newsletter', 'Order shipped']);
-    expect(page2.body.pagination).toEqual({ page: 2, per_page: 2, total: 5, total_pages: 3 });
+    expect(page2.body.pagination).toEqual({ page: 2, per_page: 2, total: 5, total_pages: 3, total_is_estimate: false, next_cursor: expect.any(String) });
+    const page3 = await api('GET', `/v1/templates?per_page=2&cursor=${(page2.body.pagination as Data).next_cursor}`, undefined, key);
+    expect((page3.body.data as Data[]).map((t) => t.name)).toEqual(['Order Confirmation']);
+    expect(page3.body.pagination).toMatchObject({ page: 1, total: 1, next_cursor: null });
 
     const search = await api('GET', '/v1/templates?search=ORDER', undefined, key);
     expect((search.body.data as Data[]).map((t) => t.name)).toEqual(['Re-order reminder', 'Order shipped', 'Order Confirmation']);
@@ -116,7 +121,58 @@ describe('GET /v1/templates', () => {
     // An update moves a template to the front.
     await api('PUT', `/v1/templates/${made[0].id}`, { subject: 'New' }, key);
     const after = await api('GET', '/v1/templates?per_page=1', undefined, key);
-    expect((after.body.data as Data[])[0].name).toBe('Order Confirmation');
+    expect((after.body.data as Data[])[0]).toMatchObject({ name: 'Order Confirmation', subject: 'New', version: 2, html: '' });
+    // A rename is searched by its new name; a deleted template leaves the list.
+    await api('PUT', `/v1/templates/${made[2].id}`, { name: 'Monthly digest' }, key);
+    expect(((await api('GET', '/v1/templates?search=digest', undefined, key)).body.data as Data[]).map((t) => t.name)).toEqual(['Monthly digest']);
+    expect(((await api('GET', '/v1/templates?search=newsletter', undefined, key)).body.data as Data[]).length).toBe(0);
+    await api('DELETE', `/v1/templates/${made[1].id}`, undefined, key);
+    const left = await api('GET', '/v1/templates', undefined, key);
+    expect((left.body.data as Data[]).map((t) => t.name)).toEqual(['Monthly digest', 'Order Confirmation', 'Re-order reminder', 'Password reset']);
+    expect(left.body.pagination).toMatchObject({ total: 4, total_is_estimate: false });
+  });
+
+  test('offset pages reach 1,000 entries; deeper, and page with cursor, are a 400', async () => {
+    const deep = await api('GET', '/v1/templates?page=6&per_page=200');
+    expect(deep.status).toBe(400);
+    expect(deep.body.error).toMatch(/next_cursor/);
+    expect((await api('GET', '/v1/templates?page=2&cursor=abc')).status).toBe(400);
+    expect((await api('GET', '/v1/templates?cursor=not-a-cursor')).body).toMatchObject({ error: 'cursor is not valid for this list' });
+  });
+
+  test('templates written before list entries existed are listed, once backfilled, newest update first', async () => {
+    const { key, id } = await freshProject();
+    const { db } = services();
+    // Stored as before this release: the template items alone, without list entries or the marker.
+    const old = [1, 2, 3].map((i) => ({
+      id: `00000000-0000-4000-8000-00000000000${i}`,
+      project_id: id,
+      internal_id: i,
+      name: `Legacy ${i}`,
+      subject: null,
+      description: null,
+      preheader: null,
+      html: '<p>old</p>',
+      version: 1,
+      created_at: `2025-01-0${i}T00:00:00.000Z`,
+      updated_at: `2025-01-0${i}T00:00:00.000Z`,
+    }));
+    for (const t of old) await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...templateKey(id, t.id), ...t } }));
+    const fresh = (await create({ name: 'New one', html: '<p/>' }, key)).body.data as Data;
+
+    // Parallel first lists: both backfill, both answer every template.
+    const [a, b] = await Promise.all([api('GET', '/v1/templates', undefined, key), api('GET', '/v1/templates?search=legacy', undefined, key)]);
+    expect((a.body.data as Data[]).map((t) => t.name)).toEqual(['New one', 'Legacy 3', 'Legacy 2', 'Legacy 1']);
+    expect((a.body.data as Data[])[1]).toEqual({ ...old[2], html: '' });
+    expect(a.body.pagination).toMatchObject({ total: 4, total_is_estimate: false });
+    expect((b.body.data as Data[]).map((t) => t.name)).toEqual(['Legacy 3', 'Legacy 2', 'Legacy 1']);
+    expect((await db.doc.send(new GetCommand({ TableName: db.tableName, Key: templatesIndexedKey(id) }))).Item).toBeDefined();
+
+    // Afterwards old templates behave as new ones: updated to the front, deleted out of the list.
+    await api('PUT', `/v1/templates/${old[0].id}`, { name: 'Legacy 1 renamed' }, key);
+    await api('DELETE', `/v1/templates/${fresh.id}`, undefined, key);
+    const after = await api('GET', '/v1/templates', undefined, key);
+    expect((after.body.data as Data[]).map((t) => t.name)).toEqual(['Legacy 1 renamed', 'Legacy 3', 'Legacy 2']);
   });
 
   test('per_page above 200 is a 400', async () => {

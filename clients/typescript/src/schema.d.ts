@@ -2315,6 +2315,7 @@ export interface operations {
                 page?: string;
                 per_page?: string;
                 search?: string;
+                cursor?: string;
             };
             header?: never;
             path?: never;

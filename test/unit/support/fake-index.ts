@@ -11,7 +11,7 @@ export interface RecordedQuery {
  * Serves Query from an in-memory table or index: items grouped by the partition key named `pkName`,
  * ordered by `skName`, with the key conditions the lists use (`=` on the partition; `BETWEEN`, `<=`,
  * `>=` or `begins_with` on the sort key), `ScanIndexForward`, `Limit`, `ExclusiveStartKey`,
- * `Select: 'COUNT'` and an equality FilterExpression `#a = :v`. Every Query is recorded with the
+ * `Select: 'COUNT'` and a FilterExpression `#a = :v` or `contains(#a, :v)` (any other throws). Every Query is recorded with the
  * entries it evaluated, the read a real table would charge for.
  */
 export function serveQueries(doc: AwsStub<any, any, any>, items: readonly Record<string, unknown>[], names: { pkName: string; skName: string }): RecordedQuery[] {
@@ -38,8 +38,14 @@ export function serveQueries(doc: AwsStub<any, any, any>, items: readonly Record
     }
     const limit = input.Limit ?? Infinity;
     const evaluated = rows.slice(0, limit);
-    const filter = input.FilterExpression?.match(/^(#\w+) = (:\w+)$/);
-    const matches = filter ? evaluated.filter((i) => i[attr(filter[1])] === value(filter[2])) : evaluated;
+    const equals = input.FilterExpression?.match(/^(#\w+) = (:\w+)$/);
+    const contains = input.FilterExpression?.match(/^contains\((#\w+), (:\w+)\)$/);
+    if (input.FilterExpression && !equals && !contains) throw new Error(`fake-index: unsupported FilterExpression ${input.FilterExpression}`);
+    const matches = equals
+      ? evaluated.filter((i) => i[attr(equals[1])] === value(equals[2]))
+      : contains
+        ? evaluated.filter((i) => typeof i[attr(contains[1])] === 'string' && String(i[attr(contains[1])]).includes(String(value(contains[2]))))
+        : evaluated;
     recorded.push({ input, scanned: evaluated.length });
     const last = evaluated.length === limit && evaluated.length > 0 ? evaluated[evaluated.length - 1] : undefined;
     const lastKey = last ? Object.fromEntries(['pk', 'sk', pkName, skName].map((k) => [k, last[k]])) : undefined;
