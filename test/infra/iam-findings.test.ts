@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import { denial } from '../../local/iam/enforce';
-import { LOCAL_ACCOUNT, LOCAL_REGION } from '../../local/iam/policy-map-format';
+import { LOCAL_ACCOUNT, LOCAL_INBOUND_DOMAIN, LOCAL_REGION } from '../../local/iam/policy-map-format';
 import { policyMapOf } from '../../local/iam/synth-policy-map';
 import { logicalId } from './template-helpers';
 import { campaignIdsObjectKey } from '../../shared/campaigns/audience-cursor';
@@ -11,7 +11,7 @@ import { leadImportObjectKey } from '../../shared/store/keys';
 // Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about policies. Each finding is
 // checked by the local IAM evaluator against the synthesized template (docs/local-iam.md).
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'ops@example.com' } });
-const stack = new EmailApiStack(app, 'Alarmed', { env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION } });
+const stack = new EmailApiStack(app, 'Alarmed', { env: { account: LOCAL_ACCOUNT, region: LOCAL_REGION }, inboundDomain: LOCAL_INBOUND_DOMAIN });
 const template = Template.fromStack(stack);
 const map = policyMapOf(stack, template.toJSON() as { Resources: Record<string, { Type: string }> });
 
