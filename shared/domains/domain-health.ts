@@ -29,7 +29,9 @@ export function assessDomain(domain: SendingDomain, sent: number, rate: number):
     critical.push(`DKIM is not verified, so mail goes out without ${name}'s signature: publish the CNAME records ${names.join(', ')}.`);
   }
   const dmarc = recordStatus('dmarc')[0];
-  if (dmarc === 'mismatch') warning.push(`The TXT record at _dmarc.${name} is not a valid DMARC record: publish "v=DMARC1; p=none" with our rua address.`);
+  // The record to publish is the domain's own: with a `rua` only where this deployment receives reports.
+  const dmarcValue = domain.dns_records.find((r) => r.purpose === 'dmarc')?.value ?? 'v=DMARC1; p=none';
+  if (dmarc === 'mismatch') warning.push(`The TXT record at _dmarc.${name} is not a valid DMARC record: publish "${dmarcValue}".`);
   else if (dmarc !== 'verified') warning.push(`No DMARC record found at _dmarc.${name}: publish the DMARC TXT record (p=none is enough to start).`);
   const spf = recordStatus('spf')[0];
   if (spf === 'mismatch') warning.push(`The SPF record of ${name} does not include the provider: add it to the existing v=spf1 record.`);

@@ -54,6 +54,13 @@ describe('Domain health', () => {
     expect(status).toBe('warning');
     expect(issues).toEqual([expect.stringMatching(/No DMARC record found at _dmarc\.example\.com/)]);
   });
+  test("an invalid DMARC record is a warning that quotes the domain's own record: its rua only where reports are received", () => {
+    const withReports = assessDomain(domain({}, { dmarc: 'mismatch' }), 0, 0).issues[0];
+    expect(withReports).toMatch(/_dmarc\.example\.com is not a valid DMARC record: publish "v=DMARC1; p=none; rua=mailto:d-i@r"/);
+    const records = registrationRecords({ identityId: 'i', token: 't', dkimTokens: ['a'], hosts: { ...hosts, receiving: false, dmarcReportsDomain: undefined } });
+    const withoutReports = assessDomain(domain({ dns_records: records.map((r) => ({ ...r, status: r.purpose === 'dmarc' ? 'mismatch' : 'verified' })) }), 0, 0).issues[0];
+    expect(withoutReports).toMatch(/publish "v=DMARC1; p=none"\.$/);
+  });
   test('an SPF record without the provider is a warning', () => {
     expect(assessDomain(domain({}, { spf: 'mismatch' }), 0, 0).issues[0]).toMatch(/SPF record .* does not include/);
   });
