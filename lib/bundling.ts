@@ -61,13 +61,22 @@ export async function bundleFunction(root: string, entry: string, outdir: string
   const file = path.join(outdir, 'index.js');
   const build = esbuildOptions(path.join(root, entry), file);
   const result = await esbuild.build({ ...build, external: options.external ?? build.external, absWorkingDir: root, metafile: true });
-  const output = result.metafile.outputs[path.relative(root, file).split(path.sep).join('/')];
+  return bundleReportOf(root, file, result.metafile);
+}
+
+/**
+ * The report of one output file of a build: its size, bytes per source, duplicated packages, and
+ * the externals imported by the build's inputs (a build of one function) or by that output's own
+ * (a build of many, so that functions do not mix).
+ */
+export function bundleReportOf(root: string, file: string, metafile: Metafile, scope: 'build' | 'output' = 'build'): BundleReport {
+  const output = metafile.outputs[path.relative(root, file).split(path.sep).join('/')];
   if (!output) throw new Error(`esbuild wrote no ${file}`);
   return {
     file,
     bytes: output.bytes,
     bytesBySource: bySource(output.inputs),
-    externals: externalsOf(result.metafile),
+    externals: externalsOf(metafile, Object.keys(scope === 'build' ? metafile.inputs : output.inputs)),
     duplicates: duplicatesOf(Object.keys(output.inputs)),
   };
 }
@@ -96,11 +105,11 @@ function bySource(inputs: Metafile['outputs'][string]['inputs']): Record<string,
   return totals;
 }
 
-/** The distinct external packages some input imports. */
-function externalsOf(metafile: Metafile): string[] {
+/** The distinct external packages the given inputs import. */
+function externalsOf(metafile: Metafile, inputs: readonly string[]): string[] {
   const names = new Set<string>();
-  for (const input of Object.values(metafile.inputs)) {
-    for (const imported of input.imports) if (imported.external && !imported.path.startsWith('node:')) names.add(imported.path);
+  for (const input of inputs) {
+    for (const imported of metafile.inputs[input]?.imports ?? []) if (imported.external && !imported.path.startsWith('node:')) names.add(imported.path);
   }
   return [...names].sort();
 }
