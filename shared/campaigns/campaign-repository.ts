@@ -4,7 +4,7 @@ import { stripKeys, type Db } from '../store/client';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../store/keys';
 import { setFields } from '../store/set-fields';
 import type { BoundedTotal } from '../http/pagination';
-import { cursorOfStartKey, readBoundedPage, startKeyOfCursor, type ListQuery } from '../http/bounded-list';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
 import { transactWrite, type TransactItem } from '../store/transact';
 import { recordTemplateUsageActions, releaseTemplateUsage as releaseTemplateUse } from '../templates/template-repository';
 import type { Campaign, CampaignStatus } from './campaign';
@@ -83,15 +83,7 @@ export async function pageCampaigns(
   cursor: string | undefined,
 ): Promise<{ campaigns: Campaign[] } & BoundedTotal> {
   const part = campaignListPartition(projectId);
-  const query: ListQuery = {
-    TableName: db.tableName,
-    IndexName: part.index,
-    KeyConditionExpression: '#pk = :pk',
-    ScanIndexForward: false,
-    ...(status
-      ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#pk': part.pkName, '#status': 'status' }, ExpressionAttributeValues: { ':pk': part.pk, ':status': status } }
-      : { ExpressionAttributeNames: { '#pk': part.pkName }, ExpressionAttributeValues: { ':pk': part.pk } }),
-  };
+  const query = partitionListQuery(db, part, status ? { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': status } } : undefined);
   const from = startKeyOfCursor(cursor, ['pk', 'sk', part.pkName, part.skName], (k) => k[part.pkName] === part.pk);
   const listed = await readBoundedPage(db, query, page, from);
   return { campaigns: listed.items.map(campaignOf), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };

@@ -9,6 +9,26 @@ export type ListQuery = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Select' |
 /** A filtered list reads at most this many entries per entry it skips or shows. */
 export const FILTERED_READS_PER_ENTRY = 10;
 
+/** An entry filter of a list query: its expression with the names and values it uses. */
+export interface ListFilter {
+  readonly expression: string;
+  readonly names: Readonly<Record<string, string>>;
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+/** The query of a list over one index partition, newest (highest sort key) first, with an optional filter. */
+export function partitionListQuery(db: Db, part: { readonly index: string; readonly pkName: string; readonly pk: string }, filter?: ListFilter): ListQuery {
+  return {
+    TableName: db.tableName,
+    IndexName: part.index,
+    KeyConditionExpression: '#pk = :pk',
+    ScanIndexForward: false,
+    ...(filter ? { FilterExpression: filter.expression } : {}),
+    ExpressionAttributeNames: { '#pk': part.pkName, ...filter?.names },
+    ExpressionAttributeValues: { ':pk': part.pk, ...filter?.values },
+  };
+}
+
 /**
  * Counts the entries a query matches from `start`, evaluating at most `cap` of them. `more` is true
  * when the count stopped at its cap with entries left unread (then the count is a lower bound).

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError } from '../errors';
-import { cursorOfStartKey, readBoundedPage, startKeyOfCursor, type ListQuery } from '../http/bounded-list';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
@@ -139,15 +139,7 @@ export async function pageTemplateEntries(
   const part = templateListPartition(projectId);
   const from = startKeyOfCursor(cursor, ['pk', 'sk', part.pkName, part.skName], (k) => k[part.pkName] === part.pk);
   await ensureTemplateEntries(db, projectId);
-  const query: ListQuery = {
-    TableName: db.tableName,
-    IndexName: part.index,
-    KeyConditionExpression: '#pk = :pk',
-    ScanIndexForward: false,
-    ...(search
-      ? { FilterExpression: 'contains(#name_lc, :search)', ExpressionAttributeNames: { '#pk': part.pkName, '#name_lc': 'name_lc' }, ExpressionAttributeValues: { ':pk': part.pk, ':search': search } }
-      : { ExpressionAttributeNames: { '#pk': part.pkName }, ExpressionAttributeValues: { ':pk': part.pk } }),
-  };
+  const query = partitionListQuery(db, part, search ? { expression: 'contains(#name_lc, :search)', names: { '#name_lc': 'name_lc' }, values: { ':search': search } } : undefined);
   const listed = await readBoundedPage(db, query, page, from);
   return { templates: listed.items.map(templateOfEntry), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
 }
