@@ -1,6 +1,6 @@
 import type { ActivityFailure } from '../activity/activity';
 import { MAX_DATA_BYTES, storableProblem } from '../audience/lead-input';
-import { nestedDeeperThan } from '../json-depth';
+import { nestedDeeperThan } from '../json-inspection';
 import type { BatchRecipient } from './batch';
 import { MAX_JOB_BYTES } from './batch-jobs';
 

@@ -6,13 +6,13 @@ import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
-import { refuseReservedKeys } from '../reserved-keys';
+import { reservedKeyMessage } from '../reserved-keys';
 import { routeKey, routes, type EndpointGroup } from '../routes';
 import type { ApiContext } from './api-context';
 import type { RouteFunction } from './api-types';
 import { errorResponse } from './error-body';
 import { PAYLOAD_LIMITS, eventBodyBytes } from './payload-limits';
-import { nestedDeeperThan } from '../json-depth';
+import { inspectJson } from '../json-inspection';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -59,34 +59,19 @@ const jsonBody: Middleware = {
     } catch {
       throw badRequest('Request body is not valid JSON');
     }
-    // Recursive steps (the idempotency fingerprint, JSON.stringify, schema checks) would overflow the stack on a deeper body.
-    if (nestedDeeperThan(request.context.api.body, MAX_BODY_DEPTH)) throw badRequest(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
-    // No field of the API can carry a NUL: mail cannot (RFC 5322 2.2), nor can a template or a name.
-    if (containsNul(request.context.api.body)) throw badRequest('Request body strings may not contain NUL characters (U+0000)');
-    // Every route at once: no object of any body (data, variables, filters, headers...) holds `__proto__`, `constructor` or `prototype`.
-    refuseReservedKeys(request.context.api.body);
+    // One walk of the body, its refusals in this order:
+    const found = inspectJson(request.context.api.body, MAX_BODY_DEPTH);
+    // recursive steps (the idempotency fingerprint, JSON.stringify, schema checks) would overflow the stack on a deeper body;
+    if (found.tooDeep) throw badRequest(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+    // no field of the API can carry a NUL: mail cannot (RFC 5322 2.2), nor can a template or a name;
+    if (found.hasNul) throw badRequest('Request body strings may not contain NUL characters (U+0000)');
+    // every route at once: no object of any body (data, variables, filters, headers...) holds `__proto__`, `constructor` or `prototype`.
+    if (found.reserved) throw badRequest(reservedKeyMessage(found.reserved));
   },
 };
 
 /** Deepest nesting of objects and arrays a body may have: no field of the API needs more, and DynamoDB stores at most 32. */
 export const MAX_BODY_DEPTH = 64;
-
-/** True when a parsed JSON value holds U+0000 in any string, key or value; iterative, so any depth is safe. */
-function containsNul(root: unknown): boolean {
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) return true;
-    } else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k.includes('\u0000')) return true;
-        pending.push(v);
-      }
-    }
-  }
-  return false;
-}
 
 /** Resolves the key to a project or organization, or throws the 401s of part 5. */
 const authenticate: Middleware = {

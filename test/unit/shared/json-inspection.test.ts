@@ -1,4 +1,4 @@
-import { nestedDeeperThan } from '../../../shared/json-depth';
+import { inspectJson, nestedDeeperThan } from '../../../shared/json-inspection';
 
 /** The depth guard every JSON body passes before any recursive step (api-handler.ts). */
 describe('how deep a parsed JSON value nests', () => {
@@ -19,5 +19,20 @@ describe('how deep a parsed JSON value nests', () => {
 
   test('scalars and null nest nothing', () => {
     for (const value of [null, 1, 'text', true]) expect(nestedDeeperThan(value, 0)).toBe(false);
+  });
+});
+
+describe('one walk finds every refusal of a body', () => {
+  test('a NUL in a string or a key, and the first reserved key in document order', () => {
+    const found = inspectJson(JSON.parse('{"a":[{"b":"x\\u0000"}],"c":{"constructor":1},"d":{"__proto__":2}}'), 64);
+    expect(found).toEqual({ tooDeep: false, hasNul: true, reserved: { key: 'constructor', path: 'c.constructor' } });
+    expect(inspectJson(JSON.parse('{"k\\u0000":1}')).hasNul).toBe(true);
+    expect(inspectJson('\u0000').hasNul).toBe(true);
+    expect(inspectJson(JSON.parse('{"a":["b",{"c":1}]}'))).toEqual({ tooDeep: false, hasNul: false, reserved: undefined });
+  });
+
+  test('too deep wins: the walk stops at the first value past the bound', () => {
+    const deep = JSON.parse(`{"__proto__":1,"x":${'['.repeat(70)}${']'.repeat(70)}}`);
+    expect(inspectJson(deep, 64).tooDeep).toBe(true);
   });
 });
