@@ -87,6 +87,14 @@ export function storableProblem(value: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a JSON value cannot be stored within `maxBytes`: storableProblem, then its serialized size.
+ * The depth check comes first: serializing a value nested thousands deep would overflow the stack.
+ */
+export function storedValueProblem(value: unknown, maxBytes = MAX_DATA_BYTES): string | undefined {
+  return storableProblem(value) ?? (Buffer.byteLength(JSON.stringify(value)) > maxBytes ? `is larger than ${maxBytes / 1024} KB` : undefined);
+}
+
 /** Why a `tags` value is refused: non-empty strings, at most MAX_TAGS of MAX_TAG_LENGTH characters (trimmed). */
 function tagsProblem(value: unknown): string | undefined {
   if (!Array.isArray(value) || !value.every((t) => typeof t === 'string' && t.trim() !== '')) return 'must be an array of non-empty strings';
@@ -95,17 +103,12 @@ function tagsProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * A JSON object that can be stored (`storableProblem`, then its serialized size); `name` names it
- * in the 400s (`{path}`: the field's place). The depth check comes first: serializing a value
- * nested thousands deep would overflow the stack.
- */
+/** A JSON object that can be stored (storedValueProblem); `name` names it in the 400s (`{path}`: the field's place). */
 export function storableObjectSchema(maxBytes: number, name = '{path}', more?: (value: Record<string, unknown>) => string | undefined) {
   return z.record(z.string(), z.unknown(), { error: `${name} must be an object` }).check(
     z.superRefine((value: Record<string, unknown>, ctx) => {
-      const problem = storableProblem(value);
+      const problem = storedValueProblem(value, maxBytes);
       if (problem) return fail(ctx, value, `${name} ${problem}`);
-      if (Buffer.byteLength(JSON.stringify(value)) > maxBytes) return fail(ctx, value, `${name} is larger than ${maxBytes / 1024} KB`);
       const other = more?.(value);
       if (other) fail(ctx, value, other.replace('{name}', name));
     }),

@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { MAX_DATA_BYTES, storableProblem } from '../audience/lead-input';
+import { storedValueProblem } from '../audience/lead-input';
 import { isEmail, normalizeEmail } from '../mail/addresses';
 import { isBlank, optionalText, present } from '../sending/request-fields';
 import { environmentSchema } from '../sending/send-email-request';
@@ -30,7 +30,7 @@ export const BATCH_MESSAGES = {
   recipientShape: (i: number) => `recipients[${i}] must be an email address or an object with an email`,
   objectField: (i: number, field: string) => `recipients[${i}].${field} must be an object`,
   nameField: (i: number) => `recipients[${i}].name must be a string of at most 256 characters`,
-  /** `problem` as storableProblem words it, or the size bound. */
+  /** `problem` as storedValueProblem words it. */
   storedField: (i: number, field: string, problem: string) => `recipients[${i}].${field} ${problem}`,
   emailType: 'email_type must be transactional or marketing',
 } as const;
@@ -64,20 +64,11 @@ function recipientProblem(entry: unknown, i: number): string | undefined {
   if (!isObjectOrAbsent(entry.data)) return BATCH_MESSAGES.objectField(i, 'data');
   if (!isObjectOrAbsent(entry.metadata)) return BATCH_MESSAGES.objectField(i, 'metadata');
   for (const field of ['data', 'metadata'] as const) {
-    const problem = entry[field] == null ? undefined : storedObjectProblem(entry[field]);
+    // By the rules of a lead's data: `metadata` is stored on every record of the mail, `data` rides in the send job.
+    const problem = entry[field] == null ? undefined : storedValueProblem(entry[field]);
     if (problem) return BATCH_MESSAGES.storedField(i, field, problem);
   }
   return undefined;
-}
-
-/**
- * Why a recipient's `data` or `metadata` could not go through the fan-out, by the rules of a
- * lead's data: DynamoDB's nesting and number range, and MAX_DATA_BYTES serialized (`metadata` is
- * stored on every record of the mail; `data` rides in the send job's queue message). Depth first:
- * serializing a value nested thousands deep would overflow the stack.
- */
-function storedObjectProblem(value: unknown): string | undefined {
-  return storableProblem(value) ?? (Buffer.byteLength(JSON.stringify(value)) > MAX_DATA_BYTES ? `is larger than ${MAX_DATA_BYTES / 1024} KB` : undefined);
 }
 
 /** One recipient: an address, or an object with its own name, variables and metadata (checked by the list). */

@@ -1,5 +1,5 @@
 import type { ActivityFailure } from '../activity/activity';
-import { MAX_DATA_BYTES, storableProblem } from '../audience/lead-input';
+import { storedValueProblem } from '../audience/lead-input';
 import { nestedDeeperThan } from '../json-inspection';
 import type { BatchRecipient } from './batch';
 import { MAX_JOB_BYTES } from './batch-jobs';
@@ -23,7 +23,7 @@ export interface UnwritableProblem {
  */
 export function unwritableProblem(recipient: BatchRecipient): UnwritableProblem | undefined {
   if (recipient.metadata !== undefined) {
-    const problem = storableProblem(recipient.metadata) ?? (Buffer.byteLength(JSON.stringify(recipient.metadata)) > MAX_DATA_BYTES ? `is larger than ${MAX_DATA_BYTES / 1024} KB` : undefined);
+    const problem = storedValueProblem(recipient.metadata);
     if (problem) return { field: 'metadata', message: `metadata ${problem}` };
   }
   if (recipient.data !== undefined) {
