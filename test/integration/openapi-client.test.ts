@@ -86,8 +86,13 @@ describe('GET /docs', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('request', (r) => void (new URL(r.url()).origin !== new URL(cloud.baseUrl).origin && !r.url().startsWith('data:') && foreign.push(r.url())));
     await page.goto(`${cloud.baseUrl}/docs`);
-    // A string: the test's TypeScript has no DOM types.
-    await page.waitForFunction("(document.querySelector('rapi-doc')?.shadowRoot?.textContent ?? '').includes('Send one email to up to 50 recipients')", null, { timeout: 20_000 });
+    // A function, not a string: Playwright evals a string predicate inside the page, which the
+    // docs page's CSP (no 'unsafe-eval') rightly refuses. The test's TypeScript has no DOM types.
+    const rendered = (needle: string) => {
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): { shadowRoot?: { textContent: string | null } } | null } }).document;
+      return (doc.querySelector('rapi-doc')?.shadowRoot?.textContent ?? '').includes(needle);
+    };
+    await page.waitForFunction(rendered, 'Send one email to up to 50 recipients', { timeout: 20_000 });
     await page.close();
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
