@@ -8,32 +8,15 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { NagSuppressions, type NagPackSuppression, type NagPackSuppressionAppliesTo } from 'cdk-nag';
 import { queueUrlKey, type ConfigKey } from '../shared/config';
+import { mergeAccess, type FunctionAccess, type Setting } from '../shared/function-access';
+import { routeTable } from '../functions/route-table';
+
+export { settingKeys, type FunctionAccess, type Setting } from '../shared/function-access';
 import type { QueueName } from '../shared/queues';
-import type { BucketFunctionName, EndpointGroup, ScheduleName, WorkerName } from '../shared/routes';
+import { endpointGroups, type BucketFunctionName, type EndpointGroup, type ScheduleName, type WorkerName } from '../shared/routes';
 import { tableDefinition } from '../shared/store/table-definition';
 import type { SesSending } from './ses';
 
-/**
- * Deploy-time settings the stack may give a function (variables of shared/config.ts). A function is
- * given those its access lists, and LOG_LEVEL, since every function logs.
- */
-export const settingKeys = [
-  'SERVICE_NAME',
-  'RECEIVING',
-  'INBOUND_DOMAIN',
-  'ACTIVITY_RETENTION_DAYS',
-  'DEFAULT_MONTHLY_QUOTA',
-  'TRACKING_BASE_URL',
-  'TRACKING_HOST',
-  'DMARC_REPORTS_DOMAIN',
-  'INBOUND_BUCKET',
-  'PROJECT_METRICS',
-  'CAMPAIGN_SEND_RATE',
-  'TRANSACTIONAL_RATE_SHARE',
-  'LOG_LEVEL',
-] as const satisfies readonly ConfigKey[];
-
-export type Setting = (typeof settingKeys)[number];
 
 /** The shared resources a function can be connected to, and the values of the settings. */
 export interface ServiceResources {
@@ -60,70 +43,13 @@ export interface ServiceResources {
   readonly settings: Readonly<Partial<Record<Setting, string>>>;
 }
 
-/**
- * What one function may do and which settings it reads, beyond reading the token secret, which every
- * function does. Its environment follows: TABLE_NAME, the URL of each queue it enqueues to,
- * PAYLOAD_BUCKET with payload access, SES_CONFIGURATION_SET with SES access, TOKEN_SECRET_ARN,
- * LOG_LEVEL and its settings; nothing else.
- */
-export interface FunctionAccess {
-  /** Table access: `read` for query-only functions. */
-  readonly table: 'read' | 'readWrite';
-  /**
-   * Queues the function enqueues to.
-   * @default - none
-   */
-  readonly enqueue?: readonly QueueName[];
-  /**
-   * Payload bucket access: the send group stores payloads (`put`), the send worker reads them back
-   * (`read`: GetObject, and ListBucket so that a missing key answers 404, not 403); `readWrite` is both
-   * (no delete).
-   * @default - none
-   */
-  readonly payloads?: 'put' | 'read' | 'readWrite';
-  /**
-   * May call SES SendEmail through the configuration set.
-   * @default false
-   */
-  readonly sesSend?: boolean;
-  /**
-   * SES identities: `manage` creates them (tagged as this deployment's) and changes or deletes only
-   * those this deployment made (domain registration, recreate, senders); `read` reads their state
-   * (verification checks).
-   * @default none
-   */
-  readonly sesIdentities?: 'manage' | 'read';
-  /**
-   * May create one-time EventBridge Scheduler schedules that send to the campaigns queue, and read
-   * the SES account's send rate (the campaign engine).
-   * @default false
-   */
-  readonly campaignTimers?: boolean;
-  /**
-   * Settings the function's code reads (LOG_LEVEL aside); test/unit/lib/function-settings.test.ts
-   * checks the list against the modules each function imports.
-   * @default - none
-   */
-  readonly settings?: readonly Exclude<Setting, 'LOG_LEVEL'>[];
-}
 
 
 /**
  * Grants per endpoint group and worker. Typed over every group and worker of the route table, so a
  * new one does not compile until someone decides what it may touch.
  */
-export const functionAccess: { readonly [name in EndpointGroup | WorkerName | BucketFunctionName]: FunctionAccess } = {
-  /**
-   * Writes the queued activity, stores the payload, enqueues one message per activity; stores
-   * scheduled sends and queues the fire message of one due within the sweep's lookahead.
-   */
-  send: {
-    table: 'readWrite',
-    enqueue: ['send', 'scheduled'],
-    payloads: 'put',
-    // TRACKING_BASE_URL has no value behind the API: the links then use the URL the request reached.
-    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
-  },
+export const functionAccess: { readonly [name in WorkerName | BucketFunctionName]: FunctionAccess } & { readonly [name in EndpointGroup]?: FunctionAccess } = {
   /**
    * Answers queries; reads a batch's content and recipient chunk for an activity the fan-out has not
    * written (or the worker not sent) yet, and renders its HTML as the worker will.
@@ -238,6 +164,24 @@ export const functionAccess: { readonly [name in EndpointGroup | WorkerName | Bu
     settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },
 };
+
+/**
+ * The access of an endpoint group's function: the union of what its route modules declare (each
+ * route names what its handler touches), else, for a group not yet in modules, its entry above.
+ */
+export function groupAccess(group: EndpointGroup): FunctionAccess {
+  const served = routeTable.filter((route) => route.group === group);
+  if (served.length > 0 && served.every((route) => route.access)) return mergeAccess(served.map((route) => route.access!));
+  const listed = functionAccess[group];
+  if (!listed) throw new Error(`Endpoint group ${group} has no access: its route modules name none`);
+  return listed;
+}
+
+/** The access of every function fed by the API, a queue or a bucket, by name (the scheduled jobs' is scheduledAccess). */
+export function accessByFunction(): { readonly [name in EndpointGroup | WorkerName | BucketFunctionName]: FunctionAccess } {
+  const groups = Object.fromEntries((Object.keys(endpointGroups) as EndpointGroup[]).map((group) => [group, groupAccess(group)]));
+  return { ...functionAccess, ...groups } as { [name in EndpointGroup | WorkerName | BucketFunctionName]: FunctionAccess };
+}
 
 /** Grants of the scheduled jobs of shared/routes.ts, typed over every job: a new one does not compile until listed. */
 export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess } = {

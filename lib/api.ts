@@ -5,8 +5,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { endpointGroups, routeKey, routes, type EndpointGroup, type RouteDefinition } from '../shared/routes';
-import { connect, functionAccess, type ServiceResources } from './access';
+import { routeTable } from '../functions/route-table';
+import { endpointGroups, type EndpointGroup } from '../shared/routes';
+import { connect, groupAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 import { pascal } from './queues';
 
@@ -67,17 +68,6 @@ export const DEFAULT_API_THROTTLES: ApiThrottles = {
   links: { rateLimit: 50, burstLimit: 100 },
   tracking: { rateLimit: 300, burstLimit: 600 },
 };
-
-/** The throttle class of a public route, by its endpoint group; key routes get the stage default. */
-function throttleClassOf(route: RouteDefinition): Exclude<keyof ApiThrottles, 'api'> | undefined {
-  if (route.auth !== 'public') return undefined;
-  if (route.group === 'pages') return 'verify';
-  if (route.group === 'tracking') return 'tracking';
-  if (route.group === 'links') return 'links';
-  // Static answers (the OpenAPI document, the reference page) at the public pages' limit.
-  if (route.group === 'docs') return 'links';
-  throw new Error(`Public route ${routeKey(route)} has no throttle class`);
-}
 
 /** One limit: the prop, else the context value, else the default; refused unless a positive number. */
 function limitOf(scope: Construct, name: string, prop: number | undefined, fallback: number, whole: boolean): number {
@@ -162,7 +152,7 @@ export class Api extends Construct {
         logRemovalPolicy: props.logRemovalPolicy,
         assets: 'assets' in def ? def.assets : undefined,
       });
-      connect(fn.function, props.resources, functionAccess[group]);
+      connect(fn.function, props.resources, groupAccess(group));
       functions[group] = fn;
       integrations[group] = new HttpLambdaIntegration(`${pascal(group)}Integration`, fn.function, {
         // One invoke permission per function instead of one per route: the Lambda resource policy
@@ -177,15 +167,16 @@ export class Api extends Construct {
     // neither costs much nor eats the stage's budget for the key routes.
     // The L1 property is untyped and passed to CloudFormation as is: its keys are CloudFormation's.
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
-    for (const route of routes) {
+    for (const route of routeTable) {
       const [httpRoute] = this.httpApi.addRoutes({
         path: route.path,
         methods: [apigw.HttpMethod[route.method]],
         integration: integrations[route.group],
       });
-      const cls = throttleClassOf(route);
+      // A route anyone can call without a key has a throttle class of its own (test/unit: every public route names one).
+      const cls = route.throttle;
       if (!cls) continue;
-      routeSettings[routeKey(route)] = { ThrottlingRateLimit: this.throttles[cls].rateLimit, ThrottlingBurstLimit: this.throttles[cls].burstLimit };
+      routeSettings[route.key] = { ThrottlingRateLimit: this.throttles[cls].rateLimit, ThrottlingBurstLimit: this.throttles[cls].burstLimit };
       // API Gateway refuses settings for a route key that does not exist yet.
       this.stage.node.addDependency(httpRoute);
     }

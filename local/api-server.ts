@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { PAYLOAD_LIMITS } from '../shared/http/payload-limits';
-import { routeKey, routes, type EndpointGroup } from '../shared/routes';
+import { routeTable, type TableRoute } from '../functions/route-table';
+import { breachOf, type ContractBreach } from './answer-check';
+import type { EndpointGroup } from '../shared/routes';
 import { lambdaContext } from './lambda-context';
 import { closeServer } from './emulators/close-server';
 import { runAs } from './iam/enforce';
@@ -15,6 +17,7 @@ interface CompiledRoute {
   readonly key: string;
   readonly method: string;
   readonly group: EndpointGroup;
+  readonly route: TableRoute;
   readonly pattern: RegExp;
   readonly names: string[];
 }
@@ -27,6 +30,21 @@ function compile(path: string): { pattern: RegExp; names: string[] } {
     return '([^/]+)';
   });
   return { pattern: new RegExp(`^${source}$`), names };
+}
+
+/**
+ * API Gateway's choice among routes that match one path: segment by segment, a fixed segment before
+ * a `{parameter}` (`/v1/leads/imports` before `/v1/leads/{id}`), whatever order the table lists them in.
+ */
+function specificity(a: string, b: string): number {
+  const as = a.split('/');
+  const bs = b.split('/');
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    const ap = as[i].startsWith('{');
+    const bp = bs[i].startsWith('{');
+    if (ap !== bp) return ap ? 1 : -1;
+  }
+  return 0;
 }
 
 /** The request target as a URL; undefined when it is not one (`//`, `http://[`...). */
@@ -68,10 +86,17 @@ const TEXT_TYPES = /^(application\/([\w.-]+\+)?json|text\/|application\/x-www-fo
 export async function startApiServer(options: {
   port: number;
   handlers: Record<EndpointGroup, ApiLambda>;
+  /**
+   * Check every answer against its route module (the tests): an answer that breaks it is replaced by
+   * a 500 naming the breach, and reported to `onBreach`.
+   */
+  checkAnswers?: { onBreach(breach: ContractBreach): void };
   /** Local-only routes by route key (`POST /_local/inbound`): never in the route table, so never in AWS. */
   localRoutes?: Record<string, LocalRoute>;
 }): Promise<{ url: string; stop(): Promise<void> }> {
-  const compiled: CompiledRoute[] = routes.map((r) => ({ key: routeKey(r), method: r.method, group: r.group, ...compile(r.path) }));
+  const compiled: CompiledRoute[] = [...routeTable]
+    .sort((a, b) => specificity(a.path, b.path))
+    .map((r) => ({ key: r.key, method: r.method, group: r.group, route: r, ...compile(r.path) }));
 
   // Set once listening, before any request can arrive.
   let ownHost = 'localhost';
@@ -165,7 +190,14 @@ export async function startApiServer(options: {
         try {
           // The group's function runs as its own role: its AWS calls are authorized as that role's.
           const result = await runAs(route.group, () => options.handlers[route.group](event, context));
-          const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? '');
+          const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : Buffer.from(result.body ?? '', 'utf8');
+          const breach = options.checkAnswers && breachOf(route.route, result.statusCode ?? 200, String(result.headers?.['content-type'] ?? ''), body);
+          if (breach) {
+            options.checkAnswers!.onBreach(breach);
+            console.error(`Contract breach: ${breach.route} answered ${breach.status}: ${breach.problem}`);
+            res.writeHead(500, { 'content-type': 'application/json' });
+            return void res.end(JSON.stringify({ message: 'Answer breaks its contract', breach }));
+          }
           res.writeHead(result.statusCode ?? 200, result.headers as http.OutgoingHttpHeaders);
           res.end(body);
         } catch (error) {

@@ -10,6 +10,7 @@ import { queues, type QueueName } from '../shared/queues';
 import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
 import { startApiServer } from './api-server';
+import type { ContractBreach } from './answer-check';
 import { dnsPublishRoute, publishDomainRecords } from './dns-publishing';
 import { LocalDnsServer } from './emulators/dns';
 import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
@@ -55,6 +56,11 @@ export interface LocalCloudOptions {
    * `false` turns the check off.
    */
   readonly iam?: LocalIamOption;
+  /**
+   * Check every API answer against its route module (the tests: test/integration/support/test-cloud.ts):
+   * a breach answers 500 and is listed in `breaches`.
+   */
+  readonly checkAnswers?: boolean;
 }
 
 export interface LocalCloud {
@@ -63,6 +69,8 @@ export interface LocalCloud {
   readonly seed: Seed;
   readonly queueUrls: Record<QueueName, string>;
   readonly outboxDir: string;
+  /** Answers that broke their route's contract (with `checkAnswers`). */
+  readonly breaches: readonly ContractBreach[];
   stop(): Promise<void>;
 }
 
@@ -86,6 +94,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const pidDir = path.join(dataDir, 'pids');
   const outboxDir = path.join(dataDir, 'outbox');
   fs.mkdirSync(dataDir, { recursive: true });
+  const breaches: ContractBreach[] = [];
   const pick = async (port: number) => (port === 0 ? freePort() : port);
   const ports = {
     api: await pick(options.ports.api),
@@ -230,7 +239,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       // Publishes a project's records of a domain to the local DNS, as its owner would (local only).
       'POST /_local/dns/publish': dnsPublishRoute(services, dns),
     };
-    const api = await startApiServer({ port: ports.api, handlers, localRoutes });
+    const api = await startApiServer({ port: ports.api, handlers, localRoutes, ...(options.checkAnswers ? { checkAnswers: { onBreach: (b) => breaches.push(b) } } : {}) });
     stops.push(() => api.stop());
     // Open and click links point at this API (read at every send, so setting it now is in time).
     refreshConfig({ TRACKING_BASE_URL: api.url });
@@ -259,7 +268,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       sesUrl: ses.endpoint.replace('127.0.0.1', 'localhost'),
       publishDns: async (projectId, domain) => void (await publishDomainRecords(services(), dns, projectId, domain)),
     });
-    return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, stop: stopAll };
+    return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, breaches, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

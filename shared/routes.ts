@@ -49,10 +49,6 @@ export const endpointGroups = {
 export type EndpointGroup = keyof typeof endpointGroups;
 
 export const routes: readonly RouteDefinition[] = [
-  // Part 8 says these two do not support Idempotency-Key; we honour it (an extension, docs/idempotency.md).
-  { method: 'POST', path: '/v1/send-email', group: 'send', auth: 'project', idempotency: 'supported' },
-  { method: 'POST', path: '/v1/send-template-email', group: 'send', auth: 'project', idempotency: 'supported' },
-  { method: 'POST', path: '/send-email', group: 'send', auth: 'project', idempotency: 'supported' },
   { method: 'POST', path: '/v1/send-batch', group: 'batches', auth: 'project', idempotency: 'supported' },
   { method: 'GET', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
   { method: 'PATCH', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },

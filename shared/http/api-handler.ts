@@ -7,9 +7,11 @@ import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
 import { reservedKeyMessage } from '../reserved-keys';
-import { routeKey, routes, type EndpointGroup } from '../routes';
+import { routeKey, routes, type AuthKind, type EndpointGroup } from '../routes';
+import type { ApiRoute } from './route';
+import { parseRequest } from '../validate';
 import type { ApiContext } from './api-context';
-import type { RouteFunction } from './api-types';
+import type { ApiResult, RouteFunction } from './api-types';
 import { errorResponse } from './error-body';
 import { PAYLOAD_LIMITS, eventBodyBytes } from './payload-limits';
 import { inspectJson } from '../json-inspection';
@@ -22,9 +24,9 @@ type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 /** Lowercases header names and finds the route's auth kind and idempotency handling in the route table. */
-const normalize = (group: EndpointGroup): Middleware => ({
+const normalize = (group: EndpointGroup, served: readonly { key: string; auth: AuthKind; idempotency?: 'supported' | 'refused' }[]): Middleware => ({
   before: (request) => {
-    const route = routes.find((r) => r.group === group && routeKey(r) === request.event.routeKey);
+    const route = served.find((r) => r.key === request.event.routeKey);
     request.context.api = {
       auth: route?.auth ?? 'project',
       idempotency: route?.idempotency,
@@ -102,37 +104,57 @@ const mapErrors: Middleware = {
  * Builds an endpoint group's Lambda handler: the middy stack in a fixed order (idempotency record,
  * errors, normalise, authenticate, parse: a caller without a valid key learns nothing about input
  * rules, then the idempotency check: only authenticated, parsed requests are replayed or claimed),
- * then the route function picked by the route key. Validation with the route's schema is the route
- * function's first line.
+ * then the route picked by the route key, which runs only on a body and query its schemas accept.
  */
-export function apiHandler(group: EndpointGroup, implementations: Readonly<Record<string, RouteFunction>>) {
-  const missing = routes.filter((r) => r.group === group && !implementations[routeKey(r)]).map(routeKey);
-  if (missing.length > 0) throw new Error(`Group ${group} lacks implementations for ${missing.join(', ')}`);
+export function apiHandler(group: EndpointGroup, served: Readonly<Record<string, RouteFunction>> | readonly ApiRoute[]) {
+  const modules: readonly ApiRoute[] = Array.isArray(served) ? served : [];
+  // Routes still described in shared/routes.ts, with a route function each.
+  const legacy = Array.isArray(served) ? {} : (served as Readonly<Record<string, RouteFunction>>);
+  const legacyRoutes = routes.filter((r) => r.group === group).map((r) => ({ key: routeKey(r), auth: r.auth, idempotency: r.idempotency }));
+  if (!Array.isArray(served)) {
+    const missing = legacyRoutes.filter((r) => !legacy[r.key]).map((r) => r.key);
+    if (missing.length > 0) throw new Error(`Group ${group} lacks implementations for ${missing.join(', ')}`);
+  }
+  const byKey = new Map(modules.map((route) => [route.key, route]));
 
   return middy<Event, Result, Error, ApiContext>()
     .use(logLambdaContext<Event, Result, ApiContext>())
     .use(idempotencyRecord)
     .use(mapErrors)
-    .use(normalize(group))
+    .use(normalize(group, modules.length > 0 ? modules : legacyRoutes))
     .use(authenticate)
     .use(jsonBody)
     .use(idempotencyCheck)
     .handler(async (event, context): Promise<Result> => {
-      const implementation = implementations[event.routeKey];
-      if (!implementation) return { statusCode: 404, headers: JSON_HEADERS, body: JSON.stringify({ message: 'Not Found' }) };
-      const result = await implementation({
+      const route = byKey.get(event.routeKey);
+      const implementation = route ? undefined : legacy[event.routeKey];
+      if (!route && !implementation) return { statusCode: 404, headers: JSON_HEADERS, body: JSON.stringify({ message: 'Not Found' }) };
+      const request = {
         body: context.api.body,
         query: event.queryStringParameters ?? {},
-        params: event.pathParameters ?? {},
+        params: (event.pathParameters ?? {}) as Record<string, string>,
         headers: context.api.headers,
         caller: context.api.caller,
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
         domainName: event.requestContext?.domainName,
-      });
-      // A binary body (the tracking pixel) goes out base64-encoded, with the route's own content type.
-      if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true };
-      // A route may answer an HTML page (public pages) or a CSV report: a string body with a text/html or text/csv type goes out as is.
-      const html = typeof result.body === 'string' && /^text\/(html|csv)\b/i.test(result.headers?.['content-type'] ?? '');
-      return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: html ? (result.body as string) : JSON.stringify(result.body) };
+      };
+      const result = route
+        ? await route.handle({
+            ...request,
+            // The one place a request is validated: no handler or service sees a raw body or query.
+            query: route.query ? parseRequest(route.query, request.query, route.refuse) : request.query,
+            body: route.body ? parseRequest(route.body, request.body, route.refuse) : request.body,
+          } as Parameters<ApiRoute['handle']>[0])
+        : await implementation!(request);
+      return toResult(result);
     });
+}
+
+/** The Lambda result of a route's answer. */
+function toResult(result: ApiResult): Result {
+  // A binary body (the tracking pixel) goes out base64-encoded, with the route's own content type.
+  if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true };
+  // A route may answer an HTML page (public pages) or a CSV report: a string body with a text/html or text/csv type goes out as is.
+  const text = typeof result.body === 'string' && /^text\/(html|csv)\b/i.test(result.headers?.['content-type'] ?? '');
+  return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: text ? (result.body as string) : JSON.stringify(result.body) };
 }

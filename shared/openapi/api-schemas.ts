@@ -1,9 +1,6 @@
 import * as z from '../zod';
 import { routeKey, routes, type RouteDefinition } from '../routes';
 import { cursorQuerySchema, pageQuerySchema } from '../http/pagination';
-import { sendEmailBodySchema } from '../sending/send-email-request';
-import { templateSendBodySchema } from '../sending/template-send-request';
-import { advancedSendBodySchema } from '../sending/advanced-send-request';
 import { batchBodySchema } from '../batches/batch-request';
 import { batchRescheduleBodySchema } from '../batches/batch-reschedule-request';
 import { rescheduleBodySchema } from '../scheduling/scheduled-send-request';
@@ -71,27 +68,6 @@ export function describeRoute(key: string, schemas: RouteSchemas): void {
   registry.set(key, schemas);
 }
 
-describeRoute('POST /v1/send-email', {
-  summary: 'Send one email to up to 50 recipients',
-  body: sendEmailBodySchema,
-  validates: true,
-  response: json(sendResponseSchema),
-  example: { recipient_email: 'ada@example.com', sender_email: 'hello@mail.example.com', subject: 'Welcome', html_body: '<p>Hello Ada</p>' },
-});
-describeRoute('POST /v1/send-template-email', {
-  summary: 'Send a stored template (or inline HTML) to one recipient',
-  body: templateSendBodySchema,
-  validates: true,
-  response: json(sendResponseSchema),
-  example: { template_id: '6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', recipient_email: 'ada@example.com', sender_email: 'hello@mail.example.com', variables: { name: 'Ada' } },
-});
-describeRoute('POST /send-email', {
-  summary: 'Advanced send: scheduling, stored templates, dry runs',
-  body: advancedSendBodySchema,
-  validates: true,
-  response: ok,
-  example: { recipient: 'ada@example.com', sender: 'hello@mail.example.com', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>', data: { name: 'Ada' }, dry_run: true },
-});
 describeRoute('POST /v1/send-batch', {
   summary: 'Send to up to 10,000 recipients',
   body: batchBodySchema,

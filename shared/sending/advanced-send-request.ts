@@ -164,7 +164,11 @@ const sourceSchema = z.optional(
 
 /** Validates a `POST /send-email` body and its `x-source` header; throws a 400 with the first problem. */
 export function parseAdvancedSendRequest(body: unknown, headers: Readonly<Record<string, string | undefined>> = {}): AdvancedSendInput {
-  const b = parseRequest(advancedSendBodySchema, body);
+  return toAdvancedSend(parseRequest(advancedSendBodySchema, body), headers);
+}
+
+/** An advanced send body its schema accepted, and its `x-source` header (checked here), as the send takes them. */
+export function toAdvancedSend(b: z.output<typeof advancedSendBodySchema>, headers: Readonly<Record<string, string | undefined>>): AdvancedSendInput {
   const source = parseRequest(sourceSchema, headers['x-source'])?.trim().toLowerCase();
   const templateId = present(b.templateId);
   return {

@@ -155,7 +155,8 @@ export const sendEmailBodySchema = z
     }),
   );
 
-type SendEmailBody = z.output<typeof sendEmailBodySchema>;
+/** A `/v1/send-email` body its schema accepted. */
+export type SendEmailBody = z.output<typeof sendEmailBodySchema>;
 
 /** Null and '' read as absent. */
 const present = (value: string | null | undefined): string | undefined => (value == null || value === '' ? undefined : value);
@@ -171,7 +172,7 @@ export function toAttachments(list: z.output<typeof attachmentsSchema>): Attachm
 }
 
 /** The validated body as the send pipeline takes it: addresses normalised and deduplicated. */
-function toSingleSend(b: SendEmailBody): SingleSendInput {
+export function toSingleSend(b: SendEmailBody): SingleSendInput {
   return {
     to: dedupe(asAddressList(b.recipient_email)!),
     cc: dedupe(b.cc == null ? [] : asAddressList(b.cc)!),

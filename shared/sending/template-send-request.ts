@@ -90,7 +90,11 @@ function isInternalId(value: unknown): boolean {
 
 /** Validates a template send in part 7's order. */
 export function parseTemplateSendRequest(body: unknown): TemplateSendInput {
-  const b = parseRequest(templateSendBodySchema, body);
+  return toTemplateSend(parseRequest(templateSendBodySchema, body));
+}
+
+/** A template send body its schema accepted, as the send takes it. */
+export function toTemplateSend(b: z.output<typeof templateSendBodySchema>): TemplateSendInput {
   const input: TemplateSendInput = { recipient: normalizeEmail(b.recipient_email), senderEmail: b.sender_email.trim(), variables: b.variables ?? {} };
   if (has(b.template_id)) input.templateId = b.template_id!.toLowerCase();
   else if (has(b.template_internal_id)) input.templateInternalId = Number(b.template_internal_id);

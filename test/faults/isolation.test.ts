@@ -2,7 +2,8 @@ import { DEMO_DOMAIN } from '../../local/seed';
 import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { createOrganization, issuePartnerKey } from '../../shared/organizations/organization-service';
-import { routeKey, routes, type RouteDefinition } from '../../shared/routes';
+import { routeKey, type RouteDefinition } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from '../integration/support/test-cloud';
 import { reportFigures } from './support/report';
 

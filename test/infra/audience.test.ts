@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { EmailApiStack } from '../../lib/email-api-stack';
-import { routes } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { logicalId } from './template-helpers';
 
 // Synthesizing bundles every function with esbuild: build the stack once for the whole file.

@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { functionAccess, scheduledAccess } from '../../lib/access';
+import { accessByFunction, scheduledAccess } from '../../lib/access';
 import { EmailApiStack } from '../../lib/email-api-stack';
 
 // Bundling is skipped (`aws:cdk:bundling-stacks`): these tests are about the functions' environment.
@@ -11,7 +11,7 @@ const stackOf = (props: ConstructorParameters<typeof EmailApiStack>[2] = {}, con
   });
 
 /** The functions whose code builds DNS records (lib/access.ts gives them the setting). */
-const readers = [...Object.values(functionAccess), ...Object.values(scheduledAccess)].filter((a) => a.settings?.includes('DMARC_REPORTS_DOMAIN')).length;
+const readers = [...Object.values(accessByFunction()), ...Object.values(scheduledAccess)].filter((a) => a.settings?.includes('DMARC_REPORTS_DOMAIN')).length;
 
 /** DMARC_REPORTS_DOMAIN of every function that has it in its environment. */
 function values(template: Template): unknown[] {
@@ -23,7 +23,7 @@ function values(template: Template): unknown[] {
 describe('the DMARC reports domain (DMARC_REPORTS_DOMAIN)', () => {
   it('reaches the domain functions (register, recreate, partner provisioning, re-check) as the prop gives it', () => {
     expect(readers).toBeGreaterThanOrEqual(4);
-    for (const name of ['domains', 'partner', 'pages'] as const) expect(functionAccess[name].settings).toContain('DMARC_REPORTS_DOMAIN');
+    for (const name of ['domains', 'partner', 'pages'] as const) expect(accessByFunction()[name].settings).toContain('DMARC_REPORTS_DOMAIN');
     expect(values(Template.fromStack(stackOf({ dmarcReportsDomain: 'dmarc.example.com' })))).toEqual(Array(readers).fill('dmarc.example.com'));
   });
 

@@ -8,7 +8,8 @@ import type { ProjectFunction } from '../../lib/project-function';
 import { rateExpression } from '../../lib/scheduling';
 import { PAYLOAD_EXPIRY_DAYS } from '../../lib/storage';
 import { queues, type QueueName } from '../../shared/queues';
-import { endpointGroups, routeKey, routes, schedules, workers, type EndpointGroup, type WorkerName } from '../../shared/routes';
+import { endpointGroups, routeKey, schedules, workers, type EndpointGroup, type WorkerName } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { tableDefinition } from '../../shared/store/table-definition';
 import { actionsOf, allows, logicalId, nagErrors, statementsOfRole, type Statement } from './template-helpers';
 

@@ -1,7 +1,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { functionAccess, scheduledAccess } from '../../lib/access';
+import { accessByFunction, scheduledAccess } from '../../lib/access';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import { allows, logicalId, nagErrors, statementsOfRole } from './template-helpers';
 
@@ -14,7 +14,7 @@ const stackOf = (props: ConstructorParameters<typeof EmailApiStack>[2] = {}, con
 
 /** The environment variables of every service function (those that read the table). */
 /** How many functions read TRACKING_HOST (lib/access.ts gives it to exactly those). */
-const readers = [...Object.values(functionAccess), ...Object.values(scheduledAccess)].filter((a) => a.settings?.includes('TRACKING_HOST')).length;
+const readers = [...Object.values(accessByFunction()), ...Object.values(scheduledAccess)].filter((a) => a.settings?.includes('TRACKING_HOST')).length;
 
 /** The environments that carry TRACKING_HOST; there must be one per function that reads it. */
 function serviceEnvironments(template: Template): Record<string, unknown>[] {

@@ -3,7 +3,8 @@ import { DEMO_DOMAIN } from '../../local/seed';
 import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { RESERVED_KEYS } from '../../shared/reserved-keys';
-import { routeKey, routes, type RouteDefinition } from '../../shared/routes';
+import { routeKey, type RouteDefinition } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 import { reportFigures } from '../faults/support/report';
 

@@ -205,7 +205,7 @@ describe('replies that publish nothing', () => {
   test('the local route takes raw MIME only, and is not part of the API', async () => {
     const res = await fetch(`${cloud.baseUrl}/_local/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(415);
-    const { routes } = await import('../../shared/routes');
+    const { routeTable: routes } = await import('../../functions/route-table');
     expect(routes.some((r) => r.path.startsWith('/_local'))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { DEMO_DOMAIN } from '../../local/seed';
-import { routeKey, routes, type RouteDefinition } from '../../shared/routes';
+import { routeKey, type RouteDefinition } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

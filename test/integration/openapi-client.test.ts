@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createMailroomClient } from '@mailroom/client';
 import { chromium, type Browser } from 'playwright-core';
-import { routes } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

@@ -2,7 +2,7 @@ import { overrideServices, services } from '../../shared/container';
 import { RECEIVING_OFF, TRACKING_NOT_CONFIGURED } from '../../shared/domains/subdomains';
 import { createOrganization, issuePartnerKey, setMaxProjects } from '../../shared/organizations/organization-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
-import { routes } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

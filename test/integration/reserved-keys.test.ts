@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
-import { routeKey, routes } from '../../shared/routes';
+import { routeKey } from '../../shared/routes';
+import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

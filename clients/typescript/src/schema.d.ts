@@ -1226,15 +1226,126 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Error: {
-            error: string;
+        /** @description Queued now (one activity per recipient), scheduled (one scheduled send), or a dry run (nothing written) */
+        AdvancedSendAccepted: {
+            /** @constant */
+            success: true;
+            message: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            email_id: string;
+            emails: {
+                recipient: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                email_id: string;
+            }[];
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            project_id: string;
+        } | {
+            /** @constant */
+            success: true;
+            /** @constant */
+            scheduled: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            scheduled_send_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            scheduled_for: string;
+            scheduled_for_local: string;
+            timezone: string;
+            message: string;
+            warnings?: string[];
+        } | {
+            /** @constant */
+            success: true;
+            /** @constant */
+            dry_run: true;
+            test_mode: boolean;
+            sample_cart_items_injected: boolean;
+            would_send: {
+                to: string[];
+                cc: string[];
+                bcc: string[];
+                from: string;
+                subject: string;
+                html_preview: string;
+                template_id: string | null;
+                variables_used: string[];
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            scheduled_for?: string;
+            scheduled_for_local?: string;
+            timezone?: string;
         };
-        PartnerError: {
+        /** @description An error: its message, and the extra fields some errors name (`code`, `campaigns`...) */
+        Error: {
+            /** @example Missing required fields: recipient_email, sender_email, html_body */
             error: string;
-            code?: string;
-            error_code?: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description A partner route's error: its message, and its code twice (`code` and `error_code`) */
+        PartnerError: {
+            error: string;
+            /** @example INVALID_INPUT */
+            code: string;
+            error_code: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The mail is queued: its activity id is `email_id` */
+        SendAccepted: {
+            message: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            email_id: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            project_id: string;
+        };
+        /** @description Queued (with the template and variables used), or skipped: the recipient is suppressed */
+        TemplateSendAccepted: {
+            message: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            email_id: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            project_id: string;
+            template_id: string | null;
+            template_internal_id: number | null;
+            variables_used: string[];
+            used_cached_html: boolean;
+        } | {
+            message: string;
+            /** @constant */
+            skipped: true;
+            suppression_reason: string;
+            recipient: string;
         };
     };
     responses: never;
@@ -1282,20 +1393,23 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Send one email to up to 50 recipients */
+            /** @description Queued */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                        email_id: string | null;
-                        project_id: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Email queued for sending",
+                     *       "email_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
+                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SendAccepted"];
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1306,6 +1420,60 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mail could not be queued; nothing was accepted */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1352,20 +1520,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Send a stored template (or inline HTML) to one recipient */
+            /** @description Queued, or skipped for a suppressed recipient */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                        email_id: string | null;
-                        project_id: string;
-                    };
+                    /**
+                     * @example {
+                     *       "message": "Email queued for sending",
+                     *       "email_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
+                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *       "template_id": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
+                     *       "template_internal_id": null,
+                     *       "variables_used": [
+                     *         "name"
+                     *       ],
+                     *       "used_cached_html": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TemplateSendAccepted"];
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1376,6 +1553,69 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with this id or internal id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The template renders to nothing (TEMPLATE_EMPTY), or does not compile */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mail could not be queued; nothing was accepted */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1403,7 +1643,8 @@ export interface operations {
                  *       "data": {
                  *         "name": "Ada"
                  *       },
-                 *       "dry_run": true
+                 *       "scheduled_at": "tomorrow at 9am",
+                 *       "timezone": "Europe/London"
                  *     }
                  */
                 "application/json": {
@@ -1442,18 +1683,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Advanced send: scheduling, stored templates, dry runs */
+            /** @description Queued, scheduled, or a dry run */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "scheduled": true,
+                     *       "scheduled_send_id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
+                     *       "scheduled_for": "2026-11-27T09:00:00.000Z",
+                     *       "scheduled_for_local": "2026-11-27 09:00",
+                     *       "timezone": "Europe/London",
+                     *       "message": "Email scheduled for 2026-11-27 09:00 (Europe/London)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdvancedSendAccepted"];
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1464,6 +1714,69 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The template renders to nothing, or does not compile */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The mail could not be queued; nothing was accepted */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1540,7 +1853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1551,6 +1864,42 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1582,8 +1931,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1591,8 +1940,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1624,8 +1973,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1633,8 +1982,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1673,7 +2022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1684,6 +2033,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1715,8 +2082,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1724,8 +2091,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1757,8 +2124,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1766,8 +2133,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1805,7 +2172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1816,6 +2183,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1849,7 +2234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1860,6 +2245,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1900,7 +2294,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1911,6 +2305,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1940,7 +2343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1951,6 +2354,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1980,8 +2392,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1989,8 +2401,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2020,8 +2432,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2029,8 +2441,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2064,7 +2476,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2075,6 +2487,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2109,7 +2530,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2120,6 +2541,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2158,7 +2588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2169,6 +2599,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2205,7 +2653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2216,6 +2664,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2247,8 +2713,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2256,8 +2722,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2289,8 +2755,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2298,8 +2764,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2334,7 +2800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2345,6 +2811,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2391,7 +2866,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2402,6 +2877,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2433,8 +2926,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2442,8 +2935,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2485,7 +2978,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2496,6 +2989,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2527,8 +3038,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2536,8 +3047,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2583,7 +3094,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2594,6 +3105,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2623,8 +3152,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2632,8 +3161,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2674,7 +3203,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2685,6 +3214,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2725,7 +3272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2736,6 +3283,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2778,7 +3343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2789,6 +3354,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2820,8 +3403,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2829,8 +3412,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2862,8 +3445,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2871,8 +3454,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2904,8 +3487,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2913,8 +3496,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2946,8 +3529,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2955,8 +3538,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2988,8 +3571,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2997,8 +3580,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3031,7 +3614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3042,6 +3625,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3091,7 +3683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3102,6 +3694,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3133,8 +3743,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3142,8 +3752,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3175,8 +3785,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3184,8 +3794,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3238,7 +3848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3249,6 +3859,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3280,8 +3908,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3289,8 +3917,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3322,8 +3950,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3331,8 +3959,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3383,7 +4011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3394,6 +4022,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3426,8 +4072,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3435,8 +4081,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3469,8 +4115,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3478,8 +4124,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3511,8 +4157,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3520,8 +4166,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3573,7 +4219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3584,6 +4230,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3615,8 +4279,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3624,8 +4288,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3657,8 +4321,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3666,8 +4330,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3697,8 +4361,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3706,8 +4370,8 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3737,6 +4401,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postVerifyByToken: {
@@ -3761,6 +4434,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSendersConfirmByToken: {
@@ -3781,6 +4463,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3805,6 +4496,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTOByToken: {
@@ -3827,6 +4527,15 @@ export interface operations {
                     "image/gif": string;
                 };
             };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getTCByToken: {
@@ -3846,6 +4555,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
         };
     };
@@ -3867,6 +4585,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3891,6 +4618,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getVByToken: {
@@ -3911,6 +4647,15 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3948,7 +4693,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3959,6 +4704,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3990,8 +4753,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3999,8 +4762,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4032,8 +4795,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4041,8 +4804,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4072,8 +4835,8 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4081,8 +4844,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4118,7 +4881,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4129,6 +4892,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4187,7 +4959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4198,6 +4970,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4229,8 +5019,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4238,8 +5028,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4282,7 +5072,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4293,6 +5083,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4324,8 +5132,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4333,8 +5141,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4372,7 +5180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4383,6 +5191,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4415,8 +5241,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4424,8 +5250,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4457,8 +5283,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4466,8 +5292,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4505,7 +5331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4516,6 +5342,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4553,7 +5397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4564,6 +5408,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4595,8 +5457,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4604,8 +5466,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4643,7 +5505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4654,6 +5516,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4686,7 +5566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4697,6 +5577,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4761,7 +5650,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4772,6 +5661,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4803,8 +5710,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4812,8 +5719,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4845,8 +5752,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4854,8 +5761,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4896,7 +5803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4907,6 +5814,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4938,8 +5863,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4947,8 +5872,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4986,7 +5911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4997,6 +5922,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5046,7 +5980,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5057,6 +5991,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5109,7 +6061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5120,6 +6072,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5154,7 +6124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5165,6 +6135,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5252,7 +6231,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5263,6 +6242,24 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5294,8 +6291,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5303,8 +6300,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5336,8 +6333,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5345,8 +6342,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5378,8 +6375,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5387,8 +6384,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5420,8 +6417,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5429,8 +6426,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5460,6 +6457,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDocs: {
@@ -5480,6 +6486,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDocsRapidocJs: {
@@ -5498,6 +6513,15 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5529,7 +6553,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5540,6 +6564,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5576,7 +6609,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
+            /** @description Invalid request: the first problem, in the order of part 7 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5587,6 +6620,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5618,8 +6660,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5627,8 +6669,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5661,8 +6703,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (part 7 messages) */
-            400: {
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5670,8 +6712,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Missing, malformed or unknown key */
-            401: {
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

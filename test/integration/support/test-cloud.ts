@@ -39,13 +39,13 @@ export interface OutboxMail {
 /**
  * Starts a private local cloud (free ports, a temporary data folder, its own in-memory table: in the
  * run's shared DynamoDB Local, else in one of its own). `tableName` fixes the table's name, for
- * tools that assume the local default `mailroom`. IAM is enforced as in AWS unless `iam` says otherwise.
+ * tools that assume the local default `mailroom`. IAM is enforced as in AWS unless `iam` says otherwise, and every answer is checked against its route module.
  */
 export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[]; tableName?: string; iam?: LocalIamOption } = {}): Promise<TestCloud> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-it-'));
   const shared = sharedDynamoDbTable();
   const dynamodb = shared && { endpoint: shared.endpoint, tableName: options.tableName ?? shared.tableName };
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, quickStart: true, dynamodb, iam: options.iam });
+  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, quickStart: true, dynamodb, iam: options.iam, checkAnswers: true });
   const api: TestCloud['api'] = async (method, urlPath, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? cloud.seed.live_key : opts.key;
@@ -83,6 +83,8 @@ export async function startTestCloud(options: { workers?: boolean | readonly Wor
     async stop() {
       await cloud.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      // Every answer of the run was checked against its route module: a breach fails the file even where its test ignored the status.
+      if (cloud.breaches.length > 0) throw new Error(`Answers broke their contract:\n${cloud.breaches.map((b) => `${b.route} ${b.status}: ${b.problem}`).join('\n')}`);
     },
   };
 }

@@ -108,8 +108,16 @@ describe('the folders of shared/', () => {
 });
 
 describe('the handlers of functions/', () => {
-  it('call services, never a repository', () => {
-    const handlers = readdirSync(join(ROOT, 'functions')).map((group) => join(ROOT, 'functions', group, 'handler.ts'));
+  it('call services, never a repository (route modules included)', () => {
+    const groups = readdirSync(join(ROOT, 'functions'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(ROOT, 'functions', d.name));
+    const routeModules = (dir: string) => {
+      try {
+        return readdirSync(join(dir, 'routes')).filter((f) => f.endsWith('.ts')).map((f) => join(dir, 'routes', f));
+      } catch {
+        return [];
+      }
+    };
+    const handlers = groups.flatMap((dir) => [join(dir, 'handler.ts'), ...routeModules(dir)]);
     const offending = handlers.flatMap((file) =>
       relativeImports(file)
         .filter((spec) => /-repository$/.test(spec))

@@ -3,7 +3,8 @@ import type { ProjectCaller } from '../../../../shared/auth/authenticate';
 import { notFound, unauthorized } from '../../../../shared/errors';
 import type { ApiResult, RouteFunction } from '../../../../shared/http/api-types';
 import { assessRecord, epochSeconds, type IdempotencyRecord } from '../../../../shared/idempotency/idempotency-record';
-import { routeKey, routes, type EndpointGroup } from '../../../../shared/routes';
+import type { EndpointGroup } from '../../../../shared/routes';
+import { routeTable as routes } from '../../../../functions/route-table';
 
 // The real middy stack of apiHandler, with the key lookup and the record store replaced: the store
 // below keeps records in memory under the same rule as the conditional put (assessRecord).
@@ -59,10 +60,10 @@ beforeEach(() => {
   });
 });
 
-/** A handler for `group` whose routes all run `route`. */
+/** A handler for `group` whose routes all run `route` (on the body as sent: no schema). */
 function handlerFor(group: EndpointGroup, route: RouteFunction) {
-  const implementations = Object.fromEntries(routes.filter((r) => r.group === group).map((r) => [routeKey(r), route]));
-  return apiHandler(group, implementations) as unknown as (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+  const served = routes.filter((r) => r.group === group).map((r) => ({ ...r, body: undefined, query: undefined, access: { table: 'read' as const }, handle: route }));
+  return apiHandler(group, served as never) as unknown as (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 }
 
 let n = 0;
