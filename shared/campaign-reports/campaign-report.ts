@@ -4,7 +4,8 @@ import { activityPosition, listActivity } from '../activity/activity-list';
 import type { Campaign } from '../campaigns/campaign';
 import type { Services } from '../container';
 import { badRequest, notFound } from '../errors';
-import { boundedPaginationBlock, listCursor, parsePageRequest, type PageRequest } from '../http/pagination';
+import { boundedPaginationBlock, listCursor, pageQuerySchema, parsePageRequest, type PageRequest } from '../http/pagination';
+import * as z from '../zod';
 import { ttlAfterDays } from '../store/client';
 import { campaignExportObjectKey } from '../store/keys';
 import { contentionBackoff } from '../store/transact';
@@ -18,6 +19,21 @@ import { findProjectCampaign, getExport, latestExportId, putExportUnlessOneRuns,
 
 const STATUSES: readonly ActivityStatus[] = ['queued', 'retrying', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'cancelled'];
 const REASONS: readonly LeftOutReason[] = ['suppressed', 'unsubscribed', 'invalid'];
+const STATUS_MESSAGE = `status must be one of ${STATUSES.join(', ')}`;
+const REASON_MESSAGE = `reason must be one of ${REASONS.join(', ')}`;
+
+/** A query value that is absent, empty (the same), or one of `values`. */
+const oneOf = (values: readonly string[], message: string) =>
+  z.optional(z.string().check(z.refine((v) => v === '' || values.includes(v), message), z.meta({ description: `One of ${values.join(', ')}` })));
+
+/** The `next_cursor` of the previous page of a report. */
+const reportCursor = z.optional(z.string().check(z.meta({ description: 'The previous answer\'s `pagination.next_cursor`' })));
+
+/** The query of `GET /v1/campaigns/{id}/recipients`, checked in listRecipientOutcomes' order: the page, then `status`. */
+export const recipientOutcomesQuerySchema = z.object({ ...pageQuerySchema.shape, status: oneOf(STATUSES, STATUS_MESSAGE), cursor: reportCursor });
+
+/** The query of `GET /v1/campaigns/{id}/left-out`, checked in listLeftOut's order: the page, then `reason`. */
+export const leftOutQuerySchema = z.object({ ...pageQuerySchema.shape, reason: oneOf(REASONS, REASON_MESSAGE), cursor: reportCursor });
 
 /**
  * A filtered report request reads at most this many records per recipient of its page (`per_page`):
@@ -70,7 +86,7 @@ async function scanPage<T>(deps: Pick<Services, 'db'>, projectId: string, campai
 export async function listRecipientOutcomes(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
   const page = parsePageRequest(query);
   const status = query.status || undefined;
-  if (status && !STATUSES.includes(status as ActivityStatus)) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
+  if (status && !STATUSES.includes(status as ActivityStatus)) throw badRequest(STATUS_MESSAGE);
   const campaign = await projectCampaign(deps, projectId, campaignId);
   if (!status) {
     const listed = await listActivity(deps.db, projectId, { campaignId: campaign.id }, page, activityPosition(listCursor(query, page)));
@@ -90,7 +106,7 @@ export async function listRecipientOutcomes(deps: Pick<Services, 'db'>, projectI
 export async function listLeftOut(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
   const page = parsePageRequest(query);
   const reason = query.reason || undefined;
-  if (reason && !REASONS.includes(reason as LeftOutReason)) throw badRequest(`reason must be one of ${REASONS.join(', ')}`);
+  if (reason && !REASONS.includes(reason as LeftOutReason)) throw badRequest(REASON_MESSAGE);
   const campaign = await projectCampaign(deps, projectId, campaignId);
   const from = parseFilteredPage(query, page, projectId, campaign.id);
   const [counts, { rows, pagination }] = await Promise.all([

@@ -261,9 +261,17 @@ export const campaignBodySchema = z
     ),
   );
 
+/** A `POST /v1/campaigns` body its schema accepted. */
+export type CampaignBody = z.output<typeof campaignBodySchema>;
+
 /** Checks a `POST /v1/campaigns` body; every fault is a 400 with a message naming the field. */
 export function parseCampaignRequest(body: unknown): CampaignRequest {
-  const b: Body = parseRequest(campaignBodySchema, isObject(body) ? body : {});
+  return toCampaignRequest(parseRequest(campaignBodySchema, isObject(body) ? body : {}));
+}
+
+/** The service's input from a body the schema accepted: names and ids trimmed, defaults applied, the audience and start read. */
+export function toCampaignRequest(parsed: CampaignBody): CampaignRequest {
+  const b: Body = parsed;
   const selectAll = b.selectAllRecipients === true;
   const batchMode = b.batchMode === true;
   return {

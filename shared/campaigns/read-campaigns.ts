@@ -1,7 +1,9 @@
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { badRequest } from '../errors';
-import { boundedPaginationBlock, listCursor, type PageRequest } from '../http/pagination';
+import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, type PageRequest } from '../http/pagination';
+import * as z from '../zod';
+import { CAMPAIGN_STATUSES } from './campaign-answers';
 import type { CampaignStatus } from './campaign';
 import { readCampaignCounts } from './campaign-counters';
 import { presentCampaignSummary, presentMetrics } from './campaign-presenter';
@@ -9,14 +11,31 @@ import { pageCampaigns } from './campaign-repository';
 import { requireCampaign } from './manage-campaign';
 import { enqueueCampaignMessage } from './engine-messages';
 
-const STATUSES: readonly CampaignStatus[] = ['initializing', 'pending', 'processing', 'rate_limited', 'paused', 'completed', 'failed', 'cancelled'];
+const STATUSES: readonly CampaignStatus[] = CAMPAIGN_STATUSES;
 /** How long init may take before a read queues it again: part 3 gives initialization 2 to 30 seconds. */
 export const INIT_REPAIR_AFTER_MS = 120_000;
+
+const STATUS_MESSAGE = `status must be one of ${STATUSES.join(', ')}`;
+
+/**
+ * The query of `GET /v1/campaigns`: `page` and `per_page`, then `status` (as parseStatusFilter reads
+ * it), and `cursor`, which listCursor checks against the page.
+ */
+export const campaignListQuerySchema = z.object({
+  ...pageQuerySchema.shape,
+  status: z.optional(
+    z.string().check(
+      z.refine((v) => v === '' || STATUSES.includes(v as CampaignStatus), STATUS_MESSAGE),
+      z.meta({ description: `One of part 3's states: ${STATUSES.join(', ')}` }),
+    ),
+  ),
+  ...cursorQuerySchema.shape,
+});
 
 /** Reads `status` of `GET /v1/campaigns`: one of part 3's states, or absent. */
 export function parseStatusFilter(value: string | undefined): CampaignStatus | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!STATUSES.includes(value as CampaignStatus)) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
+  if (!STATUSES.includes(value as CampaignStatus)) throw badRequest(STATUS_MESSAGE);
   return value as CampaignStatus;
 }
 

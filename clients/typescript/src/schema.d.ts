@@ -55,6 +55,175 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Campaigns, newest first
+         * @description `page × per_page` reaches 1,000 deep; past that, read on with `cursor` from `pagination.next_cursor`. No `total_pages` (4.0).
+         */
+        get: operations["getV1Campaigns"];
+        put?: never;
+        /**
+         * Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`)
+         * @description One audience: `recipientIds`, `selectAllRecipients: true` (with `recipientCount`, and optionally `recipientFilter`), `segmentId` or `followUp`. The rules the spec leaves open: docs/campaigns-api.md.
+         */
+        post: operations["postV1Campaigns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A campaign and its metrics (from counters) */
+        get: operations["getV1CampaignsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a campaign (soft cutoff; 409 `NOT_CANCELLABLE`)
+         * @description The engine releases nothing more, and mails of the campaign not sent yet are cancelled; the template can be deleted again.
+         */
+        post: operations["postV1CampaignsByIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a campaign (409 `NOT_PAUSABLE`) */
+        post: operations["postV1CampaignsByIdPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused campaign (409 `NOT_RESUMABLE`)
+         * @description Paused by hand or by the reputation guard: back to `processing`, or to `pending` if it had not started; `pause` is cleared.
+         */
+        post: operations["postV1CampaignsByIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The outcome per recipient, paged (with `status`: by `cursor`, reading at most 10 records per row of the page) */
+        get: operations["getV1CampaignsByIdRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/left-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recipients left out, and why, paged by `cursor` (at most 10 records read per row of the page) */
+        get: operations["getV1CampaignsByIdLeftOut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a CSV export of every outcome
+         * @description One export of a campaign runs at a time: while one runs, a repeat answers it. Poll `GET /v1/campaigns/{id}/exports/{exportId}`.
+         */
+        post: operations["postV1CampaignsByIdExports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/exports/{exportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An export's progress and, once done, its download link */
+        get: operations["getV1CampaignsByIdExportsByExportId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send-batch": {
         parameters: {
             query?: never;
@@ -1017,92 +1186,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/campaigns": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Campaigns, newest first */
-        get: operations["getV1Campaigns"];
-        put?: never;
-        /** Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`) */
-        post: operations["postV1Campaigns"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A campaign and its metrics (from counters) */
-        get: operations["getV1CampaignsById"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Cancel a campaign (soft cutoff; 409 `NOT_CANCELLABLE`) */
-        post: operations["postV1CampaignsByIdCancel"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}/pause": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Pause a campaign (409 `NOT_PAUSABLE`) */
-        post: operations["postV1CampaignsByIdPause"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}/resume": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Resume a paused campaign (409 `NOT_RESUMABLE`) */
-        post: operations["postV1CampaignsByIdResume"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1146,74 +1229,6 @@ export interface paths {
         };
         /** The reference page's renderer (RapiDoc, bundled) */
         get: operations["getDocsRapidocJs"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}/recipients": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The outcome per recipient, paged (with `status`: by `cursor`, reading at most 10 records per row of the page) */
-        get: operations["getV1CampaignsByIdRecipients"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}/left-out": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Recipients left out, and why, paged by `cursor` (at most 10 records read per row of the page) */
-        get: operations["getV1CampaignsByIdLeftOut"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}/exports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Start a CSV export of every outcome */
-        post: operations["postV1CampaignsByIdExports"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/campaigns/{id}/exports/{exportId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An export's progress and, once done, its download link */
-        get: operations["getV1CampaignsByIdExportsByExportId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1292,6 +1307,313 @@ export interface components {
             scheduled_for?: string;
             scheduled_for_local?: string;
             timezone?: string;
+        };
+        /** @description A campaign's full row (part 2): its audience, start and pacing, its state, and its sent and failed counts */
+        Campaign: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            subject: string;
+            preview_text: string | null;
+            status: components["schemas"]["CampaignStatus"];
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            template_id: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            sender_profile_id: string;
+            total_recipients: number;
+            recipient_count_expected: number | null;
+            emails_sent: number;
+            emails_failed: number;
+            batch_mode: boolean;
+            batch_size: number | null;
+            batch_interval_hours: number;
+            total_batches: number | null;
+            current_batch: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            scheduled_for: string | null;
+            started_at: string | null;
+            completed_at: string | null;
+            next_batch_at: string | null;
+            select_all_recipients: boolean;
+            send_over_hours: number | null;
+            variable_config: {
+                defaults?: {
+                    [key: string]: unknown;
+                };
+                mappings?: {
+                    [key: string]: string;
+                };
+            } | null;
+            utm_campaign: string;
+            /** @enum {string} */
+            schedule_type: "scheduled" | "delay";
+            audience: components["schemas"]["CampaignAudience"];
+            pause: components["schemas"]["CampaignPause"] | null;
+        };
+        /** @description The audience: `ids` (the `recipientIds` given), `all` leads, a `segment` (a dynamic one frozen at its `generation`), a recipient `filter`, or a `follow_up` of an earlier campaign */
+        CampaignAudience: {
+            /** @constant */
+            kind: "ids";
+            count: number;
+        } | {
+            /** @constant */
+            kind: "all";
+        } | {
+            /** @constant */
+            kind: "segment";
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            segment_id: string;
+            dynamic?: boolean;
+            generation?: number;
+        } | {
+            /** @constant */
+            kind: "filter";
+            filter: {
+                /** @enum {string} */
+                match: "all" | "any";
+                conditions: ({
+                    tags: {
+                        any?: string[];
+                        all?: string[];
+                        none?: string[];
+                    };
+                } | {
+                    attribute: string;
+                    /** @description eq, neq, gt, gte, lt, lte, contains, in, exists or not_exists */
+                    op: string;
+                    value?: string | number | boolean | (string | number)[];
+                } | {
+                    event: string;
+                    done: boolean;
+                    within_days?: number;
+                })[];
+            };
+        } | {
+            /** @constant */
+            kind: "follow_up";
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            campaign_id: string;
+            /** @enum {string} */
+            audience: "not_delivered" | "not_opened";
+        };
+        /** @description The campaign as written, in `initializing`; the engine counts its audience next */
+        CampaignCreated: {
+            /** @constant */
+            success: true;
+            campaign: components["schemas"]["Campaign"];
+        };
+        /** @description A CSV export of every outcome: its progress, and once `completed` a download URL valid an hour */
+        CampaignExport: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            campaign_id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            rows: number;
+            parts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            completed_at: string | null;
+            error: string | null;
+            download_url: string | null;
+        };
+        /** @description The export */
+        CampaignExportAnswer: {
+            /** @constant */
+            success: true;
+            export: components["schemas"]["CampaignExport"];
+        };
+        /** @description A recipient left out: `suppressed` (on the suppression list), `unsubscribed`, or `invalid` (an address the engine could not send to); `suppression_reason` as recorded */
+        CampaignLeftOut: {
+            email: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            activity_id: string;
+            /** @enum {string} */
+            reason: "suppressed" | "unsubscribed" | "invalid";
+            suppression_reason: string | null;
+        };
+        /** @description The recipients left out, and why, paged by cursor */
+        CampaignLeftOutList: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            campaign_id: string;
+            left_out: {
+                /** @description The campaign's counter of recipients left out */
+                total: number;
+            };
+            recipients: components["schemas"]["CampaignLeftOut"][];
+            pagination: components["schemas"]["CampaignReportScan"];
+        };
+        /** @description The project's campaigns, newest first */
+        CampaignList: {
+            campaigns: components["schemas"]["CampaignSummary"][];
+            pagination: components["schemas"]["CampaignPagination"];
+        };
+        /** @description From the campaign's counters: `opened` counts human opens only, `bounced` hard bounces */
+        CampaignMetrics: {
+            sent: number;
+            delivered: number;
+            opened: number;
+            clicked: number;
+            bounced: number;
+            complained: number;
+        };
+        /** @description No campaign of the project has this id */
+        CampaignNotFound: {
+            /** @constant */
+            error: "NOT_FOUND";
+            /** @constant */
+            message: "Campaign not found";
+        };
+        /** @description The page; `total` counts at most 1,000 entries past it (`total_is_estimate` then says so); `next_cursor` reads on, null at the end */
+        CampaignPagination: {
+            page: number;
+            per_page: number;
+            total: number;
+            total_is_estimate: boolean;
+            next_cursor: string | null;
+        };
+        /** @description Why the campaign is paused (`manual`, or the reputation guard's `bounce_rate` or `complaint_rate` with the measured rate and sample) and since when */
+        CampaignPause: {
+            /** @enum {string} */
+            reason: "manual" | "bounce_rate" | "complaint_rate";
+            rate?: number;
+            sample?: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            at: string;
+        };
+        /** @description What became of one campaign mail: its activity's status and first times; `opened` is a person's open (machine opens are `machine_opened`) */
+        CampaignRecipientOutcome: {
+            email: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            activity_id: string;
+            /** @enum {string} */
+            status: "queued" | "retrying" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "suppressed" | "cancelled";
+            sent_at: string | null;
+            delivered_at: string | null;
+            opened: boolean;
+            opened_at: string | null;
+            machine_opened: boolean;
+            clicked: boolean;
+            clicked_at: string | null;
+            bounced: boolean;
+            bounced_at: string | null;
+            complained: boolean;
+            left_out_reason: ("suppressed" | "unsubscribed" | "invalid") | null;
+        };
+        /** @description The outcome of each recipient released so far: newest first without `status`, in the campaign index's order with it */
+        CampaignRecipientOutcomes: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            campaign_id: string;
+            recipients: components["schemas"]["CampaignRecipientOutcome"][];
+            pagination: {
+                page: number;
+                per_page: number;
+                total: number;
+                total_is_estimate: boolean;
+                next_cursor: string | null;
+            } | components["schemas"]["CampaignReportScan"];
+        };
+        /** @description A filtered report's page: it read `read` records (at most 10 per row of the page); `next_cursor` reads on, null at the end */
+        CampaignReportScan: {
+            per_page: number;
+            read: number;
+            next_cursor: string | null;
+        };
+        /**
+         * @description Part 3's states: `initializing` (counting the audience), `pending` (waiting for its start), `processing`, `rate_limited`, `paused`, and the final `completed`, `failed`, `cancelled`
+         * @enum {string}
+         */
+        CampaignStatus: "initializing" | "pending" | "processing" | "rate_limited" | "paused" | "completed" | "failed" | "cancelled";
+        /** @description A campaign as 4.8's list and read show it; the counts come from its counters */
+        CampaignSummary: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            subject: string;
+            status: components["schemas"]["CampaignStatus"];
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            scheduled_for: string | null;
+            started_at: string | null;
+            completed_at: string | null;
+            total_recipients: number;
+            emails_sent: number;
+            emails_failed: number;
+        };
+        /** @description A campaign and its metrics */
+        CampaignWithMetrics: {
+            campaign: components["schemas"]["CampaignSummary"];
+            metrics: components["schemas"]["CampaignMetrics"];
+        };
+        /** @description The same subject within 60 minutes, or the same name and template within 24 hours while not finished: resend with `confirmDuplicate: true` to create it anyway */
+        DuplicateCampaign: {
+            /** @constant */
+            error: "duplicate_campaign";
+            /** @constant */
+            warning: "duplicate_campaign";
+            /** @enum {string} */
+            reason: "subject_match_60min" | "name_template_24h";
+            message: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            existingCampaignId: string;
+            existingCampaignStatus: components["schemas"]["CampaignStatus"];
         };
         /** @description An error: its message, and the extra fields some errors name (`code`, `campaigns`...) */
         Error: {
@@ -1777,6 +2099,1036 @@ export interface operations {
             };
             /** @description The mail could not be queued; nothing was accepted */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Campaigns: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                status?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of campaigns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "campaigns": [
+                     *         {
+                     *           "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *           "name": "Spring sale",
+                     *           "subject": "Spring sale: 20% off until Sunday",
+                     *           "status": "processing",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "scheduled_for": "2026-11-26T11:30:00.000Z",
+                     *           "started_at": "2026-11-26T11:30:04.000Z",
+                     *           "completed_at": null,
+                     *           "total_recipients": 118342,
+                     *           "emails_sent": 40210,
+                     *           "emails_failed": 12
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 50,
+                     *         "total": 1,
+                     *         "total_is_estimate": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignList"];
+                };
+            };
+            /** @description Invalid query: `page` or `per_page` out of bounds, an unknown `status`, `page` with `cursor`, a page deeper than 1,000, or a cursor not of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Campaigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring sale",
+                 *       "templateId": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
+                 *       "senderProfileId": "c4d5e6f7-0a1b-4c2d-8e3f-9a0b1c2d3e4f",
+                 *       "selectAllRecipients": true,
+                 *       "recipientCount": 120000,
+                 *       "recipientFilter": {
+                 *         "conditions": [
+                 *           {
+                 *             "tags": {
+                 *               "any": [
+                 *                 "vip"
+                 *               ]
+                 *             }
+                 *           }
+                 *         ]
+                 *       },
+                 *       "scheduleType": "delay",
+                 *       "delayAmount": 2,
+                 *       "delayUnit": "hours",
+                 *       "sendOverHours": 6,
+                 *       "variableConfig": {
+                 *         "defaults": {
+                 *           "first_name": "friend"
+                 *         },
+                 *         "mappings": {
+                 *           "first_name": "name"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At most 200 characters once trimmed */
+                    name: string;
+                    /** Format: uuid */
+                    templateId?: string;
+                    /** Format: uuid */
+                    senderProfileId: string;
+                    recipientIds?: string[] | null;
+                    selectAllRecipients?: boolean;
+                    recipientCount?: number | null;
+                    recipientFilter?: {
+                        match?: ("all" | "any") | null;
+                        conditions: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                    subject?: string | null;
+                    previewText?: string | null;
+                    templateInternalId?: number | string;
+                    scheduledFor?: string | null;
+                    scheduleType?: ("scheduled" | "delay") | null;
+                    delayAmount?: number;
+                    /** @enum {string} */
+                    delayUnit?: "minutes" | "hours" | "days";
+                    batchMode?: boolean | null;
+                    batchSize?: number | null;
+                    batchIntervalHours?: number | null;
+                    sendOverHours?: number | null;
+                    variableConfig?: {
+                        defaults?: {
+                            [key: string]: string | number | boolean;
+                        } | null;
+                        mappings?: {
+                            [key: string]: string;
+                        } | null;
+                    } | null;
+                    confirmDuplicate?: boolean | null;
+                    /** Format: uuid */
+                    segmentId?: string;
+                    followUp?: {
+                        /** Format: uuid */
+                        campaignId: string;
+                        /** @enum {string} */
+                        audience: "not_delivered" | "not_opened";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created, in `initializing`: the engine counts the audience, then starts or schedules it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "campaign": {
+                     *         "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *         "name": "Spring sale",
+                     *         "subject": "Spring sale: 20% off until Sunday",
+                     *         "preview_text": null,
+                     *         "status": "initializing",
+                     *         "template_id": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
+                     *         "sender_profile_id": "c4d5e6f7-0a1b-4c2d-8e3f-9a0b1c2d3e4f",
+                     *         "total_recipients": 0,
+                     *         "recipient_count_expected": 120000,
+                     *         "emails_sent": 0,
+                     *         "emails_failed": 0,
+                     *         "batch_mode": false,
+                     *         "batch_size": null,
+                     *         "batch_interval_hours": 24,
+                     *         "total_batches": null,
+                     *         "current_batch": null,
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "scheduled_for": "2026-11-26T11:30:00.000Z",
+                     *         "started_at": null,
+                     *         "completed_at": null,
+                     *         "next_batch_at": null,
+                     *         "select_all_recipients": true,
+                     *         "send_over_hours": 6,
+                     *         "variable_config": {
+                     *           "defaults": {
+                     *             "first_name": "friend"
+                     *           },
+                     *           "mappings": {
+                     *             "first_name": "name"
+                     *           }
+                     *         },
+                     *         "utm_campaign": "spring-sale-3fa9c1",
+                     *         "schedule_type": "delay",
+                     *         "audience": {
+                     *           "kind": "filter",
+                     *           "filter": {
+                     *             "match": "all",
+                     *             "conditions": [
+                     *               {
+                     *                 "tags": {
+                     *                   "any": [
+                     *                     "vip"
+                     *                   ]
+                     *                 }
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         "pause": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignCreated"];
+                };
+            };
+            /** @description Invalid body (the first problem: part 7's four messages first, then the fields in 4.8's order), a past `scheduledFor`, a start more than 365 days ahead, or no subject given while the template has none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template, sender profile, segment or follow-up campaign of the project with the id given (`Template not found with ID ...`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A duplicate of a recent campaign (`duplicate_campaign`): resend with `confirmDuplicate: true` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "duplicate_campaign",
+                     *       "warning": "duplicate_campaign",
+                     *       "reason": "subject_match_60min",
+                     *       "message": "A campaign with the same subject was created within the last 60 minutes (5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93); resend with confirmDuplicate: true to create it anyway",
+                     *       "existingCampaignId": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *       "existingCampaignStatus": "processing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DuplicateCampaign"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sender profile cannot send yet (SENDER_NOT_VERIFIED), or the dynamic segment was never evaluated (SEGMENT_NOT_EVALUATED) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Dynamic segment 8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d has no finished evaluation yet; evaluate it first",
+                     *       "code": "SEGMENT_NOT_EVALUATED"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        /** @enum {string} */
+                        code: "SENDER_NOT_VERIFIED" | "SEGMENT_NOT_EVALUATED";
+                    };
+                };
+            };
+            /** @description A fault of the service, or the engine's start could not be queued (`Failed to create campaign`: the campaign is marked failed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CampaignsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign and its metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "campaign": {
+                     *         "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *         "name": "Spring sale",
+                     *         "subject": "Spring sale: 20% off until Sunday",
+                     *         "status": "processing",
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "scheduled_for": "2026-11-26T11:30:00.000Z",
+                     *         "started_at": "2026-11-26T11:30:04.000Z",
+                     *         "completed_at": null,
+                     *         "total_recipients": 118342,
+                     *         "emails_sent": 40210,
+                     *         "emails_failed": 12
+                     *       },
+                     *       "metrics": {
+                     *         "sent": 40210,
+                     *         "delivered": 39874,
+                     *         "opened": 11320,
+                     *         "clicked": 2214,
+                     *         "bounced": 96,
+                     *         "complained": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignWithMetrics"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND",
+                     *       "message": "Campaign not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignNotFound"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1CampaignsByIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *       "status": "cancelled"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                         */
+                        id: string;
+                        /** @constant */
+                        status: "cancelled";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND",
+                     *       "message": "Campaign not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignNotFound"];
+                };
+            };
+            /** @description The campaign is `completed`, `failed` or `cancelled` (NOT_CANCELLABLE), or it kept changing under the request (retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_CANCELLABLE",
+                     *       "status": "completed",
+                     *       "message": "A completed campaign cannot be cancelled"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        error: "NOT_CANCELLABLE";
+                        status: components["schemas"]["CampaignStatus"];
+                        message: string;
+                    } | {
+                        error: string;
+                    };
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1CampaignsByIdPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paused by hand */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *       "status": "paused",
+                     *       "pause": {
+                     *         "reason": "manual",
+                     *         "at": "2026-11-26T12:05:41.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                         */
+                        id: string;
+                        /** @constant */
+                        status: "paused";
+                        pause: components["schemas"]["CampaignPause"];
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND",
+                     *       "message": "Campaign not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignNotFound"];
+                };
+            };
+            /** @description The campaign is not `pending`, `processing` or `rate_limited` (NOT_PAUSABLE), or it kept changing under the request (retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_PAUSABLE",
+                     *       "status": "completed",
+                     *       "message": "A completed campaign cannot be paused; only a pending, processing or rate_limited one"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        error: "NOT_PAUSABLE";
+                        status: components["schemas"]["CampaignStatus"];
+                        message: string;
+                    } | {
+                        error: string;
+                    };
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1CampaignsByIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resumed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *       "status": "processing"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                         */
+                        id: string;
+                        /** @enum {string} */
+                        status: "processing" | "pending";
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND",
+                     *       "message": "Campaign not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignNotFound"];
+                };
+            };
+            /** @description The campaign is not `paused` (NOT_RESUMABLE), or it kept changing under the request (retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_RESUMABLE",
+                     *       "status": "processing",
+                     *       "message": "A processing campaign cannot be resumed; only a paused one"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        error: "NOT_RESUMABLE";
+                        status: components["schemas"]["CampaignStatus"];
+                        message: string;
+                    } | {
+                        error: string;
+                    };
+                };
+            };
+            /** @description A fault of the service, or the engine's resume could not be queued (`Failed to resume campaign`: the campaign stays paused) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CampaignsByIdRecipients: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                status?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of outcomes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *       "recipients": [
+                     *         {
+                     *           "email": "ada@example.com",
+                     *           "activity_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
+                     *           "status": "delivered",
+                     *           "sent_at": "2026-11-26T11:31:02.000Z",
+                     *           "delivered_at": "2026-11-26T11:31:04.000Z",
+                     *           "opened": true,
+                     *           "opened_at": "2026-11-26T12:10:45.000Z",
+                     *           "machine_opened": false,
+                     *           "clicked": false,
+                     *           "clicked_at": null,
+                     *           "bounced": false,
+                     *           "bounced_at": null,
+                     *           "complained": false,
+                     *           "left_out_reason": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 50,
+                     *         "total": 1,
+                     *         "total_is_estimate": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignRecipientOutcomes"];
+                };
+            };
+            /** @description Invalid query: `page` or `per_page` out of bounds, an unknown `status`, `page` with `cursor` (or `page` above 1 with `status`), a page deeper than 1,000, or a cursor not of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        error: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CampaignsByIdLeftOut: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                reason?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the recipients left out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *       "left_out": {
+                     *         "total": 5
+                     *       },
+                     *       "recipients": [
+                     *         {
+                     *           "email": "grace@example.com",
+                     *           "activity_id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
+                     *           "reason": "unsubscribed",
+                     *           "suppression_reason": "unsubscribe"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "per_page": 50,
+                     *         "read": 412,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignLeftOutList"];
+                };
+            };
+            /** @description Invalid query: `page` or `per_page` out of bounds, an unknown `reason`, `page` above 1 (this list pages by cursor), or a cursor not of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        error: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1CampaignsByIdExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Started (or the export already running) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "export": {
+                     *         "id": "e2f3a4b5-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
+                     *         "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *         "status": "running",
+                     *         "rows": 0,
+                     *         "parts": 0,
+                     *         "created_at": "2026-11-26T14:00:00.000Z",
+                     *         "completed_at": null,
+                     *         "error": null,
+                     *         "download_url": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignExportAnswer"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        error: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1CampaignsByIdExportsByExportId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                exportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export; `download_url` (valid an hour) once `completed` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "export": {
+                     *         "id": "e2f3a4b5-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
+                     *         "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
+                     *         "status": "completed",
+                     *         "rows": 118342,
+                     *         "parts": 2,
+                     *         "created_at": "2026-11-26T14:00:00.000Z",
+                     *         "completed_at": "2026-11-26T14:03:12.000Z",
+                     *         "error": null,
+                     *         "download_url": "https://payloads.s3.eu-west-1.amazonaws.com/exports/5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93/e2f3a4b5-6c7d-4e8f-9a0b-1c2d3e4f5a6b.csv?X-Amz-Expires=3600&X-Amz-Signature=9f2c1e"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignExportAnswer"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No campaign of the project has this id, or it has no export of this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "NOT_FOUND"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        error: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6099,344 +7451,6 @@ export interface operations {
             };
         };
     };
-    getV1Campaigns: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-                status?: string;
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Campaigns, newest first */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1Campaigns: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "November newsletter",
-                 *       "templateId": "00000000-0000-4000-8000-000000000001",
-                 *       "senderProfileId": "00000000-0000-4000-8000-000000000002",
-                 *       "selectAllRecipients": true,
-                 *       "recipientCount": 1000
-                 *     }
-                 */
-                "application/json": {
-                    /** @description At most 200 characters once trimmed */
-                    name: string;
-                    /** Format: uuid */
-                    templateId?: string;
-                    /** Format: uuid */
-                    senderProfileId: string;
-                    recipientIds?: string[] | null;
-                    selectAllRecipients?: boolean;
-                    recipientCount?: number | null;
-                    recipientFilter?: {
-                        match?: ("all" | "any") | null;
-                        conditions: {
-                            [key: string]: unknown;
-                        }[];
-                    };
-                    subject?: string | null;
-                    previewText?: string | null;
-                    templateInternalId?: number | string;
-                    scheduledFor?: string | null;
-                    scheduleType?: ("scheduled" | "delay") | null;
-                    delayAmount?: number;
-                    /** @enum {string} */
-                    delayUnit?: "minutes" | "hours" | "days";
-                    batchMode?: boolean | null;
-                    batchSize?: number | null;
-                    batchIntervalHours?: number | null;
-                    sendOverHours?: number | null;
-                    variableConfig?: {
-                        defaults?: {
-                            [key: string]: string | number | boolean;
-                        } | null;
-                        mappings?: {
-                            [key: string]: string;
-                        } | null;
-                    } | null;
-                    confirmDuplicate?: boolean | null;
-                    /** Format: uuid */
-                    segmentId?: string;
-                    followUp?: {
-                        /** Format: uuid */
-                        campaignId: string;
-                        /** @enum {string} */
-                        audience: "not_delivered" | "not_opened";
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Create a campaign (answers in `initializing`; 409 `duplicate_campaign` unless `confirmDuplicate`) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1CampaignsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A campaign and its metrics (from counters) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1CampaignsByIdCancel: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Cancel a campaign (soft cutoff; 409 `NOT_CANCELLABLE`) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1CampaignsByIdPause: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Pause a campaign (409 `NOT_PAUSABLE`) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1CampaignsByIdResume: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Resume a paused campaign (409 `NOT_RESUMABLE`) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     getOpenapiJson: {
         parameters: {
             query?: never;
@@ -6513,203 +7527,6 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": string;
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1CampaignsByIdRecipients: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-                status?: string;
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The outcome per recipient, paged (with `status`: by `cursor`, reading at most 10 records per row of the page) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1CampaignsByIdLeftOut: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-                reason?: string;
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Recipients left out, and why, paged by `cursor` (at most 10 records read per row of the page) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1CampaignsByIdExports: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Start a CSV export of every outcome */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1CampaignsByIdExportsByExportId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                exportId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description An export's progress and, once done, its download link */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */
