@@ -4,8 +4,10 @@ import * as z from '../zod';
 import type { ExportStatus } from './campaign-export';
 import type { LeftOutReason } from './recipient-outcome';
 
-const ACTIVITY_STATUSES = ['queued', 'retrying', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'cancelled'] as const satisfies readonly ActivityStatus[];
-const LEFT_OUT_REASONS = ['suppressed', 'unsubscribed', 'invalid'] as const satisfies readonly LeftOutReason[];
+/** Every activity status, in the order the reports' refusals list them. */
+export const ACTIVITY_STATUSES = ['queued', 'retrying', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'cancelled'] as const satisfies readonly ActivityStatus[];
+/** Why a recipient was left out. */
+export const LEFT_OUT_REASONS = ['suppressed', 'unsubscribed', 'invalid'] as const satisfies readonly LeftOutReason[];
 const EXPORT_STATUSES = ['running', 'completed', 'failed'] as const satisfies readonly ExportStatus[];
 
 const maybeInstant = z.nullable(instantSchema);

@@ -9,6 +9,7 @@ import * as z from '../zod';
 import { ttlAfterDays } from '../store/client';
 import { campaignExportObjectKey } from '../store/keys';
 import { contentionBackoff } from '../store/transact';
+import { ACTIVITY_STATUSES, LEFT_OUT_REASONS } from './campaign-report-answers';
 import { presentExport, type CampaignExport, type ExportJob } from './campaign-export';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import { activityListPartition } from '../store/keys';
@@ -17,8 +18,8 @@ import { WALK_START, scanCampaign, type WalkPosition } from './campaign-walk';
 import { leftOutReason, recipientOutcome, type LeftOutReason } from './recipient-outcome';
 import { findProjectCampaign, getExport, latestExportId, putExportUnlessOneRuns, touchStalledExport } from './report-repository';
 
-const STATUSES: readonly ActivityStatus[] = ['queued', 'retrying', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'cancelled'];
-const REASONS: readonly LeftOutReason[] = ['suppressed', 'unsubscribed', 'invalid'];
+const STATUSES: readonly ActivityStatus[] = ACTIVITY_STATUSES;
+const REASONS: readonly LeftOutReason[] = LEFT_OUT_REASONS;
 const STATUS_MESSAGE = `status must be one of ${STATUSES.join(', ')}`;
 const REASON_MESSAGE = `reason must be one of ${REASONS.join(', ')}`;
 
