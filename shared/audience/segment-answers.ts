@@ -32,10 +32,10 @@ export const segmentFilterAnswerSchema = z
 export const segmentEvaluationSchema = z
   .strictObject({
     status: z.enum(['pending', 'running', 'done']),
-    generation: z.int(),
+    generation: z.int().check(z.meta({ description: 'The run: 1 for the first, one more for each evaluation started' })),
     started_at: instantSchema,
     evaluated_at: z.nullable(instantSchema),
-    member_count: z.nullable(z.int()),
+    member_count: z.nullable(z.int()).check(z.meta({ description: 'Members the last finished run found; null before one finished' })),
   })
   .check(z.meta({ id: 'SegmentEvaluation', description: 'A dynamic segment\'s evaluation: the run going on or the last one finished, with its member count' }));
 
@@ -43,7 +43,7 @@ const segmentFields = {
   id: uuidSchema,
   name: z.string(),
   description: z.nullable(z.string()),
-  member_count: z.int(),
+  member_count: z.int().check(z.meta({ description: 'Members now: a static segment\'s count, a dynamic one\'s last finished run\'s (0 before its first)' })),
   created_at: instantSchema,
   updated_at: instantSchema,
 };

@@ -1338,15 +1338,19 @@ export interface components {
             progress: {
                 bytes_read: number;
                 total_bytes: number | null;
+                /** @description Share of the file read: 100 only once done */
                 percent: number;
             };
             rows_processed: number;
             leads_created: number;
             leads_updated: number;
             rows_failed: number;
+            /** @description Rows superseded by a later row of the same email (the last wins) */
             duplicates: number;
+            /** @description Segment ids rows named that are not static segments of the project (the first 100) */
             warnings: string[];
             error: string | null;
+            /** @description Path of the failed rows' CSV report */
             errors_url: string;
             /**
              * Format: date-time
@@ -1397,6 +1401,7 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+            /** @description Members now: a static segment's count, a dynamic one's last finished run's (0 before its first) */
             member_count: number;
             /**
              * Format: date-time
@@ -1418,6 +1423,7 @@ export interface components {
             id: string;
             name: string;
             description: string | null;
+            /** @description Members now: a static segment's count, a dynamic one's last finished run's (0 before its first) */
             member_count: number;
             /**
              * Format: date-time
@@ -1449,6 +1455,7 @@ export interface components {
         SegmentEvaluation: {
             /** @enum {string} */
             status: "pending" | "running" | "done";
+            /** @description The run: 1 for the first, one more for each evaluation started */
             generation: number;
             /**
              * Format: date-time
@@ -1456,6 +1463,7 @@ export interface components {
              */
             started_at: string;
             evaluated_at: string | null;
+            /** @description Members the last finished run found; null before one finished */
             member_count: number | null;
         };
         /** @description The leads a dynamic segment holds: all or any of its conditions (tags, an attribute, an event done or not) */
