@@ -26,14 +26,35 @@ export const segmentUpdateBodySchema = z
     z.refine((b: Record<string, unknown>) => b.filter === undefined, { message: 'filter cannot be changed; create a new segment', ...whenObject }),
   );
 
-/** POST /v1/segments: the name (trimmed), the description, and the filter of a dynamic segment. */
-export function parseSegmentCreate(body: unknown): { name: string; description: string | null; filter?: AudienceFilter } {
-  const b = parseRequest(segmentCreateBodySchema, body);
+/** What a segment is created with: the name (trimmed), the description, and the filter of a dynamic segment. */
+export interface SegmentCreateInput {
+  name: string;
+  description: string | null;
+  filter?: AudienceFilter;
+}
+
+/** What a segment is renamed with: the fields given (an absent one is undefined, a null description clears it). */
+export interface SegmentUpdateInput {
+  name?: string;
+  description?: string | null;
+}
+
+/** POST /v1/segments: a validated body as the service takes it. */
+export function toSegmentCreate(b: z.output<typeof segmentCreateBodySchema>): SegmentCreateInput {
   return { name: b.name.trim(), description: b.description ?? null, ...(b.filter ? { filter: filterOf(b.filter) } : {}) };
 }
 
-/** PATCH /v1/segments/:id: the fields given (an absent one is undefined, a null description clears it). */
-export function parseSegmentUpdate(body: unknown): { name?: string; description?: string | null } {
-  const b = parseRequest(segmentUpdateBodySchema, body);
+/** PATCH /v1/segments/:id: a validated body as the service takes it. */
+export function toSegmentUpdate(b: z.output<typeof segmentUpdateBodySchema>): SegmentUpdateInput {
   return { name: b.name?.trim(), description: b.description };
+}
+
+/** POST /v1/segments: checks a raw body (the 400 of its first problem) and maps it. */
+export function parseSegmentCreate(body: unknown): SegmentCreateInput {
+  return toSegmentCreate(parseRequest(segmentCreateBodySchema, body));
+}
+
+/** PATCH /v1/segments/:id: checks a raw body (the 400 of its first problem) and maps it. */
+export function parseSegmentUpdate(body: unknown): SegmentUpdateInput {
+  return toSegmentUpdate(parseRequest(segmentUpdateBodySchema, body));
 }

@@ -6,7 +6,7 @@ import { contentionBackoff } from '../store/transact';
 import { leadShards, membershipKey, segmentMembersPartition, leadOfMembershipPartition } from '../store/keys';
 import type { AudienceJob } from './audience-job';
 import { uuidParam } from './lead-input';
-import { parseSegmentCreate, parseSegmentUpdate } from './segment-request';
+import type { SegmentCreateInput, SegmentUpdateInput } from './segment-request';
 import { presentSegment, type Segment } from './segment';
 import { cleanupGeneration, evaluateStep, startEvaluation } from './segment-evaluation';
 import {
@@ -53,8 +53,8 @@ const countOf = (segment: Segment, counts: Map<string, number>) =>
   segment.type === 'static' ? Math.max(0, counts.get(segment.id) ?? 0) : (segment.current_generation ? (segment.evaluation?.member_count ?? 0) : 0);
 
 /** POST /v1/segments: `name` (required), `description`; with `filter`, a dynamic segment whose first evaluation starts at once. */
-export async function createSegment(deps: Deps, projectId: string, body: unknown) {
-  const { name, description, filter } = parseSegmentCreate(body);
+export async function createSegment(deps: Deps, projectId: string, input: SegmentCreateInput) {
+  const { name, description, filter } = input;
   const now = deps.clock.now().toISOString();
   let segment: Segment = {
     id: randomUUID(),
@@ -90,9 +90,8 @@ export async function showSegment(deps: Deps, projectId: string, rawId: string |
 }
 
 /** PATCH /v1/segments/:id: renames (`name`, `description`); a segment's type and filter are fixed at creation. */
-export async function updateSegment(deps: Deps, projectId: string, rawId: string | undefined, body: unknown) {
+export async function updateSegment(deps: Deps, projectId: string, rawId: string | undefined, fields: SegmentUpdateInput) {
   const id = uuidParam(rawId, 'segment');
-  const fields = parseSegmentUpdate(body);
   if (!(await renameSegment(deps.db, projectId, id, fields, deps.clock.now().toISOString()))) throw notFound('Segment not found');
   return showSegment(deps, projectId, id);
 }

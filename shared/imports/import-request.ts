@@ -30,9 +30,19 @@ export const importCreateBodySchema = z.object(
   { error: 'Request body must be a JSON object' },
 );
 
-/** POST /v1/leads/imports: the format (lowercased), and the inline file's bytes when given. */
-export function parseImportCreate(body: unknown): { format: ImportFormat; content?: Buffer } {
-  const b = parseRequest(importCreateBodySchema, body);
+/** What an import is created with: the format (lowercased), and the inline file's bytes when given. */
+export interface ImportCreateInput {
+  format: ImportFormat;
+  content?: Buffer;
+}
+
+/** POST /v1/leads/imports: a validated body as the service takes it. */
+export function toImportCreate(b: z.output<typeof importCreateBodySchema>): ImportCreateInput {
   const format = b.format.toLowerCase() as ImportFormat;
   return b.content === undefined ? { format } : { format, content: Buffer.from(b.content, 'utf8') };
+}
+
+/** POST /v1/leads/imports: checks a raw body (the 400 of its first problem) and maps it. */
+export function parseImportCreate(body: unknown): ImportCreateInput {
+  return toImportCreate(parseRequest(importCreateBodySchema, body));
 }

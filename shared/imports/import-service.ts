@@ -10,7 +10,7 @@ import { leadImportObjectKey } from '../store/keys';
 import { getImport, listRowErrors, putNewImport, transition } from './import-repository';
 import type { ImportJob } from './import-job';
 import { runImport } from './import-run';
-import { parseImportCreate } from './import-request';
+import type { ImportCreateInput } from './import-request';
 import { presentImport, type ImportFormat, type ImportProgress, type LeadImport } from './lead-import';
 
 type ApiDeps = Pick<Services, 'db' | 'clock' | 'blobs' | 'queue'>;
@@ -49,8 +49,8 @@ export function newImport(projectId: string, format: ImportFormat, source: LeadI
  * and queued at once; without, the answer carries a presigned URL to PUT the file to, and
  * POST /v1/leads/imports/:id/start queues it once uploaded.
  */
-export async function createImport(deps: ApiDeps, projectId: string, body: unknown) {
-  const { format, content } = parseImportCreate(body);
+export async function createImport(deps: ApiDeps, projectId: string, input: ImportCreateInput) {
+  const { format, content } = input;
   const now = deps.clock.now();
   if (content === undefined) {
     const record = newImport(projectId, format, 'upload', now.toISOString(), null);

@@ -55,6 +55,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Segments of the project
+         * @description Every segment of the project (a project has at most 500), newest first, each with its member count. Not paged.
+         */
+        get: operations["getV1Segments"];
+        put?: never;
+        /**
+         * Create a segment (static, or dynamic with a filter)
+         * @description Without `filter`, a static segment: leads join it through the leads API. With `filter`, a dynamic segment: its members are the leads the filter matches, found in the background; the answer shows the first evaluation `running`.
+         */
+        post: operations["postV1Segments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/segments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One segment */
+        get: operations["getV1SegmentsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a segment
+         * @description The segment goes at once (leads stop showing it); its memberships are removed in the background.
+         */
+        delete: operations["deleteV1SegmentsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a segment
+         * @description Changes `name` and `description` (null clears it). A segment's type and filter are fixed at creation: a body with `filter` is refused.
+         */
+        patch: operations["patchV1SegmentsById"];
+        trace?: never;
+    };
+    "/v1/segments/{id}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate a dynamic segment now
+         * @description Starts a new evaluation run in the background; a run still going is superseded. The members of the last finished run stay readable until the new one finishes.
+         */
+        post: operations["postV1SegmentsByIdEvaluate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a lead import (upload URL or inline content)
+         * @description `format` is `csv` or `jsonl`. With `content` (the file's text, at most 4 MB) the import is queued at once. Without, the answer's `upload.url` takes the file (HTTP PUT, valid for an hour); `POST /v1/leads/imports/{id}/start` then queues it.
+         */
+        post: operations["postV1LeadsImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An import's progress */
+        get: operations["getV1LeadsImportsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/imports/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an uploaded import
+         * @description Queues the file PUT to the import's upload URL; the import then runs in the background.
+         */
+        post: operations["postV1LeadsImportsByIdStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/imports/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rows that failed (CSV)
+         * @description The failed rows (the first 10,000) as CSV: `row,email,error`, in file order. A cell that starts with `=`, `+`, `-` or `@` gets a leading `'`, so that a spreadsheet shows it as text.
+         */
+        get: operations["getV1LeadsImportsByIdErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/campaigns": {
         parameters: {
             query?: never;
@@ -921,74 +1067,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/leads/imports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Start a lead import (upload URL or inline content) */
-        post: operations["postV1LeadsImports"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/imports/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An import's progress */
-        get: operations["getV1LeadsImportsById"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/imports/{id}/start": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Start an uploaded import */
-        post: operations["postV1LeadsImportsByIdStart"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/imports/{id}/errors": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Rows that failed (CSV) */
-        get: operations["getV1LeadsImportsByIdErrors"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/leads": {
         parameters: {
             query?: never;
@@ -1091,60 +1169,6 @@ export interface paths {
         put?: never;
         /** Set attributes */
         post: operations["postV1LeadsByIdAttributes"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/segments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Segments */
-        get: operations["getV1Segments"];
-        put?: never;
-        /** Create a segment */
-        post: operations["postV1Segments"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/segments/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One segment */
-        get: operations["getV1SegmentsById"];
-        put?: never;
-        post?: never;
-        /** Delete a segment */
-        delete: operations["deleteV1SegmentsById"];
-        options?: never;
-        head?: never;
-        /** Rename a segment */
-        patch: operations["patchV1SegmentsById"];
-        trace?: never;
-    };
-    "/v1/segments/{id}/evaluate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Evaluate a dynamic segment now */
-        post: operations["postV1SegmentsByIdEvaluate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1622,6 +1646,65 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A lead import: `awaiting_upload` (PUT the file to the upload URL, then start it), `queued`, `running`, `done` or `failed` (`error` says why); its progress and counts, and the CSV of its failed rows at `errors_url`. `warnings` lists segment ids rows named that are not static segments of the project */
+        LeadImport: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /** @enum {string} */
+            status: "awaiting_upload" | "queued" | "running" | "done" | "failed";
+            /** @enum {string} */
+            format: "csv" | "jsonl";
+            progress: {
+                bytes_read: number;
+                total_bytes: number | null;
+                /** @description Share of the file read: 100 only once done */
+                percent: number;
+            };
+            rows_processed: number;
+            leads_created: number;
+            leads_updated: number;
+            rows_failed: number;
+            /** @description Rows superseded by a later row of the same email (the last wins) */
+            duplicates: number;
+            /** @description Segment ids rows named that are not static segments of the project (the first 100) */
+            warnings: string[];
+            error: string | null;
+            /** @description Path of the failed rows' CSV report */
+            errors_url: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        /** @description One lead import */
+        LeadImportAnswer: {
+            /** @constant */
+            success: true;
+            import: components["schemas"]["LeadImport"];
+        };
+        /** @description The new import: queued with inline content, or awaiting its file at `upload.url` (valid until `expires_at`) */
+        LeadImportCreated: {
+            /** @constant */
+            success: true;
+            import: components["schemas"]["LeadImport"];
+            upload?: {
+                /** @constant */
+                method: "PUT";
+                /** Format: uri */
+                url: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                expires_at: string;
+            };
+        };
         /** @description A partner route's error: its message, and its code twice (`code` and `error_code`) */
         PartnerError: {
             error: string;
@@ -1630,6 +1713,107 @@ export interface components {
             error_code: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description A segment: `static` (members added through the leads API) or `dynamic` (the leads its filter matches, found in the background); `member_count` of a dynamic one is its last finished run's */
+        Segment: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description Members now: a static segment's count, a dynamic one's last finished run's (0 before its first) */
+            member_count: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            /** @constant */
+            type: "static";
+        } | {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description Members now: a static segment's count, a dynamic one's last finished run's (0 before its first) */
+            member_count: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            /** @constant */
+            type: "dynamic";
+            filter: components["schemas"]["SegmentFilter"];
+            evaluation: components["schemas"]["SegmentEvaluation"] | null;
+        };
+        /** @description One segment */
+        SegmentAnswer: {
+            /** @constant */
+            success: true;
+            segment: components["schemas"]["Segment"];
+        };
+        /** @description The segment is gone; its memberships are removed in the background */
+        SegmentDeleted: {
+            /** @constant */
+            success: true;
+        };
+        /** @description A dynamic segment's evaluation: the run going on or the last one finished, with its member count */
+        SegmentEvaluation: {
+            /** @enum {string} */
+            status: "pending" | "running" | "done";
+            /** @description The run: 1 for the first, one more for each evaluation started */
+            generation: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            started_at: string;
+            evaluated_at: string | null;
+            /** @description Members the last finished run found; null before one finished */
+            member_count: number | null;
+        };
+        /** @description The leads a dynamic segment holds: all or any of its conditions (tags, an attribute, an event done or not) */
+        SegmentFilter: {
+            /** @enum {string} */
+            match: "all" | "any";
+            conditions: ({
+                tags: {
+                    any?: string[];
+                    all?: string[];
+                    none?: string[];
+                };
+            } | {
+                attribute: string;
+                /** @enum {string} */
+                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "in" | "exists" | "not_exists";
+                value?: string | number | boolean | (string | number)[];
+            } | {
+                event: string;
+                done: boolean;
+                within_days?: number;
+            })[];
+        };
+        /** @description Every segment of the project, newest first */
+        SegmentList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Segment"][];
         };
         /** @description The mail is queued: its activity id is `email_id` */
         SendAccepted: {
@@ -2099,6 +2283,906 @@ export interface operations {
             };
             /** @description The mail could not be queued; nothing was accepted */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Segments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every segment, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "8a2b4c6d-1e3f-4a5b-9c7d-2e4f6a8b0c1d",
+                     *           "name": "VIP buyers",
+                     *           "description": null,
+                     *           "type": "dynamic",
+                     *           "filter": {
+                     *             "match": "all",
+                     *             "conditions": [
+                     *               {
+                     *                 "tags": {
+                     *                   "any": [
+                     *                     "vip"
+                     *                   ]
+                     *                 }
+                     *               },
+                     *               {
+                     *                 "event": "purchase",
+                     *                 "done": true,
+                     *                 "within_days": 30
+                     *               }
+                     *             ]
+                     *           },
+                     *           "evaluation": {
+                     *             "status": "running",
+                     *             "generation": 1,
+                     *             "started_at": "2026-11-26T09:30:00.000Z",
+                     *             "evaluated_at": null,
+                     *             "member_count": null
+                     *           },
+                     *           "member_count": 0,
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "5c9e1f3a-2b4d-4e6f-8a1b-3c5d7e9f0a2b",
+                     *           "name": "VIP",
+                     *           "description": "Our best customers",
+                     *           "type": "static",
+                     *           "member_count": 42,
+                     *           "created_at": "2026-11-20T10:15:00.000Z",
+                     *           "updated_at": "2026-11-20T10:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SegmentList"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Segments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "VIP buyers",
+                 *       "filter": {
+                 *         "match": "all",
+                 *         "conditions": [
+                 *           {
+                 *             "tags": {
+                 *               "any": [
+                 *                 "vip"
+                 *               ]
+                 *             }
+                 *           },
+                 *           {
+                 *             "event": "purchase",
+                 *             "done": true,
+                 *             "within_days": 30
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    filter?: {
+                        match?: ("all" | "any") | null;
+                        conditions: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "segment": {
+                     *         "id": "8a2b4c6d-1e3f-4a5b-9c7d-2e4f6a8b0c1d",
+                     *         "name": "VIP buyers",
+                     *         "description": null,
+                     *         "type": "dynamic",
+                     *         "filter": {
+                     *           "match": "all",
+                     *           "conditions": [
+                     *             {
+                     *               "tags": {
+                     *                 "any": [
+                     *                   "vip"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             {
+                     *               "event": "purchase",
+                     *               "done": true,
+                     *               "within_days": 30
+                     *             }
+                     *           ]
+                     *         },
+                     *         "evaluation": {
+                     *           "status": "running",
+                     *           "generation": 1,
+                     *           "started_at": "2026-11-26T09:30:00.000Z",
+                     *           "evaluated_at": null,
+                     *           "member_count": null
+                     *         },
+                     *         "member_count": 0,
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "updated_at": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SegmentAnswer"];
+                };
+            };
+            /** @description Invalid body (the first problem, in the order of part 7: `name is required`, `filter.conditions[0].op must be one of ...`), or the project has 500 segments already */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Segments of the project are being created or deleted concurrently; try again (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1SegmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "segment": {
+                     *         "id": "5c9e1f3a-2b4d-4e6f-8a1b-3c5d7e9f0a2b",
+                     *         "name": "VIP",
+                     *         "description": "Our best customers",
+                     *         "type": "static",
+                     *         "member_count": 42,
+                     *         "created_at": "2026-11-20T10:15:00.000Z",
+                     *         "updated_at": "2026-11-20T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SegmentAnswer"];
+                };
+            };
+            /** @description The id is not a UUID (`Invalid segment id: ...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No segment with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1SegmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SegmentDeleted"];
+                };
+            };
+            /** @description The id is not a UUID (`Invalid segment id: ...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No segment with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Segments of the project are being created or deleted concurrently; try again (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1SegmentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Gold",
+                 *       "description": "Spent over 1,000 this year"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The segment as renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "segment": {
+                     *         "id": "5c9e1f3a-2b4d-4e6f-8a1b-3c5d7e9f0a2b",
+                     *         "name": "Gold",
+                     *         "description": "Spent over 1,000 this year",
+                     *         "type": "static",
+                     *         "member_count": 42,
+                     *         "created_at": "2026-11-20T10:15:00.000Z",
+                     *         "updated_at": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SegmentAnswer"];
+                };
+            };
+            /** @description Invalid body (`At least one of name, description is required`, `filter cannot be changed; create a new segment`...), or the id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No segment with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1SegmentsByIdEvaluate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run started: the segment with its evaluation `running` */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "segment": {
+                     *         "id": "8a2b4c6d-1e3f-4a5b-9c7d-2e4f6a8b0c1d",
+                     *         "name": "VIP buyers",
+                     *         "description": null,
+                     *         "type": "dynamic",
+                     *         "filter": {
+                     *           "match": "all",
+                     *           "conditions": [
+                     *             {
+                     *               "tags": {
+                     *                 "any": [
+                     *                   "vip"
+                     *                 ]
+                     *               }
+                     *             },
+                     *             {
+                     *               "event": "purchase",
+                     *               "done": true,
+                     *               "within_days": 30
+                     *             }
+                     *           ]
+                     *         },
+                     *         "evaluation": {
+                     *           "status": "running",
+                     *           "generation": 2,
+                     *           "started_at": "2026-11-26T10:00:00.000Z",
+                     *           "evaluated_at": "2026-11-26T09:31:12.000Z",
+                     *           "member_count": 42
+                     *         },
+                     *         "member_count": 0,
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "updated_at": "2026-11-26T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SegmentAnswer"];
+                };
+            };
+            /** @description The id is not a UUID (`Invalid segment id: ...`), or the segment is static (`Only dynamic segments are evaluated`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No segment with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1LeadsImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "format": "csv",
+                 *       "content": "email,first_name\nada@example.com,Ada\n"
+                 *     }
+                 */
+                "application/json": {
+                    format: string;
+                    content?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: queued (inline content), or awaiting its file at `upload.url` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "import": {
+                     *         "id": "7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13",
+                     *         "status": "awaiting_upload",
+                     *         "format": "csv",
+                     *         "progress": {
+                     *           "bytes_read": 0,
+                     *           "total_bytes": null,
+                     *           "percent": 0
+                     *         },
+                     *         "rows_processed": 0,
+                     *         "leads_created": 0,
+                     *         "leads_updated": 0,
+                     *         "rows_failed": 0,
+                     *         "duplicates": 0,
+                     *         "warnings": [],
+                     *         "error": null,
+                     *         "errors_url": "/v1/leads/imports/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13/errors",
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "started_at": null,
+                     *         "finished_at": null
+                     *       },
+                     *       "upload": {
+                     *         "method": "PUT",
+                     *         "url": "https://payloads-bucket.s3.eu-west-1.amazonaws.com/lead-imports/0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13?X-Amz-Expires=3600",
+                     *         "expires_at": "2026-11-26T10:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadImportCreated"];
+                };
+            };
+            /** @description Invalid body: `format is required`, `format must be one of: csv, jsonl`, `content must not be empty`, content over 4 MB... */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LeadsImportsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "import": {
+                     *         "id": "7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13",
+                     *         "status": "done",
+                     *         "format": "csv",
+                     *         "progress": {
+                     *           "bytes_read": 38,
+                     *           "total_bytes": 38,
+                     *           "percent": 100
+                     *         },
+                     *         "rows_processed": 1,
+                     *         "leads_created": 1,
+                     *         "leads_updated": 0,
+                     *         "rows_failed": 0,
+                     *         "duplicates": 0,
+                     *         "warnings": [],
+                     *         "error": null,
+                     *         "errors_url": "/v1/leads/imports/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13/errors",
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "started_at": "2026-11-26T09:30:01.000Z",
+                     *         "finished_at": "2026-11-26T09:30:02.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadImportAnswer"];
+                };
+            };
+            /** @description The id is not a UUID (`Invalid import id: ...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No import with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1LeadsImportsByIdStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "import": {
+                     *         "id": "7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13",
+                     *         "status": "queued",
+                     *         "format": "csv",
+                     *         "progress": {
+                     *           "bytes_read": 0,
+                     *           "total_bytes": 38,
+                     *           "percent": 0
+                     *         },
+                     *         "rows_processed": 0,
+                     *         "leads_created": 0,
+                     *         "leads_updated": 0,
+                     *         "rows_failed": 0,
+                     *         "duplicates": 0,
+                     *         "warnings": [],
+                     *         "error": null,
+                     *         "errors_url": "/v1/leads/imports/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13/errors",
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "started_at": null,
+                     *         "finished_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadImportAnswer"];
+                };
+            };
+            /** @description The id is not a UUID (`Invalid import id: ...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No import with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Started already (IMPORT_STARTED), or nothing was uploaded yet (IMPORT_NOT_UPLOADED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LeadsImportsByIdErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example row,email,error
+                     *     3,not-an-email,email is not a valid email address
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description The id is not a UUID (`Invalid import id: ...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No import with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6012,201 +7096,6 @@ export interface operations {
             };
         };
     };
-    postV1LeadsImports: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "format": "csv",
-                 *       "content": "email,first_name\nada@example.com,Ada\n"
-                 *     }
-                 */
-                "application/json": {
-                    format: string;
-                    content?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Start a lead import (upload URL or inline content) */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1LeadsImportsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description An import's progress */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1LeadsImportsByIdStart: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Start an uploaded import */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1LeadsImportsByIdErrors: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Rows that failed (CSV) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     getV1Leads: {
         parameters: {
             query?: {
@@ -6877,346 +7766,6 @@ export interface operations {
             };
             /** @description Request body over 5 MB */
             413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1Segments: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Segments */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1Segments: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "VIP buyers",
-                 *       "filter": {
-                 *         "match": "all",
-                 *         "conditions": [
-                 *           {
-                 *             "tags": {
-                 *               "any": [
-                 *                 "vip"
-                 *               ]
-                 *             }
-                 *           },
-                 *           {
-                 *             "event": "purchase",
-                 *             "done": true,
-                 *             "within_days": 30
-                 *           }
-                 *         ]
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    name: string;
-                    description?: string | null;
-                    filter?: {
-                        match?: ("all" | "any") | null;
-                        conditions: {
-                            [key: string]: unknown;
-                        }[];
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Create a segment */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1SegmentsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One segment */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1SegmentsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Delete a segment */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    patchV1SegmentsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string;
-                    description?: string | null;
-                } & {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Rename a segment */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1SegmentsByIdEvaluate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Evaluate a dynamic segment now */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
