@@ -1,11 +1,11 @@
 import { upsertFromRequest } from '../../../shared/audience/lead-service';
-import { leadUpsertAnswerSchema } from '../../../shared/audience/lead-answers';
+import { leadExample, leadUpsertAnswerSchema } from '../../../shared/audience/lead-answers';
 import { leadUpsertBodySchema } from '../../../shared/audience/lead-input';
 import { services } from '../../../shared/container';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { writeLeads } from './lead-access';
-import { EXAMPLE_LEAD_ID } from './lead-examples';
+import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 
 /** `POST /v1/leads` (4.9): upserts one lead, or up to 1,000 by email (last wins). */
 export const upsertLeadsRoute = defineRoute({
@@ -15,9 +15,9 @@ export const upsertLeadsRoute = defineRoute({
   summary: 'Upsert a lead or up to 1,000 leads',
   description: 'By email: `data` is shallow-merged into the stored data (tags merged), `segment_ids` adds static memberships. With `leads`, every item is checked before anything is written.',
   body: leadUpsertBodySchema,
-  bodyExample: { email: 'ada@example.com', data: { first_name: 'Ada', plan: 'pro' }, segment_ids: ['9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d'] },
+  bodyExample: { email: 'ada@example.com', data: { first_name: 'Ada', plan: 'pro' }, segment_ids: [EXAMPLE_SEGMENT_ID] },
   answers: {
-    201: json(leadUpsertAnswerSchema, 'Upserted', { success: true, total: 1, leads: [{ id: EXAMPLE_LEAD_ID, email: 'ada@example.com', created: true }] }),
+    201: json(leadUpsertAnswerSchema, 'Upserted', { success: true, total: 1, leads: [{ id: leadExample.id, email: 'ada@example.com', created: true }] }),
     ...errors('project', {
       400: 'Invalid body (the first problem, part 7; a bulk item named by its index), or a lead\'s merged data over a per-lead limit (naming `data` or `leads[i].data`); nothing is written',
     }),
