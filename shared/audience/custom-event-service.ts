@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import { listCursor, type PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
-import { parseBulkEvents, parseEventInput, parseEventListQuery, presentEvent, type CustomEvent, type CustomEventInput } from './custom-event';
+import { parseEventListQuery, presentEvent, type CustomEvent, type CustomEventInput } from './custom-event';
 import { pageEvents, putEvents } from './custom-event-repository';
 import { upsertLeads } from './lead-upsert';
 
@@ -27,15 +27,15 @@ async function record(db: Db, clock: Clock, projectId: string, inputs: readonly 
   return { events, createdLeads: results.filter((r) => r.created).length };
 }
 
-/** POST /v1/events: one event; answers its id, its lead's id and whether the lead was created. */
-export async function trackEvent(db: Db, clock: Clock, projectId: string, body: unknown) {
-  const { events, createdLeads } = await record(db, clock, projectId, [parseEventInput(body)]);
+/** POST /v1/events: one validated event; answers its id, its lead's id and whether the lead was created. */
+export async function trackEvent(db: Db, clock: Clock, projectId: string, input: CustomEventInput) {
+  const { events, createdLeads } = await record(db, clock, projectId, [input]);
   return { success: true, event_id: events[0].id, recipient_id: events[0].recipient_id, created_lead: createdLeads > 0 };
 }
 
-/** POST /v1/events/bulk: every element checked first (a 400 names the index, nothing recorded), then all recorded. */
-export async function trackEvents(db: Db, clock: Clock, projectId: string, body: unknown) {
-  const { events, createdLeads } = await record(db, clock, projectId, parseBulkEvents(body));
+/** POST /v1/events/bulk: the validated events (the route's schema checked every element first: a 400 names the index, nothing recorded), all recorded. */
+export async function trackEvents(db: Db, clock: Clock, projectId: string, inputs: readonly CustomEventInput[]) {
+  const { events, createdLeads } = await record(db, clock, projectId, inputs);
   return { success: true, total: events.length, created_leads: createdLeads };
 }
 

@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import { isEmail, normalizeEmail } from '../mail/addresses';
+import { cursorQuerySchema, pageQuerySchema } from '../http/pagination';
 import { parseRequest } from '../validate';
 import { emailFieldSchema, storableObjectSchema } from './lead-input';
 
@@ -86,41 +87,51 @@ export const bulkEventsBodySchema = z.object(
 );
 
 type EventFields = z.output<typeof eventBodySchema>;
-/** A validated event as a CustomEventInput (`raw`: the request's object, whose properties are kept as sent). */
-function toEventInput(fields: EventFields, raw: Record<string, unknown>): CustomEventInput {
+/** A validated event as a CustomEventInput (`properties` as sent: the request already refused the keys a record could not copy). */
+export function toEventInput(fields: EventFields): CustomEventInput {
   return {
     email: normalizeEmail(fields.email),
     event: fields.event.trim(),
-    properties: (raw.properties ?? {}) as Record<string, unknown>,
+    properties: fields.properties ?? {},
     ...(fields.timestamp != null ? { timestamp: utc(fields.timestamp) } : {}),
   };
 }
 
 /** POST /v1/events: one event (`email`, `event`, `properties`, `timestamp`). */
 export function parseEventInput(value: unknown): CustomEventInput {
-  return toEventInput(parseRequest(eventBodySchema, value), value as Record<string, unknown>);
+  return toEventInput(parseRequest(eventBodySchema, value));
 }
+
+/** A validated POST /v1/events/bulk body as its events, in order. */
+export const toBulkEvents = (body: z.output<typeof bulkEventsBodySchema>): CustomEventInput[] => body.events.map(toEventInput);
 
 /** POST /v1/events/bulk: `events`, 1 to 1,000, each checked; the first fault names its index and nothing is recorded. */
 export function parseBulkEvents(body: unknown): CustomEventInput[] {
-  const { events } = parseRequest(bulkEventsBodySchema, body);
-  return events.map((fields, i) => toEventInput(fields, (body as { events: Record<string, unknown>[] }).events[i]));
+  return toBulkEvents(parseRequest(bulkEventsBodySchema, body));
 }
 
 /** A query filter whose empty value reads as absent: `valid` is asked only of a non-empty one. */
 const queryValue = (valid: (value: string) => boolean, message: string) => z.optional(z.string().check(z.refine((v) => v === '' || valid(v), message)));
 const TIMESTAMP = (name: string) => `${name} must be an ISO 8601 timestamp`;
 
+/** The filters of `GET /v1/events`: `email`, `event`, `since` and `until` (inclusive). */
+const eventFilters = {
+  email: queryValue((v) => isEmail(normalizeEmail(v)), 'email is not a valid email address'),
+  event: queryValue((v) => v.trim().length <= MAX_EVENT_NAME, `event must be at most ${MAX_EVENT_NAME} characters`),
+  since: queryValue(isTimestamp, TIMESTAMP('since')),
+  until: queryValue(isTimestamp, TIMESTAMP('until')),
+};
+// Compared once both are valid: a malformed one is named first.
+const sinceNotAfterUntil = z.refine<{ since?: string; until?: string }>((q) => !q.since || !q.until || utc(q.since) <= utc(q.until), {
+  message: 'since must not be after until',
+  when: ({ issues }) => issues.length === 0,
+});
+
 /** `GET /v1/events`: `email`, `event`, `since` and `until` (inclusive, since not after until). */
-export const eventListQuerySchema = z
-  .object({
-    email: queryValue((v) => isEmail(normalizeEmail(v)), 'email is not a valid email address'),
-    event: queryValue((v) => v.trim().length <= MAX_EVENT_NAME, `event must be at most ${MAX_EVENT_NAME} characters`),
-    since: queryValue(isTimestamp, TIMESTAMP('since')),
-    until: queryValue(isTimestamp, TIMESTAMP('until')),
-  })
-  // Compared once both are valid: a malformed one is named first.
-  .check(z.refine((q) => !q.since || !q.until || utc(q.since) <= utc(q.until), { message: 'since must not be after until', when: ({ issues }) => issues.length === 0 }));
+export const eventListQuerySchema = z.object(eventFilters).check(sinceNotAfterUntil);
+
+/** The query of `GET /v1/events` as its route validates it: `page` and `per_page`, `cursor`, then the filters (checked in that order, as the list reads them). */
+export const eventListRouteQuerySchema = z.object({ ...pageQuerySchema.shape, ...cursorQuerySchema.shape, ...eventFilters }).check(sinceNotAfterUntil);
 
 /** GET /v1/events: the filters given (an empty value reads as absent). */
 export function parseEventListQuery(query: Readonly<Record<string, string | undefined>>): { email?: string; event?: string; since?: string; until?: string } {

@@ -180,8 +180,23 @@ export const bulkLeadsBodySchema = z.object(
   { error: NOT_AN_OBJECT },
 );
 
-/** The body of `POST /v1/leads`: one lead, or `leads`. */
-export const leadUpsertBodySchema = z.union([leadBodySchema, bulkLeadsBodySchema]);
+/**
+ * The body of `POST /v1/leads`: one lead, or `leads`. The two forms are told apart by `leads` alone,
+ * so that a problem names the form that was meant (a union would answer "Invalid input"); the union
+ * after the dispatch is what the document shows.
+ */
+export const leadUpsertBodySchema = z.pipe(
+  z.transform((body: unknown, ctx) => {
+    const form = isObject(body) && body.leads !== undefined ? bulkLeadsBodySchema : leadBodySchema;
+    const result = form.safeParse(body);
+    if (result.success) return body;
+    ctx.issues.push(...(result.error.issues as unknown as typeof ctx.issues));
+    return z.NEVER;
+  }),
+  z.union([leadBodySchema, bulkLeadsBodySchema]),
+);
+/** A `POST /v1/leads` body, validated. */
+export type LeadUpsertBody = z.output<typeof leadUpsertBodySchema>;
 
 type LeadFields = { email: string; data?: Record<string, unknown>; segment_ids?: unknown[]; storeplatform_customer_id?: string | null };
 
@@ -193,17 +208,17 @@ function dataOf(value: Record<string, unknown>): Record<string, unknown> {
 const uniqueTrimmed = (tags: readonly string[]) => [...new Set(tags.map((t) => t.trim()))];
 const uniqueIds = (ids: readonly unknown[]) => [...new Set((ids as string[]).map((id) => id.toLowerCase()))];
 
-/** A validated lead's fields as a LeadInput (`raw`: the request's own object, whose `data` is kept as sent). */
-function toLeadInput(fields: LeadFields, raw: Record<string, unknown>): LeadInput {
+/** A validated lead's fields as a LeadInput (`data` as sent: the request already refused the keys a record could not copy, `__proto__` among them). */
+function toLeadInput(fields: LeadFields): LeadInput {
   const input: LeadInput = { email: normalizeEmail(fields.email), segmentIds: fields.segment_ids ? uniqueIds(fields.segment_ids) : [] };
-  if (raw.data !== undefined) input.data = dataOf(raw.data as Record<string, unknown>);
+  if (fields.data !== undefined) input.data = dataOf(fields.data);
   if (fields.storeplatform_customer_id !== undefined) input.storeplatformCustomerId = fields.storeplatform_customer_id;
   return input;
 }
 
 /** One lead item (`email`, `data`, `segment_ids`, `storeplatform_customer_id`), as an import row gives it. */
 export function parseLeadInput(value: unknown): LeadInput {
-  return toLeadInput(parseRequest(leadRowSchema, value), value as Record<string, unknown>);
+  return toLeadInput(parseRequest(leadRowSchema, value));
 }
 
 /**
@@ -211,20 +226,22 @@ export function parseLeadInput(value: unknown): LeadInput {
  * written; a repeated email keeps its last occurrence (in the position of the last).
  */
 export function parseUpsertBody(body: unknown): LeadInput[] {
-  // The two forms are told apart by `leads` alone, so that a problem names the form that was meant.
-  if (!isObject(body) || body.leads === undefined) return [toLeadInput(parseRequest(leadBodySchema, body), body as Record<string, unknown>)];
-  const { leads } = parseRequest(bulkLeadsBodySchema, body);
-  return dedupeLastWins(leads.map((fields, i) => toLeadInput(fields, (body.leads as Record<string, unknown>[])[i])));
+  return toUpsertInputs(parseRequest(leadUpsertBodySchema, body));
+}
+
+/** A validated POST /v1/leads body as the leads to upsert: one, or the bulk's deduplicated (last wins). */
+export function toUpsertInputs(body: LeadUpsertBody): LeadInput[] {
+  return body.leads !== undefined ? dedupeLastWins(body.leads.map(toLeadInput)) : [toLeadInput(body)];
 }
 
 /**
  * How a 400 about a lead's merged data names that lead's `data` in a POST /v1/leads body (already
  * parsed): `data`, or `leads[i].data` of the item its upsert comes from (an email's last).
  */
-export function upsertDataFields(body: unknown): (email: string) => string {
-  if (!isObject(body) || !Array.isArray(body.leads)) return () => 'data';
+export function upsertDataFields(body: LeadUpsertBody): (email: string) => string {
+  if (body.leads === undefined) return () => 'data';
   const last = new Map<string, number>();
-  body.leads.forEach((item, i) => void (isObject(item) && typeof item.email === 'string' && last.set(normalizeEmail(item.email), i)));
+  body.leads.forEach((item, i) => void last.set(normalizeEmail(item.email), i));
   return (email) => `leads[${last.get(email)}].data`;
 }
 
@@ -246,13 +263,24 @@ export const leadUpdateBodySchema = z
   )
   .check(z.refine((b: Record<string, unknown>) => updateFields.some((f) => b[f] !== undefined), { message: AT_LEAST_ONE, when: ({ value }) => isObject(value) }));
 
+/** What a PUT /v1/leads/:id changes: the fields given. */
+export interface LeadUpdate {
+  email?: string;
+  data?: Record<string, unknown>;
+  segmentIds?: string[];
+  storeplatformCustomerId?: string | null;
+}
+
 /** PUT /v1/leads/:id: the fields given, validated. */
-export function parseLeadUpdate(body: unknown): { email?: string; data?: Record<string, unknown>; segmentIds?: string[]; storeplatformCustomerId?: string | null } {
-  const b = parseRequest(leadUpdateBodySchema, body);
-  const raw = body as Record<string, unknown>;
+export function parseLeadUpdate(body: unknown): LeadUpdate {
+  return toLeadUpdate(parseRequest(leadUpdateBodySchema, body));
+}
+
+/** A validated PUT /v1/leads/:id body as the update (email normalised, tags and ids deduplicated). */
+export function toLeadUpdate(b: z.output<typeof leadUpdateBodySchema>): LeadUpdate {
   return {
     ...(b.email !== undefined ? { email: normalizeEmail(b.email) } : {}),
-    ...(raw.data !== undefined ? { data: dataOf(raw.data as Record<string, unknown>) } : {}),
+    ...(b.data !== undefined ? { data: dataOf(b.data) } : {}),
     ...(b.segment_ids !== undefined ? { segmentIds: uniqueIds(b.segment_ids) } : {}),
     ...(b.storeplatform_customer_id !== undefined ? { storeplatformCustomerId: b.storeplatform_customer_id } : {}),
   };
@@ -263,16 +291,22 @@ export const membershipBodySchema = z.object({ segment_ids: segmentIdsSchema(tru
 
 /** POST /v1/leads/:id/segments: the segment ids (lowercased, deduplicated). */
 export function parseMembershipBody(body: unknown): string[] {
-  return uniqueIds(parseRequest(membershipBodySchema, body).segment_ids);
+  return toSegmentIds(parseRequest(membershipBodySchema, body));
 }
+
+/** A validated membership body's segment ids (lowercased, deduplicated). */
+export const toSegmentIds = (body: z.output<typeof membershipBodySchema>): string[] => uniqueIds(body.segment_ids);
 
 /** `POST` and `DELETE /v1/leads/:email/tags`: `tags`. */
 export const tagsBodySchema = z.object({ tags: tagsSchema }, { error: 'tags must be an array of non-empty strings' });
 
 /** POST and DELETE /v1/leads/:email/tags: the tags (trimmed, deduplicated). */
 export function parseTagsBody(body: unknown): string[] {
-  return uniqueTrimmed(parseRequest(tagsBodySchema, body).tags as string[]);
+  return toTags(parseRequest(tagsBodySchema, body));
 }
+
+/** A validated tags body's tags (trimmed, deduplicated). */
+export const toTags = (body: z.output<typeof tagsBodySchema>): string[] => uniqueTrimmed(body.tags as string[]);
 
 /** `POST /v1/leads/:email/attributes`: a flat, storable object (`_tags` is ignored, but checked as tags). */
 export const attributesBodySchema = storableObjectSchema(MAX_DATA_BYTES, 'Request body', (value) => {
@@ -283,8 +317,12 @@ export const attributesBodySchema = storableObjectSchema(MAX_DATA_BYTES, 'Reques
 
 /** POST /v1/leads/:email/attributes: the attributes to merge, `_tags` left out. */
 export function parseAttributesBody(body: unknown): Record<string, unknown> {
-  parseRequest(attributesBodySchema, body);
-  const { [TAGS_KEY]: _ignored, ...rest } = body as Record<string, unknown>;
+  return toAttributes(parseRequest(attributesBodySchema, body));
+}
+
+/** A validated attributes body without `_tags` (checked, never merged: tags have their own routes). */
+export function toAttributes(body: z.output<typeof attributesBodySchema>): Record<string, unknown> {
+  const { [TAGS_KEY]: _ignored, ...rest } = body;
   return rest;
 }
 

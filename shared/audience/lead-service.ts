@@ -7,7 +7,7 @@ import { leadShards, segmentMembersPartition, leadOfMembershipPartition } from '
 import { contentionBackoff, transactWrite } from '../store/transact';
 import { versionedPut } from '../store/versioned-put';
 import { TAGS_KEY, leadName, presentLead, tagsOf, withoutTags, type Lead } from './lead';
-import { parseAttributesBody, parseLeadListQuery, parseLeadUpdate, parseMembershipBody, parseTagsBody, parseUpsertBody, upsertDataFields, uuidParam, parseEmail } from './lead-input';
+import { parseLeadListQuery, toUpsertInputs, upsertDataFields, uuidParam, parseEmail, type LeadUpdate, type LeadUpsertBody } from './lead-input';
 import {
   countLeads,
   deleteLeadActions,
@@ -40,9 +40,9 @@ export const MAX_LIST_DEPTH = 10_000;
 export const SEARCH_PAGE_DEPTH = 1_000;
 const WRITE_ATTEMPTS = 6;
 
-/** POST /v1/leads: the upsert answer of 4.9. */
-export async function upsertFromRequest(db: Db, clock: Clock, projectId: string, body: unknown) {
-  const { results, warnings } = await upsertLeads(db, clock, projectId, parseUpsertBody(body), { dataField: upsertDataFields(body) });
+/** POST /v1/leads: the upsert answer of 4.9, for a validated body. */
+export async function upsertFromRequest(db: Db, clock: Clock, projectId: string, body: LeadUpsertBody) {
+  const { results, warnings } = await upsertLeads(db, clock, projectId, toUpsertInputs(body), { dataField: upsertDataFields(body) });
   return { success: true, total: results.length, leads: results, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -154,9 +154,8 @@ async function keepMembers(db: Db, projectId: string, segment: { id: string; typ
  * whole object (tags kept unless `data._tags` is given), `segment_ids` replaces the static
  * memberships (unknown ids ignored). The lead write is conditional on its version and retried.
  */
-export async function updateLead(db: Db, clock: Clock, projectId: string, rawId: string | undefined, body: unknown) {
+export async function updateLead(db: Db, clock: Clock, projectId: string, rawId: string | undefined, update: LeadUpdate) {
   const id = uuidParam(rawId, 'lead');
-  const update = parseLeadUpdate(body);
   let lead: Lead | undefined;
   for (let attempt = 1; ; attempt++) {
     const current = await getLeadById(db, projectId, id);
@@ -214,8 +213,7 @@ export async function deleteLead(db: Db, projectId: string, rawId: string | unde
 }
 
 /** POST /v1/leads/:id/segments: every segment must exist as a static segment (404 and nothing added otherwise); answers the ids newly added. */
-export async function addLeadToSegments(db: Db, projectId: string, rawId: string | undefined, body: unknown): Promise<string[]> {
-  const segmentIds = parseMembershipBody(body);
+export async function addLeadToSegments(db: Db, projectId: string, rawId: string | undefined, segmentIds: readonly string[]): Promise<string[]> {
   const lead = await requireLead(db, projectId, rawId);
   const found = await getSegments(db, projectId, segmentIds);
   const missing = segmentIds.filter((s) => found.get(s)?.type !== 'static');
@@ -268,16 +266,15 @@ async function rewriteData(
 const TAG_NAMES: LimitNames = { data: 'tags', tags: 'tags' };
 
 /** POST /v1/leads/:email/tags: merges tags without duplicates; answers the lead's tags. */
-export async function addTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
-  const tags = parseTagsBody(body);
+export async function addTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, tags: readonly string[]): Promise<string[]> {
   const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
   return tagsOf(lead.data);
 }
 
 /** DELETE /v1/leads/:email/tags: removes the given tags; answers the lead's tags. */
-export async function removeTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<string[]> {
-  const tags = new Set(parseTagsBody(body));
-  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !tags.has(t)) }));
+export async function removeTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, tags: readonly string[]): Promise<string[]> {
+  const removed = new Set(tags);
+  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !removed.has(t)) }));
   return tagsOf(lead.data);
 }
 
@@ -287,9 +284,8 @@ export async function leadTags(db: Db, projectId: string, rawEmail: string | und
 }
 
 /** POST /v1/leads/:email/attributes: a flat object shallow-merged into `data`, `_tags` kept; answers `data` without `_tags`. */
-export async function mergeAttributes(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, body: unknown): Promise<Record<string, unknown>> {
-  const rest = parseAttributesBody(body);
-  const lead = await rewriteData(db, clock, projectId, rawEmail, { data: 'Request body', tags: 'Request body' }, (data) => ({ ...data, ...rest }));
+export async function mergeAttributes(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, attributes: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const lead = await rewriteData(db, clock, projectId, rawEmail, { data: 'Request body', tags: 'Request body' }, (data) => ({ ...data, ...attributes }));
   return withoutTags(lead.data);
 }
 

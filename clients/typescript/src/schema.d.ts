@@ -55,6 +55,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leads
+         * @description Newest first. `segment_id` lists a segment's members; `search` matches the start of the email, then of the name (any case), and pages on by `cursor` past 1,000 entries.
+         */
+        get: operations["getV1Leads"];
+        put?: never;
+        /**
+         * Upsert a lead or up to 1,000 leads
+         * @description By email: `data` is shallow-merged into the stored data (tags merged), `segment_ids` adds static memberships. With `leads`, every item is checked before anything is written.
+         */
+        post: operations["postV1Leads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One lead */
+        get: operations["getV1LeadsById"];
+        /**
+         * Update a lead
+         * @description `email` moves the lead; `data` replaces the whole object (tags kept unless `data._tags` is given); `segment_ids` replaces the static memberships (unknown ids ignored).
+         */
+        put: operations["putV1LeadsById"];
+        post?: never;
+        /**
+         * Delete a lead
+         * @description Removes its memberships too (and their counts).
+         */
+        delete: operations["deleteV1LeadsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a lead to segments */
+        post: operations["postV1LeadsByIdSegments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/segments/{segmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a lead from a segment */
+        delete: operations["deleteV1LeadsByIdSegmentsBySegmentId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead's tags
+         * @description `{id}` is the lead's email, URL-encoded.
+         */
+        get: operations["getV1LeadsByIdTags"];
+        put?: never;
+        /**
+         * Add tags
+         * @description `{id}` is the lead's email, URL-encoded. Tags are trimmed and merged without duplicates.
+         */
+        post: operations["postV1LeadsByIdTags"];
+        /**
+         * Remove tags
+         * @description `{id}` is the lead's email, URL-encoded.
+         */
+        delete: operations["deleteV1LeadsByIdTags"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{id}/attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead's attributes
+         * @description `{id}` is the lead's email, URL-encoded.
+         */
+        get: operations["getV1LeadsByIdAttributes"];
+        put?: never;
+        /**
+         * Set attributes
+         * @description `{id}` is the lead's email, URL-encoded. The body is a flat object; `_tags` is kept as it is (tags have their own routes).
+         */
+        post: operations["postV1LeadsByIdAttributes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/segments": {
         parameters: {
             query?: never;
@@ -118,6 +253,50 @@ export interface paths {
          * @description Starts a new evaluation run in the background; a run still going is superseded. The members of the last finished run stay readable until the new one finishes.
          */
         post: operations["postV1SegmentsByIdEvaluate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom events
+         * @description Newest `timestamp` first; `since` and `until` are inclusive. Offset pages reach 1,000 events deep; read on with `cursor`.
+         */
+        get: operations["getV1Events"];
+        put?: never;
+        /**
+         * Record a custom event
+         * @description An unknown email becomes a lead with empty data. `timestamp` defaults to now.
+         */
+        post: operations["postV1Events"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record up to 1,000 events
+         * @description Every element is checked first: a 400 names the index (`events[2].email is required`) and nothing is recorded.
+         */
+        post: operations["postV1EventsBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1067,149 +1246,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/leads": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Leads */
-        get: operations["getV1Leads"];
-        put?: never;
-        /** Upsert a lead or up to 1,000 leads */
-        post: operations["postV1Leads"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One lead, by id or email */
-        get: operations["getV1LeadsById"];
-        /** Update a lead */
-        put: operations["putV1LeadsById"];
-        post?: never;
-        /** Delete a lead */
-        delete: operations["deleteV1LeadsById"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/{id}/segments": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Add a lead to segments */
-        post: operations["postV1LeadsByIdSegments"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/{id}/segments/{segmentId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a lead from a segment */
-        delete: operations["deleteV1LeadsByIdSegmentsBySegmentId"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/{id}/tags": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A lead's tags */
-        get: operations["getV1LeadsByIdTags"];
-        put?: never;
-        /** Add tags */
-        post: operations["postV1LeadsByIdTags"];
-        /** Remove tags */
-        delete: operations["deleteV1LeadsByIdTags"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/leads/{id}/attributes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A lead's attributes */
-        get: operations["getV1LeadsByIdAttributes"];
-        put?: never;
-        /** Set attributes */
-        post: operations["postV1LeadsByIdAttributes"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Custom events */
-        get: operations["getV1Events"];
-        put?: never;
-        /** Record a custom event */
-        post: operations["postV1Events"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/events/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Record up to 1,000 events */
-        post: operations["postV1EventsBulk"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1623,6 +1659,37 @@ export interface components {
             campaign: components["schemas"]["CampaignSummary"];
             metrics: components["schemas"]["CampaignMetrics"];
         };
+        /** @description A custom event of a lead */
+        CustomEvent: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /** @example ada@example.com */
+            email: string;
+            /** @example order_completed */
+            event: string;
+            properties: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The id of the event's lead
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            recipient_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+        };
         /** @description The same subject within 60 minutes, or the same name and template within 24 hours while not finished: resend with `confirmDuplicate: true` to create it anyway */
         DuplicateCampaign: {
             /** @constant */
@@ -1645,6 +1712,80 @@ export interface components {
             error: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description Where the page is; `total` counts at most 1,000 events past it */
+        EventPagination: {
+            page: number;
+            per_page: number;
+            total: number;
+            total_pages: number;
+            /** @description True when the count stopped at its window: more events may follow than `total` says */
+            total_is_estimate: boolean;
+            /** @description Pass it as `cursor` for the next page; null at the end */
+            next_cursor: string | null;
+        };
+        /** @description The event is recorded */
+        EventRecorded: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            event_id: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            recipient_id: string;
+            /** @description True when the email was no lead yet: one was created with empty data */
+            created_lead: boolean;
+        };
+        /** @description Every event is recorded; `created_leads` counts the emails that became leads */
+        EventsRecorded: {
+            /** @constant */
+            success: true;
+            total: number;
+            created_leads: number;
+        };
+        /** @description A lead: unique per project by its lowercased email; `data._tags` holds its tags */
+        Lead: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /** @example ada@example.com */
+            email: string;
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            storeplatform_customer_id: string | null;
+            /**
+             * @description Read from the suppression list: `unsubscribed` after an unsubscribe, `suppressed` for any other entry
+             * @enum {string}
+             */
+            marketing_status: "subscribed" | "unsubscribed" | "suppressed";
+            /** @description The segments the lead is a member of; single-lead answers only */
+            segment_ids?: string[];
+        };
+        /** @description The lead's attributes (`data` without `_tags`) */
+        LeadAttributes: {
+            /** @constant */
+            success: true;
+            data: {
+                [key: string]: unknown;
+            };
         };
         /** @description A lead import: `awaiting_upload` (PUT the file to the upload URL, then start it), `queued`, `running`, `done` or `failed` (`error` says why); its progress and counts, and the CSV of its failed rows at `errors_url`. `warnings` lists segment ids rows named that are not static segments of the project */
         LeadImport: {
@@ -1704,6 +1845,38 @@ export interface components {
                  */
                 expires_at: string;
             };
+        };
+        /** @description Where the page is; a search counts its matches up to this page, plus one while more follow */
+        LeadPagination: {
+            page: number;
+            per_page: number;
+            total: number;
+            total_pages: number;
+            /** @description A search only: pass it as `cursor` for the next page; null at the end */
+            next_cursor?: string | null;
+        };
+        /** @description The lead's tags */
+        LeadTags: {
+            /** @constant */
+            success: true;
+            tags: string[];
+        };
+        /** @description Each lead upserted (deduplicated by email, last wins), and whether it was created */
+        LeadUpsert: {
+            /** @constant */
+            success: true;
+            total: number;
+            leads: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                id: string;
+                email: string;
+                created: boolean;
+            }[];
+            /** @description Segment ids that are not static segments of the project (the leads are upserted without them) */
+            warnings?: string[];
         };
         /** @description A partner route's error: its message, and its code twice (`code` and `error_code`) */
         PartnerError: {
@@ -2292,6 +2465,1049 @@ export interface operations {
             };
         };
     };
+    getV1Leads: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                cursor?: string;
+                search?: string;
+                segment_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
+                     *           "email": "ada@example.com",
+                     *           "data": {
+                     *             "first_name": "Ada",
+                     *             "plan": "pro",
+                     *             "_tags": [
+                     *               "beta"
+                     *             ]
+                     *           },
+                     *           "created_at": "2026-11-20T08:15:00.000Z",
+                     *           "updated_at": "2026-11-26T09:30:00.000Z",
+                     *           "storeplatform_customer_id": null,
+                     *           "marketing_status": "subscribed"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 50,
+                     *         "total": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Lead"][];
+                        pagination: components["schemas"]["LeadPagination"];
+                    };
+                };
+            };
+            /** @description Invalid query (`page`, `per_page`, `search`, `segment_id`), a `cursor` without `search` or not valid for this list, `page` and `cursor` together, or a page deeper than the list reads */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No segment with this `segment_id` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Leads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "data": {
+                 *         "first_name": "Ada",
+                 *         "plan": "pro"
+                 *       },
+                 *       "segment_ids": [
+                 *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    segment_ids?: string[];
+                    storeplatform_customer_id?: string | null;
+                    leads?: unknown;
+                } | {
+                    leads: {
+                        email: string;
+                        data?: {
+                            [key: string]: unknown;
+                        };
+                        segment_ids?: string[];
+                        storeplatform_customer_id?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Upserted */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "total": 1,
+                     *       "leads": [
+                     *         {
+                     *           "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
+                     *           "email": "ada@example.com",
+                     *           "created": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadUpsert"];
+                };
+            };
+            /** @description Invalid body (the first problem, part 7; a bulk item named by its index), or a lead's merged data over a per-lead limit (naming `data` or `leads[i].data`); nothing is written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LeadsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead, with its segments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "lead": {
+                     *         "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
+                     *         "email": "ada@example.com",
+                     *         "data": {
+                     *           "first_name": "Ada",
+                     *           "plan": "pro",
+                     *           "_tags": [
+                     *             "beta"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-20T08:15:00.000Z",
+                     *         "updated_at": "2026-11-26T09:30:00.000Z",
+                     *         "storeplatform_customer_id": null,
+                     *         "marketing_status": "subscribed",
+                     *         "segment_ids": [
+                     *           "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        lead: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            /** @description The id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such lead */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1LeadsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "first_name": "Ada",
+                 *         "plan": "enterprise"
+                 *       },
+                 *       "segment_ids": [
+                 *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    email?: string;
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    segment_ids?: string[];
+                    storeplatform_customer_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated lead, with its segments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "lead": {
+                     *         "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
+                     *         "email": "ada@example.com",
+                     *         "data": {
+                     *           "first_name": "Ada",
+                     *           "plan": "enterprise",
+                     *           "_tags": [
+                     *             "beta"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-20T08:15:00.000Z",
+                     *         "updated_at": "2026-11-26T09:30:00.000Z",
+                     *         "storeplatform_customer_id": null,
+                     *         "marketing_status": "subscribed",
+                     *         "segment_ids": [
+                     *           "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        lead: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            /** @description Invalid body (the first problem, part 7), the id is not a uuid, or the new data over a per-lead limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such lead */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another lead has the new email (`DUPLICATE_EMAIL`), or the lead kept changing concurrently (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1LeadsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such lead */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The lead kept changing concurrently (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1LeadsByIdSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "segment_ids": [
+                 *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    segment_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The segments the lead newly joined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "added": [
+                     *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description The segments the lead newly joined (those it was in already are left out) */
+                        added: string[];
+                    };
+                };
+            };
+            /** @description Invalid body (the first problem, part 7), or the id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such lead, or a segment is missing or not static (`Segment not found: <ids>`): nothing is added */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1LeadsByIdSegmentsBySegmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                segmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description The segment id or the lead id is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such lead, or the lead is not a member of the segment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LeadsByIdTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead's tags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tags": [
+                     *         "beta",
+                     *         "newsletter"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadTags"];
+                };
+            };
+            /** @description The path does not hold a valid email */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No lead with this email */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1LeadsByIdTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tags": [
+                 *         "beta",
+                 *         "newsletter"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The lead's tags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tags": [
+                     *         "beta",
+                     *         "newsletter"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadTags"];
+                };
+            };
+            /** @description Invalid body (the first problem, part 7), the path does not hold a valid email, or the tags would take the lead over a per-lead limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No lead with this email */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1LeadsByIdTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tags": [
+                 *         "newsletter"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The lead's tags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "tags": [
+                     *         "beta"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadTags"];
+                };
+            };
+            /** @description Invalid body (the first problem, part 7), the path does not hold a valid email, or the tags would take the lead over a per-lead limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No lead with this email */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LeadsByIdAttributes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead's attributes (`data` without `_tags`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "first_name": "Ada",
+                     *         "plan": "pro"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadAttributes"];
+                };
+            };
+            /** @description The path does not hold a valid email */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No lead with this email */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1LeadsByIdAttributes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan": "enterprise",
+                 *       "seats": 12
+                 *     }
+                 */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The lead's attributes after the merge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "first_name": "Ada",
+                     *         "plan": "enterprise",
+                     *         "seats": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadAttributes"];
+                };
+            };
+            /** @description Invalid body (the first problem, part 7), the path does not hold a valid email, or the merged data over a per-lead limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No lead with this email */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Segments: {
         parameters: {
             query?: never;
@@ -2835,6 +4051,272 @@ export interface operations {
             };
             /** @description No segment with this id in the project */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Events: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                cursor?: string;
+                email?: string;
+                event?: string;
+                since?: string;
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "2d4f6a8c-1b3e-4d5f-8a7c-9e0b1d2f3a4c",
+                     *           "email": "ada@example.com",
+                     *           "event": "order_completed",
+                     *           "properties": {
+                     *             "order_id": "A-1042",
+                     *             "total": 59.9
+                     *           },
+                     *           "timestamp": "2026-11-26T09:30:00.000Z",
+                     *           "recipient_id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
+                     *           "created_at": "2026-11-26T09:30:01.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 50,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "total_is_estimate": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CustomEvent"][];
+                        pagination: components["schemas"]["EventPagination"];
+                    };
+                };
+            };
+            /** @description Invalid query (`page`, `per_page`, `email`, `event`, `since`, `until`; `since` after `until`), `page` and `cursor` together, a cursor not valid for this list, or `page * per_page` past 1,000 without a cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "event": "order_completed",
+                 *       "properties": {
+                 *         "order_id": "A-1042",
+                 *         "total": 59.9
+                 *       },
+                 *       "timestamp": "2026-11-26T09:30:00Z"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    event: string;
+                    properties?: {
+                        [key: string]: unknown;
+                    } | null;
+                    timestamp?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "event_id": "2d4f6a8c-1b3e-4d5f-8a7c-9e0b1d2f3a4c",
+                     *       "recipient_id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
+                     *       "created_lead": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventRecorded"];
+                };
+            };
+            /** @description Invalid event: the first problem of `email`, `event`, `properties`, `timestamp` (part 7) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1EventsBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         {
+                 *           "email": "ada@example.com",
+                 *           "event": "order_completed",
+                 *           "properties": {
+                 *             "order_id": "A-1042"
+                 *           }
+                 *         },
+                 *         {
+                 *           "email": "grace@example.com",
+                 *           "event": "signed_up"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    events: {
+                        email: string;
+                        event: string;
+                        properties?: {
+                            [key: string]: unknown;
+                        } | null;
+                        timestamp?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "total": 2,
+                     *       "created_leads": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventsRecorded"];
+                };
+            };
+            /** @description Invalid body: `events` missing, empty or over 1,000, or an element's first problem, named by its index; nothing is recorded */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7083,910 +8565,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1Leads: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-                cursor?: string;
-                search?: string;
-                segment_id?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Leads */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1Leads: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "data": {
-                 *         "plan": "pro"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    email: string;
-                    data?: {
-                        [key: string]: unknown;
-                    };
-                    segment_ids?: string[];
-                    storeplatform_customer_id?: string | null;
-                    leads?: unknown;
-                } | {
-                    leads: {
-                        email: string;
-                        data?: {
-                            [key: string]: unknown;
-                        };
-                        segment_ids?: string[];
-                        storeplatform_customer_id?: string | null;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Upsert a lead or up to 1,000 leads */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1LeadsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One lead, by id or email */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    putV1LeadsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    email?: string;
-                    data?: {
-                        [key: string]: unknown;
-                    };
-                    segment_ids?: string[];
-                    storeplatform_customer_id?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Update a lead */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1LeadsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Delete a lead */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1LeadsByIdSegments: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    segment_ids: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Add a lead to segments */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1LeadsByIdSegmentsBySegmentId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                segmentId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Remove a lead from a segment */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1LeadsByIdTags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A lead's tags */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1LeadsByIdTags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    tags: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Add tags */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1LeadsByIdTags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    tags: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Remove tags */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1LeadsByIdAttributes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A lead's attributes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1LeadsByIdAttributes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Set attributes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1Events: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-                cursor?: string;
-                email?: string;
-                event?: string;
-                since?: string;
-                until?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Custom events */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1Events: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "event": "signed_up",
-                 *       "properties": {
-                 *         "plan": "pro"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    email: string;
-                    event: string;
-                    properties?: {
-                        [key: string]: unknown;
-                    } | null;
-                    timestamp?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Record a custom event */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1EventsBulk: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "events": [
-                 *         {
-                 *           "email": "ada@example.com",
-                 *           "event": "signed_up"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    events: {
-                        email: string;
-                        event: string;
-                        properties?: {
-                            [key: string]: unknown;
-                        } | null;
-                        timestamp?: string | null;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Record up to 1,000 events */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */

@@ -1,0 +1,30 @@
+import { addLeadToSegments } from '../../../shared/audience/lead-service';
+import { leadSegmentsAddedAnswerSchema } from '../../../shared/audience/lead-answers';
+import { membershipBodySchema, toSegmentIds } from '../../../shared/audience/lead-input';
+import { services } from '../../../shared/container';
+import { errors, json } from '../../../shared/http/answers';
+import { defineRoute } from '../../../shared/http/route';
+import { writeLeads } from './lead-access';
+import { EXAMPLE_SEGMENT_ID } from './lead-examples';
+
+/** `POST /v1/leads/{id}/segments` (4.9): adds the lead to static segments, all or none. */
+export const addLeadToSegmentsRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/leads/{id}/segments',
+  auth: 'project',
+  summary: 'Add a lead to segments',
+  body: membershipBodySchema,
+  bodyExample: { segment_ids: [EXAMPLE_SEGMENT_ID] },
+  answers: {
+    200: json(leadSegmentsAddedAnswerSchema, 'The segments the lead newly joined', { success: true, added: [EXAMPLE_SEGMENT_ID] }),
+    ...errors('project', {
+      400: 'Invalid body (the first problem, part 7), or the id is not a uuid',
+      404: 'No such lead, or a segment is missing or not static (`Segment not found: <ids>`): nothing is added',
+    }),
+  },
+  access: writeLeads,
+  handle: async (request) => {
+    const added = await addLeadToSegments(services().db, request.caller.project.id, request.params.id, toSegmentIds(request.body));
+    return { status: 200, body: { success: true, added } };
+  },
+});

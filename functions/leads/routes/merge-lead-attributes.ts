@@ -1,0 +1,28 @@
+import { mergeAttributes } from '../../../shared/audience/lead-service';
+import { leadAttributesAnswerSchema } from '../../../shared/audience/lead-answers';
+import { attributesBodySchema, toAttributes } from '../../../shared/audience/lead-input';
+import { services } from '../../../shared/container';
+import { errors, json } from '../../../shared/http/answers';
+import { defineRoute } from '../../../shared/http/route';
+import { writeLeads } from './lead-access';
+import { ATTRIBUTE_ERRORS } from './lead-errors';
+
+/** `POST /v1/leads/{id}/attributes` (4.9): a flat object shallow-merged into the lead's data (`{id}`: its URL-encoded email). */
+export const mergeLeadAttributesRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/leads/{id}/attributes',
+  auth: 'project',
+  summary: 'Set attributes',
+  description: '`{id}` is the lead\'s email, URL-encoded. The body is a flat object; `_tags` is kept as it is (tags have their own routes).',
+  body: attributesBodySchema,
+  bodyExample: { plan: 'enterprise', seats: 12 },
+  answers: {
+    200: json(leadAttributesAnswerSchema, 'The lead\'s attributes after the merge', { success: true, data: { first_name: 'Ada', plan: 'enterprise', seats: 12 } }),
+    ...errors('project', ATTRIBUTE_ERRORS),
+  },
+  access: writeLeads,
+  handle: async (request) => {
+    const { db, clock } = services();
+    return { status: 200, body: { success: true, data: await mergeAttributes(db, clock, request.caller.project.id, request.params.id, toAttributes(request.body)) } };
+  },
+});

@@ -1,0 +1,23 @@
+import { removeLeadFromSegment } from '../../../shared/audience/lead-service';
+import { leadDoneAnswerSchema } from '../../../shared/audience/lead-answers';
+import { services } from '../../../shared/container';
+import { errors, json } from '../../../shared/http/answers';
+import { defineRoute } from '../../../shared/http/route';
+import { writeLeads } from './lead-access';
+
+/** `DELETE /v1/leads/{id}/segments/{segmentId}` (4.9): ends one static membership. */
+export const removeLeadFromSegmentRoute = defineRoute({
+  method: 'DELETE',
+  path: '/v1/leads/{id}/segments/{segmentId}',
+  auth: 'project',
+  summary: 'Remove a lead from a segment',
+  answers: {
+    200: json(leadDoneAnswerSchema, 'Removed', { success: true }),
+    ...errors('project', { 400: 'The segment id or the lead id is not a uuid', 404: 'No such lead, or the lead is not a member of the segment' }),
+  },
+  access: writeLeads,
+  handle: async (request) => {
+    await removeLeadFromSegment(services().db, request.caller.project.id, request.params.id, request.params.segmentId);
+    return { status: 200, body: { success: true } };
+  },
+});

@@ -1,0 +1,21 @@
+import { showLead } from '../../../shared/audience/lead-service';
+import { leadAnswerSchema, leadExample } from '../../../shared/audience/lead-answers';
+import { services } from '../../../shared/container';
+import { errors, json } from '../../../shared/http/answers';
+import { defineRoute } from '../../../shared/http/route';
+import { readLeads } from './lead-access';
+import { EXAMPLE_SEGMENT_ID } from './lead-examples';
+
+/** `GET /v1/leads/{id}` (4.9): one lead with its `segment_ids`. */
+export const showLeadRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/leads/{id}',
+  auth: 'project',
+  summary: 'One lead',
+  answers: {
+    200: json(leadAnswerSchema, 'The lead, with its segments', { success: true, lead: { ...leadExample, segment_ids: [EXAMPLE_SEGMENT_ID] } }),
+    ...errors('project', { 400: 'The id is not a uuid', 404: 'No such lead' }),
+  },
+  access: readLeads,
+  handle: async (request) => ({ status: 200, body: { success: true, lead: await showLead(services().db, request.caller.project.id, request.params.id) } }),
+});
