@@ -45,8 +45,12 @@ export const registerDomainBodySchema = z
     ),
   );
 
+/** A body the schema accepted, as the registration takes it: the names trimmed, the domain and address lower-cased. */
+export function toRegisterInput(b: z.output<typeof registerDomainBodySchema>): RegisterInput {
+  return { domain: domainOf(b.domain), senderName: text(b.sender_name), senderEmail: text(b.sender_email).toLowerCase(), externalKey: b.external_key || undefined };
+}
+
 /** Validates a `/domains/register` body; throws the 400 of part 7. */
 export function parseRegisterRequest(body: unknown): RegisterInput {
-  const b = parseRequest(registerDomainBodySchema, body ?? {});
-  return { domain: domainOf(b.domain), senderName: text(b.sender_name), senderEmail: text(b.sender_email).toLowerCase(), externalKey: b.external_key || undefined };
+  return toRegisterInput(parseRequest(registerDomainBodySchema, body ?? {}));
 }

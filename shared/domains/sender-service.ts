@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../container';
 import { conflict, ConditionFailedError } from '../errors';
-import { parseVerifyEmailRequest } from './verify-email-request';
+import type { VerifyEmailInput } from './verify-email-request';
 import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import { nextSenderCheckAt } from './recheck-schedule';
@@ -65,10 +65,8 @@ export function presentSender(sender: SenderProfile, domain: SendingDomain | und
  * An address another project already confirmed therefore gets just this project's link, and its
  * owner decides. A disabled project may not make mail leave (403).
  */
-export async function startMailboxVerification(deps: Services, project: Project, body: unknown, baseUrl: string | undefined): Promise<SenderProfile> {
+export async function startMailboxVerification(deps: Services, project: Project, { email, name }: VerifyEmailInput, baseUrl: string | undefined): Promise<SenderProfile> {
   refuseDisabledProject(project);
-  // Parsed after the project check: a disabled project is refused (403) whatever it sent.
-  const { email, name } = parseVerifyEmailRequest(body);
   const existing = await getSender(deps.db, project.id, email, true);
   if (existing && existing.sender_source !== 'magic_link') {
     throw conflict(`Sender ${email} already exists on a registered domain`, 'SENDER_EXISTS');

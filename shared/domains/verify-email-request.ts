@@ -32,8 +32,12 @@ export const verifyEmailBodySchema = z.object(
   { error: MISSING },
 );
 
+/** A body the schema accepted, as the verification takes it: the name given, else the address's local part. */
+export function toVerifyEmail({ email, name }: z.output<typeof verifyEmailBodySchema>): VerifyEmailInput {
+  return { email, name: (typeof name === 'string' && name.trim()) || email.split('@')[0] };
+}
+
 /** Validates a `/domains/verify-email` body; throws the 400 of part 7. */
 export function parseVerifyEmailRequest(body: unknown): VerifyEmailInput {
-  const { email, name } = parseRequest(verifyEmailBodySchema, body ?? {});
-  return { email, name: (typeof name === 'string' && name.trim()) || email.split('@')[0] };
+  return toVerifyEmail(parseRequest(verifyEmailBodySchema, body ?? {}));
 }

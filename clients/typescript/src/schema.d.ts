@@ -55,6 +55,233 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a sending domain and its sender
+         * @description Idempotent: registering a domain again reconciles an incomplete registration and answers 201 with `reused: true`.
+         */
+        post: operations["postDomainsRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of every domain of the project
+         * @description `can_send: true` with `status: critical` means mail goes out unsigned by the domain's own DKIM.
+         */
+        get: operations["getDomainsHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up the reply domain
+         * @description Takes the sending domain or its `reply.` subdomain. One already registered is returned as it is, with 200 and `existing: true`.
+         */
+        post: operations["postDomainsReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/tracking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up the tracking domain
+         * @description Takes the sending domain or its `track.` subdomain. One already registered is returned as it is, with 200 and `existing: true`.
+         */
+        post: operations["postDomainsTracking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a sender address by magic link
+         * @description The mailbox owner gets this project's own confirmation link; the sender can send once it is followed.
+         */
+        post: operations["postDomainsVerifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{domain}/dns-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The DNS records to publish */
+        get: operations["getDomainsByDomainDnsRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check verification now */
+        post: operations["postDomainsByDomainVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{domain}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verification status */
+        get: operations["getDomainsByDomainStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{domain}/domain-connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One-click DNS setup link
+         * @description Any failure to discover Domain Connect answers `supported: false`: the records can always be copied by hand.
+         */
+        get: operations["getDomainsByDomainDomainConnect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains/{domain}/recreate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recreate a failed identity
+         * @description Deletes the SES identity and creates it anew: the DKIM records change and the domain goes back to pending.
+         */
+        post: operations["postDomainsByDomainRecreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Public domain verification page */
+        get: operations["getVerifyByToken"];
+        put?: never;
+        /** The verification page's verify button */
+        post: operations["postVerifyByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/senders/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sender confirmation page */
+        get: operations["getSendersConfirmByToken"];
+        put?: never;
+        /** Confirm a sender */
+        post: operations["postSendersConfirmByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leads": {
         parameters: {
             query?: never;
@@ -796,176 +1023,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/domains/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Register a sending domain and its sender */
-        post: operations["postDomainsRegister"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Health of every domain of the project */
-        get: operations["getDomainsHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/reply": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Set up the reply domain */
-        post: operations["postDomainsReply"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/tracking": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Set up the tracking domain */
-        post: operations["postDomainsTracking"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/verify-email": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Verify a sender address by magic link */
-        post: operations["postDomainsVerifyEmail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/{domain}/dns-records": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The DNS records to publish */
-        get: operations["getDomainsByDomainDnsRecords"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/{domain}/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Check verification now */
-        post: operations["postDomainsByDomainVerify"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/{domain}/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Verification status */
-        get: operations["getDomainsByDomainStatus"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/{domain}/domain-connect": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One-click DNS setup link */
-        get: operations["getDomainsByDomainDomainConnect"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/domains/{domain}/recreate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Recreate a failed identity */
-        post: operations["postDomainsByDomainRecreate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/partner/projects": {
         parameters: {
             query?: never;
@@ -1135,42 +1192,6 @@ export interface paths {
         get: operations["getV1PartnerWhoami"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/verify/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Public domain verification page */
-        get: operations["getVerifyByToken"];
-        put?: never;
-        /** The verification page's verify button */
-        post: operations["postVerifyByToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/senders/confirm/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Sender confirmation page */
-        get: operations["getSendersConfirmByToken"];
-        put?: never;
-        /** Confirm a sender */
-        post: operations["postSendersConfirmByToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1690,6 +1711,195 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description A DNS record to publish and its status at the last check (null `last_checked_at`: never checked) */
+        DnsRecord: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /** @enum {string} */
+            record_type: "TXT" | "CNAME" | "MX";
+            /** @description Relative to the domain (`@` for the apex) */
+            name: string;
+            value: string;
+            /** @enum {string} */
+            purpose: "provider_verification" | "dkim" | "spf" | "dmarc" | "return_path" | "reply_mx" | "tracking_cname";
+            /** @enum {string} */
+            status: "not_set" | "propagating" | "mismatch" | "verified";
+            /** @description Seconds */
+            ttl_hint: number;
+            /** @description Reply MX only; the return-path MX carries its priority inside `value` */
+            priority?: number;
+            last_checked_at: string | null;
+        };
+        /** @description Whether the DNS provider supports Domain Connect, and the link that applies the records */
+        DomainConnect: {
+            /** @constant */
+            success: true;
+            domain: string;
+            /** @description Whether the domain's DNS provider can create the records with one click */
+            supported: boolean;
+            provider_name?: string;
+            /** @description Present when supported: opens the DNS provider, which creates the records */
+            apply_url?: string;
+        };
+        /** @description The stored records of a domain and their last status (no DNS lookups) */
+        DomainDnsRecords: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            dns_records: components["schemas"]["DnsRecord"][];
+        };
+        /** @description The health of every domain of the project, and how many are in each status */
+        DomainHealth: {
+            summary: {
+                total: number;
+                healthy: number;
+                warning: number;
+                critical: number;
+            };
+            data: components["schemas"]["DomainHealthEntry"][];
+        };
+        /** @description One domain's health: its status, sends, permanent-bounce rate and issues */
+        DomainHealthEntry: {
+            domain: string;
+            /** @enum {string} */
+            status: "healthy" | "warning" | "critical";
+            can_send: boolean;
+            /** @description Mails sent from the domain over the last 30 days */
+            sent: number;
+            /** @description Permanent bounces over the last 30 days, in percent of sent */
+            hard_bounce_rate: number;
+            /** @description What to fix, critical first, in words a person can act on */
+            issues: string[];
+        };
+        /** @description The domain with a new identity: new DKIM tokens and records, back to pending */
+        DomainRecreated: {
+            /** @constant */
+            success: true;
+            /** @constant */
+            recreated: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            sender_profile_id: string;
+            verification_token: string;
+            dkim_tokens: string[];
+            dns_records: components["schemas"]["DnsRecord"][];
+            reply_domain: components["schemas"]["ReplyDomain"] | null;
+            tracking_domain: components["schemas"]["TrackingDomain"] | null;
+            verification_url: string | null;
+        };
+        /** @description The registered domain with its records to publish, and its sender */
+        DomainRegistered: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            sender_profile_id: string;
+            verification_token: string;
+            dkim_tokens: string[];
+            dns_records: components["schemas"]["DnsRecord"][];
+            reply_domain: components["schemas"]["ReplyDomain"] | null;
+            tracking_domain: components["schemas"]["TrackingDomain"] | null;
+            verification_url: string | null;
+            sender: {
+                from_name: string;
+                from_email: string;
+                domain_authenticated: boolean;
+            };
+            /** @description True when an earlier registration of the domain was reconciled */
+            reused: boolean;
+        };
+        /** @description Whether the domain can send, and its state at the last check */
+        DomainStatus: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            /** @description Whether the provider has enabled sending (`domain.send_ready` was emitted) */
+            send_ready: boolean;
+            details: components["schemas"]["DomainVerificationDetails"] | null;
+            last_checked_at: string | null;
+        };
+        /** @description The domain after checking it with the provider now: its state, records, sender and the provider's verdicts */
+        DomainVerification: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            sender_profile_id: string;
+            verification_token: string;
+            dkim_tokens: string[];
+            dns_records: components["schemas"]["DnsRecord"][];
+            reply_domain: components["schemas"]["ReplyDomain"] | null;
+            tracking_domain: components["schemas"]["TrackingDomain"] | null;
+            verification_url: string | null;
+            sender_profile: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                id: string;
+                from_name: string;
+                from_email: string;
+                domain_authenticated: boolean;
+            } | null;
+            details?: components["schemas"]["DomainVerificationDetails"];
+        };
+        /** @description The provider's verdicts at the last check: domain, DKIM and custom MAIL FROM */
+        DomainVerificationDetails: {
+            domain_verification: string;
+            dkim_verification: string;
+            mail_from_status: string;
+        };
         /** @description The same subject within 60 minutes, or the same name and template within 24 hours while not finished: resend with `confirmDuplicate: true` to create it anyway */
         DuplicateCampaign: {
             /** @constant */
@@ -1878,6 +2088,14 @@ export interface components {
             /** @description Segment ids that are not static segments of the project (the leads are upserted without them) */
             warnings?: string[];
         };
+        /** @description The magic-link sender, and whether its confirmation mail is on its way or it is already verified */
+        MailboxVerificationStarted: {
+            /** @constant */
+            success: true;
+            sender: components["schemas"]["SenderProfile"];
+            message: string;
+            warning: string;
+        };
         /** @description A partner route's error: its message, and its code twice (`code` and `error_code`) */
         PartnerError: {
             error: string;
@@ -1886,6 +2104,24 @@ export interface components {
             error_code: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description The reply subdomain of a sending domain: its MX record and whether it is verified */
+        ReplyDomain: {
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            records: components["schemas"]["DnsRecord"][];
+            last_checked_at: string | null;
+        };
+        /** @description The reply domain of a sending domain, new or as registered before */
+        ReplyDomainRegistered: {
+            /** @constant */
+            success: true;
+            /** @description The sending domain */
+            domain: string;
+            reply_domain: components["schemas"]["ReplyDomain"];
+            /** @description True when the reply domain was registered before (returned as it is) */
+            existing: boolean;
         };
         /** @description A segment: `static` (members added through the leads API) or `dynamic` (the leads its filter matches, found in the background); `member_count` of a dynamic one is its last finished run's */
         Segment: {
@@ -2002,6 +2238,27 @@ export interface components {
              */
             project_id: string;
         };
+        /** @description A sender address of the project and whether it can send */
+        SenderProfile: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            from_name: string;
+            from_email: string;
+            domain_authenticated: boolean;
+            /** @enum {string} */
+            sender_source: "manual" | "magic_link" | "auto-own-email" | "admin";
+            can_send: boolean;
+            /** @description False until the mailbox owner confirms, for magic-link senders */
+            email_verified: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+        };
         /** @description Queued (with the template and variables used), or skipped: the recipient is suppressed */
         TemplateSendAccepted: {
             message: string;
@@ -2025,6 +2282,45 @@ export interface components {
             skipped: true;
             suppression_reason: string;
             recipient: string;
+        };
+        /** @description The tracking subdomain of a sending domain: its CNAME record, whether it is verified, and its HTTPS state */
+        TrackingDomain: {
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            records: components["schemas"]["DnsRecord"][];
+            last_checked_at: string | null;
+            /**
+             * @description Whether https://<domain> is served yet
+             * @enum {string}
+             */
+            https: "pending" | "provisioning" | "active" | "failed";
+            https_detail?: string;
+        };
+        /** @description The tracking domain of a sending domain, new or as registered before */
+        TrackingDomainRegistered: {
+            /** @constant */
+            success: true;
+            /** @description The sending domain */
+            domain: string;
+            tracking_domain: components["schemas"]["TrackingDomain"];
+            /** @description True when the tracking domain was registered before (returned as it is) */
+            existing: boolean;
+        };
+        /** @description The domain after checking it now, as the public verification page shows it */
+        VerificationPageCheck: {
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            dns_records: {
+                record_type: string;
+                name: string;
+                fqdn: string;
+                value: string;
+                /** @enum {string} */
+                status: "not_set" | "propagating" | "mismatch" | "verified";
+            }[];
         };
     };
     responses: never;
@@ -2456,6 +2752,1306 @@ export interface operations {
             };
             /** @description The mail could not be queued; nothing was accepted */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDomainsRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.example.com",
+                 *       "sender_name": "Example",
+                 *       "sender_email": "hello@mail.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    domain: string;
+                    sender_name: string;
+                    sender_email: string;
+                    external_key?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Registered (or reconciled): the records to publish */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
+                     *       "domain": "mail.example.com",
+                     *       "verification_status": "pending",
+                     *       "can_send": false,
+                     *       "sender_profile_id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
+                     *       "verification_token": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
+                     *       "dkim_tokens": [
+                     *         "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4",
+                     *         "o3hbm5wqzzt5dnvnb4p4kx7ewk5rtl3e",
+                     *         "h6xgq4nfblr5ny6xowt2c5ldpxsxk2cj"
+                     *       ],
+                     *       "dns_records": [
+                     *         {
+                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
+                     *           "record_type": "TXT",
+                     *           "name": "_amazonses",
+                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
+                     *           "purpose": "provider_verification",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
+                     *           "record_type": "CNAME",
+                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
+                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
+                     *           "record_type": "MX",
+                     *           "name": "send",
+                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
+                     *           "purpose": "return_path",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         }
+                     *       ],
+                     *       "reply_domain": null,
+                     *       "tracking_domain": null,
+                     *       "verification_url": "https://mail-api.example.com/verify/Xq3vL8pN2rT6yW1zB4cF7hJ0kM5sD9gA",
+                     *       "sender": {
+                     *         "from_name": "Example",
+                     *         "from_email": "hello@mail.example.com",
+                     *         "domain_authenticated": false
+                     *       },
+                     *       "reused": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainRegistered"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another project verified the domain (DOMAIN_TAKEN); its SES identity was not made by this service or for this project (IDENTITY_NOT_OWNED); or registrations raced (DOMAIN_BUSY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainsHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every domain of the project with its health */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "summary": {
+                     *         "total": 1,
+                     *         "healthy": 0,
+                     *         "warning": 1,
+                     *         "critical": 0
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "domain": "mail.example.com",
+                     *           "status": "warning",
+                     *           "can_send": true,
+                     *           "sent": 1250,
+                     *           "hard_bounce_rate": 0.4,
+                     *           "issues": [
+                     *             "No DMARC record found at _dmarc.mail.example.com: publish the DMARC TXT record (p=none is enough to start)."
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainHealth"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDomainsReply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Registered before: returned as it is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "domain": "mail.example.com",
+                     *       "reply_domain": {
+                     *         "domain": "reply.mail.example.com",
+                     *         "status": "pending",
+                     *         "records": [
+                     *           {
+                     *             "id": "a05d4f6c-2b8e-4c1f-9a7d-5e6f708192a3",
+                     *             "record_type": "MX",
+                     *             "name": "reply",
+                     *             "value": "inbound-smtp.eu-west-1.amazonaws.com",
+                     *             "priority": 10,
+                     *             "purpose": "reply_mx",
+                     *             "status": "not_set",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": null
+                     *           }
+                     *         ],
+                     *         "last_checked_at": null
+                     *       },
+                     *       "existing": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReplyDomainRegistered"];
+                };
+            };
+            /** @description Registered: the MX record to publish */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "domain": "mail.example.com",
+                     *       "reply_domain": {
+                     *         "domain": "reply.mail.example.com",
+                     *         "status": "pending",
+                     *         "records": [
+                     *           {
+                     *             "id": "a05d4f6c-2b8e-4c1f-9a7d-5e6f708192a3",
+                     *             "record_type": "MX",
+                     *             "name": "reply",
+                     *             "value": "inbound-smtp.eu-west-1.amazonaws.com",
+                     *             "priority": 10,
+                     *             "purpose": "reply_mx",
+                     *             "status": "not_set",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": null
+                     *           }
+                     *         ],
+                     *         "last_checked_at": null
+                     *       },
+                     *       "existing": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReplyDomainRegistered"];
+                };
+            };
+            /** @description Invalid request: a missing or invalid domain, or a domain not registered with POST /domains/register */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Receiving is off on this deployment: it was deployed without an inbound domain (RECEIVING_OFF); or the record could not be written (SUBDOMAIN_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDomainsTracking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Registered before: returned as it is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "domain": "mail.example.com",
+                     *       "tracking_domain": {
+                     *         "domain": "track.mail.example.com",
+                     *         "status": "pending",
+                     *         "records": [
+                     *           {
+                     *             "id": "b16e5a7d-3c9f-4d2a-8b8e-6f708192a3b4",
+                     *             "record_type": "CNAME",
+                     *             "name": "track",
+                     *             "value": "d111111abcdef8.cloudfront.net",
+                     *             "purpose": "tracking_cname",
+                     *             "status": "not_set",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": null
+                     *           }
+                     *         ],
+                     *         "last_checked_at": null,
+                     *         "https": "pending"
+                     *       },
+                     *       "existing": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TrackingDomainRegistered"];
+                };
+            };
+            /** @description Registered: the CNAME record to publish */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "domain": "mail.example.com",
+                     *       "tracking_domain": {
+                     *         "domain": "track.mail.example.com",
+                     *         "status": "pending",
+                     *         "records": [
+                     *           {
+                     *             "id": "b16e5a7d-3c9f-4d2a-8b8e-6f708192a3b4",
+                     *             "record_type": "CNAME",
+                     *             "name": "track",
+                     *             "value": "d111111abcdef8.cloudfront.net",
+                     *             "purpose": "tracking_cname",
+                     *             "status": "not_set",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": null
+                     *           }
+                     *         ],
+                     *         "last_checked_at": null,
+                     *         "https": "pending"
+                     *       },
+                     *       "existing": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TrackingDomainRegistered"];
+                };
+            };
+            /** @description Invalid request: a missing or invalid domain, or a domain not registered with POST /domains/register */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deployment has no tracking host (TRACKING_NOT_CONFIGURED); or the record could not be written (SUBDOMAIN_FAILED) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDomainsVerifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.net",
+                 *       "name": "Owner"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The sender, its confirmation on its way (or already verified) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "sender": {
+                     *         "id": "c27f6b8e-4d0a-4e3b-9c9f-708192a3b4c5",
+                     *         "from_name": "Owner",
+                     *         "from_email": "owner@example.net",
+                     *         "domain_authenticated": false,
+                     *         "sender_source": "magic_link",
+                     *         "can_send": false,
+                     *         "email_verified": false,
+                     *         "created_at": "2026-11-26T09:30:00.000Z"
+                     *       },
+                     *       "message": "Verification email sent to owner@example.net; the sender can send once its owner clicks the link",
+                     *       "warning": "This sender has no DKIM signature of its own domain; register the domain for authenticated sending"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MailboxVerificationStarted"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The address is a sender on a registered domain already (SENDER_EXISTS) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainsByDomainDnsRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records and their status at the last check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
+                     *       "domain": "mail.example.com",
+                     *       "verification_status": "pending",
+                     *       "dns_records": [
+                     *         {
+                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
+                     *           "record_type": "TXT",
+                     *           "name": "_amazonses",
+                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
+                     *           "purpose": "provider_verification",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
+                     *           "record_type": "CNAME",
+                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
+                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
+                     *           "record_type": "MX",
+                     *           "name": "send",
+                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
+                     *           "purpose": "return_path",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainDnsRecords"];
+                };
+            };
+            /** @description The path names no valid domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDomainsByDomainVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain as the provider sees it now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
+                     *       "domain": "mail.example.com",
+                     *       "verification_status": "verified",
+                     *       "can_send": true,
+                     *       "sender_profile_id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
+                     *       "verification_token": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
+                     *       "dkim_tokens": [
+                     *         "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4",
+                     *         "o3hbm5wqzzt5dnvnb4p4kx7ewk5rtl3e",
+                     *         "h6xgq4nfblr5ny6xowt2c5ldpxsxk2cj"
+                     *       ],
+                     *       "dns_records": [
+                     *         {
+                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
+                     *           "record_type": "TXT",
+                     *           "name": "_amazonses",
+                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
+                     *           "purpose": "provider_verification",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
+                     *           "record_type": "CNAME",
+                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
+                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "verified",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
+                     *           "record_type": "MX",
+                     *           "name": "send",
+                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
+                     *           "purpose": "return_path",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "reply_domain": null,
+                     *       "tracking_domain": null,
+                     *       "verification_url": "https://mail-api.example.com/verify/Xq3vL8pN2rT6yW1zB4cF7hJ0kM5sD9gA",
+                     *       "sender_profile": {
+                     *         "id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
+                     *         "from_name": "Example",
+                     *         "from_email": "hello@mail.example.com",
+                     *         "domain_authenticated": true
+                     *       },
+                     *       "details": {
+                     *         "domain_verification": "SUCCESS",
+                     *         "dkim_verification": "SUCCESS",
+                     *         "mail_from_status": "SUCCESS"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainVerification"];
+                };
+            };
+            /** @description The path names no valid domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another project verified the domain first (DOMAIN_TAKEN); or checks raced (DOMAIN_BUSY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainsByDomainStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain's state at the last check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
+                     *       "domain": "mail.example.com",
+                     *       "verification_status": "pending",
+                     *       "can_send": true,
+                     *       "send_ready": true,
+                     *       "details": {
+                     *         "domain_verification": "SUCCESS",
+                     *         "dkim_verification": "PENDING",
+                     *         "mail_from_status": "PENDING"
+                     *       },
+                     *       "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainStatus"];
+                };
+            };
+            /** @description The path names no valid domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainsByDomainDomainConnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Supported (with `apply_url`) or not */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "domain": "mail.example.com",
+                     *       "supported": true,
+                     *       "provider_name": "Cloudflare",
+                     *       "apply_url": "https://dash.cloudflare.com/domainconnect/v2/domainTemplates/providers/example.com/services/mail/apply?domain=mail.example.com"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainConnect"];
+                };
+            };
+            /** @description The path names no valid domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDomainsByDomainRecreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recreated: publish the new DKIM records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "recreated": true,
+                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
+                     *       "domain": "mail.example.com",
+                     *       "verification_status": "pending",
+                     *       "can_send": false,
+                     *       "sender_profile_id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
+                     *       "verification_token": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
+                     *       "dkim_tokens": [
+                     *         "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4",
+                     *         "o3hbm5wqzzt5dnvnb4p4kx7ewk5rtl3e",
+                     *         "h6xgq4nfblr5ny6xowt2c5ldpxsxk2cj"
+                     *       ],
+                     *       "dns_records": [
+                     *         {
+                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
+                     *           "record_type": "TXT",
+                     *           "name": "_amazonses",
+                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
+                     *           "purpose": "provider_verification",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
+                     *           "record_type": "CNAME",
+                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
+                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         },
+                     *         {
+                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
+                     *           "record_type": "MX",
+                     *           "name": "send",
+                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
+                     *           "purpose": "return_path",
+                     *           "status": "not_set",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": null
+                     *         }
+                     *       ],
+                     *       "reply_domain": null,
+                     *       "tracking_domain": null,
+                     *       "verification_url": "https://mail-api.example.com/verify/Xq3vL8pN2rT6yW1zB4cF7hJ0kM5sD9gA"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainRecreated"];
+                };
+            };
+            /** @description The path names no valid domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The domain is verified (DOMAIN_VERIFIED); another project verified it (DOMAIN_TAKEN); its identity is not this project's own (IDENTITY_NOT_OWNED); or it changed meanwhile (DOMAIN_BUSY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVerifyByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain, its status and the records to publish */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is not valid (unknown, malformed, or replaced by a new registration) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page failed: an error page (the log has the cause) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    postVerifyByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain and its records after the check */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "mail.example.com",
+                     *       "verification_status": "verified",
+                     *       "can_send": true,
+                     *       "dns_records": [
+                     *         {
+                     *           "record_type": "CNAME",
+                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
+                     *           "fqdn": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey.mail.example.com",
+                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
+                     *           "status": "verified"
+                     *         },
+                     *         {
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "fqdn": "mail.example.com",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "status": "not_set"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VerificationPageCheck"];
+                };
+            };
+            /** @description The link is not valid */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another project verified the domain first (DOMAIN_TAKEN); or checks raced (DOMAIN_BUSY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSendersConfirmByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The address to confirm, and the button that confirms it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is not valid (unknown, replaced by a newer request, failed or expired) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSendersConfirmByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Confirmed (or confirmed before) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is not valid (unknown, replaced by a newer request, failed or expired) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Confirmations raced (SENDER_BUSY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6976,539 +8572,6 @@ export interface operations {
             };
         };
     };
-    postDomainsRegister: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com",
-                 *       "sender_name": "Example",
-                 *       "sender_email": "hello@mail.example.com"
-                 *     }
-                 */
-                "application/json": {
-                    domain: string;
-                    sender_name: string;
-                    sender_email: string;
-                    external_key?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Register a sending domain and its sender */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getDomainsHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Health of every domain of the project */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postDomainsReply: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com"
-                 *     }
-                 */
-                "application/json": {
-                    domain: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Set up the reply domain */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postDomainsTracking: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com"
-                 *     }
-                 */
-                "application/json": {
-                    domain: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Set up the tracking domain */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postDomainsVerifyEmail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "email": "owner@example.com",
-                 *       "name": "Owner"
-                 *     }
-                 */
-                "application/json": {
-                    email: string;
-                    name?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Verify a sender address by magic link */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getDomainsByDomainDnsRecords: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                domain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The DNS records to publish */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postDomainsByDomainVerify: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                domain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Check verification now */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getDomainsByDomainStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                domain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Verification status */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getDomainsByDomainDomainConnect: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                domain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One-click DNS setup link */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postDomainsByDomainRecreate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                domain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Recreate a failed identity */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     getV1PartnerProjects: {
         parameters: {
             query?: {
@@ -8295,132 +9358,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    getVerifyByToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Public domain verification page */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postVerifyByToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The verification page's verify button */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getSendersConfirmByToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Sender confirmation page */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postSendersConfirmByToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Confirm a sender */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,4 +1,25 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { domainConnect } from './domain-connect';
+import { domainDnsRecords } from './domain-dns-records';
+import { domainHealthRoute } from './domain-health';
+import { domainStatus } from './domain-status';
+import { recreateDomainRoute } from './recreate-domain';
+import { registerDomainRoute } from './register-domain';
+import { registerReplyDomain } from './register-reply-domain';
+import { registerTrackingDomain } from './register-tracking-domain';
+import { verifyDomain } from './verify-domain';
+import { verifyEmail } from './verify-email';
 
-/** Endpoint group `domains`: its route modules, one per route (this folder). */
-export const domainsRoutes = groupRoutes('domains', []);
+/** Endpoint group `domains`: sending domains, their records and verification, and senders (4.12). */
+export const domainsRoutes = groupRoutes('domains', [
+  registerDomainRoute,
+  domainHealthRoute,
+  registerReplyDomain,
+  registerTrackingDomain,
+  verifyEmail,
+  domainDnsRecords,
+  verifyDomain,
+  domainStatus,
+  domainConnect,
+  recreateDomainRoute,
+]);

@@ -1,4 +1,8 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { confirmSender } from './confirm-sender';
+import { senderConfirmationPage } from './sender-confirmation-page';
+import { verificationPage } from './verification-page';
+import { verifyByPage } from './verify-by-page';
 
-/** Endpoint group `pages`: its route modules, one per route (this folder). */
-export const pagesRoutes = groupRoutes('pages', []);
+/** Endpoint group `pages`: public pages reached by unguessable tokens (no account). */
+export const pagesRoutes = groupRoutes('pages', [verificationPage, verifyByPage, senderConfirmationPage, confirmSender]);

@@ -1,0 +1,33 @@
+import { services } from '../../../shared/container';
+import { domainExamples, domainRegisteredSchema } from '../../../shared/domains/domain-answers';
+import { registerDomain } from '../../../shared/domains/domain-service';
+import { registerDomainBodySchema, toRegisterInput } from '../../../shared/domains/register-request';
+import { presentSender } from '../../../shared/domains/sender-service';
+import { errors, json } from '../../../shared/http/answers';
+import { defineRoute } from '../../../shared/http/route';
+import { identityView, projectOf, RECORD_SETTINGS } from './identity-view';
+
+/** `POST /domains/register` (4.12): a sending domain, its SES identity, its 8 records and its sender. */
+export const registerDomainRoute = defineRoute({
+  method: 'POST',
+  path: '/domains/register',
+  auth: 'project',
+  summary: 'Register a sending domain and its sender',
+  description: 'Idempotent: registering a domain again reconciles an incomplete registration and answers 201 with `reused: true`.',
+  body: registerDomainBodySchema,
+  bodyExample: { domain: 'mail.example.com', sender_name: 'Example', sender_email: 'hello@mail.example.com' },
+  answers: {
+    201: json(domainRegisteredSchema, 'Registered (or reconciled): the records to publish', domainExamples.registered),
+    ...errors('project', {
+      409: 'Another project verified the domain (DOMAIN_TAKEN); its SES identity was not made by this service or for this project (IDENTITY_NOT_OWNED); or registrations raced (DOMAIN_BUSY)',
+    }),
+  },
+  // Creates the SES identity and its MAIL FROM; the records follow the deployment's hosts.
+  access: { table: 'readWrite', sesIdentities: 'manage', settings: [...RECORD_SETTINGS] },
+  handle: async (request) => {
+    const { domain, sender, reused } = await registerDomain(services(), projectOf(request), toRegisterInput(request.body));
+    const identity = await identityView(request, domain);
+    const { from_name, from_email, domain_authenticated } = presentSender(sender, domain);
+    return { status: 201, body: { success: true, ...identity, sender: { from_name, from_email, domain_authenticated }, reused } };
+  },
+});

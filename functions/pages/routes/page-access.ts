@@ -1,0 +1,4 @@
+import type { FunctionAccess } from '../../../shared/function-access';
+
+/** What a page that only looks its token up touches: the table, read. */
+export const readPage: FunctionAccess = { table: 'read' };
