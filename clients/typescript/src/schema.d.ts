@@ -2574,6 +2574,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerProjectDisabled"];
                 };
             };
+            /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -2747,6 +2756,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PartnerProjectAnswer"];
+                };
+            };
+            /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
                 };
             };
             /** @description Missing, malformed or unknown key */

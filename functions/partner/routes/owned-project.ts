@@ -10,3 +10,9 @@ export function ownedProject(request: { readonly caller: PartnerCaller; readonly
 
 /** The 404 of every route under `/v1/partner/projects/{projectId}`. */
 export const PROJECT_NOT_FOUND = 'No project with this id in the key\'s organization (NOT_FOUND)';
+
+/**
+ * The 400 of a route that reads no body: any keyed request's body is parsed before its route runs,
+ * so one that is not JSON, nests too deep or holds a NUL is refused all the same.
+ */
+export const UNREAD_BODY_REFUSED = 'A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT)';

@@ -3,7 +3,7 @@ import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { partnerProjectAnswerSchema } from '../../../shared/partner/partner-answers';
 import { reactivatePartnerProject } from '../../../shared/partner/partner-projects';
-import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
+import { ownedProject, PROJECT_NOT_FOUND, UNREAD_BODY_REFUSED } from './owned-project';
 import { partnerWriteAccess } from './partner-access';
 import { projectExample } from './partner-examples';
 
@@ -16,6 +16,7 @@ export const reactivateProject = defineRoute({
   answers: {
     200: json(partnerProjectAnswerSchema, 'The project, active', { project: projectExample }),
     ...errors('partner', {
+      400: UNREAD_BODY_REFUSED,
       403: 'Reactivating it would exceed the organization\'s project quota (MAX_PROJECTS_REACHED)',
       404: PROJECT_NOT_FOUND,
     }),
