@@ -130,19 +130,18 @@ export async function reactivatePartnerProject(deps: Services, project: Project)
   return { project: presentProject((await getProject(deps.db, project.id)) as Project) };
 }
 
-/** Rotates the project's live (default) or test key; the old one stops at once, the new one is shown once. */
-export async function rotatePartnerKey(deps: Services, project: Project, body: unknown) {
-  const mode = ((body ?? {}) as { mode?: unknown }).mode ?? 'live';
-  if (mode !== 'live' && mode !== 'test') throw partnerError(400, 'INVALID_INPUT', 'mode must be live or test');
-  const apiKey = await rotateProjectKey(deps.db, project.id, mode as KeyMode);
+/** Rotates the project's live or test key; the old one stops at once, the new one is shown once. */
+export async function rotatePartnerKey(deps: Services, project: Project, mode: KeyMode) {
+  const apiKey = await rotateProjectKey(deps.db, project.id, mode);
   return { project_id: project.id, mode, api_key: apiKey, rotated_at: deps.clock.now().toISOString() };
 }
 
 /** Delivery, bounce, open and click figures over a period, per sender domain and in total. */
-export async function projectStats(deps: Services, project: Project, query: Readonly<Record<string, string | undefined>>) {
+export async function projectStats(deps: Services, project: Project, period: { since?: string; until?: string }) {
   const now = deps.clock.now();
-  const until = parseDate(query.until, 'until') ?? now;
-  const since = parseDate(query.since, 'since') ?? new Date(until.getTime() - 30 * 86_400_000);
+  // The route's query schema accepted both as dates; '' means not given.
+  const until = period.until ? new Date(period.until) : now;
+  const since = period.since ? new Date(period.since) : new Date(until.getTime() - 30 * 86_400_000);
   if (since > until) throw partnerError(400, 'INVALID_INPUT', 'since must not be after until');
   const domains = await listDomains(deps.db, project.id);
   const rows = await Promise.all(
@@ -173,11 +172,4 @@ export async function whoAmI(deps: Services, caller: PartnerCaller) {
       remaining_projects: org.max_projects === null ? null : Math.max(0, org.max_projects - (org.active_projects ?? 0)),
     },
   };
-}
-
-function parseDate(value: string | undefined, name: string): Date | undefined {
-  if (!value) return undefined;
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) throw partnerError(400, 'INVALID_INPUT', `${name} must be an ISO 8601 date`);
-  return date;
 }

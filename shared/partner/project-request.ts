@@ -8,7 +8,12 @@ import { parseRequest, refusedAs } from '../validate';
 /** Partner error: the message plus the stable code partner bodies repeat as `code` and `error_code`. */
 export const partnerError = (status: number, code: string, message: string, extra?: Record<string, unknown>) => new AppError(status, message, code, extra);
 
-const invalid = (message: string) => partnerError(400, 'INVALID_INPUT', message);
+/** How partner routes refuse a body or query: 400 INVALID_INPUT with the first problem (a route's `refuse`). */
+export const invalidInput = (message: string) => partnerError(400, 'INVALID_INPUT', message);
+const invalid = invalidInput;
+
+/** A partner body schema as its route takes it: no body at all reads as `{}`, refused for what it lacks (MISSING_NAME...). */
+export const orEmptyBody = <S extends z.ZodMiniType>(schema: S) => z.prefault(schema, () => ({}) as z.input<S>);
 /** True for an IANA time zone name this runtime knows. */
 export function isTimeZone(value: string): boolean {
   try {
@@ -122,9 +127,8 @@ export const createProjectBodySchema = z
     }),
   );
 
-/** Validates `POST /v1/partner/projects` (4.13, part 7). */
-export function parseCreateProject(body: unknown): CreateProjectInput {
-  const b = parseRequest(createProjectBodySchema, body ?? {}, invalid);
+/** A `POST /v1/partner/projects` body its schema accepted, as the service takes it: trimmed, the country uppercased. */
+export function toCreateProject(b: z.output<typeof createProjectBodySchema>): CreateProjectInput {
   const out: CreateProjectInput = { name: text(b.name), timezone: given(b.timezone) ? b.timezone! : undefined, country: given(b.country) ? b.country!.toUpperCase() : undefined };
   if (b.external_key != null) out.externalKey = b.external_key.trim();
   if (given(b.domain)) {
@@ -132,6 +136,11 @@ export function parseCreateProject(body: unknown): CreateProjectInput {
     out.sender = { name: text(b.sender!.name), email: emailOf(b.sender!.email) };
   }
   return out;
+}
+
+/** Validates `POST /v1/partner/projects` (4.13, part 7). */
+export function parseCreateProject(body: unknown): CreateProjectInput {
+  return toCreateProject(parseRequest(createProjectBodySchema, body ?? {}, invalid));
 }
 
 /** `POST /v1/partner/projects/{id}/domains`: `domain` and its sender, nested (loose sender fields are refused). */
@@ -147,10 +156,14 @@ export const domainOnboardingBodySchema = z
     }),
   );
 
+/** An accepted `POST /v1/partner/projects/{id}/domains` body: the domain and its sender, normalised. */
+export function toDomainOnboarding(b: z.output<typeof domainOnboardingBodySchema>): { domain: string; sender: SenderInput } {
+  return { domain: domainOf(b.domain), sender: { name: text(b.sender.name), email: emailOf(b.sender.email) } };
+}
+
 /** Validates the body of `POST /v1/partner/projects/{id}/domains`: `domain` and a nested `sender`. */
 export function parseDomainOnboarding(body: unknown): { domain: string; sender: SenderInput } {
-  const b = parseRequest(domainOnboardingBodySchema, body ?? {}, invalid);
-  return { domain: domainOf(b.domain), sender: { name: text(b.sender.name), email: emailOf(b.sender.email) } };
+  return toDomainOnboarding(parseRequest(domainOnboardingBodySchema, body ?? {}, invalid));
 }
 
 /** Where a sender's fields are read: the nested `sender` object when there is one, else the body itself. */
@@ -179,11 +192,15 @@ export const senderCreationBodySchema = z
     }),
   );
 
-/** Validates `POST /v1/partner/projects/{id}/senders`: name and email, loose or nested under `sender`. */
-export function parseSenderCreation(body: unknown): SenderInput & { allowUnauthenticated: boolean } {
-  const b = parseRequest(senderCreationBodySchema, body ?? {}, invalid);
+/** An accepted `POST /v1/partner/projects/{id}/senders` body: name and email from the form it used. */
+export function toSenderCreation(b: z.output<typeof senderCreationBodySchema>): SenderInput & { allowUnauthenticated: boolean } {
   const source = senderSource(b);
   return { name: text(source.name), email: emailOf(source.email), allowUnauthenticated: b.allow_unauthenticated === true };
+}
+
+/** Validates `POST /v1/partner/projects/{id}/senders`: name and email, loose or nested under `sender`. */
+export function parseSenderCreation(body: unknown): SenderInput & { allowUnauthenticated: boolean } {
+  return toSenderCreation(parseRequest(senderCreationBodySchema, body ?? {}, invalid));
 }
 
 /** Fields a PATCH may change; anything else is ignored. */
@@ -237,9 +254,9 @@ export const projectPatchBodySchema = z
     }),
   );
 
-/** Validates `PATCH /v1/partner/projects/{id}`: only the sent, recognised fields; none is EMPTY_PATCH. */
-export function parseProjectPatch(body: unknown): Record<string, unknown> {
-  const b: Record<string, unknown> = parseRequest(projectPatchBodySchema, body ?? {}, invalid);
+/** An accepted `PATCH /v1/partner/projects/{id}` body: only the sent, recognised fields, as stored. */
+export function toProjectPatch(patch: z.output<typeof projectPatchBodySchema>): Record<string, unknown> {
+  const b: Record<string, unknown> = patch;
   const fields: Record<string, unknown> = {};
   for (const field of PATCHABLE_FIELDS) {
     if (!(field in b)) continue;
@@ -252,3 +269,20 @@ export function parseProjectPatch(body: unknown): Record<string, unknown> {
   }
   return fields;
 }
+
+/** Validates `PATCH /v1/partner/projects/{id}`: only the sent, recognised fields; none is EMPTY_PATCH. */
+export function parseProjectPatch(body: unknown): Record<string, unknown> {
+  return toProjectPatch(parseRequest(projectPatchBodySchema, body ?? {}, invalid));
+}
+
+/** `POST /v1/partner/projects/{id}/api-key/rotate`: which key, live unless `mode` says test. */
+export const keyRotationBodySchema = z.object(
+  { mode: z.nullish(z.enum(['live', 'test'], { error: 'mode must be live or test' })) },
+  { error: BODY },
+);
+
+const isoDate = (name: string) =>
+  z.optional(z.string().check(z.refine((v) => !v || !Number.isNaN(new Date(v).getTime()), { message: `${name} must be an ISO 8601 date` })));
+
+/** `GET /v1/partner/projects/{id}/stats`: the period's ends as ISO 8601 dates ('' reads as absent); `until` is checked first. */
+export const statsQuerySchema = z.object({ until: isoDate('until'), since: isoDate('since') });

@@ -282,6 +282,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's projects */
+        get: operations["getV1PartnerProjects"];
+        put?: never;
+        /**
+         * Create a project (optionally with its domain and sender)
+         * @description With `external_key` the call is idempotent: a retry answers 200 with the same project (`existing: true`, no keys: they are shown once). With `domain` and `sender` (both or neither) the domain is onboarded too; if that fails the project still exists (`partial: true`, `errors[]`).
+         */
+        post: operations["postV1PartnerProjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project with its domains, senders and health */
+        get: operations["getV1PartnerProjectsByProjectId"];
+        put?: never;
+        post?: never;
+        /**
+         * Disable a project
+         * @description Sending stops; nothing is deleted and the keys still read. Disabling a disabled project changes nothing.
+         */
+        delete: operations["deleteV1PartnerProjectsByProjectId"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a project
+         * @description Only the sent fields change; null clears one. `webhook_url` and `inbound_webhook_url` are independent. Works on a disabled project.
+         */
+        patch: operations["patchV1PartnerProjectsByProjectId"];
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a disabled project */
+        post: operations["postV1PartnerProjectsByProjectIdReactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's domains */
+        get: operations["getV1PartnerProjectsByProjectIdDomains"];
+        put?: never;
+        /**
+         * Onboard a domain and its sender
+         * @description The pack comes back at the top level. Reply and tracking domains are best effort: a failure is a warning, an existing one is left as it is and listed in `skipped`. Also creates the public verification page (`verification_url`).
+         */
+        post: operations["postV1PartnerProjectsByProjectIdDomains"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One domain with its records */
+        get: operations["getV1PartnerProjectsByProjectIdDomainsByDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Force verification
+         * @description Checks identity, DKIM and return path now (publishing `domain.*` events on a transition); reply and tracking domains are not checked, their state comes back read-only.
+         */
+        post: operations["postV1PartnerProjectsByProjectIdDomainsByDomainVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's senders */
+        get: operations["getV1PartnerProjectsByProjectIdSenders"];
+        put?: never;
+        /**
+         * Create a sender
+         * @description On a verified domain the sender is authenticated (`path: domain`). Otherwise it needs `allow_unauthenticated: true`: the mailbox owner gets a verification mail (`path: magic_link`, no DKIM); without it the answer is 422 DOMAIN_NOT_VERIFIED.
+         */
+        post: operations["postV1PartnerProjectsByProjectIdSenders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/api-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the project key */
+        post: operations["postV1PartnerProjectsByProjectIdApiKeyRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery metrics
+         * @description Over `since` to `until` (ISO 8601; by default the 30 days up to now), counted by the UTC days the period spans, per sender domain and in total.
+         */
+        get: operations["getV1PartnerProjectsByProjectIdStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization and its quota */
+        get: operations["getV1PartnerWhoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leads": {
         parameters: {
             query?: never;
@@ -1018,181 +1214,6 @@ export interface paths {
         post?: never;
         /** Delete a template not in use */
         delete: operations["deleteV1TemplatesById"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The organization's projects */
-        get: operations["getV1PartnerProjects"];
-        put?: never;
-        /** Create a project (optionally with its domain and sender) */
-        post: operations["postV1PartnerProjects"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One project */
-        get: operations["getV1PartnerProjectsByProjectId"];
-        put?: never;
-        post?: never;
-        /** Disable a project */
-        delete: operations["deleteV1PartnerProjectsByProjectId"];
-        options?: never;
-        head?: never;
-        /** Update a project */
-        patch: operations["patchV1PartnerProjectsByProjectId"];
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}/reactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reactivate a disabled project */
-        post: operations["postV1PartnerProjectsByProjectIdReactivate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}/domains": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The project's domains */
-        get: operations["getV1PartnerProjectsByProjectIdDomains"];
-        put?: never;
-        /** Onboard a domain and sender */
-        post: operations["postV1PartnerProjectsByProjectIdDomains"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}/domains/{domain}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One domain with its records */
-        get: operations["getV1PartnerProjectsByProjectIdDomainsByDomain"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}/domains/{domain}/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Force verification */
-        post: operations["postV1PartnerProjectsByProjectIdDomainsByDomainVerify"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}/senders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The project's senders */
-        get: operations["getV1PartnerProjectsByProjectIdSenders"];
-        put?: never;
-        /** Create a sender */
-        post: operations["postV1PartnerProjectsByProjectIdSenders"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}/api-key/rotate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Rotate the project key */
-        post: operations["postV1PartnerProjectsByProjectIdApiKeyRotate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/projects/{projectId}/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Delivery metrics */
-        get: operations["getV1PartnerProjectsByProjectIdStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/partner/whoami": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The organization and its quota */
-        get: operations["getV1PartnerWhoami"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2096,6 +2117,127 @@ export interface components {
             message: string;
             warning: string;
         };
+        /** @description A DNS record to publish at `fqdn` (`name` is relative to the domain, `@` for the apex) */
+        PartnerDnsRecord: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /** @enum {string} */
+            record_type: "TXT" | "CNAME" | "MX";
+            name: string;
+            value: string;
+            /** @enum {string} */
+            purpose: "provider_verification" | "dkim" | "spf" | "dmarc" | "return_path" | "reply_mx" | "tracking_cname";
+            /** @enum {string} */
+            status: "not_set" | "propagating" | "mismatch" | "verified";
+            ttl_hint: number;
+            priority?: number;
+            last_checked_at: string | null;
+            fqdn: string;
+        };
+        /** @description The domain pack as last checked (no lookups); `skipped` is always empty */
+        PartnerDomain: {
+            domain: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            records: components["schemas"]["PartnerDnsRecord"][];
+            verification_url: string | null;
+            reply_domain: components["schemas"]["PartnerSubdomain"];
+            tracking_domain: components["schemas"]["PartnerSubdomain"];
+            skipped: components["schemas"]["PartnerStepSkipped"][];
+        };
+        /** @description The project's domains; `verification_url` is null for a domain without a page token (reading never creates one) */
+        PartnerDomainList: {
+            domains: {
+                domain: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                identity_id: string;
+                /** @enum {string} */
+                verification_status: "pending" | "verified" | "failed";
+                can_send: boolean;
+                verification_url: string | null;
+            }[];
+        };
+        /** @description The domain pack with its sender; `reused` when the domain was registered already */
+        PartnerDomainOnboarded: {
+            domain: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            records: components["schemas"]["PartnerDnsRecord"][];
+            verification_url: string | null;
+            reply_domain: components["schemas"]["PartnerSubdomain"];
+            tracking_domain: components["schemas"]["PartnerSubdomain"];
+            sender: components["schemas"]["PartnerSender"];
+            reused: boolean;
+            warnings: components["schemas"]["PartnerStepProblem"][];
+            skipped: components["schemas"]["PartnerStepSkipped"][];
+        };
+        /** @description A sending domain with the records to publish and its public verification page (null until it has a token) */
+        PartnerDomainPack: {
+            domain: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            records: components["schemas"]["PartnerDnsRecord"][];
+            verification_url: string | null;
+            reply_domain: components["schemas"]["PartnerSubdomain"];
+            tracking_domain: components["schemas"]["PartnerSubdomain"];
+        };
+        /** @description A sending domain and its state */
+        PartnerDomainSummary: {
+            domain: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+        };
+        /** @description The domain pack after a forced check of identity, DKIM and return path; reply and tracking state is read-only */
+        PartnerDomainVerified: {
+            domain: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            records: components["schemas"]["PartnerDnsRecord"][];
+            verification_url: string | null;
+            reply_domain: components["schemas"]["PartnerSubdomain"];
+            tracking_domain: components["schemas"]["PartnerSubdomain"];
+            details: {
+                domain_verification: string;
+                dkim_verification: string;
+                mail_from_status: string;
+            } | null;
+        };
         /** @description A partner route's error: its message, and its code twice (`code` and `error_code`) */
         PartnerError: {
             error: string;
@@ -2104,6 +2246,275 @@ export interface components {
             error_code: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description The new key (shown once); the old one stopped working */
+        PartnerKeyRotated: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            project_id: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            api_key: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            rotated_at: string;
+        };
+        /** @description The organization the key belongs to */
+        PartnerOrganization: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            root_project_id: string | null;
+        };
+        /** @description A client project (its keys are never shown again after creation) */
+        PartnerProject: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            slug: string;
+            timezone: string | null;
+            default_timezone: string;
+            country: string | null;
+            webhook_url: string | null;
+            webhook_url_dev: string | null;
+            inbound_webhook_url: string | null;
+            inbound_webhook_url_dev: string | null;
+            inbound_webhook_environments: {
+                [key: string]: string;
+            };
+            disabled_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description The project as it now is */
+        PartnerProjectAnswer: {
+            project: components["schemas"]["PartnerProject"];
+        };
+        /** @description A new project with its keys (shown once), or the existing one of this `external_key` (`existing: true`, no keys). With a domain and sender: `domain`, `sender`, `warnings`, `skipped`, `errors` and `partial`; a failed domain step gives `partial: true` and `errors[]` (retry with the domains POST) */
+        PartnerProjectCreated: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            project_id: string;
+            slug: string;
+            api_key?: string;
+            test_api_key?: string;
+            /** @constant */
+            existing?: true;
+            domain?: components["schemas"]["PartnerDomainPack"];
+            sender?: components["schemas"]["PartnerSender"];
+            partial?: boolean;
+            errors?: components["schemas"]["PartnerStepProblem"][];
+            warnings?: components["schemas"]["PartnerStepProblem"][];
+            skipped?: components["schemas"]["PartnerStepSkipped"][];
+        };
+        /** @description The project is disabled: sending stops, nothing is deleted */
+        PartnerProjectDisabled: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            project_id: string;
+            /** @constant */
+            disabled: true;
+        };
+        /** @description Whether the project can send, and its domains' issues (`critical` when it cannot send) */
+        PartnerProjectHealth: {
+            can_send: boolean;
+            /** @enum {string} */
+            status: "healthy" | "warning" | "critical";
+            issues: string[];
+        };
+        /** @description The organization's client projects, oldest first */
+        PartnerProjectList: {
+            projects: components["schemas"]["PartnerProjectSummary"][];
+        };
+        /** @description A project with its domains, senders and health */
+        PartnerProjectOverview: {
+            project: components["schemas"]["PartnerProject"];
+            domains: components["schemas"]["PartnerDomainSummary"][];
+            senders: components["schemas"]["PartnerSender"][];
+            health: components["schemas"]["PartnerProjectHealth"];
+        };
+        /** @description A client project in a list */
+        PartnerProjectSummary: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            slug: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            disabled_at: string | null;
+        };
+        /** @description The key and the project quota: `max_projects` null is unlimited; active client projects exclude the root project */
+        PartnerQuota: {
+            key_id: string | null;
+            max_projects: number | null;
+            active_projects: number;
+            remaining_projects: number | null;
+        };
+        /** @description A sender; `domain_authenticated` and `can_send` follow its domain (or, for `magic_link`, its confirmed mailbox) */
+        PartnerSender: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            from_name: string;
+            from_email: string;
+            domain_authenticated: boolean;
+            /** @enum {string} */
+            sender_source: "manual" | "magic_link" | "auto-own-email" | "admin";
+            can_send: boolean;
+            email_verified: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description A sender authenticated by its verified domain (`path: domain`), or waiting for its mailbox owner (`path: magic_link`, with a warning: no DKIM) */
+        PartnerSenderCreated: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            from_name: string;
+            from_email: string;
+            domain_authenticated: boolean;
+            /** @enum {string} */
+            sender_source: "manual" | "magic_link" | "auto-own-email" | "admin";
+            can_send: boolean;
+            email_verified: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /** @enum {string} */
+            path: "domain" | "magic_link";
+            warning?: string;
+        };
+        /** @description The project's senders */
+        PartnerSenderList: {
+            senders: components["schemas"]["PartnerSender"][];
+        };
+        /** @description Sent, delivered, bounced, complained, opened and clicked over the period (the days it spans), in total and per sender domain */
+        PartnerStats: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            project_id: string;
+            period: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                since: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                until: string;
+            };
+            totals: {
+                sent: number;
+                sent_test: number;
+                delivered: number;
+                hard_bounced: number;
+                soft_bounced: number;
+                complained: number;
+                unique_opens: number;
+                unique_clicks: number;
+                /** @description Permanent bounces as a percentage (0 to 100, two decimals) of the live mails sent */
+                hard_bounce_rate: number;
+            };
+            domains: {
+                sender_domain: string;
+                sent: number;
+                sent_test: number;
+                delivered: number;
+                hard_bounced: number;
+                soft_bounced: number;
+                complained: number;
+                unique_opens: number;
+                unique_clicks: number;
+                /** @description Permanent bounces as a percentage (0 to 100, two decimals) of the live mails sent */
+                hard_bounce_rate: number;
+            }[];
+        };
+        /** @description An onboarding step that failed: `domain` in `errors[]`; `reply_domain`, `tracking_domain` or `verification_link` in `warnings[]` */
+        PartnerStepProblem: {
+            /** @enum {string} */
+            step: "domain" | "reply_domain" | "tracking_domain" | "verification_link";
+            error_code: string;
+            error: string;
+        };
+        /** @description A reply or tracking domain that already existed and was left as it is */
+        PartnerStepSkipped: {
+            /** @enum {string} */
+            step: "reply_domain" | "tracking_domain";
+            reason: string;
+        };
+        /** @description A reply or tracking subdomain (tracking ones say whether `https` is served yet); null when there is none */
+        PartnerSubdomain: {
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            records: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                id: string;
+                /** @enum {string} */
+                record_type: "TXT" | "CNAME" | "MX";
+                name: string;
+                value: string;
+                /** @enum {string} */
+                purpose: "provider_verification" | "dkim" | "spf" | "dmarc" | "return_path" | "reply_mx" | "tracking_cname";
+                /** @enum {string} */
+                status: "not_set" | "propagating" | "mismatch" | "verified";
+                ttl_hint: number;
+                priority?: number;
+                last_checked_at: string | null;
+            }[];
+            last_checked_at: string | null;
+            /** @enum {string} */
+            https?: "pending" | "provisioning" | "active" | "failed";
+            https_detail?: string;
+        } | null;
+        /** @description The organization behind the partner key and its project quota */
+        PartnerWhoAmI: {
+            organization: components["schemas"]["PartnerOrganization"];
+            partner: components["schemas"]["PartnerQuota"];
         };
         /** @description The reply subdomain of a sending domain: its MX record and whether it is verified */
         ReplyDomain: {
@@ -4057,6 +4468,1627 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1PartnerProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client projects, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "projects": [
+                     *         {
+                     *           "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *           "name": "Acme",
+                     *           "slug": "acme",
+                     *           "created_at": "2026-11-20T10:15:00.000Z",
+                     *           "disabled_at": null
+                     *         },
+                     *         {
+                     *           "id": "6d2c1b0e-9f87-4e8b-9a3f-0b7e4f2a5c1d",
+                     *           "name": "Globex",
+                     *           "slug": "globex",
+                     *           "created_at": "2026-11-22T16:40:00.000Z",
+                     *           "disabled_at": "2026-11-25T08:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerProjectList"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme",
+                 *       "timezone": "Europe/Paris",
+                 *       "country": "FR",
+                 *       "external_key": "acme-1",
+                 *       "domain": "mail.acme.example",
+                 *       "sender": {
+                 *         "name": "Acme",
+                 *         "email": "hello@mail.acme.example"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    timezone?: string | null;
+                    country?: string | null;
+                    external_key?: string | null;
+                    domain?: string | null;
+                    sender?: {
+                        name: string;
+                        email: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The existing project of this `external_key` (`existing: true`, no keys) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *       "slug": "acme",
+                     *       "existing": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerProjectCreated"];
+                };
+            };
+            /** @description Created: the project and its keys (shown once), and the onboarded domain when one was given */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *       "slug": "acme",
+                     *       "api_key": "sk_proj_9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+                     *       "test_api_key": "sk_test_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
+                     *       "domain": {
+                     *         "domain": "mail.acme.example",
+                     *         "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
+                     *         "verification_status": "verified",
+                     *         "can_send": true,
+                     *         "records": [
+                     *           {
+                     *             "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+                     *             "record_type": "TXT",
+                     *             "name": "_mailroom",
+                     *             "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
+                     *             "purpose": "provider_verification",
+                     *             "status": "verified",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *             "fqdn": "_mailroom.mail.acme.example"
+                     *           },
+                     *           {
+                     *             "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *             "record_type": "CNAME",
+                     *             "name": "k7x2p9._domainkey",
+                     *             "value": "k7x2p9.dkim.amazonses.com",
+                     *             "purpose": "dkim",
+                     *             "status": "verified",
+                     *             "ttl_hint": 1800,
+                     *             "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *             "fqdn": "k7x2p9._domainkey.mail.acme.example"
+                     *           },
+                     *           {
+                     *             "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                     *             "record_type": "TXT",
+                     *             "name": "@",
+                     *             "value": "v=spf1 include:amazonses.com ~all",
+                     *             "purpose": "spf",
+                     *             "status": "verified",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *             "fqdn": "mail.acme.example"
+                     *           }
+                     *         ],
+                     *         "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
+                     *         "reply_domain": {
+                     *           "domain": "reply.mail.acme.example",
+                     *           "status": "verified",
+                     *           "records": [
+                     *             {
+                     *               "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
+                     *               "record_type": "MX",
+                     *               "name": "reply",
+                     *               "value": "inbound-smtp.us-east-1.amazonaws.com",
+                     *               "priority": 10,
+                     *               "purpose": "reply_mx",
+                     *               "status": "verified",
+                     *               "ttl_hint": 300,
+                     *               "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *         },
+                     *         "tracking_domain": null
+                     *       },
+                     *       "sender": {
+                     *         "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
+                     *         "from_name": "Acme",
+                     *         "from_email": "hello@mail.acme.example",
+                     *         "domain_authenticated": true,
+                     *         "sender_source": "admin",
+                     *         "can_send": true,
+                     *         "email_verified": true,
+                     *         "created_at": "2026-11-20T10:15:00.000Z"
+                     *       },
+                     *       "warnings": [],
+                     *       "skipped": [],
+                     *       "errors": [],
+                     *       "partial": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerProjectCreated"];
+                };
+            };
+            /** @description Invalid body: INVALID_INPUT, or MISSING_NAME, INVALID_TIMEZONE, INVALID_COUNTRY, SENDER_REQUIRED_FOR_DOMAIN, DOMAIN_REQUIRED_FOR_SENDER, SENDER_DOMAIN_MISMATCH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description The organization has its most active projects (MAX_PROJECTS_REACHED, with `max_projects`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description The project of this `external_key` is disabled; reactivate it first (PROJECT_DISABLED, with `project_id`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service (INTERNAL_ERROR), the project could not be created (CREATE_FAILED), or the key's organization no longer exists (NO_OWNER) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    getV1PartnerProjectsByProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project": {
+                     *         "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *         "name": "Acme",
+                     *         "slug": "acme",
+                     *         "timezone": "Europe/Paris",
+                     *         "default_timezone": "Europe/Paris",
+                     *         "country": "FR",
+                     *         "webhook_url": "https://hooks.acme.example/mail",
+                     *         "webhook_url_dev": null,
+                     *         "inbound_webhook_url": null,
+                     *         "inbound_webhook_url_dev": null,
+                     *         "inbound_webhook_environments": {},
+                     *         "disabled_at": null,
+                     *         "created_at": "2026-11-20T10:15:00.000Z"
+                     *       },
+                     *       "domains": [
+                     *         {
+                     *           "domain": "mail.acme.example",
+                     *           "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
+                     *           "verification_status": "verified",
+                     *           "can_send": true
+                     *         }
+                     *       ],
+                     *       "senders": [
+                     *         {
+                     *           "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
+                     *           "from_name": "Acme",
+                     *           "from_email": "hello@mail.acme.example",
+                     *           "domain_authenticated": true,
+                     *           "sender_source": "admin",
+                     *           "can_send": true,
+                     *           "email_verified": true,
+                     *           "created_at": "2026-11-20T10:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "health": {
+                     *         "can_send": true,
+                     *         "status": "healthy",
+                     *         "issues": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerProjectOverview"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    deleteV1PartnerProjectsByProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *       "disabled": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerProjectDisabled"];
+                };
+            };
+            /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    patchV1PartnerProjectsByProjectId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "timezone": "Europe/Paris",
+                 *       "webhook_url": "https://hooks.acme.example/mail"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    timezone?: string | null;
+                    country?: string | null;
+                    webhook_url?: (string | "") | null;
+                    webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_url?: (string | "") | null;
+                    inbound_webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_environments?: {
+                        [key: string]: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The project as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project": {
+                     *         "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *         "name": "Acme",
+                     *         "slug": "acme",
+                     *         "timezone": "Europe/Paris",
+                     *         "default_timezone": "Europe/Paris",
+                     *         "country": "FR",
+                     *         "webhook_url": "https://hooks.acme.example/mail",
+                     *         "webhook_url_dev": null,
+                     *         "inbound_webhook_url": null,
+                     *         "inbound_webhook_url_dev": null,
+                     *         "inbound_webhook_environments": {},
+                     *         "disabled_at": null,
+                     *         "created_at": "2026-11-20T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerProjectAnswer"];
+                };
+            };
+            /** @description Invalid body: INVALID_INPUT, MISSING_NAME, INVALID_TIMEZONE, INVALID_COUNTRY, or no recognised field (EMPTY_PATCH) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdReactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project, active */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project": {
+                     *         "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *         "name": "Acme",
+                     *         "slug": "acme",
+                     *         "timezone": "Europe/Paris",
+                     *         "default_timezone": "Europe/Paris",
+                     *         "country": "FR",
+                     *         "webhook_url": "https://hooks.acme.example/mail",
+                     *         "webhook_url_dev": null,
+                     *         "inbound_webhook_url": null,
+                     *         "inbound_webhook_url_dev": null,
+                     *         "inbound_webhook_environments": {},
+                     *         "disabled_at": null,
+                     *         "created_at": "2026-11-20T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerProjectAnswer"];
+                };
+            };
+            /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Reactivating it would exceed the organization's project quota (MAX_PROJECTS_REACHED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    getV1PartnerProjectsByProjectIdDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains; `verification_url` is null where no page token exists yet (reading never creates one) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domains": [
+                     *         {
+                     *           "domain": "mail.acme.example",
+                     *           "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
+                     *           "verification_status": "verified",
+                     *           "can_send": true,
+                     *           "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerDomainList"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "domain": "mail.acme.example",
+                 *       "sender": {
+                 *         "name": "Acme",
+                 *         "email": "hello@mail.acme.example"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    domain: string;
+                    sender: {
+                        name: string;
+                        email: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Registered already: reconciled (`reused: true`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "mail.acme.example",
+                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
+                     *       "verification_status": "verified",
+                     *       "can_send": true,
+                     *       "records": [
+                     *         {
+                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+                     *           "record_type": "TXT",
+                     *           "name": "_mailroom",
+                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
+                     *           "purpose": "provider_verification",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "_mailroom.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *           "record_type": "CNAME",
+                     *           "name": "k7x2p9._domainkey",
+                     *           "value": "k7x2p9.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "verified",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "mail.acme.example"
+                     *         }
+                     *       ],
+                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
+                     *       "reply_domain": {
+                     *         "domain": "reply.mail.acme.example",
+                     *         "status": "verified",
+                     *         "records": [
+                     *           {
+                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
+                     *             "record_type": "MX",
+                     *             "name": "reply",
+                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
+                     *             "priority": 10,
+                     *             "purpose": "reply_mx",
+                     *             "status": "verified",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *       },
+                     *       "tracking_domain": null,
+                     *       "sender": {
+                     *         "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
+                     *         "from_name": "Acme",
+                     *         "from_email": "hello@mail.acme.example",
+                     *         "domain_authenticated": true,
+                     *         "sender_source": "admin",
+                     *         "can_send": true,
+                     *         "email_verified": true,
+                     *         "created_at": "2026-11-20T10:15:00.000Z"
+                     *       },
+                     *       "reused": true,
+                     *       "warnings": [],
+                     *       "skipped": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerDomainOnboarded"];
+                };
+            };
+            /** @description Registered */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "mail.acme.example",
+                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
+                     *       "verification_status": "verified",
+                     *       "can_send": true,
+                     *       "records": [
+                     *         {
+                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+                     *           "record_type": "TXT",
+                     *           "name": "_mailroom",
+                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
+                     *           "purpose": "provider_verification",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "_mailroom.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *           "record_type": "CNAME",
+                     *           "name": "k7x2p9._domainkey",
+                     *           "value": "k7x2p9.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "verified",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "mail.acme.example"
+                     *         }
+                     *       ],
+                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
+                     *       "reply_domain": {
+                     *         "domain": "reply.mail.acme.example",
+                     *         "status": "verified",
+                     *         "records": [
+                     *           {
+                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
+                     *             "record_type": "MX",
+                     *             "name": "reply",
+                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
+                     *             "priority": 10,
+                     *             "purpose": "reply_mx",
+                     *             "status": "verified",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *       },
+                     *       "tracking_domain": null,
+                     *       "sender": {
+                     *         "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
+                     *         "from_name": "Acme",
+                     *         "from_email": "hello@mail.acme.example",
+                     *         "domain_authenticated": true,
+                     *         "sender_source": "admin",
+                     *         "can_send": true,
+                     *         "email_verified": true,
+                     *         "created_at": "2026-11-20T10:15:00.000Z"
+                     *       },
+                     *       "reused": false,
+                     *       "warnings": [],
+                     *       "skipped": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerDomainOnboarded"];
+                };
+            };
+            /** @description Invalid body: INVALID_INPUT, SENDER_REQUIRED_FOR_DOMAIN (no nested sender) or SENDER_DOMAIN_MISMATCH */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description The domain is verified by another project (DOMAIN_TAKEN), its SES identity belongs to another deployment (IDENTITY_NOT_OWNED), or it is being registered concurrently (DOMAIN_BUSY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    getV1PartnerProjectsByProjectIdDomainsByDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain pack as last checked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "mail.acme.example",
+                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
+                     *       "verification_status": "verified",
+                     *       "can_send": true,
+                     *       "records": [
+                     *         {
+                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+                     *           "record_type": "TXT",
+                     *           "name": "_mailroom",
+                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
+                     *           "purpose": "provider_verification",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "_mailroom.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *           "record_type": "CNAME",
+                     *           "name": "k7x2p9._domainkey",
+                     *           "value": "k7x2p9.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "verified",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "mail.acme.example"
+                     *         }
+                     *       ],
+                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
+                     *       "reply_domain": {
+                     *         "domain": "reply.mail.acme.example",
+                     *         "status": "verified",
+                     *         "records": [
+                     *           {
+                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
+                     *             "record_type": "MX",
+                     *             "name": "reply",
+                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
+                     *             "priority": 10,
+                     *             "purpose": "reply_mx",
+                     *             "status": "verified",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *       },
+                     *       "tracking_domain": null,
+                     *       "skipped": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerDomain"];
+                };
+            };
+            /** @description The path's domain is not a domain name (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND), or the project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdDomainsByDomainVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain pack after the check, with the provider's words */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "domain": "mail.acme.example",
+                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
+                     *       "verification_status": "verified",
+                     *       "can_send": true,
+                     *       "records": [
+                     *         {
+                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+                     *           "record_type": "TXT",
+                     *           "name": "_mailroom",
+                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
+                     *           "purpose": "provider_verification",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "_mailroom.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
+                     *           "record_type": "CNAME",
+                     *           "name": "k7x2p9._domainkey",
+                     *           "value": "k7x2p9.dkim.amazonses.com",
+                     *           "purpose": "dkim",
+                     *           "status": "verified",
+                     *           "ttl_hint": 1800,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
+                     *         },
+                     *         {
+                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
+                     *           "record_type": "TXT",
+                     *           "name": "@",
+                     *           "value": "v=spf1 include:amazonses.com ~all",
+                     *           "purpose": "spf",
+                     *           "status": "verified",
+                     *           "ttl_hint": 300,
+                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
+                     *           "fqdn": "mail.acme.example"
+                     *         }
+                     *       ],
+                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
+                     *       "reply_domain": {
+                     *         "domain": "reply.mail.acme.example",
+                     *         "status": "verified",
+                     *         "records": [
+                     *           {
+                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
+                     *             "record_type": "MX",
+                     *             "name": "reply",
+                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
+                     *             "priority": 10,
+                     *             "purpose": "reply_mx",
+                     *             "status": "verified",
+                     *             "ttl_hint": 300,
+                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
+                     *       },
+                     *       "tracking_domain": null,
+                     *       "details": {
+                     *         "domain_verification": "Success",
+                     *         "dkim_verification": "Success",
+                     *         "mail_from_status": "Success"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerDomainVerified"];
+                };
+            };
+            /** @description The path's domain is not a domain name (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND), or the project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Another project verified the domain first (DOMAIN_TAKEN), or it is being verified concurrently (DOMAIN_BUSY) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    getV1PartnerProjectsByProjectIdSenders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The senders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "senders": [
+                     *         {
+                     *           "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
+                     *           "from_name": "Acme",
+                     *           "from_email": "hello@mail.acme.example",
+                     *           "domain_authenticated": true,
+                     *           "sender_source": "admin",
+                     *           "can_send": true,
+                     *           "email_verified": true,
+                     *           "created_at": "2026-11-20T10:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerSenderList"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdSenders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme",
+                 *       "email": "news@mail.acme.example"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    email?: string;
+                    sender?: {
+                        name?: string;
+                        email?: string;
+                    };
+                    allow_unauthenticated?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
+                     *       "from_name": "Acme",
+                     *       "from_email": "hello@mail.acme.example",
+                     *       "domain_authenticated": true,
+                     *       "sender_source": "admin",
+                     *       "can_send": true,
+                     *       "email_verified": true,
+                     *       "created_at": "2026-11-20T10:15:00.000Z",
+                     *       "path": "domain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerSenderCreated"];
+                };
+            };
+            /** @description Invalid body (INVALID_INPUT): name and email missing or invalid, or a non-boolean `allow_unauthenticated` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Magic link on a disabled project: no mail may leave it (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description The address is a sender of a registered domain already (SENDER_EXISTS), or the sender changed concurrently (CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description The domain is not verified and `allow_unauthenticated` was not sent (DOMAIN_NOT_VERIFIED, with `verification_status`: null when unregistered) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdApiKeyRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "test"
+                 *     }
+                 */
+                "application/json": {
+                    mode?: ("live" | "test") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key, shown once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *       "mode": "test",
+                     *       "api_key": "sk_test_5e4d3c2b1a0f9e8d7c6b5a4938271605",
+                     *       "rotated_at": "2026-11-26T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerKeyRotated"];
+                };
+            };
+            /** @description Invalid body (INVALID_INPUT): `mode` is neither live nor test */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description The key was rotated concurrently (KEY_ROTATION_CONFLICT) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    getV1PartnerProjectsByProjectIdStats: {
+        parameters: {
+            query?: {
+                until?: string;
+                since?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
+                     *       "period": {
+                     *         "since": "2026-10-27T09:30:00.000Z",
+                     *         "until": "2026-11-26T09:30:00.000Z"
+                     *       },
+                     *       "totals": {
+                     *         "sent": 1250,
+                     *         "sent_test": 40,
+                     *         "delivered": 1231,
+                     *         "hard_bounced": 6,
+                     *         "soft_bounced": 9,
+                     *         "complained": 1,
+                     *         "unique_opens": 612,
+                     *         "unique_clicks": 154,
+                     *         "hard_bounce_rate": 0.48
+                     *       },
+                     *       "domains": [
+                     *         {
+                     *           "sender_domain": "mail.acme.example",
+                     *           "sent": 1250,
+                     *           "sent_test": 40,
+                     *           "delivered": 1231,
+                     *           "hard_bounced": 6,
+                     *           "soft_bounced": 9,
+                     *           "complained": 1,
+                     *           "unique_opens": 612,
+                     *           "unique_clicks": 154,
+                     *           "hard_bounce_rate": 0.48
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerStats"];
+                };
+            };
+            /** @description Invalid query (INVALID_INPUT): `since` or `until` is not a date, or `since` is after `until` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    getV1PartnerWhoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization and the quota (`max_projects` null is unlimited; the count excludes the root project) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "organization": {
+                     *         "id": "2e4f6a8c-0b1d-4e3f-9a5b-7c9d1e3f5a7b",
+                     *         "name": "Agency One",
+                     *         "created_at": "2026-09-01T08:00:00.000Z",
+                     *         "root_project_id": "8a6c4e2f-0d1b-4f3e-8a5c-7b9d1f3e5a6c"
+                     *       },
+                     *       "partner": {
+                     *         "key_id": "pk_4f7a2c9e",
+                     *         "max_projects": 25,
+                     *         "active_projects": 7,
+                     *         "remaining_projects": 18
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PartnerWhoAmI"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service (INTERNAL_ERROR), or the key's organization no longer exists (NO_OWNER) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
                 };
             };
         };
@@ -8568,796 +10600,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1PartnerProjects: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The organization's projects */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    postV1PartnerProjects: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Acme",
-                 *       "external_key": "acme-1"
-                 *     }
-                 */
-                "application/json": {
-                    name: string;
-                    timezone?: string | null;
-                    country?: string | null;
-                    external_key?: string | null;
-                    domain?: string | null;
-                    sender?: {
-                        name: string;
-                        email: string;
-                    } | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Create a project (optionally with its domain and sender) */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    getV1PartnerProjectsByProjectId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One project */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    deleteV1PartnerProjectsByProjectId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Disable a project */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    patchV1PartnerProjectsByProjectId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "timezone": "Europe/Paris",
-                 *       "webhook_url": "https://hooks.example.com/mail"
-                 *     }
-                 */
-                "application/json": {
-                    name?: string;
-                    timezone?: string | null;
-                    country?: string | null;
-                    webhook_url?: (string | "") | null;
-                    webhook_url_dev?: (string | "") | null;
-                    inbound_webhook_url?: (string | "") | null;
-                    inbound_webhook_url_dev?: (string | "") | null;
-                    inbound_webhook_environments?: {
-                        [key: string]: string;
-                    } | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Update a project */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    postV1PartnerProjectsByProjectIdReactivate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Reactivate a disabled project */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    getV1PartnerProjectsByProjectIdDomains: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The project's domains */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    postV1PartnerProjectsByProjectIdDomains: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.acme.com",
-                 *       "sender": {
-                 *         "name": "Acme",
-                 *         "email": "hello@mail.acme.com"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    domain: string;
-                    sender: {
-                        name: string;
-                        email: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Onboard a domain and sender */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    getV1PartnerProjectsByProjectIdDomainsByDomain: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-                domain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One domain with its records */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    postV1PartnerProjectsByProjectIdDomainsByDomainVerify: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-                domain: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Force verification */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    getV1PartnerProjectsByProjectIdSenders: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The project's senders */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    postV1PartnerProjectsByProjectIdSenders: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Acme",
-                 *       "email": "news@mail.acme.com"
-                 *     }
-                 */
-                "application/json": {
-                    name?: string;
-                    email?: string;
-                    sender?: {
-                        name?: string;
-                        email?: string;
-                    };
-                    allow_unauthenticated?: boolean | null;
-                } & {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Create a sender */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    postV1PartnerProjectsByProjectIdApiKeyRotate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Rotate the project key */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    getV1PartnerProjectsByProjectIdStats: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                projectId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Delivery metrics */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-        };
-    };
-    getV1PartnerWhoami: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The organization and its quota */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartnerError"];
                 };
             };
         };

@@ -1,6 +1,12 @@
 import { AppError } from '../../../../shared/errors';
+import { parseRequest } from '../../../../shared/validate';
 import {
+  createProjectBodySchema,
+  invalidInput,
   isTimeZone,
+  keyRotationBodySchema,
+  orEmptyBody,
+  statsQuerySchema,
   parseCreateProject,
   parseDomainOnboarding,
   parseProjectPatch,
@@ -74,5 +80,45 @@ describe('PATCH /v1/partner/projects/:id body', () => {
     });
     expect(codeOf(() => parseProjectPatch({ inbound_webhook_environments: { 'bad env': 'https://h.example.com' } }))).toBe('INVALID_INPUT');
     expect(codeOf(() => parseProjectPatch({ inbound_webhook_environments: { prod: 'not a url' } }))).toBe('INVALID_INPUT');
+  });
+});
+
+/** The refusal of a partner route's body or query: its status, code and message. */
+function refusalOf(fn: () => unknown): { status: number; code?: string; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    const { status, code, message } = error as AppError;
+    return { status, code, message };
+  }
+  throw new Error('accepted');
+}
+
+describe('a partner route without a body', () => {
+  test('reads as an empty object, refused for what it lacks', () => {
+    expect(refusalOf(() => parseRequest(orEmptyBody(createProjectBodySchema), undefined, invalidInput))).toEqual({ status: 400, code: 'MISSING_NAME', message: 'name is required' });
+  });
+});
+
+describe('POST /v1/partner/projects/{id}/api-key/rotate body', () => {
+  test('mode is live unless it says test; none, null or no body at all is live', () => {
+    expect(parseRequest(orEmptyBody(keyRotationBodySchema), undefined, invalidInput).mode).toBeUndefined();
+    expect(parseRequest(keyRotationBodySchema, { mode: null }, invalidInput).mode).toBeNull();
+    expect(parseRequest(keyRotationBodySchema, { mode: 'test' }, invalidInput).mode).toBe('test');
+  });
+  test.each(['LIVE', 'prod', 5])('mode %j is 400 INVALID_INPUT', (mode) => {
+    expect(refusalOf(() => parseRequest(keyRotationBodySchema, { mode }, invalidInput))).toEqual({ status: 400, code: 'INVALID_INPUT', message: 'mode must be live or test' });
+  });
+});
+
+describe('GET /v1/partner/projects/{id}/stats query', () => {
+  test('since and until are ISO 8601 dates; empty reads as absent', () => {
+    expect(parseRequest(statsQuerySchema, { since: '2026-11-01', until: '2026-11-26T12:00:00Z' }, invalidInput)).toEqual({ since: '2026-11-01', until: '2026-11-26T12:00:00Z' });
+    expect(parseRequest(statsQuerySchema, { since: '' }, invalidInput)).toEqual({ since: '' });
+  });
+  test('a date that does not parse is 400 INVALID_INPUT, until checked before since', () => {
+    expect(refusalOf(() => parseRequest(statsQuerySchema, { since: 'yesterday' }, invalidInput))).toEqual({ status: 400, code: 'INVALID_INPUT', message: 'since must be an ISO 8601 date' });
+    expect(refusalOf(() => parseRequest(statsQuerySchema, { since: 'yesterday', until: 'soon' }, invalidInput)).message).toBe('until must be an ISO 8601 date');
   });
 });
