@@ -2478,6 +2478,15 @@ export interface operations {
                     "application/json": components["schemas"]["ScheduledSendCancelled"];
                 };
             };
+            /** @description A body sent along that is not JSON, or names a reserved key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
