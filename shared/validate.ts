@@ -24,6 +24,8 @@ function firstIssue(issues: readonly Issue[], depth = 0): Issue | undefined {
 export interface Refusal {
   readonly code: string;
   readonly status: number;
+  /** Flat extra fields of the error body (the refused value, where the spec's answer names it). */
+  readonly extra?: Record<string, unknown>;
 }
 
 /**
@@ -45,5 +47,5 @@ export function parseRequest<S extends z.ZodMiniType>(schema: S, value: unknown,
   // Messages of nested fields name the item by its place: `{path}` becomes `attachments[2].url`.
   const message = (issue?.message ?? 'Invalid request').replace('{path}', () => formatPath(issue?.path ?? []));
   const refusal = issue?.code === 'custom' ? (issue.params as { refusal?: Refusal } | undefined)?.refusal : undefined;
-  throw refusal ? new AppError(refusal.status, message, refusal.code) : refuse(message);
+  throw refusal ? new AppError(refusal.status, message, refusal.code, refusal.extra) : refuse(message);
 }

@@ -1,5 +1,4 @@
 import * as z from '../zod';
-import { badRequest } from '../errors';
 import { parseRequest } from '../validate';
 import { type BoundedTotal, type PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
@@ -31,32 +30,42 @@ const isDate = (value: string): boolean => !Number.isNaN(new Date(value).getTime
 const timestamp = (name: string) => z.optional(z.string().check(z.refine((v) => v === '' || isDate(v), `${name} must be an ISO 8601 timestamp`)));
 
 /**
- * The query of `GET /v1/activity` (4.11), fields in the order they are checked; an empty value
- * filters nothing. page and per_page are read by shared/http/pagination.
+ * The filters of `GET /v1/activity` (4.11), fields in the order they are checked; an empty value
+ * filters nothing. An invalid sender domain is 400 INVALID_SENDER_DOMAIN naming the value.
  */
-export const activityQuerySchema = z
-  .object({
-    email: z.optional(z.string()),
-    sender_domain: z.optional(z.string().check(z.refine((v) => v === '' || isDomainName(senderDomainOf(v)), INVALID_SENDER_DOMAIN))),
-    status: z.optional(z.string().check(z.refine((v) => v === '' || STATUSES.includes(v as ActivityStatus), `status must be one of ${STATUSES.join(', ')}`))),
-    automation_run_id: z.optional(z.string()),
-    campaign_id: z.optional(z.string()),
-    since: timestamp('since'),
-    until: timestamp('until'),
-  })
-  .check(
-    z.refine((q) => !(q.since && q.until && new Date(q.since) > new Date(q.until)), {
-      message: 'since must not be after until',
-      // After every field's own problem: only two good timestamps can be out of order.
-      when: (payload) => payload.issues.length === 0,
-    }),
-  );
+export const activityFilterFields = {
+  email: z.optional(z.string()),
+  sender_domain: z.optional(
+    z.string().check(
+      z.superRefine((v, ctx) => {
+        if (v === '' || isDomainName(senderDomainOf(v))) return;
+        ctx.issues.push({ code: 'custom', message: INVALID_SENDER_DOMAIN, input: v, params: { refusal: { code: INVALID_SENDER_DOMAIN, status: 400, extra: { sender_domain: v } } } });
+      }),
+    ),
+  ),
+  status: z.optional(z.string().check(z.refine((v) => v === '' || STATUSES.includes(v as ActivityStatus), `status must be one of ${STATUSES.join(', ')}`))),
+  automation_run_id: z.optional(z.string()),
+  campaign_id: z.optional(z.string()),
+  since: timestamp('since'),
+  until: timestamp('until'),
+};
+
+/** `since` after `until` is refused, after every field's own problem: only two good timestamps can be out of order. */
+export const sinceNotAfterUntil = z.refine<{ since?: string; until?: string }>((q) => !(q.since && q.until && new Date(q.since) > new Date(q.until)), {
+  message: 'since must not be after until',
+  when: (payload) => payload.issues.length === 0,
+});
+
+/** The query of `GET /v1/activity` (4.11) without paging; page and per_page are read by shared/http/pagination. */
+export const activityQuerySchema = z.object(activityFilterFields).check(sinceNotAfterUntil);
 
 /** Reads the filters of `GET /v1/activity` (4.11); an invalid sender domain is INVALID_SENDER_DOMAIN. */
 export function parseActivityFilters(query: Readonly<Record<string, string | undefined>>): ActivityFilters {
-  const q = parseRequest(activityQuerySchema, query, (message) =>
-    message === INVALID_SENDER_DOMAIN ? badRequest(message, message, { sender_domain: query.sender_domain }) : badRequest(message),
-  );
+  return toActivityFilters(parseRequest(activityQuerySchema, query));
+}
+
+/** Filters from a query the schema accepted: addresses and domains lowercased, times as ISO UTC. */
+export function toActivityFilters(q: z.output<typeof activityQuerySchema>): ActivityFilters {
   const filters: ActivityFilters = {};
   if (q.email) filters.email = q.email.trim().toLowerCase();
   if (q.sender_domain) filters.senderDomain = senderDomainOf(q.sender_domain);

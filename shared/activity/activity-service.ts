@@ -1,3 +1,4 @@
+import * as z from '../zod';
 import { badRequest, notFound } from '../errors';
 import type { Db } from '../store/client';
 import type { Activity } from './activity';
@@ -7,11 +8,26 @@ import { getActivity, getActivityWithBody } from './activity-repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Parses `include` (`events`, `html`, or both comma-separated); unknown words are a 400. */
-export function parseInclude(value: string | undefined): { events: boolean; html: boolean } {
-  const words = (value ?? '').split(',').map((w) => w.trim()).filter(Boolean);
-  const bad = words.find((w) => w !== 'events' && w !== 'html');
-  if (bad) throw badRequest(`include accepts events, html or events,html (got ${bad})`);
+const INCLUDE_WORDS = ['events', 'html'];
+/** The words of an `include` value: comma-separated, blanks ignored. */
+const includeWords = (value: string | undefined): string[] => (value ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+
+/** The query of `GET /v1/activity/{id}`: `include` is `events`, `html` or both comma-separated; an unknown word is a 400 naming it. */
+export const activityIncludeQuerySchema = z.object({
+  include: z.optional(
+    z.string().check(
+      z.superRefine((value, ctx) => {
+        const bad = includeWords(value).find((w) => !INCLUDE_WORDS.includes(w));
+        if (bad) ctx.issues.push({ code: 'custom', message: `include accepts events, html or events,html (got ${bad})`, input: value });
+      }),
+      z.meta({ description: '`events`, `html` or `events,html`', examples: ['events,html'] }),
+    ),
+  ),
+});
+
+/** What an accepted `include` asks for. */
+export function toInclude(value: string | undefined): { events: boolean; html: boolean } {
+  const words = includeWords(value);
   return { events: words.includes('events'), html: words.includes('html') };
 }
 

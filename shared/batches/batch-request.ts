@@ -177,7 +177,11 @@ function toRecipient(entry: unknown): BatchRecipient {
 
 /** Validates a `POST /v1/send-batch` body; throws a 400 naming the first problem (and its index). */
 export function parseBatchRequest(body: unknown): BatchInput {
-  const b = parseRequest(batchBodySchema, body);
+  return toBatchInput(parseRequest(batchBodySchema, body));
+}
+
+/** A body `batchBodySchema` accepted, as the batch service takes it: recipients deduplicated, headers sorted into applied and ignored. */
+export function toBatchInput(b: z.output<typeof batchBodySchema>): BatchInput {
   // A repeated address keeps its first entry.
   const seen = new Set<string>();
   const recipients = b.recipients.map(toRecipient).filter((r) => (seen.has(r.email) ? false : (seen.add(r.email), true)));

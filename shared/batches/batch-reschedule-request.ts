@@ -25,8 +25,15 @@ export const batchRescheduleBodySchema = z.object(
   { error: MISSING },
 );
 
+/** A reschedule body's refusal: 400 with the code INVALID_INPUT. */
+export const refuseBatchReschedule = (message: string) => badRequest(message, 'INVALID_INPUT');
+
 /** Validates a batch's reschedule body; throws a 400 INVALID_INPUT with the first problem. */
 export function parseBatchReschedule(body: unknown): BatchRescheduleInput {
-  const b = parseRequest(batchRescheduleBodySchema, body, (message) => badRequest(message, 'INVALID_INPUT'));
+  return toBatchReschedule(parseRequest(batchRescheduleBodySchema, body, refuseBatchReschedule));
+}
+
+/** A body `batchRescheduleBodySchema` accepted, as the batch service takes it. */
+export function toBatchReschedule(b: z.output<typeof batchRescheduleBodySchema>): BatchRescheduleInput {
   return { scheduledAt: b.scheduled_at, timezone: b.timezone };
 }

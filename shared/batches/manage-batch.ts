@@ -8,7 +8,7 @@ import { scheduledBatchDueId } from '../store/keys';
 import { MAX_SCHEDULE_AHEAD_DAYS } from './accept-batch';
 import type { Batch } from './batch';
 import { chunkJobs } from './batch-jobs';
-import { parseBatchReschedule } from './batch-reschedule-request';
+import type { BatchRescheduleInput } from './batch-reschedule-request';
 import { markBatchRecordsCancelled } from './cancel-batch-records';
 import { cancelScheduledBatch, getBatch, moveScheduledBatch } from './batch-repository';
 
@@ -47,10 +47,9 @@ export async function readBatch(deps: Services, caller: ProjectCaller, batchId: 
   };
 }
 
-/** `PATCH /v1/send-batch/:batchId` (4.4): body `scheduled_at` (as on POST), optional `timezone`. */
-export async function rescheduleBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined, body: unknown) {
+/** `PATCH /v1/send-batch/:batchId` (4.4): the new `scheduled_at` (as on POST) and optional `timezone`, validated by the route. */
+export async function rescheduleBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined, request: BatchRescheduleInput) {
   const batch = await requireBatch(deps, caller, batchId);
-  const request = parseBatchReschedule(body);
   if (batch.status !== 'scheduled') throw notScheduled(batch);
   const now = deps.clock.now();
   const schedule = resolveScheduledAt(request.scheduledAt, { timezone: request.timezone ?? undefined, projectTimezone: caller.project.timezone, now });

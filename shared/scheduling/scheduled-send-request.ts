@@ -42,9 +42,16 @@ export const rescheduleBodySchema = z.object(
   { error: RESCHEDULE_MESSAGES.required },
 );
 
+/** A PATCH body as `rescheduleBodySchema` accepts it. */
+export type RescheduleBody = z.output<typeof rescheduleBodySchema>;
+
 /** Reads the PATCH body (`rescheduleBodySchema`); the new time must be strictly after `now`. */
 export function parseRescheduleRequest(body: unknown, now: Date): RescheduleRequest {
-  const { scheduled_at: value } = parseRequest(rescheduleBodySchema, body, invalidInput);
+  return toRescheduleRequest(parseRequest(rescheduleBodySchema, body, invalidInput), now);
+}
+
+/** A PATCH body `rescheduleBodySchema` accepted (refused with invalidInput); the new time must be strictly after `now`. */
+export function toRescheduleRequest({ scheduled_at: value }: z.output<typeof rescheduleBodySchema>, now: Date): RescheduleRequest {
   // The same ISO reader as POST /send-email (extended calendar form), so both accept the same texts.
   const timestamp = readIsoTimestamp(value)!;
   const instant = parseIsoTimestamp(value)!;

@@ -9,7 +9,7 @@ import { ttlAfterDays, type Db } from '../store/client';
 import { deriveScheduledStatus, presentScheduledSend, type ScheduledSend, type ScheduledSendResource, type ScheduledSendStatus } from './scheduled-send';
 import { enqueueFire, isWithinLookahead } from './scheduled-send-fire-message';
 import { cancelPendingScheduledSend, getScheduledSend, moveScheduledSend, putScheduledSend } from './scheduled-send-repository';
-import { parseRescheduleRequest, timezoneAfterMove } from './scheduled-send-request';
+import { toRescheduleRequest, timezoneAfterMove, type RescheduleBody } from './scheduled-send-request';
 
 /** What the scheduled-send service needs. */
 export type ScheduledSendDeps = Pick<Services, 'db' | 'queue' | 'clock' | 'config'>;
@@ -66,13 +66,14 @@ export async function readScheduledSend(deps: Pick<Services, 'db'>, caller: Proj
 }
 
 /**
- * `PATCH /v1/scheduled-sends/:id`: moves a pending send to a new future time (ISO 8601). The write
- * is conditional on `pending`, so a send claimed or cancelled meanwhile answers 409 and stays as it is.
+ * `PATCH /v1/scheduled-sends/:id`: moves a pending send to a new future time (ISO 8601; the body
+ * as rescheduleBodySchema accepted it). The write is conditional on `pending`, so a send claimed or
+ * cancelled meanwhile answers 409 and stays as it is.
  */
-export async function rescheduleScheduledSend(deps: ScheduledSendDeps, caller: ProjectCaller, rawId: string | undefined, body: unknown): Promise<ScheduledSendResource> {
+export async function rescheduleScheduledSend(deps: ScheduledSendDeps, caller: ProjectCaller, rawId: string | undefined, body: RescheduleBody): Promise<ScheduledSendResource> {
   const id = parseId(rawId);
   const now = deps.clock.now();
-  const request = parseRescheduleRequest(body, now);
+  const request = toRescheduleRequest(body, now);
   const send = await requireScheduledSend(deps.db, caller, id);
   if (send.status !== 'pending') throw notPending(await currentStatus(deps.db, send));
   const result = await moveScheduledSend(deps.db, {

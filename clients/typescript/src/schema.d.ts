@@ -55,6 +55,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/activity/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One activity record */
+        get: operations["getV1ActivityById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity records, newest first */
+        get: operations["getV1Activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/domain-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Statistics per sender domain */
+        get: operations["getV1DomainStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/domains/register": {
         parameters: {
             query?: never;
@@ -478,6 +529,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scheduled-sends/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A scheduled send */
+        get: operations["getV1ScheduledSendsById"];
+        put?: never;
+        post?: never;
+        /** Cancel a pending scheduled send */
+        delete: operations["deleteV1ScheduledSendsById"];
+        options?: never;
+        head?: never;
+        /** Move a pending scheduled send */
+        patch: operations["patchV1ScheduledSendsById"];
+        trace?: never;
+    };
     "/v1/leads": {
         parameters: {
             query?: never;
@@ -726,6 +796,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/send-batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send to up to 10,000 recipients */
+        post: operations["postV1SendBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/send-batch/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A scheduled batch and its counts */
+        get: operations["getV1SendBatchByBatchId"];
+        put?: never;
+        post?: never;
+        /** Cancel a batch not yet gone out */
+        delete: operations["deleteV1SendBatchByBatchId"];
+        options?: never;
+        head?: never;
+        /** Reschedule a scheduled batch */
+        patch: operations["patchV1SendBatchByBatchId"];
+        trace?: never;
+    };
     "/v1/leads/imports": {
         parameters: {
             query?: never;
@@ -964,112 +1070,6 @@ export interface paths {
         };
         /** An export's progress and, once done, its download link */
         get: operations["getV1CampaignsByIdExportsByExportId"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/send-batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Send to up to 10,000 recipients */
-        post: operations["postV1SendBatch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/send-batch/{batchId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A batch and its progress */
-        get: operations["getV1SendBatchByBatchId"];
-        put?: never;
-        post?: never;
-        /** Cancel a batch not yet gone out */
-        delete: operations["deleteV1SendBatchByBatchId"];
-        options?: never;
-        head?: never;
-        /** Reschedule a scheduled batch */
-        patch: operations["patchV1SendBatchByBatchId"];
-        trace?: never;
-    };
-    "/v1/scheduled-sends/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A scheduled send */
-        get: operations["getV1ScheduledSendsById"];
-        put?: never;
-        post?: never;
-        /** Cancel a pending scheduled send */
-        delete: operations["deleteV1ScheduledSendsById"];
-        options?: never;
-        head?: never;
-        /** Move a pending scheduled send */
-        patch: operations["patchV1ScheduledSendsById"];
-        trace?: never;
-    };
-    "/v1/activity/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One activity record */
-        get: operations["getV1ActivityById"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/activity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Activity records, newest first */
-        get: operations["getV1Activity"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/domain-stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Statistics per sender domain */
-        get: operations["getV1DomainStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1343,6 +1343,115 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One event of a mail's timeline; the timeline is ordered by `event_timestamp`, ascending */
+        ActivityEvent: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /**
+             * @description `sent`, `delivered`, `bounce`, `complaint`, `reject`, `open`, `click`, `rendering_failure`, `delivery_delay`
+             * @example delivered
+             */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            event_timestamp: string;
+            user_agent: string | null;
+            ip_address: string | null;
+            url_clicked: string | null;
+            bounce_type: string | null;
+            bounce_subtype: string | null;
+            complaint_feedback_type: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description Activity records, newest first, and the pagination block */
+        ActivityList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ActivityRecord"][];
+            pagination: components["schemas"]["ActivityPagination"];
+        };
+        /** @description Where the page stands in the list, and the cursor of the next one */
+        ActivityPagination: {
+            page: number;
+            per_page: number;
+            total: number;
+            total_pages: number;
+            /** @description True when the count stopped at its window: more records may follow than `total` says */
+            total_is_estimate: boolean;
+            /** @description Pass as `cursor` to read the next page; null at the end of the list */
+            next_cursor: string | null;
+        };
+        /** @description One mail to one recipient: its addresses, status, timestamps and, on request, its HTML and timeline */
+        ActivityRecord: {
+            /**
+             * Format: uuid
+             * @description `email_id` of the send answers, `activity_id` of webhooks
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /** @example transactional */
+            email_type: string;
+            campaign_id: string | null;
+            automation_run_id: string | null;
+            template_id: string | null;
+            /** @description Assigned by SES once the mail is sent; null before */
+            message_id: string | null;
+            subject: string;
+            sender_email: string;
+            sender_name: string | null;
+            /** @description Lowercased */
+            recipient_primary: string;
+            current_status: components["schemas"]["ActivityStatus"];
+            /** @description Sent with a test key: never handed to SES */
+            is_test: boolean;
+            environment: string | null;
+            sent_at: string | null;
+            delivered_at: string | null;
+            bounced_at: string | null;
+            complained_at: string | null;
+            opened_first_at: string | null;
+            clicked_first_at: string | null;
+            /** @description Why a `failed` mail failed (part 6); null otherwise */
+            error_code: ("sender_not_verified" | "rejected" | "rate_limit_exhausted" | "attachment_error" | "sender_domain_unauthenticated" | "quota_exceeded" | "template_error" | "send_failed") | null;
+            error_message: string | null;
+            /** @description Why a `suppressed` mail was not sent */
+            suppression_reason?: string;
+            thread_id?: string;
+            source?: string;
+            /**
+             * Format: uuid
+             * @description The batch send the mail belongs to
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            batch_id?: string;
+            /** @description The batch recipient's `metadata`, as given */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Only with `include=html`; null when the HTML cannot be told (not sent yet, or not kept) */
+            html_content?: string | null;
+            /** @description Only with `include=events` */
+            events?: components["schemas"]["ActivityEvent"][];
+        };
+        /**
+         * @description Where the mail stands (part 3)
+         * @enum {string}
+         */
+        ActivityStatus: "queued" | "retrying" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "suppressed" | "cancelled";
         /** @description Queued now (one activity per recipient), scheduled (one scheduled send), or a dry run (nothing written) */
         AdvancedSendAccepted: {
             /** @constant */
@@ -1409,6 +1518,134 @@ export interface components {
             scheduled_for?: string;
             scheduled_for_local?: string;
             timezone?: string;
+        };
+        /** @description A scheduled (or cancelled) batch: its time, recipients and counts by state */
+        Batch: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            batch_id: string;
+            /** @enum {string} */
+            status: "scheduled" | "cancelled";
+            scheduled_for: string | null;
+            timezone: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description Recipients accepted (after deduplication) */
+            recipients: number;
+            duplicates_removed: number;
+            /** @description Mails by state: all queued until the batch goes out, all cancelled after a cancel */
+            counts: {
+                queued: number;
+                cancelled: number;
+            };
+        };
+        /** @description The batch is accepted (queued now or scheduled), with every recipient's activity id; or a dry run (nothing written) */
+        BatchAccepted: {
+            /** @constant */
+            success: true;
+            message: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            batch_id: string;
+            /** @enum {string} */
+            status: "sending" | "scheduled";
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            scheduled_for?: string;
+            /** @example 2026-11-27 09:00 */
+            scheduled_for_local?: string;
+            /** @example Europe/London */
+            timezone?: string;
+            counts: {
+                requested: number;
+                accepted: number;
+                duplicates_removed: number;
+            };
+            /** @description Every accepted recipient, in the request's order, with the id of its activity record */
+            recipients: {
+                email: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                activity_id: string;
+            }[];
+            ignored_custom_headers?: string[];
+        } | {
+            /** @constant */
+            success: true;
+            /** @constant */
+            dry_run: true;
+            test_mode: boolean;
+            from: string;
+            template_id: string | null;
+            variables_used: string[];
+            counts: {
+                requested: number;
+                valid: number;
+                duplicates_removed: number;
+                suppressed: number;
+                would_send: number;
+            };
+            previews: {
+                to: string;
+                subject: string;
+                html_preview: string;
+                suppressed: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            scheduled_for?: string;
+            /** @example 2026-11-27 09:00 */
+            scheduled_for_local?: string;
+            /** @example Europe/London */
+            timezone?: string;
+            ignored_custom_headers?: string[];
+        };
+        /** @description The batch is cancelled: `cancelled` mails will not go out; `activities_updated` records are marked `cancelled` */
+        BatchCancelled: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            batch_id: string;
+            cancelled: number;
+            activities_updated: number;
+        };
+        /** @description The batch moved: `rescheduled` mails now go out at the new time */
+        BatchRescheduled: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            batch_id: string;
+            rescheduled: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            scheduled_for: string;
+            /** @example 2026-11-27 09:00 */
+            scheduled_for_local: string;
+            /** @example Europe/London */
+            timezone: string;
         };
         /** @description A campaign's full row (part 2): its audience, start and pacing, its state, and its sent and failed counts */
         Campaign: {
@@ -1860,6 +2097,38 @@ export interface components {
             };
             /** @description True when an earlier registration of the domain was reconciled */
             reused: boolean;
+        };
+        /** @description Figures per sender domain over a period, from daily counters */
+        DomainStats: {
+            /** @constant */
+            success: true;
+            period: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                since: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                until: string;
+            };
+            data: {
+                sender_domain: string;
+                /** @description Live mails sent (test sends excluded) */
+                total_sent: number;
+                total_delivered: number;
+                /** @description Permanent bounces (the address is suppressed) */
+                hard_bounced: number;
+                /** @description Transient bounces (not suppressed) */
+                soft_bounced: number;
+                complained: number;
+                unique_opens: number;
+                unique_clicks: number;
+                /** @description Permanent bounces per 100 live mails sent in the period (0 to 100, two decimals); 0 when none was sent */
+                hard_bounce_rate: number;
+            }[];
         };
         /** @description Whether the domain can send, and its state at the last check */
         DomainStatus: {
@@ -2534,6 +2803,56 @@ export interface components {
             /** @description True when the reply domain was registered before (returned as it is) */
             existing: boolean;
         };
+        /** @description A mail scheduled by `POST /send-email`: its time, addresses and status */
+        ScheduledSend: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "processing" | "sent" | "failed" | "cancelled";
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            scheduled_for: string;
+            /**
+             * @description An IANA zone, or an offset label such as `UTC+9` when the time came with an offset
+             * @example Europe/London
+             */
+            timezone: string;
+            recipient_email: string;
+            sender_email: string;
+            /** @description Null when a template gives the subject */
+            subject: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            /** @description The activity record of the mail once it fired; null before */
+            email_id: string | null;
+            /** @description Why it failed before a mail existed (a deleted template, a disabled project...) */
+            error?: string;
+        };
+        /** @description The scheduled send is cancelled and will not go out */
+        ScheduledSendCancelled: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /** @constant */
+            cancelled: true;
+        };
         /** @description A segment: `static` (members added through the leads API) or `dynamic` (the leads its filter matches, found in the background); `member_count` of a dynamic one is its last finished run's */
         Segment: {
             /**
@@ -3163,6 +3482,282 @@ export interface operations {
             };
             /** @description The mail could not be queued; nothing was accepted */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ActivityById: {
+        parameters: {
+            query?: {
+                include?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
+                     *         "created_at": "2026-11-26T09:30:00.000Z",
+                     *         "email_type": "transactional",
+                     *         "campaign_id": null,
+                     *         "automation_run_id": null,
+                     *         "template_id": null,
+                     *         "message_id": "0100019a6c2f5e1b-4d3c2b1a-9f8e-4d7c-b6a5-1e2d3c4b5a69-000000",
+                     *         "subject": "Your receipt",
+                     *         "sender_email": "hello@mail.example.com",
+                     *         "sender_name": "Example Shop",
+                     *         "recipient_primary": "ada@example.com",
+                     *         "current_status": "delivered",
+                     *         "is_test": false,
+                     *         "environment": null,
+                     *         "sent_at": "2026-11-26T09:30:01.204Z",
+                     *         "delivered_at": "2026-11-26T09:30:03.871Z",
+                     *         "bounced_at": null,
+                     *         "complained_at": null,
+                     *         "opened_first_at": "2026-11-26T10:02:45.000Z",
+                     *         "clicked_first_at": null,
+                     *         "error_code": null,
+                     *         "error_message": null,
+                     *         "events": [
+                     *           {
+                     *             "id": "7c1d2e3f-4a5b-5c6d-8e7f-0a1b2c3d4e5f",
+                     *             "event_type": "sent",
+                     *             "event_timestamp": "2026-11-26T09:30:01.204Z",
+                     *             "user_agent": null,
+                     *             "ip_address": null,
+                     *             "url_clicked": null,
+                     *             "bounce_type": null,
+                     *             "bounce_subtype": null,
+                     *             "complaint_feedback_type": null,
+                     *             "created_at": "2026-11-26T09:30:01.204Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ActivityRecord"];
+                    };
+                };
+            };
+            /** @description The id is not a uuid, or include names something other than events and html */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No record with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Activity: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                email?: string;
+                sender_domain?: string;
+                status?: string;
+                automation_run_id?: string;
+                campaign_id?: string;
+                since?: string;
+                until?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
+                     *           "created_at": "2026-11-26T09:30:00.000Z",
+                     *           "email_type": "transactional",
+                     *           "campaign_id": null,
+                     *           "automation_run_id": null,
+                     *           "template_id": null,
+                     *           "message_id": "0100019a6c2f5e1b-4d3c2b1a-9f8e-4d7c-b6a5-1e2d3c4b5a69-000000",
+                     *           "subject": "Your receipt",
+                     *           "sender_email": "hello@mail.example.com",
+                     *           "sender_name": "Example Shop",
+                     *           "recipient_primary": "ada@example.com",
+                     *           "current_status": "delivered",
+                     *           "is_test": false,
+                     *           "environment": null,
+                     *           "sent_at": "2026-11-26T09:30:01.204Z",
+                     *           "delivered_at": "2026-11-26T09:30:03.871Z",
+                     *           "bounced_at": null,
+                     *           "complained_at": null,
+                     *           "opened_first_at": "2026-11-26T10:02:45.000Z",
+                     *           "clicked_first_at": null,
+                     *           "error_code": null,
+                     *           "error_message": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 50,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "total_is_estimate": false,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ActivityList"];
+                };
+            };
+            /** @description A bad page, per_page, status or timestamp; since after until; an invalid sender_domain (INVALID_SENDER_DOMAIN, naming it); page and cursor together; a page deeper than 1,000 records; or a cursor this list did not give */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1DomainStats: {
+        parameters: {
+            query?: {
+                until?: string;
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Figures per sender domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "period": {
+                     *         "since": "2026-10-27T09:30:00.000Z",
+                     *         "until": "2026-11-26T09:30:00.000Z"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "sender_domain": "mail.example.com",
+                     *           "total_sent": 12840,
+                     *           "total_delivered": 12702,
+                     *           "hard_bounced": 61,
+                     *           "soft_bounced": 77,
+                     *           "complained": 3,
+                     *           "unique_opens": 5120,
+                     *           "unique_clicks": 1304,
+                     *           "hard_bounce_rate": 0.48
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DomainStats"];
+                };
+            };
+            /** @description since or until is not a timestamp, or since is after until */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6093,6 +6688,258 @@ export interface operations {
             };
         };
     };
+    getV1ScheduledSendsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scheduled send */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
+                     *         "status": "pending",
+                     *         "scheduled_for": "2026-11-27T09:00:00.000Z",
+                     *         "timezone": "Europe/London",
+                     *         "recipient_email": "ada@example.com",
+                     *         "sender_email": "hello@mail.example.com",
+                     *         "subject": "Your weekly summary",
+                     *         "created_at": "2026-11-26T18:12:44.512Z",
+                     *         "updated_at": "2026-11-26T18:12:44.512Z",
+                     *         "email_id": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ScheduledSend"];
+                    };
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no scheduled send with this id in the project (a malformed id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1ScheduledSendsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
+                     *       "cancelled": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScheduledSendCancelled"];
+                };
+            };
+            /** @description A body sent along that is not JSON, or names a reserved key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no scheduled send with this id in the project (a malformed id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_PENDING: the send is no longer pending (its `status` named) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1ScheduledSendsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scheduled_at": "2026-11-28T09:00:00+01:00"
+                 *     }
+                 */
+                "application/json": {
+                    scheduled_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Moved: the updated resource */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
+                     *         "status": "pending",
+                     *         "scheduled_for": "2026-11-28T08:00:00.000Z",
+                     *         "timezone": "Europe/London",
+                     *         "recipient_email": "ada@example.com",
+                     *         "sender_email": "hello@mail.example.com",
+                     *         "subject": "Your weekly summary",
+                     *         "created_at": "2026-11-26T18:12:44.512Z",
+                     *         "updated_at": "2026-11-26T19:02:10.031Z",
+                     *         "email_id": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ScheduledSend"];
+                    };
+                };
+            };
+            /** @description INVALID_INPUT (the problem in `message`): scheduled_at missing, not ISO 8601, or not in the future */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no scheduled send with this id in the project (a malformed id too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_PENDING: the send is no longer pending (its `status` named) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Leads: {
         parameters: {
             query?: {
@@ -7963,6 +8810,435 @@ export interface operations {
             };
         };
     };
+    postV1SendBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "recipients": [
+                 *         "ada@example.com",
+                 *         {
+                 *           "email": "alan@example.com",
+                 *           "name": "Alan",
+                 *           "data": {
+                 *             "plan": "pro"
+                 *           }
+                 *         }
+                 *       ],
+                 *       "sender": "hello@mail.example.com",
+                 *       "subject": "News for {{name}}",
+                 *       "html": "<p>Hello {{name}}</p>"
+                 *     }
+                 */
+                "application/json": {
+                    templateId?: string | null;
+                    sender: string;
+                    recipients: (string | {
+                        /** Format: email */
+                        email: string;
+                        name?: string | null;
+                        /** @description Variables over the request's `data`: at most 16 levels deep and 32 KB as JSON. */
+                        data?: Record<string, never> | null;
+                        /** @description Echoed on the activity: at most 16 levels deep and 32 KB as JSON. */
+                        metadata?: Record<string, never> | null;
+                    })[];
+                    custom_headers?: {
+                        [key: string]: unknown;
+                    } | null;
+                    senderName?: string | null;
+                    subject?: string | null;
+                    html?: string | null;
+                    text?: string | null;
+                    data?: {
+                        [key: string]: unknown;
+                    } | null;
+                    email_type?: ("transactional" | "marketing" | "") | null;
+                    environment?: string | null;
+                    scheduled_at?: string | null;
+                    timezone?: string | null;
+                    dry_run?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted (queued now or scheduled), or a dry run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Batch of 2 emails queued for sending",
+                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
+                     *       "status": "sending",
+                     *       "counts": {
+                     *         "requested": 2,
+                     *         "accepted": 2,
+                     *         "duplicates_removed": 0
+                     *       },
+                     *       "recipients": [
+                     *         {
+                     *           "email": "ada@example.com",
+                     *           "activity_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f0000"
+                     *         },
+                     *         {
+                     *           "email": "alan@example.com",
+                     *           "activity_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f0001"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchAccepted"];
+                };
+            };
+            /** @description Invalid request (the first problem, naming a recipient by its index), an unconfigured environment (ENVIRONMENT_NOT_CONFIGURED), an invalid template id, or a scheduled_at that cannot be read, is past, or is more than 13 days ahead */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The content renders to nothing (TEMPLATE_EMPTY), does not compile, or exceeds the render limits; or this Idempotency-Key was used with another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch could not be stored or queued; nothing was accepted */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1SendBatchByBatchId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
+                     *       "status": "scheduled",
+                     *       "scheduled_for": "2026-11-27T09:00:00.000Z",
+                     *       "timezone": "Europe/London",
+                     *       "created_at": "2026-11-26T18:12:44.512Z",
+                     *       "recipients": 1200,
+                     *       "duplicates_removed": 3,
+                     *       "counts": {
+                     *         "queued": 1200,
+                     *         "cancelled": 0
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description batchId is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No batch with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch has gone out (NOT_PENDING, with its `status`): only a batch not yet sent is shown here */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1SendBatchByBatchId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
+                     *       "cancelled": 1200,
+                     *       "activities_updated": 1200
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchCancelled"];
+                };
+            };
+            /** @description batchId is not a uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No batch with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch has gone out or was already cancelled (NOT_PENDING, with its `status`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1SendBatchByBatchId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scheduled_at": "tomorrow at 9am",
+                 *       "timezone": "Europe/London"
+                 *     }
+                 */
+                "application/json": {
+                    scheduled_at: string;
+                    timezone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Moved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
+                     *       "rescheduled": 1200,
+                     *       "scheduled_for": "2026-11-27T09:00:00.000Z",
+                     *       "scheduled_for_local": "2026-11-27 09:00",
+                     *       "timezone": "Europe/London"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchRescheduled"];
+                };
+            };
+            /** @description Invalid body (INVALID_INPUT): scheduled_at missing, unreadable, past, or more than 13 days ahead; an unknown timezone; or a batchId that is no uuid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No batch with this id in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch has gone out or was cancelled (NOT_PENDING, with its `status`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV1LeadsImports: {
         parameters: {
             query?: never;
@@ -9319,592 +10595,6 @@ export interface operations {
                         /** @constant */
                         error: "NOT_FOUND";
                     };
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1SendBatch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "recipients": [
-                 *         "ada@example.com",
-                 *         {
-                 *           "email": "alan@example.com",
-                 *           "data": {
-                 *             "name": "Alan"
-                 *           }
-                 *         }
-                 *       ],
-                 *       "sender": "hello@mail.example.com",
-                 *       "subject": "News",
-                 *       "html": "<p>News</p>"
-                 *     }
-                 */
-                "application/json": {
-                    templateId?: string | null;
-                    sender: string;
-                    recipients: (string | {
-                        /** Format: email */
-                        email: string;
-                        name?: string | null;
-                        /** @description Variables over the request's `data`: at most 16 levels deep and 32 KB as JSON. */
-                        data?: Record<string, never> | null;
-                        /** @description Echoed on the activity: at most 16 levels deep and 32 KB as JSON. */
-                        metadata?: Record<string, never> | null;
-                    })[];
-                    custom_headers?: {
-                        [key: string]: unknown;
-                    } | null;
-                    senderName?: string | null;
-                    subject?: string | null;
-                    html?: string | null;
-                    text?: string | null;
-                    data?: {
-                        [key: string]: unknown;
-                    } | null;
-                    email_type?: ("transactional" | "marketing" | "") | null;
-                    environment?: string | null;
-                    scheduled_at?: string | null;
-                    timezone?: string | null;
-                    dry_run?: boolean | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Send to up to 10,000 recipients */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still in progress */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This Idempotency-Key was used with another request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1SendBatchByBatchId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                batchId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A batch and its progress */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1SendBatchByBatchId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                batchId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Cancel a batch not yet gone out */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    patchV1SendBatchByBatchId: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                batchId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    scheduled_at: string;
-                    timezone?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Reschedule a scheduled batch */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1ScheduledSendsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A scheduled send */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deleteV1ScheduledSendsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Cancel a pending scheduled send */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    patchV1ScheduledSendsById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    scheduled_at: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Move a pending scheduled send */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Request body over 5 MB */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1ActivityById: {
-        parameters: {
-            query?: {
-                include?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One activity record */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1Activity: {
-        parameters: {
-            query?: {
-                page?: string;
-                per_page?: string;
-                cursor?: string;
-                email?: string;
-                sender_domain?: string;
-                status?: string;
-                automation_run_id?: string;
-                campaign_id?: string;
-                since?: string;
-                until?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Activity records, newest first */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A fault of the service: the body names the request id, never the cause */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getV1DomainStats: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Statistics per sender domain */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Invalid request: the first problem, in the order of part 7 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, malformed or unknown key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */

@@ -1,4 +1,7 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { domainStats } from './domain-stats';
+import { listActivity } from './list-activity';
+import { readActivity } from './read-activity';
 
-/** Endpoint group `activity`: its route modules, one per route (this folder). */
-export const activityRoutes = groupRoutes('activity', []);
+/** Endpoint group `activity`: activity queries (4.11) and per-domain statistics. */
+export const activityRoutes = groupRoutes('activity', [readActivity, listActivity, domainStats]);

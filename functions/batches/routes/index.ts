@@ -1,4 +1,8 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { cancelBatch } from './cancel-batch';
+import { readBatch } from './read-batch';
+import { rescheduleBatch } from './reschedule-batch';
+import { sendBatch } from './send-batch';
 
-/** Endpoint group `batches`: its route modules, one per route (this folder). */
-export const batchesRoutes = groupRoutes('batches', []);
+/** Endpoint group `batches`: batch sends (4.3) and the management of scheduled batches (4.4). */
+export const batchesRoutes = groupRoutes('batches', [sendBatch, readBatch, rescheduleBatch, cancelBatch]);
