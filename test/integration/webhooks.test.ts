@@ -9,6 +9,8 @@ import { putDomain } from '../../shared/domains/domain-repository';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { createProject } from '../../shared/projects/project-service';
 import type { WebhookJob } from '../../shared/webhooks/webhook-job';
+import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';
+import { webhookExamples } from '../../shared/openapi/webhooks-section';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /** One POST the receiver got. */
@@ -21,9 +23,14 @@ interface Hook {
   at: number;
 }
 
-/** A webhook receiver on loopback that records every POST and fails the first N of an (path, event). */
+/**
+ * A webhook receiver on loopback that records every POST and fails the first N of an (path, event).
+ * Every body is checked against its event's schema (shared/webhooks/webhook-payloads.ts, the one
+ * the OpenAPI document and the client's types show); a mismatch fails the file in afterAll.
+ */
 class Receiver {
   readonly hooks: Hook[] = [];
+  readonly mismatches: string[] = [];
   private readonly failures = new Map<string, number>();
   private server!: http.Server;
   base = '';
@@ -41,6 +48,8 @@ class Receiver {
           /* recorded as is */
         }
         const path = req.url ?? '';
+        const problem = webhookPayloadProblem(body);
+        if (problem) this.mismatches.push(`${path}: ${problem}`);
         const key = `${path}|${body.event}`;
         const left = this.failures.get(key) ?? 0;
         const status = left > 0 ? 500 : 200;
@@ -178,7 +187,14 @@ afterAll(async () => {
   sqs?.destroy();
   await cloud?.stop();
   await receiver.stop();
+  expect(receiver.mismatches).toEqual([]);
 });
+
+/** An event of the documented example's shape, for this project (deliveries put straight on the queue are checked too). */
+function documented(event: string, projectId: string, data: Record<string, unknown> = {}) {
+  const example = webhookExamples[event] as { data: Record<string, unknown> };
+  return { ...example, timestamp: new Date().toISOString(), project_id: projectId, data: { ...example.data, ...data } } as WebhookJob['event'];
+}
 
 describe('the webhook secret', () => {
   test('is created on first read (one secret even for concurrent first readers), stable, and replaced by rotate', async () => {
@@ -399,7 +415,7 @@ describe('retries and failures', () => {
       project_id: p.id,
       url: `${receiver.base}/inbound`,
       max_attempts: 1,
-      event: { event: 'email.inbound', timestamp: new Date().toISOString(), project_id: p.id, is_test: false, data: { activity_id: activityId } },
+      event: documented('email.inbound', p.id, { activity_id: activityId, thread_id: activityId }),
     });
     await receiver.waitFor((h) => h.path === '/inbound' && h.body.data?.activity_id === activityId);
     const [failure] = await waitForFailures(p.liveKey, 1);
@@ -414,7 +430,7 @@ describe('retries and failures', () => {
     receiver.failNext('/paged', 'domain.verified', 1000);
     const jobs: WebhookJob[] = [];
     for (let i = 0; i < 3; i++) {
-      jobs.push(await enqueueJob({ project_id: p.id, url: `${receiver.base}/paged`, max_attempts: 1, event: { event: 'domain.verified', timestamp: new Date().toISOString(), project_id: p.id, data: { domain: `d${i}.org` } } }));
+      jobs.push(await enqueueJob({ project_id: p.id, url: `${receiver.base}/paged`, max_attempts: 1, event: documented('domain.verified', p.id, { domain: `d${i}.org` }) }));
       await waitForFailures(p.liveKey, i + 1);
       await sleep(20);
     }
@@ -439,7 +455,7 @@ describe('retries and failures', () => {
         project_id: p.id,
         url: `${receiver.base}/private`,
         max_attempts: 1,
-        event: { event: 'domain.failed', timestamp: new Date().toISOString(), project_id: p.id, data: {} },
+        event: documented('domain.failed', p.id),
       });
       const [failure] = await waitForFailures(p.liveKey, 1);
       expect(failure).toMatchObject({ delivery_id: job.delivery_id, last_status: null, last_error: expect.stringMatching(/private address/) });

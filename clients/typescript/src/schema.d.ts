@@ -1223,7 +1223,368 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "email.send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.send
+         * @description email.send: The send was accepted by SES and dispatched. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.delivery
+         * @description email.delivery: The recipient's mail server accepted the mail. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.bounce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.bounce
+         * @description email.bounce: The mail bounced. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailBounce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.complaint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.complaint
+         * @description email.complaint: The recipient marked the mail as spam. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailComplaint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.reject
+         * @description email.reject: SES rejected the mail before it went out. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.deliverydelay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.deliverydelay
+         * @description email.deliverydelay: Delivery is temporarily delayed. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailDeliverydelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.open
+         * @description email.open: The open pixel was loaded. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailOpen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.click
+         * @description email.click: A tracked link was clicked. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.suppressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.suppressed
+         * @description email.suppressed: an API send was blocked because its recipient is suppressed (not for campaigns or automations). Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailSuppressed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.failed
+         * @description email.failed: an API send failed for good (once, on the final failure). Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.inbound
+         * @description email.inbound: the recipient replied (one attempt only). Delivered with one attempt only; timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.verified
+         * @description domain.verified: the domain and DKIM are verified. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookDomainVerified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.failed
+         * @description domain.failed: the domain verification failed. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookDomainFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.send_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.send_ready
+         * @description domain.send_ready: the domain can send (possibly before DKIM finishes). Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookDomainSendReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sender.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sender.verified
+         * @description sender.verified: a magic-link sender is confirmed and can send. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSenderVerified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sender.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sender.failed
+         * @description sender.failed: a magic-link sender verification failed or expired. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSenderFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "suppression.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * suppression.added
+         * @description suppression.added: an address was suppressed automatically after a hard bounce or a complaint. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSuppressionAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "suppression.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * suppression.removed
+         * @description suppression.removed: an address was removed from the suppression list. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSuppressionRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Queued now (one activity per recipient), scheduled (one scheduled send), or a dry run (nothing written) */
@@ -1293,6 +1654,502 @@ export interface components {
             scheduled_for_local?: string;
             timezone?: string;
         };
+        /** @description domain.failed: the domain verification failed */
+        DomainFailedEvent: {
+            /** @constant */
+            event: "domain.failed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                domain: string;
+                /** @constant */
+                verification_status: "failed";
+                /** @enum {string} */
+                previous_verification_status: "pending" | "verified" | "failed";
+                /** @constant */
+                can_send: false;
+                details: {
+                    /** @description SES's status of the domain */
+                    domain_verification: string;
+                    /** @description SES's status of DKIM */
+                    dkim_verification: string;
+                };
+            };
+        };
+        /** @description domain.send_ready: the domain can send (possibly before DKIM finishes) */
+        DomainSendReadyEvent: {
+            /** @constant */
+            event: "domain.send_ready";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                domain: string;
+                /** @constant */
+                can_send: true;
+            };
+        };
+        /** @description domain.verified: the domain and DKIM are verified */
+        DomainVerifiedEvent: {
+            /** @constant */
+            event: "domain.verified";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                domain: string;
+                /** @constant */
+                verification_status: "verified";
+                /** @enum {string} */
+                previous_verification_status: "pending" | "verified" | "failed";
+                can_send: boolean;
+                details: {
+                    /** @description SES's status of the domain */
+                    domain_verification: string;
+                    /** @description SES's status of DKIM */
+                    dkim_verification: string;
+                };
+            };
+        };
+        /** @description email.bounce: The mail bounced */
+        EmailBounceEvent: {
+            /** @constant */
+            event: "email.bounce";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "bounce";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+                /** @description SES bounce type: `Permanent`, `Transient` or `Undetermined` */
+                bounce_type: string;
+                /** @description SES bounce subtype: `General`, `NoEmail`, `Suppressed`, ... */
+                bounce_subtype: string;
+            };
+        };
+        /** @description email.click: A tracked link was clicked */
+        EmailClickEvent: {
+            /** @constant */
+            event: "email.click";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "click";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+                /** @description The link the recipient followed */
+                url_clicked: string;
+            };
+        };
+        /** @description email.complaint: The recipient marked the mail as spam */
+        EmailComplaintEvent: {
+            /** @constant */
+            event: "email.complaint";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "complaint";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+                complaint_feedback_type: string | null;
+            };
+        };
+        /** @description email.deliverydelay: Delivery is temporarily delayed */
+        EmailDeliveryDelayEvent: {
+            /** @constant */
+            event: "email.deliverydelay";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "deliverydelay";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.delivery: The recipient's mail server accepted the mail */
+        EmailDeliveryEvent: {
+            /** @constant */
+            event: "email.delivery";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "delivery";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.failed: an API send failed for good (once, on the final failure) */
+        EmailFailedEvent: {
+            /** @constant */
+            event: "email.failed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /** Format: uuid */
+                activity_id: string;
+                message_id: null;
+                recipient: string;
+                /** @constant */
+                event_type: "failed";
+                /** Format: date-time */
+                event_timestamp: string;
+                /** @enum {string} */
+                error_code: "sender_not_verified" | "rejected" | "rate_limit_exhausted" | "attachment_error" | "sender_domain_unauthenticated" | "quota_exceeded" | "template_error" | "send_failed";
+                error_message: string;
+                /** @description True when resending the same email would fail again */
+                permanent: boolean;
+            };
+        };
+        /** @description email.inbound: the recipient replied (one attempt only) */
+        EmailInboundEvent: {
+            /** @constant */
+            event: "email.inbound";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity of the mail replied to
+                 */
+                activity_id: string;
+                /**
+                 * Format: uuid
+                 * @description The same as activity_id: every reply to one sent mail has the same thread
+                 */
+                thread_id: string;
+                /** @constant */
+                event_type: "inbound";
+                /** Format: date-time */
+                event_timestamp: string;
+                message_id: string | null;
+                in_reply_to: string | null;
+                from: {
+                    address: string;
+                    name: string | null;
+                } | null;
+                to: {
+                    address: string;
+                    name: string | null;
+                }[];
+                subject: string;
+                text: string | null;
+                html: string | null;
+                attachments: {
+                    filename: string | null;
+                    content_type: string;
+                    /** @description Decoded size in bytes */
+                    size: number;
+                    /** @description The content, base64 */
+                    content: string;
+                }[];
+                /** Format: date-time */
+                received_at: string;
+            };
+        };
+        /** @description email.open: The open pixel was loaded */
+        EmailOpenEvent: {
+            /** @constant */
+            event: "email.open";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "open";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.reject: SES rejected the mail before it went out */
+        EmailRejectEvent: {
+            /** @constant */
+            event: "email.reject";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "reject";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.send: The send was accepted by SES and dispatched */
+        EmailSendEvent: {
+            /** @constant */
+            event: "email.send";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "send";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.suppressed: an API send was blocked because its recipient is suppressed (not for campaigns or automations) */
+        EmailSuppressedEvent: {
+            /** @constant */
+            event: "email.suppressed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                email: string;
+                /** Format: uuid */
+                activity_id: string;
+                email_type: string;
+                /** Format: date-time */
+                suppressed_at: string;
+                /** @enum {string} */
+                suppression_reason: "bounce" | "complaint" | "unsubscribe" | "manual";
+                suppression_source: string;
+                suppression_description: string | null;
+            };
+        };
         /** @description An error: its message, and the extra fields some errors name (`code`, `campaigns`...) */
         Error: {
             /** @example Missing required fields: recipient_email, sender_email, html_body */
@@ -1322,6 +2179,102 @@ export interface components {
              * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
              */
             project_id: string;
+        };
+        /** @description sender.failed: a magic-link sender verification failed or expired */
+        SenderFailedEvent: {
+            /** @constant */
+            event: "sender.failed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                sender_email: string;
+            };
+        };
+        /** @description sender.verified: a magic-link sender is confirmed and can send */
+        SenderVerifiedEvent: {
+            /** @constant */
+            event: "sender.verified";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                sender_email: string;
+                /** @constant */
+                can_send: true;
+            };
+        };
+        /** @description suppression.added: an address was suppressed automatically after a hard bounce or a complaint */
+        SuppressionAddedEvent: {
+            /** @constant */
+            event: "suppression.added";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                email: string;
+                source: string;
+                description: string | null;
+                /** Format: date-time */
+                suppressed_at: string;
+                /** @constant */
+                reason: "complaint";
+                complaint_feedback_type: string | null;
+            } | {
+                email: string;
+                source: string;
+                description: string | null;
+                /** Format: date-time */
+                suppressed_at: string;
+                /** @enum {string} */
+                reason: "bounce" | "unsubscribe" | "manual";
+                bounce_type: string | null;
+                bounce_subtype: string | null;
+            };
+        };
+        /** @description suppression.removed: an address was removed from the suppression list */
+        SuppressionRemovedEvent: {
+            /** @constant */
+            event: "suppression.removed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                email: string;
+                /** Format: date-time */
+                removed_at: string;
+                removed_by: string;
+            };
         };
         /** @description Queued (with the template and variables used), or skipped: the recipient is suppressed */
         TemplateSendAccepted: {
@@ -1365,14 +2318,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "recipient_email": "ada@example.com",
-                 *       "sender_email": "hello@mail.example.com",
-                 *       "subject": "Welcome",
-                 *       "html_body": "<p>Hello Ada</p>"
-                 *     }
-                 */
                 "application/json": {
                     recipient_email: string | string[];
                     sender_email: string;
@@ -1399,13 +2344,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Email queued for sending",
-                     *       "email_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87"
-                     *     }
-                     */
                     "application/json": components["schemas"]["SendAccepted"];
                 };
             };
@@ -1492,16 +2430,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "template_id": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
-                 *       "recipient_email": "ada@example.com",
-                 *       "sender_email": "hello@mail.example.com",
-                 *       "variables": {
-                 *         "name": "Ada"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     template_id?: string | null;
                     /** @description Per-project short id; read only without template_id */
@@ -1526,19 +2454,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Email queued for sending",
-                     *       "email_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *       "template_id": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
-                     *       "template_internal_id": null,
-                     *       "variables_used": [
-                     *         "name"
-                     *       ],
-                     *       "used_cached_html": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["TemplateSendAccepted"];
                 };
             };
@@ -1634,19 +2549,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "recipient": "ada@example.com",
-                 *       "sender": "hello@mail.example.com",
-                 *       "subject": "Hi {{name}}",
-                 *       "html": "<p>Hi {{name}}</p>",
-                 *       "data": {
-                 *         "name": "Ada"
-                 *       },
-                 *       "scheduled_at": "tomorrow at 9am",
-                 *       "timezone": "Europe/London"
-                 *     }
-                 */
                 "application/json": {
                     templateId?: string | number | null;
                     recipient: string | string[];
@@ -1689,17 +2591,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "scheduled": true,
-                     *       "scheduled_send_id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
-                     *       "scheduled_for": "2026-11-27T09:00:00.000Z",
-                     *       "scheduled_for_local": "2026-11-27 09:00",
-                     *       "timezone": "Europe/London",
-                     *       "message": "Email scheduled for 2026-11-27 09:00 (Europe/London)"
-                     *     }
-                     */
                     "application/json": components["schemas"]["AdvancedSendAccepted"];
                 };
             };
@@ -1795,22 +2686,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "recipients": [
-                 *         "ada@example.com",
-                 *         {
-                 *           "email": "alan@example.com",
-                 *           "data": {
-                 *             "name": "Alan"
-                 *           }
-                 *         }
-                 *       ],
-                 *       "sender": "hello@mail.example.com",
-                 *       "subject": "News",
-                 *       "html": "<p>News</p>"
-                 *     }
-                 */
                 "application/json": {
                     templateId?: string | null;
                     sender: string;
@@ -2838,13 +3713,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Welcome",
-                 *       "subject": "Hi {{name}}",
-                 *       "html": "<p>Hi {{name}}</p>"
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     html: string;
@@ -3067,13 +3935,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com",
-                 *       "sender_name": "Example",
-                 *       "sender_email": "hello@mail.example.com"
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                     sender_name: string;
@@ -3181,11 +4042,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com"
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                 };
@@ -3250,11 +4106,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com"
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                 };
@@ -3319,12 +4170,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "owner@example.com",
-                 *       "name": "Owner"
-                 *     }
-                 */
                 "application/json": {
                     email: string;
                     name?: string;
@@ -3652,12 +4497,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Acme",
-                 *       "external_key": "acme-1"
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     timezone?: string | null;
@@ -3816,12 +4655,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "timezone": "Europe/Paris",
-                 *       "webhook_url": "https://hooks.example.com/mail"
-                 *     }
-                 */
                 "application/json": {
                     name?: string;
                     timezone?: string | null;
@@ -3981,15 +4814,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.acme.com",
-                 *       "sender": {
-                 *         "name": "Acme",
-                 *         "email": "hello@mail.acme.com"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                     sender: {
@@ -4188,12 +5012,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Acme",
-                 *       "email": "news@mail.acme.com"
-                 *     }
-                 */
                 "application/json": {
                     name?: string;
                     email?: string;
@@ -4669,12 +5487,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "format": "csv",
-                 *       "content": "email,first_name\nada@example.com,Ada\n"
-                 *     }
-                 */
                 "application/json": {
                     format: string;
                     content?: string;
@@ -4919,14 +5731,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "data": {
-                 *         "plan": "pro"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     email: string;
                     data?: {
@@ -5604,28 +6408,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "VIP buyers",
-                 *       "filter": {
-                 *         "match": "all",
-                 *         "conditions": [
-                 *           {
-                 *             "tags": {
-                 *               "any": [
-                 *                 "vip"
-                 *               ]
-                 *             }
-                 *           },
-                 *           {
-                 *             "event": "purchase",
-                 *             "done": true,
-                 *             "within_days": 30
-                 *           }
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     description?: string | null;
@@ -5949,15 +6731,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "event": "signed_up",
-                 *       "properties": {
-                 *         "plan": "pro"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     email: string;
                     event: string;
@@ -6027,16 +6800,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "events": [
-                 *         {
-                 *           "email": "ada@example.com",
-                 *           "event": "signed_up"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     events: {
                         email: string;
@@ -6162,15 +6925,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "November newsletter",
-                 *       "templateId": "00000000-0000-4000-8000-000000000001",
-                 *       "senderProfileId": "00000000-0000-4000-8000-000000000002",
-                 *       "selectAllRecipients": true,
-                 *       "recipientCount": 1000
-                 *     }
-                 */
                 "application/json": {
                     /** @description At most 200 characters once trimmed */
                     name: string;
@@ -6720,6 +7474,852 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhookEmailSend: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSendEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailDeliveryEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailBounce: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailBounceEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailComplaint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailComplaintEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailReject: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRejectEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailDeliverydelay: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailDeliveryDelayEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailOpen: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailOpenEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailClick: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailClickEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailSuppressed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSuppressedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailInbound: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailInboundEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDomainVerified: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainVerifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDomainFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDomainSendReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainSendReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSenderVerified: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SenderVerifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSenderFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SenderFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSuppressionAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppressionAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSuppressionRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppressionRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
