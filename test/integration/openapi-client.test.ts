@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createMailroomClient } from '@mailroom/client';
 import { chromium, type Browser } from 'playwright-core';
+import { firstMail } from '../../clients/typescript/examples/first-mail';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
@@ -78,7 +79,7 @@ describe('GET /docs', () => {
     expect(await zipped.text()).toBe(script);
   });
 
-  browserTest('renders the operations in a browser, with no CSP violation and nothing fetched from elsewhere', async () => {
+  browserTest('renders the operations, their answers' examples and the webhooks in a browser, with no CSP violation and nothing fetched from elsewhere', async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     const foreign: string[] = [];
@@ -93,6 +94,10 @@ describe('GET /docs', () => {
       return (doc.querySelector('rapi-doc')?.shadowRoot?.textContent ?? '').includes(needle);
     };
     await page.waitForFunction(rendered, 'Send one email to up to 50 recipients', { timeout: 20_000 });
+    // The typed answers with their examples, and the webhooks section (RapiDoc lists each event as a WEBHOOK item).
+    for (const needle of ['Email queued for sending', 'email.inbound', 'suppression.removed', 'X-Svc-Signature']) {
+      await page.waitForFunction(rendered, needle, { timeout: 5_000 });
+    }
     await page.close();
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
@@ -112,6 +117,12 @@ describe('the typed client (clients/typescript)', () => {
     const activity = await client().GET('/v1/activity/{id}', { params: { path: { id: data!.email_id! } } });
     expect(activity.response.status).toBe(200);
     expect(activity.data).toMatchObject({ data: { id: data!.email_id, recipient_primary: 'ada@example.com', subject: 'From the client' } });
+  });
+
+  test('the first-mail example (clients/typescript/examples) sends and reads the status of its activity', async () => {
+    const result = await firstMail({ baseUrl: cloud.baseUrl, apiKey: cloud.seed.live_key, from: cloud.seed.sender_email, to: 'grace@example.com' });
+    expect(result.emailId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(['queued', 'sent', 'delivered']).toContain(result.currentStatus);
   });
 
   test('answers the part-7 message as a typed error', async () => {

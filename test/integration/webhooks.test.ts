@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { verifyWebhook } from '@mailroom/client';
 import { Webhook } from 'standardwebhooks';
 import { refreshConfig } from '../../shared/config';
 import { overrideServices, services } from '../../shared/container';
@@ -124,11 +125,12 @@ async function secretOf(key: string): Promise<string> {
   return res.body.secret as string;
 }
 
-/** Both signatures of a received hook verify with `secret`. */
+/** Both signatures of a received hook verify with `secret`: by hand, with the standardwebhooks library, and with the client's verifyWebhook. */
 function expectSigned(hook: Hook, secret: string) {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   expect(hook.headers['x-svc-signature']).toBe(`sha256=${createHmac('sha256', key).update(hook.raw).digest('hex')}`);
   expect(new Webhook(secret).verify(hook.raw, hook.headers)).toEqual(hook.body);
+  expect(verifyWebhook(hook.raw, hook.headers, secret)).toEqual(hook.body);
 }
 
 /** Deliveries put straight on the webhooks queue (for kinds the test cannot produce end to end). */
@@ -293,6 +295,8 @@ describe('deliveries through the whole pipeline', () => {
       expect(hook.body).not.toHaveProperty('environment');
       expectSigned(hook, devSecret);
       expect(() => new Webhook(secret).verify(hook.raw, hook.headers)).toThrow();
+      expect(() => verifyWebhook(hook.raw, hook.headers, secret)).toThrow('webhook-signature does not match');
+      expect(() => verifyWebhook(hook.raw.replace('"is_test":true', '"is_test":false'), hook.headers, devSecret)).toThrow('webhook-signature does not match');
     }
   });
 
