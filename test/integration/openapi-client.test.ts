@@ -79,7 +79,7 @@ describe('GET /docs', () => {
     expect(await zipped.text()).toBe(script);
   });
 
-  browserTest('renders the operations, their answers' examples and the webhooks in a browser, with no CSP violation and nothing fetched from elsewhere', async () => {
+  browserTest('renders the operations, the examples of their answers and the webhooks in a browser, with no CSP violation and nothing fetched from elsewhere', async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     const foreign: string[] = [];
