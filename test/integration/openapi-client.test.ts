@@ -89,14 +89,21 @@ describe('GET /docs', () => {
     await page.goto(`${cloud.baseUrl}/docs`);
     // A function, not a string: Playwright evals a string predicate inside the page, which the
     // docs page's CSP (no 'unsafe-eval') rightly refuses. The test's TypeScript has no DOM types.
+    // RapiDoc draws answers in elements with shadow roots of their own: the text of each is read too.
     const rendered = (needle: string) => {
-      const doc = (globalThis as unknown as { document: { querySelector(s: string): { shadowRoot?: { textContent: string | null } } | null } }).document;
-      return (doc.querySelector('rapi-doc')?.shadowRoot?.textContent ?? '').includes(needle);
+      type Node = { textContent: string | null; querySelectorAll(s: string): Iterable<{ shadowRoot?: Node | null }> };
+      const text = (node: Node): string => {
+        let all = node.textContent ?? '';
+        for (const element of node.querySelectorAll('*')) if (element.shadowRoot) all += text(element.shadowRoot);
+        return all;
+      };
+      const root = (globalThis as unknown as { document: { querySelector(s: string): { shadowRoot?: Node | null } | null } }).document.querySelector('rapi-doc')?.shadowRoot;
+      return root ? text(root).includes(needle) : false;
     };
-    await page.waitForFunction(rendered, 'Send one email to up to 50 recipients', { timeout: 20_000 });
-    // The typed answers with their examples, and the webhooks section (RapiDoc lists each event as a WEBHOOK item).
-    for (const needle of ['Email queued for sending', 'email.inbound', 'suppression.removed', 'X-Svc-Signature']) {
-      await page.waitForFunction(rendered, needle, { timeout: 5_000 });
+    await page.waitForFunction(rendered, 'Send one email to up to 50 recipients', { timeout: 20_000, polling: 250 });
+    // A typed answer with its example (POST /v1/send-email's 200), and the webhooks: each event, its headers and example.
+    for (const needle of ['Email queued for sending', 'email.inbound', 'suppression.removed', 'X-Svc-Signature', 'msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e']) {
+      await page.waitForFunction(rendered, needle, { timeout: 5_000, polling: 250 });
     }
     await page.close();
     expect(errors).toEqual([]);
