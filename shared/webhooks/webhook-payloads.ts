@@ -28,7 +28,7 @@ function projectEnvelope<D extends z.ZodMiniType>(name: string, data: D) {
 }
 
 /** The extra `data` fields of each kind of the shared outbound payload (part 6's table). */
-const emailExtras: Record<EmailEventKind, z.ZodMiniRawShape> = {
+const emailExtras: Record<EmailEventKind, Record<string, z.ZodMiniType>> = {
   send: {},
   delivery: {},
   bounce: {
