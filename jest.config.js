@@ -2,7 +2,9 @@
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }] };
 // middy and request-filtering-agent ship ES modules only: let swc turn them into CommonJS for jest.
 const transformIgnorePatterns = ['/node_modules/(?!@middy|request-filtering-agent)'];
-const common = { transform, transformIgnorePatterns, testEnvironment: 'node', setupFiles: ['<rootDir>/test/setup-env.ts'] };
+// The client package answers with its build (dist/, not committed); tests use its source.
+const moduleNameMapper = { '^@mailroom/client$': '<rootDir>/clients/typescript/src/index.ts' };
+const common = { transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node', setupFiles: ['<rootDir>/test/setup-env.ts'] };
 
 module.exports = {
   // A global option: jest ignores testTimeout inside a project. Integration tests wait for workers

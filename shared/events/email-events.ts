@@ -30,9 +30,15 @@ function envelope(name: string, activity: Activity, now: string, data: Record<st
   return event;
 }
 
+/** The kinds of the shared outbound payload (part 6): each is published as `email.<kind>`. */
+export const EMAIL_EVENT_KINDS = ['send', 'delivery', 'bounce', 'complaint', 'reject', 'deliverydelay', 'open', 'click'] as const;
+
+/** One of EMAIL_EVENT_KINDS. */
+export type EmailEventKind = (typeof EMAIL_EVENT_KINDS)[number];
+
 /** email.send, email.delivery, email.bounce, email.complaint, email.reject, email.deliverydelay, email.open, email.click. */
 export function emailEvent(
-  kind: 'send' | 'delivery' | 'bounce' | 'complaint' | 'reject' | 'deliverydelay' | 'open' | 'click',
+  kind: EmailEventKind,
   activity: Activity,
   input: { now: string; eventTimestamp: string; recipient?: string; messageId?: string | null; extra?: Record<string, unknown> },
 ): ServiceEvent {

@@ -40,6 +40,13 @@ function rewriteRefs(value: unknown): unknown {
   );
 }
 
+/**
+ * A media type's example as a one-entry `examples` map. RapiDoc 9.3.8 reads a singular `example`
+ * object as if it were such a map, so it never shows one and throws on a top-level null field
+ * ("Cannot read properties of null (reading 'value')"), which stopped the docs page.
+ */
+const examples = (value: unknown) => (value === undefined ? {} : { examples: { example: { value } } });
+
 /** `{name}` path parameters of an API Gateway path. */
 const pathParameters = (path: string) =>
   [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
@@ -63,7 +70,7 @@ function operation(components: Components, route: RouteDescription) {
     Object.entries(allAnswers(route)).map(([status, answer]) => {
       const contentType = answer.contentType ?? 'application/json';
       const content = answer.schema
-        ? { content: { [contentType]: { schema: components.convert(answer.schema, 'output'), ...(answer.example === undefined ? {} : { example: answer.example }) } } }
+        ? { content: { [contentType]: { schema: components.convert(answer.schema, 'output'), ...examples(answer.example) } } }
         : {};
       return [status, { description: answer.description, ...content }];
     }),
@@ -79,7 +86,7 @@ function operation(components: Components, route: RouteDescription) {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: components.convert(route.body, 'input'), ...(route.bodyExample === undefined ? {} : { example: route.bodyExample }) } },
+            content: { 'application/json': { schema: components.convert(route.body, 'input'), ...examples(route.bodyExample) } },
           },
         }
       : {}),
@@ -93,6 +100,8 @@ export interface DocumentExtras {
   readonly serverUrl?: string;
   /** The `webhooks` section (OpenAPI 3.1): every event the service posts, by name. */
   readonly webhooks?: (components: { convert(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema }) => Record<string, unknown>;
+  /** Tags besides the endpoint groups' (the webhooks' own). */
+  readonly tags?: readonly { name: string; description: string }[];
 }
 
 /** The document's version; the typed client's package follows it. */
@@ -114,7 +123,7 @@ export function openApiDocument(routes: readonly RouteDescription[], options: Do
       description: 'Self-hostable email API on Amazon SES. Authenticate with `Authorization: Bearer <API_KEY>` (sk_live_, sk_proj_, sk_test_; sk_partner_ on /v1/partner).',
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
-    tags: Object.entries(endpointGroups).map(([name, group]) => ({ name, description: group.description })),
+    tags: [...Object.entries(endpointGroups).map(([name, group]) => ({ name, description: group.description })), ...(options.tags ?? [])],
     paths,
     ...(webhooks ? { webhooks } : {}),
     components: {

@@ -8,6 +8,7 @@ import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import type { WebhookJob } from '../../shared/webhooks/webhook-job';
+import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**
@@ -48,6 +49,8 @@ beforeAll(async () => {
 afterAll(async () => {
   sqs?.destroy();
   await cloud?.stop();
+  // Each payload the fan-out would deliver is the one its event's schema (and the OpenAPI document) describes.
+  expect(deliveries.map((d) => webhookPayloadProblem(d.event)).filter(Boolean)).toEqual([]);
 });
 
 /** Every delivery seen on the webhooks queue (each read once, kept invisible). */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { createMailroomClient } from '@mailroom/client';
 import { chromium, type Browser } from 'playwright-core';
+import { firstMail } from '../../clients/typescript/examples/first-mail';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
@@ -78,7 +79,7 @@ describe('GET /docs', () => {
     expect(await zipped.text()).toBe(script);
   });
 
-  browserTest('renders the operations in a browser, with no CSP violation and nothing fetched from elsewhere', async () => {
+  browserTest('renders the operations, the examples of their answers and the webhooks in a browser, with no CSP violation and nothing fetched from elsewhere', async () => {
     const page = await browser!.newPage();
     const errors: string[] = [];
     const foreign: string[] = [];
@@ -88,11 +89,22 @@ describe('GET /docs', () => {
     await page.goto(`${cloud.baseUrl}/docs`);
     // A function, not a string: Playwright evals a string predicate inside the page, which the
     // docs page's CSP (no 'unsafe-eval') rightly refuses. The test's TypeScript has no DOM types.
+    // RapiDoc draws answers in elements with shadow roots of their own: the text of each is read too.
     const rendered = (needle: string) => {
-      const doc = (globalThis as unknown as { document: { querySelector(s: string): { shadowRoot?: { textContent: string | null } } | null } }).document;
-      return (doc.querySelector('rapi-doc')?.shadowRoot?.textContent ?? '').includes(needle);
+      type Node = { textContent: string | null; querySelectorAll(s: string): Iterable<{ shadowRoot?: Node | null }> };
+      const text = (node: Node): string => {
+        let all = node.textContent ?? '';
+        for (const element of node.querySelectorAll('*')) if (element.shadowRoot) all += text(element.shadowRoot);
+        return all;
+      };
+      const root = (globalThis as unknown as { document: { querySelector(s: string): { shadowRoot?: Node | null } | null } }).document.querySelector('rapi-doc')?.shadowRoot;
+      return root ? text(root).includes(needle) : false;
     };
-    await page.waitForFunction(rendered, 'Send one email to up to 50 recipients', { timeout: 20_000 });
+    await page.waitForFunction(rendered, 'Send one email to up to 50 recipients', { timeout: 20_000, polling: 250 });
+    // A typed answer with its example (POST /v1/send-email's 200), and the webhooks: each event, its headers and example.
+    for (const needle of ['Email queued for sending', 'email.inbound', 'suppression.removed', 'X-Svc-Signature', 'msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e']) {
+      await page.waitForFunction(rendered, needle, { timeout: 5_000, polling: 250 });
+    }
     await page.close();
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
@@ -112,6 +124,12 @@ describe('the typed client (clients/typescript)', () => {
     const activity = await client().GET('/v1/activity/{id}', { params: { path: { id: data!.email_id! } } });
     expect(activity.response.status).toBe(200);
     expect(activity.data).toMatchObject({ data: { id: data!.email_id, recipient_primary: 'ada@example.com', subject: 'From the client' } });
+  });
+
+  test('the first-mail example (clients/typescript/examples) sends and reads the status of its activity', async () => {
+    const result = await firstMail({ baseUrl: cloud.baseUrl, apiKey: cloud.seed.live_key, from: cloud.seed.sender_email, to: 'grace@example.com' });
+    expect(result.emailId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(['queued', 'sent', 'delivered']).toContain(result.currentStatus);
   });
 
   test('answers the part-7 message as a typed error', async () => {

@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { verifyWebhook } from '@mailroom/client';
 import { Webhook } from 'standardwebhooks';
 import { refreshConfig } from '../../shared/config';
 import { overrideServices, services } from '../../shared/container';
@@ -9,6 +10,8 @@ import { putDomain } from '../../shared/domains/domain-repository';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { createProject } from '../../shared/projects/project-service';
 import type { WebhookJob } from '../../shared/webhooks/webhook-job';
+import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';
+import { webhookExamples } from '../../shared/openapi/webhooks-section';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /** One POST the receiver got. */
@@ -21,9 +24,14 @@ interface Hook {
   at: number;
 }
 
-/** A webhook receiver on loopback that records every POST and fails the first N of an (path, event). */
+/**
+ * A webhook receiver on loopback that records every POST and fails the first N of an (path, event).
+ * Every body is checked against its event's schema (shared/webhooks/webhook-payloads.ts, the one
+ * the OpenAPI document and the client's types show); a mismatch fails the file in afterAll.
+ */
 class Receiver {
   readonly hooks: Hook[] = [];
+  readonly mismatches: string[] = [];
   private readonly failures = new Map<string, number>();
   private server!: http.Server;
   base = '';
@@ -41,6 +49,8 @@ class Receiver {
           /* recorded as is */
         }
         const path = req.url ?? '';
+        const problem = webhookPayloadProblem(body);
+        if (problem) this.mismatches.push(`${path}: ${problem}`);
         const key = `${path}|${body.event}`;
         const left = this.failures.get(key) ?? 0;
         const status = left > 0 ? 500 : 200;
@@ -115,11 +125,12 @@ async function secretOf(key: string): Promise<string> {
   return res.body.secret as string;
 }
 
-/** Both signatures of a received hook verify with `secret`. */
+/** Both signatures of a received hook verify with `secret`: by hand, with the standardwebhooks library, and with the client's verifyWebhook. */
 function expectSigned(hook: Hook, secret: string) {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   expect(hook.headers['x-svc-signature']).toBe(`sha256=${createHmac('sha256', key).update(hook.raw).digest('hex')}`);
   expect(new Webhook(secret).verify(hook.raw, hook.headers)).toEqual(hook.body);
+  expect(verifyWebhook(hook.raw, hook.headers, secret)).toEqual(hook.body);
 }
 
 /** Deliveries put straight on the webhooks queue (for kinds the test cannot produce end to end). */
@@ -178,7 +189,14 @@ afterAll(async () => {
   sqs?.destroy();
   await cloud?.stop();
   await receiver.stop();
+  expect(receiver.mismatches).toEqual([]);
 });
+
+/** An event of the documented example's shape, for this project (deliveries put straight on the queue are checked too). */
+function documented(event: string, projectId: string, data: Record<string, unknown> = {}) {
+  const example = webhookExamples[event] as { data: Record<string, unknown> };
+  return { ...example, timestamp: new Date().toISOString(), project_id: projectId, data: { ...example.data, ...data } } as WebhookJob['event'];
+}
 
 describe('the webhook secret', () => {
   test('is created on first read (one secret even for concurrent first readers), stable, and replaced by rotate', async () => {
@@ -277,6 +295,8 @@ describe('deliveries through the whole pipeline', () => {
       expect(hook.body).not.toHaveProperty('environment');
       expectSigned(hook, devSecret);
       expect(() => new Webhook(secret).verify(hook.raw, hook.headers)).toThrow();
+      expect(() => verifyWebhook(hook.raw, hook.headers, secret)).toThrow('webhook-signature does not match');
+      expect(() => verifyWebhook(hook.raw.replace('"is_test":true', '"is_test":false'), hook.headers, devSecret)).toThrow('webhook-signature does not match');
     }
   });
 
@@ -399,7 +419,7 @@ describe('retries and failures', () => {
       project_id: p.id,
       url: `${receiver.base}/inbound`,
       max_attempts: 1,
-      event: { event: 'email.inbound', timestamp: new Date().toISOString(), project_id: p.id, is_test: false, data: { activity_id: activityId } },
+      event: documented('email.inbound', p.id, { activity_id: activityId, thread_id: activityId }),
     });
     await receiver.waitFor((h) => h.path === '/inbound' && h.body.data?.activity_id === activityId);
     const [failure] = await waitForFailures(p.liveKey, 1);
@@ -414,7 +434,7 @@ describe('retries and failures', () => {
     receiver.failNext('/paged', 'domain.verified', 1000);
     const jobs: WebhookJob[] = [];
     for (let i = 0; i < 3; i++) {
-      jobs.push(await enqueueJob({ project_id: p.id, url: `${receiver.base}/paged`, max_attempts: 1, event: { event: 'domain.verified', timestamp: new Date().toISOString(), project_id: p.id, data: { domain: `d${i}.org` } } }));
+      jobs.push(await enqueueJob({ project_id: p.id, url: `${receiver.base}/paged`, max_attempts: 1, event: documented('domain.verified', p.id, { domain: `d${i}.org` }) }));
       await waitForFailures(p.liveKey, i + 1);
       await sleep(20);
     }
@@ -439,7 +459,7 @@ describe('retries and failures', () => {
         project_id: p.id,
         url: `${receiver.base}/private`,
         max_attempts: 1,
-        event: { event: 'domain.failed', timestamp: new Date().toISOString(), project_id: p.id, data: {} },
+        event: documented('domain.failed', p.id),
       });
       const [failure] = await waitForFailures(p.liveKey, 1);
       expect(failure).toMatchObject({ delivery_id: job.delivery_id, last_status: null, last_error: expect.stringMatching(/private address/) });

@@ -1,11 +1,14 @@
 /**
  * The typed Mailroom client: openapi-fetch over the types openapi-typescript generates from
- * openapi/openapi.json (`npm run openapi` at the repository root regenerates them).
+ * openapi/openapi.json (`npm run openapi` at the repository root regenerates them), and
+ * `verifyWebhook` for the events the service posts.
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema';
 
-export type { paths, components, operations } from './schema';
+export type { paths, components, operations, webhooks } from './schema';
+export { verifyWebhook, WebhookVerificationError } from './webhooks';
+export type { VerifyWebhookOptions, WebhookEvent, WebhookEventName, WebhookHeaders, WebhookPayload } from './webhooks';
 
 /** Options of a client: where the API is and the key it calls with. */
 export interface MailroomClientOptions {

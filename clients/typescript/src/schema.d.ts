@@ -1340,7 +1340,368 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "email.send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.send
+         * @description email.send: The send was accepted by SES and dispatched. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.delivery
+         * @description email.delivery: The recipient's mail server accepted the mail. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.bounce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.bounce
+         * @description email.bounce: The mail bounced. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailBounce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.complaint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.complaint
+         * @description email.complaint: The recipient marked the mail as spam. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailComplaint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.reject
+         * @description email.reject: SES rejected the mail before it went out. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.deliverydelay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.deliverydelay
+         * @description email.deliverydelay: Delivery is temporarily delayed. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailDeliverydelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.open
+         * @description email.open: The open pixel was loaded. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailOpen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.click
+         * @description email.click: A tracked link was clicked. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.suppressed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.suppressed
+         * @description email.suppressed: an API send was blocked because its recipient is suppressed (not for campaigns or automations). Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailSuppressed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.failed
+         * @description email.failed: an API send failed for good (once, on the final failure). Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.inbound
+         * @description email.inbound: the recipient replied (one attempt only). Delivered with one attempt only; timeout 10 s per attempt.
+         */
+        post: operations["webhookEmailInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.verified
+         * @description domain.verified: the domain and DKIM are verified. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookDomainVerified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.failed
+         * @description domain.failed: the domain verification failed. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookDomainFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.send_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.send_ready
+         * @description domain.send_ready: the domain can send (possibly before DKIM finishes). Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookDomainSendReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sender.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sender.verified
+         * @description sender.verified: a magic-link sender is confirmed and can send. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSenderVerified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sender.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * sender.failed
+         * @description sender.failed: a magic-link sender verification failed or expired. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSenderFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "suppression.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * suppression.added
+         * @description suppression.added: an address was suppressed automatically after a hard bounce or a complaint. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSuppressionAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "suppression.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * suppression.removed
+         * @description suppression.removed: an address was removed from the suppression list. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookSuppressionRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description One event of a mail's timeline; the timeline is ordered by `event_timestamp`, ascending */
@@ -2016,6 +2377,37 @@ export interface components {
             verification_status: "pending" | "verified" | "failed";
             dns_records: components["schemas"]["DnsRecord"][];
         };
+        /** @description domain.failed: the domain verification failed */
+        DomainFailedEvent: {
+            /** @constant */
+            event: "domain.failed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                domain: string;
+                /** @constant */
+                verification_status: "failed";
+                /** @enum {string} */
+                previous_verification_status: "pending" | "verified" | "failed";
+                /** @constant */
+                can_send: false;
+                details: {
+                    /** @description SES's status of the domain */
+                    domain_verification: string;
+                    /** @description SES's status of DKIM */
+                    dkim_verification: string;
+                };
+            };
+        };
         /** @description The health of every domain of the project, and how many are in each status */
         DomainHealth: {
             summary: {
@@ -2097,6 +2489,27 @@ export interface components {
             };
             /** @description True when an earlier registration of the domain was reconciled */
             reused: boolean;
+        };
+        /** @description domain.send_ready: the domain can send (possibly before DKIM finishes) */
+        DomainSendReadyEvent: {
+            /** @constant */
+            event: "domain.send_ready";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                domain: string;
+                /** @constant */
+                can_send: true;
+            };
         };
         /** @description Figures per sender domain over a period, from daily counters */
         DomainStats: {
@@ -2190,6 +2603,36 @@ export interface components {
             dkim_verification: string;
             mail_from_status: string;
         };
+        /** @description domain.verified: the domain and DKIM are verified */
+        DomainVerifiedEvent: {
+            /** @constant */
+            event: "domain.verified";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                domain: string;
+                /** @constant */
+                verification_status: "verified";
+                /** @enum {string} */
+                previous_verification_status: "pending" | "verified" | "failed";
+                can_send: boolean;
+                details: {
+                    /** @description SES's status of the domain */
+                    domain_verification: string;
+                    /** @description SES's status of DKIM */
+                    dkim_verification: string;
+                };
+            };
+        };
         /** @description The same subject within 60 minutes, or the same name and template within 24 hours while not finished: resend with `confirmDuplicate: true` to create it anyway */
         DuplicateCampaign: {
             /** @constant */
@@ -2205,6 +2648,420 @@ export interface components {
              */
             existingCampaignId: string;
             existingCampaignStatus: components["schemas"]["CampaignStatus"];
+        };
+        /** @description email.bounce: The mail bounced */
+        EmailBounceEvent: {
+            /** @constant */
+            event: "email.bounce";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "bounce";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+                /** @description SES bounce type: `Permanent`, `Transient` or `Undetermined` */
+                bounce_type: string;
+                /** @description SES bounce subtype: `General`, `NoEmail`, `Suppressed`, ... */
+                bounce_subtype: string;
+            };
+        };
+        /** @description email.click: A tracked link was clicked */
+        EmailClickEvent: {
+            /** @constant */
+            event: "email.click";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "click";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+                /** @description The link the recipient followed */
+                url_clicked: string;
+            };
+        };
+        /** @description email.complaint: The recipient marked the mail as spam */
+        EmailComplaintEvent: {
+            /** @constant */
+            event: "email.complaint";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "complaint";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+                complaint_feedback_type: string | null;
+            };
+        };
+        /** @description email.deliverydelay: Delivery is temporarily delayed */
+        EmailDeliveryDelayEvent: {
+            /** @constant */
+            event: "email.deliverydelay";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "deliverydelay";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.delivery: The recipient's mail server accepted the mail */
+        EmailDeliveryEvent: {
+            /** @constant */
+            event: "email.delivery";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "delivery";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.failed: an API send failed for good (once, on the final failure) */
+        EmailFailedEvent: {
+            /** @constant */
+            event: "email.failed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /** Format: uuid */
+                activity_id: string;
+                message_id: null;
+                recipient: string;
+                /** @constant */
+                event_type: "failed";
+                /** Format: date-time */
+                event_timestamp: string;
+                /** @enum {string} */
+                error_code: "sender_not_verified" | "rejected" | "rate_limit_exhausted" | "attachment_error" | "sender_domain_unauthenticated" | "quota_exceeded" | "template_error" | "send_failed";
+                error_message: string;
+                /** @description True when resending the same email would fail again */
+                permanent: boolean;
+            };
+        };
+        /** @description email.inbound: the recipient replied (one attempt only) */
+        EmailInboundEvent: {
+            /** @constant */
+            event: "email.inbound";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity of the mail replied to
+                 */
+                activity_id: string;
+                /**
+                 * Format: uuid
+                 * @description The same as activity_id: every reply to one sent mail has the same thread
+                 */
+                thread_id: string;
+                /** @constant */
+                event_type: "inbound";
+                /** Format: date-time */
+                event_timestamp: string;
+                message_id: string | null;
+                in_reply_to: string | null;
+                from: {
+                    address: string;
+                    name: string | null;
+                } | null;
+                to: {
+                    address: string;
+                    name: string | null;
+                }[];
+                subject: string;
+                text: string | null;
+                html: string | null;
+                attachments: {
+                    filename: string | null;
+                    content_type: string;
+                    /** @description Decoded size in bytes */
+                    size: number;
+                    /** @description The content, base64 */
+                    content: string;
+                }[];
+                /** Format: date-time */
+                received_at: string;
+            };
+        };
+        /** @description email.open: The open pixel was loaded */
+        EmailOpenEvent: {
+            /** @constant */
+            event: "email.open";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "open";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.reject: SES rejected the mail before it went out */
+        EmailRejectEvent: {
+            /** @constant */
+            event: "email.reject";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "reject";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.send: The send was accepted by SES and dispatched */
+        EmailSendEvent: {
+            /** @constant */
+            event: "email.send";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for mail sent with a `sk_test_` key */
+            is_test: boolean;
+            /** @description The custom environment the send named (only when it named one) */
+            environment?: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The activity (one per recipient) the event is about
+                 */
+                activity_id: string;
+                recipient: string;
+                /** @constant */
+                event_type: "send";
+                /**
+                 * Format: date-time
+                 * @description When the event itself happened
+                 */
+                event_timestamp: string;
+                /** @description SES's message id; absent on some opens and clicks recorded by the service's own pixel and redirect */
+                message_id?: string;
+            };
+        };
+        /** @description email.suppressed: an API send was blocked because its recipient is suppressed (not for campaigns or automations) */
+        EmailSuppressedEvent: {
+            /** @constant */
+            event: "email.suppressed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                email: string;
+                /** Format: uuid */
+                activity_id: string;
+                email_type: string;
+                /** Format: date-time */
+                suppressed_at: string;
+                /** @enum {string} */
+                suppression_reason: "bounce" | "complaint" | "unsubscribe" | "manual";
+                suppression_source: string;
+                suppression_description: string | null;
+            };
         };
         /** @description An error: its message, and the extra fields some errors name (`code`, `campaigns`...) */
         Error: {
@@ -2968,6 +3825,25 @@ export interface components {
              */
             project_id: string;
         };
+        /** @description sender.failed: a magic-link sender verification failed or expired */
+        SenderFailedEvent: {
+            /** @constant */
+            event: "sender.failed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                sender_email: string;
+            };
+        };
         /** @description A sender address of the project and whether it can send */
         SenderProfile: {
             /**
@@ -2988,6 +3864,83 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             created_at: string;
+        };
+        /** @description sender.verified: a magic-link sender is confirmed and can send */
+        SenderVerifiedEvent: {
+            /** @constant */
+            event: "sender.verified";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                identity_id: string;
+                sender_email: string;
+                /** @constant */
+                can_send: true;
+            };
+        };
+        /** @description suppression.added: an address was suppressed automatically after a hard bounce or a complaint */
+        SuppressionAddedEvent: {
+            /** @constant */
+            event: "suppression.added";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                email: string;
+                source: string;
+                description: string | null;
+                /** Format: date-time */
+                suppressed_at: string;
+                /** @constant */
+                reason: "complaint";
+                complaint_feedback_type: string | null;
+            } | {
+                email: string;
+                source: string;
+                description: string | null;
+                /** Format: date-time */
+                suppressed_at: string;
+                /** @enum {string} */
+                reason: "bounce" | "unsubscribe" | "manual";
+                bounce_type: string | null;
+                bounce_subtype: string | null;
+            };
+        };
+        /** @description suppression.removed: an address was removed from the suppression list */
+        SuppressionRemovedEvent: {
+            /** @constant */
+            event: "suppression.removed";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                email: string;
+                /** Format: date-time */
+                removed_at: string;
+                removed_by: string;
+            };
         };
         /** @description Queued (with the template and variables used), or skipped: the recipient is suppressed */
         TemplateSendAccepted: {
@@ -3070,14 +4023,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "recipient_email": "ada@example.com",
-                 *       "sender_email": "hello@mail.example.com",
-                 *       "subject": "Welcome",
-                 *       "html_body": "<p>Hello Ada</p>"
-                 *     }
-                 */
                 "application/json": {
                     recipient_email: string | string[];
                     sender_email: string;
@@ -3104,13 +4049,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Email queued for sending",
-                     *       "email_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87"
-                     *     }
-                     */
                     "application/json": components["schemas"]["SendAccepted"];
                 };
             };
@@ -3197,16 +4135,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "template_id": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
-                 *       "recipient_email": "ada@example.com",
-                 *       "sender_email": "hello@mail.example.com",
-                 *       "variables": {
-                 *         "name": "Ada"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     template_id?: string | null;
                     /** @description Per-project short id; read only without template_id */
@@ -3231,19 +4159,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Email queued for sending",
-                     *       "email_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *       "template_id": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
-                     *       "template_internal_id": null,
-                     *       "variables_used": [
-                     *         "name"
-                     *       ],
-                     *       "used_cached_html": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["TemplateSendAccepted"];
                 };
             };
@@ -3339,19 +4254,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "recipient": "ada@example.com",
-                 *       "sender": "hello@mail.example.com",
-                 *       "subject": "Hi {{name}}",
-                 *       "html": "<p>Hi {{name}}</p>",
-                 *       "data": {
-                 *         "name": "Ada"
-                 *       },
-                 *       "scheduled_at": "tomorrow at 9am",
-                 *       "timezone": "Europe/London"
-                 *     }
-                 */
                 "application/json": {
                     templateId?: string | number | null;
                     recipient: string | string[];
@@ -3394,17 +4296,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "scheduled": true,
-                     *       "scheduled_send_id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
-                     *       "scheduled_for": "2026-11-27T09:00:00.000Z",
-                     *       "scheduled_for_local": "2026-11-27 09:00",
-                     *       "timezone": "Europe/London",
-                     *       "message": "Email scheduled for 2026-11-27 09:00 (Europe/London)"
-                     *     }
-                     */
                     "application/json": components["schemas"]["AdvancedSendAccepted"];
                 };
             };
@@ -3510,49 +4401,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "email_type": "transactional",
-                     *         "campaign_id": null,
-                     *         "automation_run_id": null,
-                     *         "template_id": null,
-                     *         "message_id": "0100019a6c2f5e1b-4d3c2b1a-9f8e-4d7c-b6a5-1e2d3c4b5a69-000000",
-                     *         "subject": "Your receipt",
-                     *         "sender_email": "hello@mail.example.com",
-                     *         "sender_name": "Example Shop",
-                     *         "recipient_primary": "ada@example.com",
-                     *         "current_status": "delivered",
-                     *         "is_test": false,
-                     *         "environment": null,
-                     *         "sent_at": "2026-11-26T09:30:01.204Z",
-                     *         "delivered_at": "2026-11-26T09:30:03.871Z",
-                     *         "bounced_at": null,
-                     *         "complained_at": null,
-                     *         "opened_first_at": "2026-11-26T10:02:45.000Z",
-                     *         "clicked_first_at": null,
-                     *         "error_code": null,
-                     *         "error_message": null,
-                     *         "events": [
-                     *           {
-                     *             "id": "7c1d2e3f-4a5b-5c6d-8e7f-0a1b2c3d4e5f",
-                     *             "event_type": "sent",
-                     *             "event_timestamp": "2026-11-26T09:30:01.204Z",
-                     *             "user_agent": null,
-                     *             "ip_address": null,
-                     *             "url_clicked": null,
-                     *             "bounce_type": null,
-                     *             "bounce_subtype": null,
-                     *             "complaint_feedback_type": null,
-                     *             "created_at": "2026-11-26T09:30:01.204Z"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3624,45 +4472,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
-                     *           "created_at": "2026-11-26T09:30:00.000Z",
-                     *           "email_type": "transactional",
-                     *           "campaign_id": null,
-                     *           "automation_run_id": null,
-                     *           "template_id": null,
-                     *           "message_id": "0100019a6c2f5e1b-4d3c2b1a-9f8e-4d7c-b6a5-1e2d3c4b5a69-000000",
-                     *           "subject": "Your receipt",
-                     *           "sender_email": "hello@mail.example.com",
-                     *           "sender_name": "Example Shop",
-                     *           "recipient_primary": "ada@example.com",
-                     *           "current_status": "delivered",
-                     *           "is_test": false,
-                     *           "environment": null,
-                     *           "sent_at": "2026-11-26T09:30:01.204Z",
-                     *           "delivered_at": "2026-11-26T09:30:03.871Z",
-                     *           "bounced_at": null,
-                     *           "complained_at": null,
-                     *           "opened_first_at": "2026-11-26T10:02:45.000Z",
-                     *           "clicked_first_at": null,
-                     *           "error_code": null,
-                     *           "error_message": null
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "page": 1,
-                     *         "per_page": 50,
-                     *         "total": 1,
-                     *         "total_pages": 1,
-                     *         "total_is_estimate": false,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["ActivityList"];
                 };
             };
@@ -3713,28 +4522,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "period": {
-                     *         "since": "2026-10-27T09:30:00.000Z",
-                     *         "until": "2026-11-26T09:30:00.000Z"
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "sender_domain": "mail.example.com",
-                     *           "total_sent": 12840,
-                     *           "total_delivered": 12702,
-                     *           "hard_bounced": 61,
-                     *           "soft_bounced": 77,
-                     *           "complained": 3,
-                     *           "unique_opens": 5120,
-                     *           "unique_clicks": 1304,
-                     *           "hard_bounce_rate": 0.48
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainStats"];
                 };
             };
@@ -3776,13 +4563,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com",
-                 *       "sender_name": "Example",
-                 *       "sender_email": "hello@mail.example.com"
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                     sender_name: string;
@@ -3798,73 +4578,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
-                     *       "domain": "mail.example.com",
-                     *       "verification_status": "pending",
-                     *       "can_send": false,
-                     *       "sender_profile_id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
-                     *       "verification_token": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
-                     *       "dkim_tokens": [
-                     *         "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4",
-                     *         "o3hbm5wqzzt5dnvnb4p4kx7ewk5rtl3e",
-                     *         "h6xgq4nfblr5ny6xowt2c5ldpxsxk2cj"
-                     *       ],
-                     *       "dns_records": [
-                     *         {
-                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
-                     *           "record_type": "TXT",
-                     *           "name": "_amazonses",
-                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
-                     *           "purpose": "provider_verification",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
-                     *           "record_type": "CNAME",
-                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
-                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
-                     *           "record_type": "MX",
-                     *           "name": "send",
-                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
-                     *           "purpose": "return_path",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         }
-                     *       ],
-                     *       "reply_domain": null,
-                     *       "tracking_domain": null,
-                     *       "verification_url": "https://mail-api.example.com/verify/Xq3vL8pN2rT6yW1zB4cF7hJ0kM5sD9gA",
-                     *       "sender": {
-                     *         "from_name": "Example",
-                     *         "from_email": "hello@mail.example.com",
-                     *         "domain_authenticated": false
-                     *       },
-                     *       "reused": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainRegistered"];
                 };
             };
@@ -3930,28 +4643,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "summary": {
-                     *         "total": 1,
-                     *         "healthy": 0,
-                     *         "warning": 1,
-                     *         "critical": 0
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "domain": "mail.example.com",
-                     *           "status": "warning",
-                     *           "can_send": true,
-                     *           "sent": 1250,
-                     *           "hard_bounce_rate": 0.4,
-                     *           "issues": [
-                     *             "No DMARC record found at _dmarc.mail.example.com: publish the DMARC TXT record (p=none is enough to start)."
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainHealth"];
                 };
             };
@@ -3984,11 +4675,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com"
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                 };
@@ -4001,31 +4687,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "domain": "mail.example.com",
-                     *       "reply_domain": {
-                     *         "domain": "reply.mail.example.com",
-                     *         "status": "pending",
-                     *         "records": [
-                     *           {
-                     *             "id": "a05d4f6c-2b8e-4c1f-9a7d-5e6f708192a3",
-                     *             "record_type": "MX",
-                     *             "name": "reply",
-                     *             "value": "inbound-smtp.eu-west-1.amazonaws.com",
-                     *             "priority": 10,
-                     *             "purpose": "reply_mx",
-                     *             "status": "not_set",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": null
-                     *           }
-                     *         ],
-                     *         "last_checked_at": null
-                     *       },
-                     *       "existing": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["ReplyDomainRegistered"];
                 };
             };
@@ -4035,31 +4696,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "domain": "mail.example.com",
-                     *       "reply_domain": {
-                     *         "domain": "reply.mail.example.com",
-                     *         "status": "pending",
-                     *         "records": [
-                     *           {
-                     *             "id": "a05d4f6c-2b8e-4c1f-9a7d-5e6f708192a3",
-                     *             "record_type": "MX",
-                     *             "name": "reply",
-                     *             "value": "inbound-smtp.eu-west-1.amazonaws.com",
-                     *             "priority": 10,
-                     *             "purpose": "reply_mx",
-                     *             "status": "not_set",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": null
-                     *           }
-                     *         ],
-                     *         "last_checked_at": null
-                     *       },
-                     *       "existing": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["ReplyDomainRegistered"];
                 };
             };
@@ -4119,11 +4755,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.example.com"
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                 };
@@ -4136,31 +4767,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "domain": "mail.example.com",
-                     *       "tracking_domain": {
-                     *         "domain": "track.mail.example.com",
-                     *         "status": "pending",
-                     *         "records": [
-                     *           {
-                     *             "id": "b16e5a7d-3c9f-4d2a-8b8e-6f708192a3b4",
-                     *             "record_type": "CNAME",
-                     *             "name": "track",
-                     *             "value": "d111111abcdef8.cloudfront.net",
-                     *             "purpose": "tracking_cname",
-                     *             "status": "not_set",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": null
-                     *           }
-                     *         ],
-                     *         "last_checked_at": null,
-                     *         "https": "pending"
-                     *       },
-                     *       "existing": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["TrackingDomainRegistered"];
                 };
             };
@@ -4170,31 +4776,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "domain": "mail.example.com",
-                     *       "tracking_domain": {
-                     *         "domain": "track.mail.example.com",
-                     *         "status": "pending",
-                     *         "records": [
-                     *           {
-                     *             "id": "b16e5a7d-3c9f-4d2a-8b8e-6f708192a3b4",
-                     *             "record_type": "CNAME",
-                     *             "name": "track",
-                     *             "value": "d111111abcdef8.cloudfront.net",
-                     *             "purpose": "tracking_cname",
-                     *             "status": "not_set",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": null
-                     *           }
-                     *         ],
-                     *         "last_checked_at": null,
-                     *         "https": "pending"
-                     *       },
-                     *       "existing": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["TrackingDomainRegistered"];
                 };
             };
@@ -4254,12 +4835,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "owner@example.net",
-                 *       "name": "Owner"
-                 *     }
-                 */
                 "application/json": {
                     email: string;
                     name?: string;
@@ -4273,23 +4848,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "sender": {
-                     *         "id": "c27f6b8e-4d0a-4e3b-9c9f-708192a3b4c5",
-                     *         "from_name": "Owner",
-                     *         "from_email": "owner@example.net",
-                     *         "domain_authenticated": false,
-                     *         "sender_source": "magic_link",
-                     *         "can_send": false,
-                     *         "email_verified": false,
-                     *         "created_at": "2026-11-26T09:30:00.000Z"
-                     *       },
-                     *       "message": "Verification email sent to owner@example.net; the sender can send once its owner clicks the link",
-                     *       "warning": "This sender has no DKIM signature of its own domain; register the domain for authenticated sending"
-                     *     }
-                     */
                     "application/json": components["schemas"]["MailboxVerificationStarted"];
                 };
             };
@@ -4366,56 +4924,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
-                     *       "domain": "mail.example.com",
-                     *       "verification_status": "pending",
-                     *       "dns_records": [
-                     *         {
-                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
-                     *           "record_type": "TXT",
-                     *           "name": "_amazonses",
-                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
-                     *           "purpose": "provider_verification",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
-                     *           "record_type": "CNAME",
-                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
-                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
-                     *           "record_type": "MX",
-                     *           "name": "send",
-                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
-                     *           "purpose": "return_path",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainDnsRecords"];
                 };
             };
@@ -4474,78 +4982,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
-                     *       "domain": "mail.example.com",
-                     *       "verification_status": "verified",
-                     *       "can_send": true,
-                     *       "sender_profile_id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
-                     *       "verification_token": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
-                     *       "dkim_tokens": [
-                     *         "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4",
-                     *         "o3hbm5wqzzt5dnvnb4p4kx7ewk5rtl3e",
-                     *         "h6xgq4nfblr5ny6xowt2c5ldpxsxk2cj"
-                     *       ],
-                     *       "dns_records": [
-                     *         {
-                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
-                     *           "record_type": "TXT",
-                     *           "name": "_amazonses",
-                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
-                     *           "purpose": "provider_verification",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *         },
-                     *         {
-                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
-                     *           "record_type": "CNAME",
-                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
-                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "verified",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *         },
-                     *         {
-                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *         },
-                     *         {
-                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
-                     *           "record_type": "MX",
-                     *           "name": "send",
-                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
-                     *           "purpose": "return_path",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *         }
-                     *       ],
-                     *       "reply_domain": null,
-                     *       "tracking_domain": null,
-                     *       "verification_url": "https://mail-api.example.com/verify/Xq3vL8pN2rT6yW1zB4cF7hJ0kM5sD9gA",
-                     *       "sender_profile": {
-                     *         "id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
-                     *         "from_name": "Example",
-                     *         "from_email": "hello@mail.example.com",
-                     *         "domain_authenticated": true
-                     *       },
-                     *       "details": {
-                     *         "domain_verification": "SUCCESS",
-                     *         "dkim_verification": "SUCCESS",
-                     *         "mail_from_status": "SUCCESS"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainVerification"];
                 };
             };
@@ -4613,22 +5049,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
-                     *       "domain": "mail.example.com",
-                     *       "verification_status": "pending",
-                     *       "can_send": true,
-                     *       "send_ready": true,
-                     *       "details": {
-                     *         "domain_verification": "SUCCESS",
-                     *         "dkim_verification": "PENDING",
-                     *         "mail_from_status": "PENDING"
-                     *       },
-                     *       "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainStatus"];
                 };
             };
@@ -4687,15 +5107,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "domain": "mail.example.com",
-                     *       "supported": true,
-                     *       "provider_name": "Cloudflare",
-                     *       "apply_url": "https://dash.cloudflare.com/domainconnect/v2/domainTemplates/providers/example.com/services/mail/apply?domain=mail.example.com"
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainConnect"];
                 };
             };
@@ -4754,68 +5165,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "recreated": true,
-                     *       "identity_id": "2c9d4e1a-7b3f-4c8e-9a1d-5e6f7a8b9c0d",
-                     *       "domain": "mail.example.com",
-                     *       "verification_status": "pending",
-                     *       "can_send": false,
-                     *       "sender_profile_id": "4e1f6a3c-9d5b-4e0a-8c3f-7a8b9c0d1e2f",
-                     *       "verification_token": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
-                     *       "dkim_tokens": [
-                     *         "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4",
-                     *         "o3hbm5wqzzt5dnvnb4p4kx7ewk5rtl3e",
-                     *         "h6xgq4nfblr5ny6xowt2c5ldpxsxk2cj"
-                     *       ],
-                     *       "dns_records": [
-                     *         {
-                     *           "id": "6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f",
-                     *           "record_type": "TXT",
-                     *           "name": "_amazonses",
-                     *           "value": "pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=",
-                     *           "purpose": "provider_verification",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70",
-                     *           "record_type": "CNAME",
-                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
-                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "8d3b2e4a-0f6c-4a9d-9e5b-3c4d5e6f7081",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         },
-                     *         {
-                     *           "id": "9e4c3f5b-1a7d-4b0e-8f6c-4d5e6f708192",
-                     *           "record_type": "MX",
-                     *           "name": "send",
-                     *           "value": "10 feedback-smtp.eu-west-1.amazonses.com",
-                     *           "purpose": "return_path",
-                     *           "status": "not_set",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": null
-                     *         }
-                     *       ],
-                     *       "reply_domain": null,
-                     *       "tracking_domain": null,
-                     *       "verification_url": "https://mail-api.example.com/verify/Xq3vL8pN2rT6yW1zB4cF7hJ0kM5sD9gA"
-                     *     }
-                     */
                     "application/json": components["schemas"]["DomainRecreated"];
                 };
             };
@@ -4923,29 +5272,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "domain": "mail.example.com",
-                     *       "verification_status": "verified",
-                     *       "can_send": true,
-                     *       "dns_records": [
-                     *         {
-                     *           "record_type": "CNAME",
-                     *           "name": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey",
-                     *           "fqdn": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey.mail.example.com",
-                     *           "value": "xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com",
-                     *           "status": "verified"
-                     *         },
-                     *         {
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "fqdn": "mail.example.com",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "status": "not_set"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["VerificationPageCheck"];
                 };
             };
@@ -5082,26 +5408,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "projects": [
-                     *         {
-                     *           "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *           "name": "Acme",
-                     *           "slug": "acme",
-                     *           "created_at": "2026-11-20T10:15:00.000Z",
-                     *           "disabled_at": null
-                     *         },
-                     *         {
-                     *           "id": "6d2c1b0e-9f87-4e8b-9a3f-0b7e4f2a5c1d",
-                     *           "name": "Globex",
-                     *           "slug": "globex",
-                     *           "created_at": "2026-11-22T16:40:00.000Z",
-                     *           "disabled_at": "2026-11-25T08:00:00.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerProjectList"];
                 };
             };
@@ -5134,19 +5440,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Acme",
-                 *       "timezone": "Europe/Paris",
-                 *       "country": "FR",
-                 *       "external_key": "acme-1",
-                 *       "domain": "mail.acme.example",
-                 *       "sender": {
-                 *         "name": "Acme",
-                 *         "email": "hello@mail.acme.example"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     timezone?: string | null;
@@ -5167,13 +5460,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *       "slug": "acme",
-                     *       "existing": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerProjectCreated"];
                 };
             };
@@ -5183,89 +5469,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *       "slug": "acme",
-                     *       "api_key": "sk_proj_9f8e7d6c5b4a39281706f5e4d3c2b1a0",
-                     *       "test_api_key": "sk_test_0a1b2c3d4e5f60718293a4b5c6d7e8f9",
-                     *       "domain": {
-                     *         "domain": "mail.acme.example",
-                     *         "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
-                     *         "verification_status": "verified",
-                     *         "can_send": true,
-                     *         "records": [
-                     *           {
-                     *             "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-                     *             "record_type": "TXT",
-                     *             "name": "_mailroom",
-                     *             "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
-                     *             "purpose": "provider_verification",
-                     *             "status": "verified",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *             "fqdn": "_mailroom.mail.acme.example"
-                     *           },
-                     *           {
-                     *             "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
-                     *             "record_type": "CNAME",
-                     *             "name": "k7x2p9._domainkey",
-                     *             "value": "k7x2p9.dkim.amazonses.com",
-                     *             "purpose": "dkim",
-                     *             "status": "verified",
-                     *             "ttl_hint": 1800,
-                     *             "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *             "fqdn": "k7x2p9._domainkey.mail.acme.example"
-                     *           },
-                     *           {
-                     *             "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
-                     *             "record_type": "TXT",
-                     *             "name": "@",
-                     *             "value": "v=spf1 include:amazonses.com ~all",
-                     *             "purpose": "spf",
-                     *             "status": "verified",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *             "fqdn": "mail.acme.example"
-                     *           }
-                     *         ],
-                     *         "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
-                     *         "reply_domain": {
-                     *           "domain": "reply.mail.acme.example",
-                     *           "status": "verified",
-                     *           "records": [
-                     *             {
-                     *               "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
-                     *               "record_type": "MX",
-                     *               "name": "reply",
-                     *               "value": "inbound-smtp.us-east-1.amazonaws.com",
-                     *               "priority": 10,
-                     *               "purpose": "reply_mx",
-                     *               "status": "verified",
-                     *               "ttl_hint": 300,
-                     *               "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *             }
-                     *           ],
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *         },
-                     *         "tracking_domain": null
-                     *       },
-                     *       "sender": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
-                     *         "from_name": "Acme",
-                     *         "from_email": "hello@mail.acme.example",
-                     *         "domain_authenticated": true,
-                     *         "sender_source": "admin",
-                     *         "can_send": true,
-                     *         "email_verified": true,
-                     *         "created_at": "2026-11-20T10:15:00.000Z"
-                     *       },
-                     *       "warnings": [],
-                     *       "skipped": [],
-                     *       "errors": [],
-                     *       "partial": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerProjectCreated"];
                 };
             };
@@ -5342,50 +5545,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project": {
-                     *         "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *         "name": "Acme",
-                     *         "slug": "acme",
-                     *         "timezone": "Europe/Paris",
-                     *         "default_timezone": "Europe/Paris",
-                     *         "country": "FR",
-                     *         "webhook_url": "https://hooks.acme.example/mail",
-                     *         "webhook_url_dev": null,
-                     *         "inbound_webhook_url": null,
-                     *         "inbound_webhook_url_dev": null,
-                     *         "inbound_webhook_environments": {},
-                     *         "disabled_at": null,
-                     *         "created_at": "2026-11-20T10:15:00.000Z"
-                     *       },
-                     *       "domains": [
-                     *         {
-                     *           "domain": "mail.acme.example",
-                     *           "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
-                     *           "verification_status": "verified",
-                     *           "can_send": true
-                     *         }
-                     *       ],
-                     *       "senders": [
-                     *         {
-                     *           "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
-                     *           "from_name": "Acme",
-                     *           "from_email": "hello@mail.acme.example",
-                     *           "domain_authenticated": true,
-                     *           "sender_source": "admin",
-                     *           "can_send": true,
-                     *           "email_verified": true,
-                     *           "created_at": "2026-11-20T10:15:00.000Z"
-                     *         }
-                     *       ],
-                     *       "health": {
-                     *         "can_send": true,
-                     *         "status": "healthy",
-                     *         "issues": []
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerProjectOverview"];
                 };
             };
@@ -5435,12 +5594,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *       "disabled": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerProjectDisabled"];
                 };
             };
@@ -5493,12 +5646,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "timezone": "Europe/Paris",
-                 *       "webhook_url": "https://hooks.acme.example/mail"
-                 *     }
-                 */
                 "application/json": {
                     name?: string;
                     timezone?: string | null;
@@ -5520,25 +5667,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project": {
-                     *         "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *         "name": "Acme",
-                     *         "slug": "acme",
-                     *         "timezone": "Europe/Paris",
-                     *         "default_timezone": "Europe/Paris",
-                     *         "country": "FR",
-                     *         "webhook_url": "https://hooks.acme.example/mail",
-                     *         "webhook_url_dev": null,
-                     *         "inbound_webhook_url": null,
-                     *         "inbound_webhook_url_dev": null,
-                     *         "inbound_webhook_environments": {},
-                     *         "disabled_at": null,
-                     *         "created_at": "2026-11-20T10:15:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerProjectAnswer"];
                 };
             };
@@ -5606,25 +5734,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project": {
-                     *         "id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *         "name": "Acme",
-                     *         "slug": "acme",
-                     *         "timezone": "Europe/Paris",
-                     *         "default_timezone": "Europe/Paris",
-                     *         "country": "FR",
-                     *         "webhook_url": "https://hooks.acme.example/mail",
-                     *         "webhook_url_dev": null,
-                     *         "inbound_webhook_url": null,
-                     *         "inbound_webhook_url_dev": null,
-                     *         "inbound_webhook_environments": {},
-                     *         "disabled_at": null,
-                     *         "created_at": "2026-11-20T10:15:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerProjectAnswer"];
                 };
             };
@@ -5692,19 +5801,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "domains": [
-                     *         {
-                     *           "domain": "mail.acme.example",
-                     *           "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
-                     *           "verification_status": "verified",
-                     *           "can_send": true,
-                     *           "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerDomainList"];
                 };
             };
@@ -5748,15 +5844,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "domain": "mail.acme.example",
-                 *       "sender": {
-                 *         "name": "Acme",
-                 *         "email": "hello@mail.acme.example"
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     domain: string;
                     sender: {
@@ -5773,82 +5860,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "domain": "mail.acme.example",
-                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
-                     *       "verification_status": "verified",
-                     *       "can_send": true,
-                     *       "records": [
-                     *         {
-                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-                     *           "record_type": "TXT",
-                     *           "name": "_mailroom",
-                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
-                     *           "purpose": "provider_verification",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "_mailroom.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
-                     *           "record_type": "CNAME",
-                     *           "name": "k7x2p9._domainkey",
-                     *           "value": "k7x2p9.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "verified",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "mail.acme.example"
-                     *         }
-                     *       ],
-                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
-                     *       "reply_domain": {
-                     *         "domain": "reply.mail.acme.example",
-                     *         "status": "verified",
-                     *         "records": [
-                     *           {
-                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
-                     *             "record_type": "MX",
-                     *             "name": "reply",
-                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
-                     *             "priority": 10,
-                     *             "purpose": "reply_mx",
-                     *             "status": "verified",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *       },
-                     *       "tracking_domain": null,
-                     *       "sender": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
-                     *         "from_name": "Acme",
-                     *         "from_email": "hello@mail.acme.example",
-                     *         "domain_authenticated": true,
-                     *         "sender_source": "admin",
-                     *         "can_send": true,
-                     *         "email_verified": true,
-                     *         "created_at": "2026-11-20T10:15:00.000Z"
-                     *       },
-                     *       "reused": true,
-                     *       "warnings": [],
-                     *       "skipped": []
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerDomainOnboarded"];
                 };
             };
@@ -5858,82 +5869,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "domain": "mail.acme.example",
-                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
-                     *       "verification_status": "verified",
-                     *       "can_send": true,
-                     *       "records": [
-                     *         {
-                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-                     *           "record_type": "TXT",
-                     *           "name": "_mailroom",
-                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
-                     *           "purpose": "provider_verification",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "_mailroom.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
-                     *           "record_type": "CNAME",
-                     *           "name": "k7x2p9._domainkey",
-                     *           "value": "k7x2p9.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "verified",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "mail.acme.example"
-                     *         }
-                     *       ],
-                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
-                     *       "reply_domain": {
-                     *         "domain": "reply.mail.acme.example",
-                     *         "status": "verified",
-                     *         "records": [
-                     *           {
-                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
-                     *             "record_type": "MX",
-                     *             "name": "reply",
-                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
-                     *             "priority": 10,
-                     *             "purpose": "reply_mx",
-                     *             "status": "verified",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *       },
-                     *       "tracking_domain": null,
-                     *       "sender": {
-                     *         "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
-                     *         "from_name": "Acme",
-                     *         "from_email": "hello@mail.acme.example",
-                     *         "domain_authenticated": true,
-                     *         "sender_source": "admin",
-                     *         "can_send": true,
-                     *         "email_verified": true,
-                     *         "created_at": "2026-11-20T10:15:00.000Z"
-                     *       },
-                     *       "reused": false,
-                     *       "warnings": [],
-                     *       "skipped": []
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerDomainOnboarded"];
                 };
             };
@@ -6011,70 +5946,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "domain": "mail.acme.example",
-                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
-                     *       "verification_status": "verified",
-                     *       "can_send": true,
-                     *       "records": [
-                     *         {
-                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-                     *           "record_type": "TXT",
-                     *           "name": "_mailroom",
-                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
-                     *           "purpose": "provider_verification",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "_mailroom.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
-                     *           "record_type": "CNAME",
-                     *           "name": "k7x2p9._domainkey",
-                     *           "value": "k7x2p9.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "verified",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "mail.acme.example"
-                     *         }
-                     *       ],
-                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
-                     *       "reply_domain": {
-                     *         "domain": "reply.mail.acme.example",
-                     *         "status": "verified",
-                     *         "records": [
-                     *           {
-                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
-                     *             "record_type": "MX",
-                     *             "name": "reply",
-                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
-                     *             "priority": 10,
-                     *             "purpose": "reply_mx",
-                     *             "status": "verified",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *       },
-                     *       "tracking_domain": null,
-                     *       "skipped": []
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerDomain"];
                 };
             };
@@ -6134,74 +6005,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "domain": "mail.acme.example",
-                     *       "identity_id": "7c9e2b4a-1d3f-4a6b-8e5c-2f1a0b9d8c7e",
-                     *       "verification_status": "verified",
-                     *       "can_send": true,
-                     *       "records": [
-                     *         {
-                     *           "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
-                     *           "record_type": "TXT",
-                     *           "name": "_mailroom",
-                     *           "value": "q2VzdGVkLXRva2VuLWZvci1hY21l",
-                     *           "purpose": "provider_verification",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "_mailroom.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d",
-                     *           "record_type": "CNAME",
-                     *           "name": "k7x2p9._domainkey",
-                     *           "value": "k7x2p9.dkim.amazonses.com",
-                     *           "purpose": "dkim",
-                     *           "status": "verified",
-                     *           "ttl_hint": 1800,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "k7x2p9._domainkey.mail.acme.example"
-                     *         },
-                     *         {
-                     *           "id": "3b4c5d6e-7f8a-4b9c-8d1e-2f3a4b5c6d7e",
-                     *           "record_type": "TXT",
-                     *           "name": "@",
-                     *           "value": "v=spf1 include:amazonses.com ~all",
-                     *           "purpose": "spf",
-                     *           "status": "verified",
-                     *           "ttl_hint": 300,
-                     *           "last_checked_at": "2026-11-26T09:30:00.000Z",
-                     *           "fqdn": "mail.acme.example"
-                     *         }
-                     *       ],
-                     *       "verification_url": "https://api.mail.example.com/verify/vp_3kT9xQ2mLr8sW4aZ",
-                     *       "reply_domain": {
-                     *         "domain": "reply.mail.acme.example",
-                     *         "status": "verified",
-                     *         "records": [
-                     *           {
-                     *             "id": "4c5d6e7f-8a9b-4c0d-9e1f-3a4b5c6d7e8f",
-                     *             "record_type": "MX",
-                     *             "name": "reply",
-                     *             "value": "inbound-smtp.us-east-1.amazonaws.com",
-                     *             "priority": 10,
-                     *             "purpose": "reply_mx",
-                     *             "status": "verified",
-                     *             "ttl_hint": 300,
-                     *             "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "last_checked_at": "2026-11-26T09:30:00.000Z"
-                     *       },
-                     *       "tracking_domain": null,
-                     *       "details": {
-                     *         "domain_verification": "Success",
-                     *         "dkim_verification": "Success",
-                     *         "mail_from_status": "Success"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerDomainVerified"];
                 };
             };
@@ -6269,22 +6072,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "senders": [
-                     *         {
-                     *           "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
-                     *           "from_name": "Acme",
-                     *           "from_email": "hello@mail.acme.example",
-                     *           "domain_authenticated": true,
-                     *           "sender_source": "admin",
-                     *           "can_send": true,
-                     *           "email_verified": true,
-                     *           "created_at": "2026-11-20T10:15:00.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerSenderList"];
                 };
             };
@@ -6328,12 +6115,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Acme",
-                 *       "email": "news@mail.acme.example"
-                 *     }
-                 */
                 "application/json": {
                     name?: string;
                     email?: string;
@@ -6354,19 +6135,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "5a1b2c3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d",
-                     *       "from_name": "Acme",
-                     *       "from_email": "hello@mail.acme.example",
-                     *       "domain_authenticated": true,
-                     *       "sender_source": "admin",
-                     *       "can_send": true,
-                     *       "email_verified": true,
-                     *       "created_at": "2026-11-20T10:15:00.000Z",
-                     *       "path": "domain"
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerSenderCreated"];
                 };
             };
@@ -6455,11 +6223,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "mode": "test"
-                 *     }
-                 */
                 "application/json": {
                     mode?: ("live" | "test") | null;
                 };
@@ -6472,14 +6235,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *       "mode": "test",
-                     *       "api_key": "sk_test_5e4d3c2b1a0f9e8d7c6b5a4938271605",
-                     *       "rotated_at": "2026-11-26T09:30:00.000Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerKeyRotated"];
                 };
             };
@@ -6559,40 +6314,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "project_id": "0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87",
-                     *       "period": {
-                     *         "since": "2026-10-27T09:30:00.000Z",
-                     *         "until": "2026-11-26T09:30:00.000Z"
-                     *       },
-                     *       "totals": {
-                     *         "sent": 1250,
-                     *         "sent_test": 40,
-                     *         "delivered": 1231,
-                     *         "hard_bounced": 6,
-                     *         "soft_bounced": 9,
-                     *         "complained": 1,
-                     *         "unique_opens": 612,
-                     *         "unique_clicks": 154,
-                     *         "hard_bounce_rate": 0.48
-                     *       },
-                     *       "domains": [
-                     *         {
-                     *           "sender_domain": "mail.acme.example",
-                     *           "sent": 1250,
-                     *           "sent_test": 40,
-                     *           "delivered": 1231,
-                     *           "hard_bounced": 6,
-                     *           "soft_bounced": 9,
-                     *           "complained": 1,
-                     *           "unique_opens": 612,
-                     *           "unique_clicks": 154,
-                     *           "hard_bounce_rate": 0.48
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerStats"];
                 };
             };
@@ -6649,22 +6370,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "organization": {
-                     *         "id": "2e4f6a8c-0b1d-4e3f-9a5b-7c9d1e3f5a7b",
-                     *         "name": "Agency One",
-                     *         "created_at": "2026-09-01T08:00:00.000Z",
-                     *         "root_project_id": "8a6c4e2f-0d1b-4f3e-8a5c-7b9d1f3e5a6c"
-                     *       },
-                     *       "partner": {
-                     *         "key_id": "pk_4f7a2c9e",
-                     *         "max_projects": 25,
-                     *         "active_projects": 7,
-                     *         "remaining_projects": 18
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["PartnerWhoAmI"];
                 };
             };
@@ -6705,23 +6410,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
-                     *         "status": "pending",
-                     *         "scheduled_for": "2026-11-27T09:00:00.000Z",
-                     *         "timezone": "Europe/London",
-                     *         "recipient_email": "ada@example.com",
-                     *         "sender_email": "hello@mail.example.com",
-                     *         "subject": "Your weekly summary",
-                     *         "created_at": "2026-11-26T18:12:44.512Z",
-                     *         "updated_at": "2026-11-26T18:12:44.512Z",
-                     *         "email_id": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6775,13 +6463,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
-                     *       "cancelled": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["ScheduledSendCancelled"];
                 };
             };
@@ -6843,11 +6524,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "scheduled_at": "2026-11-28T09:00:00+01:00"
-                 *     }
-                 */
                 "application/json": {
                     scheduled_at: string;
                 };
@@ -6860,23 +6536,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": "9d3e2c1b-4a5f-4e6d-8c7b-1a2b3c4d5e6f",
-                     *         "status": "pending",
-                     *         "scheduled_for": "2026-11-28T08:00:00.000Z",
-                     *         "timezone": "Europe/London",
-                     *         "recipient_email": "ada@example.com",
-                     *         "sender_email": "hello@mail.example.com",
-                     *         "subject": "Your weekly summary",
-                     *         "created_at": "2026-11-26T18:12:44.512Z",
-                     *         "updated_at": "2026-11-26T19:02:10.031Z",
-                     *         "email_id": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6961,34 +6620,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
-                     *           "email": "ada@example.com",
-                     *           "data": {
-                     *             "first_name": "Ada",
-                     *             "plan": "pro",
-                     *             "_tags": [
-                     *               "beta"
-                     *             ]
-                     *           },
-                     *           "created_at": "2026-11-20T08:15:00.000Z",
-                     *           "updated_at": "2026-11-26T09:30:00.000Z",
-                     *           "storeplatform_customer_id": null,
-                     *           "marketing_status": "subscribed"
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "page": 1,
-                     *         "per_page": 50,
-                     *         "total": 1,
-                     *         "total_pages": 1
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7044,18 +6675,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "data": {
-                 *         "first_name": "Ada",
-                 *         "plan": "pro"
-                 *       },
-                 *       "segment_ids": [
-                 *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     email: string;
                     data?: {
@@ -7083,19 +6702,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "total": 1,
-                     *       "leads": [
-                     *         {
-                     *           "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
-                     *           "email": "ada@example.com",
-                     *           "created": true
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadUpsert"];
                 };
             };
@@ -7154,29 +6760,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "lead": {
-                     *         "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
-                     *         "email": "ada@example.com",
-                     *         "data": {
-                     *           "first_name": "Ada",
-                     *           "plan": "pro",
-                     *           "_tags": [
-                     *             "beta"
-                     *           ]
-                     *         },
-                     *         "created_at": "2026-11-20T08:15:00.000Z",
-                     *         "updated_at": "2026-11-26T09:30:00.000Z",
-                     *         "storeplatform_customer_id": null,
-                     *         "marketing_status": "subscribed",
-                     *         "segment_ids": [
-                     *           "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7233,17 +6816,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "data": {
-                 *         "first_name": "Ada",
-                 *         "plan": "enterprise"
-                 *       },
-                 *       "segment_ids": [
-                 *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     email?: string;
                     data?: {
@@ -7261,29 +6833,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "lead": {
-                     *         "id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
-                     *         "email": "ada@example.com",
-                     *         "data": {
-                     *           "first_name": "Ada",
-                     *           "plan": "enterprise",
-                     *           "_tags": [
-                     *             "beta"
-                     *           ]
-                     *         },
-                     *         "created_at": "2026-11-20T08:15:00.000Z",
-                     *         "updated_at": "2026-11-26T09:30:00.000Z",
-                     *         "storeplatform_customer_id": null,
-                     *         "marketing_status": "subscribed",
-                     *         "segment_ids": [
-                     *           "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7364,11 +6913,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7433,13 +6977,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "segment_ids": [
-                 *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     segment_ids: string[];
                 };
@@ -7452,14 +6989,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "added": [
-                     *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7533,11 +7062,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7599,15 +7123,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "tags": [
-                     *         "beta",
-                     *         "newsletter"
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadTags"];
                 };
             };
@@ -7660,14 +7175,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tags": [
-                 *         "beta",
-                 *         "newsletter"
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     tags: string[];
                 };
@@ -7680,15 +7187,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "tags": [
-                     *         "beta",
-                     *         "newsletter"
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadTags"];
                 };
             };
@@ -7750,13 +7248,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "tags": [
-                 *         "newsletter"
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     tags: string[];
                 };
@@ -7769,14 +7260,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "tags": [
-                     *         "beta"
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadTags"];
                 };
             };
@@ -7844,15 +7327,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "first_name": "Ada",
-                     *         "plan": "pro"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadAttributes"];
                 };
             };
@@ -7905,12 +7379,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "plan": "enterprise",
-                 *       "seats": 12
-                 *     }
-                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -7923,16 +7391,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "first_name": "Ada",
-                     *         "plan": "enterprise",
-                     *         "seats": 12
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadAttributes"];
                 };
             };
@@ -7998,55 +7456,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "8a2b4c6d-1e3f-4a5b-9c7d-2e4f6a8b0c1d",
-                     *           "name": "VIP buyers",
-                     *           "description": null,
-                     *           "type": "dynamic",
-                     *           "filter": {
-                     *             "match": "all",
-                     *             "conditions": [
-                     *               {
-                     *                 "tags": {
-                     *                   "any": [
-                     *                     "vip"
-                     *                   ]
-                     *                 }
-                     *               },
-                     *               {
-                     *                 "event": "purchase",
-                     *                 "done": true,
-                     *                 "within_days": 30
-                     *               }
-                     *             ]
-                     *           },
-                     *           "evaluation": {
-                     *             "status": "running",
-                     *             "generation": 1,
-                     *             "started_at": "2026-11-26T09:30:00.000Z",
-                     *             "evaluated_at": null,
-                     *             "member_count": null
-                     *           },
-                     *           "member_count": 0,
-                     *           "created_at": "2026-11-26T09:30:00.000Z",
-                     *           "updated_at": "2026-11-26T09:30:00.000Z"
-                     *         },
-                     *         {
-                     *           "id": "5c9e1f3a-2b4d-4e6f-8a1b-3c5d7e9f0a2b",
-                     *           "name": "VIP",
-                     *           "description": "Our best customers",
-                     *           "type": "static",
-                     *           "member_count": 42,
-                     *           "created_at": "2026-11-20T10:15:00.000Z",
-                     *           "updated_at": "2026-11-20T10:15:00.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["SegmentList"];
                 };
             };
@@ -8079,28 +7488,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "VIP buyers",
-                 *       "filter": {
-                 *         "match": "all",
-                 *         "conditions": [
-                 *           {
-                 *             "tags": {
-                 *               "any": [
-                 *                 "vip"
-                 *               ]
-                 *             }
-                 *           },
-                 *           {
-                 *             "event": "purchase",
-                 *             "done": true,
-                 *             "within_days": 30
-                 *           }
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     description?: string | null;
@@ -8120,44 +7507,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "segment": {
-                     *         "id": "8a2b4c6d-1e3f-4a5b-9c7d-2e4f6a8b0c1d",
-                     *         "name": "VIP buyers",
-                     *         "description": null,
-                     *         "type": "dynamic",
-                     *         "filter": {
-                     *           "match": "all",
-                     *           "conditions": [
-                     *             {
-                     *               "tags": {
-                     *                 "any": [
-                     *                   "vip"
-                     *                 ]
-                     *               }
-                     *             },
-                     *             {
-                     *               "event": "purchase",
-                     *               "done": true,
-                     *               "within_days": 30
-                     *             }
-                     *           ]
-                     *         },
-                     *         "evaluation": {
-                     *           "status": "running",
-                     *           "generation": 1,
-                     *           "started_at": "2026-11-26T09:30:00.000Z",
-                     *           "evaluated_at": null,
-                     *           "member_count": null
-                     *         },
-                     *         "member_count": 0,
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "updated_at": "2026-11-26T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["SegmentAnswer"];
                 };
             };
@@ -8225,20 +7574,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "segment": {
-                     *         "id": "5c9e1f3a-2b4d-4e6f-8a1b-3c5d7e9f0a2b",
-                     *         "name": "VIP",
-                     *         "description": "Our best customers",
-                     *         "type": "static",
-                     *         "member_count": 42,
-                     *         "created_at": "2026-11-20T10:15:00.000Z",
-                     *         "updated_at": "2026-11-20T10:15:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["SegmentAnswer"];
                 };
             };
@@ -8297,11 +7632,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["SegmentDeleted"];
                 };
             };
@@ -8363,12 +7693,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Gold",
-                 *       "description": "Spent over 1,000 this year"
-                 *     }
-                 */
                 "application/json": {
                     name?: string;
                     description?: string | null;
@@ -8384,20 +7708,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "segment": {
-                     *         "id": "5c9e1f3a-2b4d-4e6f-8a1b-3c5d7e9f0a2b",
-                     *         "name": "Gold",
-                     *         "description": "Spent over 1,000 this year",
-                     *         "type": "static",
-                     *         "member_count": 42,
-                     *         "created_at": "2026-11-20T10:15:00.000Z",
-                     *         "updated_at": "2026-11-26T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["SegmentAnswer"];
                 };
             };
@@ -8465,44 +7775,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "segment": {
-                     *         "id": "8a2b4c6d-1e3f-4a5b-9c7d-2e4f6a8b0c1d",
-                     *         "name": "VIP buyers",
-                     *         "description": null,
-                     *         "type": "dynamic",
-                     *         "filter": {
-                     *           "match": "all",
-                     *           "conditions": [
-                     *             {
-                     *               "tags": {
-                     *                 "any": [
-                     *                   "vip"
-                     *                 ]
-                     *               }
-                     *             },
-                     *             {
-                     *               "event": "purchase",
-                     *               "done": true,
-                     *               "within_days": 30
-                     *             }
-                     *           ]
-                     *         },
-                     *         "evaluation": {
-                     *           "status": "running",
-                     *           "generation": 2,
-                     *           "started_at": "2026-11-26T10:00:00.000Z",
-                     *           "evaluated_at": "2026-11-26T09:31:12.000Z",
-                     *           "member_count": 42
-                     *         },
-                     *         "member_count": 0,
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "updated_at": "2026-11-26T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["SegmentAnswer"];
                 };
             };
@@ -8567,33 +7839,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "2d4f6a8c-1b3e-4d5f-8a7c-9e0b1d2f3a4c",
-                     *           "email": "ada@example.com",
-                     *           "event": "order_completed",
-                     *           "properties": {
-                     *             "order_id": "A-1042",
-                     *             "total": 59.9
-                     *           },
-                     *           "timestamp": "2026-11-26T09:30:00.000Z",
-                     *           "recipient_id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
-                     *           "created_at": "2026-11-26T09:30:01.000Z"
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "page": 1,
-                     *         "per_page": 50,
-                     *         "total": 1,
-                     *         "total_pages": 1,
-                     *         "total_is_estimate": false,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8640,17 +7885,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "email": "ada@example.com",
-                 *       "event": "order_completed",
-                 *       "properties": {
-                 *         "order_id": "A-1042",
-                 *         "total": 59.9
-                 *       },
-                 *       "timestamp": "2026-11-26T09:30:00Z"
-                 *     }
-                 */
                 "application/json": {
                     email: string;
                     event: string;
@@ -8668,14 +7902,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "event_id": "2d4f6a8c-1b3e-4d5f-8a7c-9e0b1d2f3a4c",
-                     *       "recipient_id": "6c1f2d8e-3b4a-4c5d-9e8f-7a6b5c4d3e2f",
-                     *       "created_lead": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["EventRecorded"];
                 };
             };
@@ -8726,23 +7952,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "events": [
-                 *         {
-                 *           "email": "ada@example.com",
-                 *           "event": "order_completed",
-                 *           "properties": {
-                 *             "order_id": "A-1042"
-                 *           }
-                 *         },
-                 *         {
-                 *           "email": "grace@example.com",
-                 *           "event": "signed_up"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     events: {
                         email: string;
@@ -8762,13 +7971,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "total": 2,
-                     *       "created_leads": 1
-                     *     }
-                     */
                     "application/json": components["schemas"]["EventsRecorded"];
                 };
             };
@@ -8819,23 +8021,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "recipients": [
-                 *         "ada@example.com",
-                 *         {
-                 *           "email": "alan@example.com",
-                 *           "name": "Alan",
-                 *           "data": {
-                 *             "plan": "pro"
-                 *           }
-                 *         }
-                 *       ],
-                 *       "sender": "hello@mail.example.com",
-                 *       "subject": "News for {{name}}",
-                 *       "html": "<p>Hello {{name}}</p>"
-                 *     }
-                 */
                 "application/json": {
                     templateId?: string | null;
                     sender: string;
@@ -8873,29 +8058,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Batch of 2 emails queued for sending",
-                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
-                     *       "status": "sending",
-                     *       "counts": {
-                     *         "requested": 2,
-                     *         "accepted": 2,
-                     *         "duplicates_removed": 0
-                     *       },
-                     *       "recipients": [
-                     *         {
-                     *           "email": "ada@example.com",
-                     *           "activity_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f0000"
-                     *         },
-                     *         {
-                     *           "email": "alan@example.com",
-                     *           "activity_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f0001"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["BatchAccepted"];
                 };
             };
@@ -8999,22 +8161,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
-                     *       "status": "scheduled",
-                     *       "scheduled_for": "2026-11-27T09:00:00.000Z",
-                     *       "timezone": "Europe/London",
-                     *       "created_at": "2026-11-26T18:12:44.512Z",
-                     *       "recipients": 1200,
-                     *       "duplicates_removed": 3,
-                     *       "counts": {
-                     *         "queued": 1200,
-                     *         "cancelled": 0
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Batch"];
                 };
             };
@@ -9082,14 +8228,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
-                     *       "cancelled": 1200,
-                     *       "activities_updated": 1200
-                     *     }
-                     */
                     "application/json": components["schemas"]["BatchCancelled"];
                 };
             };
@@ -9151,12 +8289,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "scheduled_at": "tomorrow at 9am",
-                 *       "timezone": "Europe/London"
-                 *     }
-                 */
                 "application/json": {
                     scheduled_at: string;
                     timezone?: string | null;
@@ -9170,16 +8302,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "batch_id": "5a1f3c2e-7b4d-4e8f-9a6b-2c3d4e5f6a7b",
-                     *       "rescheduled": 1200,
-                     *       "scheduled_for": "2026-11-27T09:00:00.000Z",
-                     *       "scheduled_for_local": "2026-11-27 09:00",
-                     *       "timezone": "Europe/London"
-                     *     }
-                     */
                     "application/json": components["schemas"]["BatchRescheduled"];
                 };
             };
@@ -9248,12 +8370,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "format": "csv",
-                 *       "content": "email,first_name\nada@example.com,Ada\n"
-                 *     }
-                 */
                 "application/json": {
                     format: string;
                     content?: string;
@@ -9267,37 +8383,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "import": {
-                     *         "id": "7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13",
-                     *         "status": "awaiting_upload",
-                     *         "format": "csv",
-                     *         "progress": {
-                     *           "bytes_read": 0,
-                     *           "total_bytes": null,
-                     *           "percent": 0
-                     *         },
-                     *         "rows_processed": 0,
-                     *         "leads_created": 0,
-                     *         "leads_updated": 0,
-                     *         "rows_failed": 0,
-                     *         "duplicates": 0,
-                     *         "warnings": [],
-                     *         "error": null,
-                     *         "errors_url": "/v1/leads/imports/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13/errors",
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "started_at": null,
-                     *         "finished_at": null
-                     *       },
-                     *       "upload": {
-                     *         "method": "PUT",
-                     *         "url": "https://payloads-bucket.s3.eu-west-1.amazonaws.com/lead-imports/0b7e4f2a-5c1d-4e8b-9a3f-6d2c1b0e9f87/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13?X-Amz-Expires=3600",
-                     *         "expires_at": "2026-11-26T10:30:00.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadImportCreated"];
                 };
             };
@@ -9356,32 +8441,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "import": {
-                     *         "id": "7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13",
-                     *         "status": "done",
-                     *         "format": "csv",
-                     *         "progress": {
-                     *           "bytes_read": 38,
-                     *           "total_bytes": 38,
-                     *           "percent": 100
-                     *         },
-                     *         "rows_processed": 1,
-                     *         "leads_created": 1,
-                     *         "leads_updated": 0,
-                     *         "rows_failed": 0,
-                     *         "duplicates": 0,
-                     *         "warnings": [],
-                     *         "error": null,
-                     *         "errors_url": "/v1/leads/imports/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13/errors",
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "started_at": "2026-11-26T09:30:01.000Z",
-                     *         "finished_at": "2026-11-26T09:30:02.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadImportAnswer"];
                 };
             };
@@ -9440,32 +8499,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "import": {
-                     *         "id": "7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13",
-                     *         "status": "queued",
-                     *         "format": "csv",
-                     *         "progress": {
-                     *           "bytes_read": 0,
-                     *           "total_bytes": 38,
-                     *           "percent": 0
-                     *         },
-                     *         "rows_processed": 0,
-                     *         "leads_created": 0,
-                     *         "leads_updated": 0,
-                     *         "rows_failed": 0,
-                     *         "duplicates": 0,
-                     *         "warnings": [],
-                     *         "error": null,
-                     *         "errors_url": "/v1/leads/imports/7e1d3c5b-9a2f-4b8e-a6c4-2d0f8e6b4a13/errors",
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "started_at": null,
-                     *         "finished_at": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadImportAnswer"];
                 };
             };
@@ -9533,10 +8566,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example row,email,error
-                     *     3,not-an-email,email is not a valid email address
-                     */
                     "text/csv": string;
                 };
             };
@@ -9598,32 +8627,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "campaigns": [
-                     *         {
-                     *           "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *           "name": "Spring sale",
-                     *           "subject": "Spring sale: 20% off until Sunday",
-                     *           "status": "processing",
-                     *           "created_at": "2026-11-26T09:30:00.000Z",
-                     *           "scheduled_for": "2026-11-26T11:30:00.000Z",
-                     *           "started_at": "2026-11-26T11:30:04.000Z",
-                     *           "completed_at": null,
-                     *           "total_recipients": 118342,
-                     *           "emails_sent": 40210,
-                     *           "emails_failed": 12
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "page": 1,
-                     *         "per_page": 50,
-                     *         "total": 1,
-                     *         "total_is_estimate": false,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignList"];
                 };
             };
@@ -9665,38 +8668,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Spring sale",
-                 *       "templateId": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
-                 *       "senderProfileId": "c4d5e6f7-0a1b-4c2d-8e3f-9a0b1c2d3e4f",
-                 *       "selectAllRecipients": true,
-                 *       "recipientCount": 120000,
-                 *       "recipientFilter": {
-                 *         "conditions": [
-                 *           {
-                 *             "tags": {
-                 *               "any": [
-                 *                 "vip"
-                 *               ]
-                 *             }
-                 *           }
-                 *         ]
-                 *       },
-                 *       "scheduleType": "delay",
-                 *       "delayAmount": 2,
-                 *       "delayUnit": "hours",
-                 *       "sendOverHours": 6,
-                 *       "variableConfig": {
-                 *         "defaults": {
-                 *           "first_name": "friend"
-                 *         },
-                 *         "mappings": {
-                 *           "first_name": "name"
-                 *         }
-                 *       }
-                 *     }
-                 */
                 "application/json": {
                     /** @description At most 200 characters once trimmed */
                     name: string;
@@ -9752,62 +8723,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "campaign": {
-                     *         "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *         "name": "Spring sale",
-                     *         "subject": "Spring sale: 20% off until Sunday",
-                     *         "preview_text": null,
-                     *         "status": "initializing",
-                     *         "template_id": "6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b",
-                     *         "sender_profile_id": "c4d5e6f7-0a1b-4c2d-8e3f-9a0b1c2d3e4f",
-                     *         "total_recipients": 0,
-                     *         "recipient_count_expected": 120000,
-                     *         "emails_sent": 0,
-                     *         "emails_failed": 0,
-                     *         "batch_mode": false,
-                     *         "batch_size": null,
-                     *         "batch_interval_hours": 24,
-                     *         "total_batches": null,
-                     *         "current_batch": null,
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "scheduled_for": "2026-11-26T11:30:00.000Z",
-                     *         "started_at": null,
-                     *         "completed_at": null,
-                     *         "next_batch_at": null,
-                     *         "select_all_recipients": true,
-                     *         "send_over_hours": 6,
-                     *         "variable_config": {
-                     *           "defaults": {
-                     *             "first_name": "friend"
-                     *           },
-                     *           "mappings": {
-                     *             "first_name": "name"
-                     *           }
-                     *         },
-                     *         "utm_campaign": "spring-sale-3fa9c1",
-                     *         "schedule_type": "delay",
-                     *         "audience": {
-                     *           "kind": "filter",
-                     *           "filter": {
-                     *             "match": "all",
-                     *             "conditions": [
-                     *               {
-                     *                 "tags": {
-                     *                   "any": [
-                     *                     "vip"
-                     *                   ]
-                     *                 }
-                     *               }
-                     *             ]
-                     *           }
-                     *         },
-                     *         "pause": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignCreated"];
                 };
             };
@@ -9853,16 +8768,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "duplicate_campaign",
-                     *       "warning": "duplicate_campaign",
-                     *       "reason": "subject_match_60min",
-                     *       "message": "A campaign with the same subject was created within the last 60 minutes (5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93); resend with confirmDuplicate: true to create it anyway",
-                     *       "existingCampaignId": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *       "existingCampaignStatus": "processing"
-                     *     }
-                     */
                     "application/json": components["schemas"]["DuplicateCampaign"];
                 };
             };
@@ -9881,12 +8786,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "Dynamic segment 8a7b6c5d-4e3f-4a1b-9c8d-7e6f5a4b3c2d has no finished evaluation yet; evaluate it first",
-                     *       "code": "SEGMENT_NOT_EVALUATED"
-                     *     }
-                     */
                     "application/json": {
                         error: string;
                         /** @enum {string} */
@@ -9922,31 +8821,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "campaign": {
-                     *         "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *         "name": "Spring sale",
-                     *         "subject": "Spring sale: 20% off until Sunday",
-                     *         "status": "processing",
-                     *         "created_at": "2026-11-26T09:30:00.000Z",
-                     *         "scheduled_for": "2026-11-26T11:30:00.000Z",
-                     *         "started_at": "2026-11-26T11:30:04.000Z",
-                     *         "completed_at": null,
-                     *         "total_recipients": 118342,
-                     *         "emails_sent": 40210,
-                     *         "emails_failed": 12
-                     *       },
-                     *       "metrics": {
-                     *         "sent": 40210,
-                     *         "delivered": 39874,
-                     *         "opened": 11320,
-                     *         "clicked": 2214,
-                     *         "bounced": 96,
-                     *         "complained": 3
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignWithMetrics"];
                 };
             };
@@ -9965,12 +8839,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND",
-                     *       "message": "Campaign not found"
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignNotFound"];
                 };
             };
@@ -10002,12 +8870,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *       "status": "cancelled"
-                     *     }
-                     */
                     "application/json": {
                         /**
                          * Format: uuid
@@ -10034,12 +8896,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND",
-                     *       "message": "Campaign not found"
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignNotFound"];
                 };
             };
@@ -10049,13 +8905,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_CANCELLABLE",
-                     *       "status": "completed",
-                     *       "message": "A completed campaign cannot be cancelled"
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         error: "NOT_CANCELLABLE";
@@ -10094,16 +8943,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *       "status": "paused",
-                     *       "pause": {
-                     *         "reason": "manual",
-                     *         "at": "2026-11-26T12:05:41.000Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /**
                          * Format: uuid
@@ -10131,12 +8970,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND",
-                     *       "message": "Campaign not found"
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignNotFound"];
                 };
             };
@@ -10146,13 +8979,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_PAUSABLE",
-                     *       "status": "completed",
-                     *       "message": "A completed campaign cannot be paused; only a pending, processing or rate_limited one"
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         error: "NOT_PAUSABLE";
@@ -10191,12 +9017,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *       "status": "processing"
-                     *     }
-                     */
                     "application/json": {
                         /**
                          * Format: uuid
@@ -10223,12 +9043,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND",
-                     *       "message": "Campaign not found"
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignNotFound"];
                 };
             };
@@ -10238,13 +9052,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_RESUMABLE",
-                     *       "status": "processing",
-                     *       "message": "A processing campaign cannot be resumed; only a paused one"
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         error: "NOT_RESUMABLE";
@@ -10288,37 +9095,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *       "recipients": [
-                     *         {
-                     *           "email": "ada@example.com",
-                     *           "activity_id": "3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34",
-                     *           "status": "delivered",
-                     *           "sent_at": "2026-11-26T11:31:02.000Z",
-                     *           "delivered_at": "2026-11-26T11:31:04.000Z",
-                     *           "opened": true,
-                     *           "opened_at": "2026-11-26T12:10:45.000Z",
-                     *           "machine_opened": false,
-                     *           "clicked": false,
-                     *           "clicked_at": null,
-                     *           "bounced": false,
-                     *           "bounced_at": null,
-                     *           "complained": false,
-                     *           "left_out_reason": null
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "page": 1,
-                     *         "per_page": 50,
-                     *         "total": 1,
-                     *         "total_is_estimate": false,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignRecipientOutcomes"];
                 };
             };
@@ -10346,11 +9122,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND"
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         error: "NOT_FOUND";
@@ -10390,28 +9161,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *       "left_out": {
-                     *         "total": 5
-                     *       },
-                     *       "recipients": [
-                     *         {
-                     *           "email": "grace@example.com",
-                     *           "activity_id": "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
-                     *           "reason": "unsubscribed",
-                     *           "suppression_reason": "unsubscribe"
-                     *         }
-                     *       ],
-                     *       "pagination": {
-                     *         "per_page": 50,
-                     *         "read": 412,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignLeftOutList"];
                 };
             };
@@ -10439,11 +9188,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND"
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         error: "NOT_FOUND";
@@ -10478,22 +9222,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "export": {
-                     *         "id": "e2f3a4b5-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
-                     *         "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *         "status": "running",
-                     *         "rows": 0,
-                     *         "parts": 0,
-                     *         "created_at": "2026-11-26T14:00:00.000Z",
-                     *         "completed_at": null,
-                     *         "error": null,
-                     *         "download_url": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignExportAnswer"];
                 };
             };
@@ -10512,11 +9240,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND"
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         error: "NOT_FOUND";
@@ -10552,22 +9275,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "export": {
-                     *         "id": "e2f3a4b5-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
-                     *         "campaign_id": "5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93",
-                     *         "status": "completed",
-                     *         "rows": 118342,
-                     *         "parts": 2,
-                     *         "created_at": "2026-11-26T14:00:00.000Z",
-                     *         "completed_at": "2026-11-26T14:03:12.000Z",
-                     *         "error": null,
-                     *         "download_url": "https://payloads.s3.eu-west-1.amazonaws.com/exports/5b0e7c2d-8f1a-4c3e-9d6b-2a7f4e1c0b93/e2f3a4b5-6c7d-4e8f-9a0b-1c2d3e4f5a6b.csv?X-Amz-Expires=3600&X-Amz-Signature=9f2c1e"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["CampaignExportAnswer"];
                 };
             };
@@ -10586,11 +9293,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "NOT_FOUND"
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         error: "NOT_FOUND";
@@ -11074,13 +9776,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Welcome",
-                 *       "subject": "Hi {{name}}",
-                 *       "html": "<p>Hi {{name}}</p>"
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     html: string;
@@ -11533,6 +10228,852 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhookEmailSend: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSendEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailDelivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailDeliveryEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailBounce: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailBounceEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailComplaint: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailComplaintEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailReject: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailRejectEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailDeliverydelay: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailDeliveryDelayEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailOpen: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailOpenEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailClick: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailClickEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailSuppressed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailSuppressedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEmailInbound: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailInboundEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDomainVerified: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainVerifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDomainFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDomainSendReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainSendReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSenderVerified: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SenderVerifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSenderFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SenderFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSuppressionAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppressionAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSuppressionRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuppressionRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { routeTable } from '../../../../functions/route-table';
 import { openApiDocument } from '../../../../shared/openapi/document';
+import { documentExtras } from '../../../../shared/openapi/webhooks-section';
 
 const ROOT = join(__dirname, '../../../..');
 const committed = JSON.parse(readFileSync(join(ROOT, 'openapi/openapi.json'), 'utf8'));
@@ -10,7 +11,7 @@ const committed = JSON.parse(readFileSync(join(ROOT, 'openapi/openapi.json'), 'u
 type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
 
 describe('the OpenAPI document', () => {
-  const document = openApiDocument(routeTable);
+  const document = openApiDocument(routeTable, documentExtras);
   const operations = () => Object.values(document.paths).flatMap((ops) => Object.values(ops) as Operation[]);
 
   it('validates as OpenAPI 3.1', async () => {
