@@ -32,15 +32,19 @@ export function errors(auth: AuthKind, byStatus: Readonly<Record<number, string>
 
 /**
  * The answers every route of its kind can give whatever its handler does, added by the framework:
- * a keyed route's 401, the 400 of a body or query and a body's 413, the idempotency answers, and
- * the 500 of a fault.
+ * a keyed route's 401, 400 (a body that is not JSON, a bad query...) and 413, the idempotency
+ * answers, and the 500 of a fault.
  */
 export function frameworkAnswers(route: Pick<ApiRoute, 'auth' | 'body' | 'query' | 'idempotency'>): Record<number, Answer> {
   const { auth } = route;
   const byStatus: Record<number, string> = { 500: 'A fault of the service: the body names the request id, never the cause' };
-  if (auth !== 'public') byStatus[401] = 'Missing, malformed or unknown key';
-  if (auth !== 'public' && (route.body || route.query || route.idempotency)) byStatus[400] = 'Invalid request: the first problem, in the order of part 7';
-  if (route.body && auth !== 'public') byStatus[413] = 'Request body over 5 MB';
+  if (auth !== 'public') {
+    byStatus[401] = 'Missing, malformed or unknown key';
+    // Any keyed request's body is parsed, whether or not its route reads one: one that is not JSON,
+    // too deep, or names a reserved key is refused before the route runs, and so is one over 5 MB.
+    byStatus[400] = 'Invalid request: the first problem, in the order of part 7';
+    byStatus[413] = 'Request body over 5 MB';
+  }
   if (route.idempotency === 'supported') {
     byStatus[409] = 'A request with this Idempotency-Key is still in progress';
     byStatus[422] = 'This Idempotency-Key was used with another request';

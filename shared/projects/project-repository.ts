@@ -12,6 +12,21 @@ import { cachedApiKey, cachedProject, forgetProject } from './project-cache';
 
 const HASH_FIELD: Record<KeyMode, 'live_key_hash' | 'test_key_hash'> = { live: 'live_key_hash', test: 'test_key_hash' };
 
+/**
+ * Runs a write that changes a project or its keys, forgetting this instance's cached copy before
+ * and after it: before, so this instance sees the change at once; after, so that a read that ran
+ * while the write was in flight (another request of this instance) does not keep the old project
+ * for PROJECT_CACHE_SECONDS. Other instances see the change within that bound.
+ */
+async function changingProject<T>(projectId: string, write: () => Promise<T>): Promise<T> {
+  forgetProject(projectId);
+  try {
+    return await write();
+  } finally {
+    forgetProject(projectId);
+  }
+}
+
 /** The stored project, or undefined. */
 export async function getProject(db: Db, projectId: string): Promise<Project | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: projectKey(projectId) }));
@@ -59,8 +74,10 @@ export async function createProjectWithKeys(db: Db, project: Project): Promise<v
  * old key stops working at once. Fails with ConditionFailedError if another rotation won the race.
  */
 export async function replaceProjectKey(db: Db, projectId: string, mode: KeyMode, oldHash: string, newHash: string): Promise<void> {
-  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
-  forgetProject(projectId);
+  return changingProject(projectId, () => replaceProjectKeyNow(db, projectId, mode, oldHash, newHash));
+}
+
+async function replaceProjectKeyNow(db: Db, projectId: string, mode: KeyMode, oldHash: string, newHash: string): Promise<void> {
   const field = HASH_FIELD[mode];
   try {
     await db.doc.send(
@@ -166,8 +183,10 @@ export async function getProjects(db: Db, ids: string[]): Promise<Project[]> {
 
 /** Sets only the given project fields. */
 export async function updateProjectFields(db: Db, projectId: string, fields: Record<string, unknown>): Promise<void> {
-  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
-  forgetProject(projectId);
+  return changingProject(projectId, () => updateProjectFieldsNow(db, projectId, fields));
+}
+
+async function updateProjectFieldsNow(db: Db, projectId: string, fields: Record<string, unknown>): Promise<void> {
   const entries = Object.entries(fields);
   if (entries.length === 0) return;
   await db.doc.send(
@@ -186,8 +205,10 @@ export async function updateProjectFields(db: Db, projectId: string, fields: Rec
  * in the wanted state changes nothing (true).
  */
 export async function setClientProjectDisabled(db: Db, project: Project, disabledAt: string | null): Promise<boolean> {
-  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
-  forgetProject(project.id);
+  return changingProject(project.id, () => setClientProjectDisabledNow(db, project, disabledAt));
+}
+
+async function setClientProjectDisabledNow(db: Db, project: Project, disabledAt: string | null): Promise<boolean> {
   const disabling = disabledAt !== null;
   try {
     await db.doc.send(
@@ -229,8 +250,10 @@ export async function setClientProjectDisabled(db: Db, project: Project, disable
  * deployment default applies. The updated project, or undefined when there is no such project.
  */
 export async function setProjectMonthlyQuota(db: Db, projectId: string, quota: number | 'unlimited' | null): Promise<Project | undefined> {
-  // This instance sees the change at once; others within PROJECT_CACHE_SECONDS.
-  forgetProject(projectId);
+  return changingProject(projectId, () => setProjectMonthlyQuotaNow(db, projectId, quota));
+}
+
+async function setProjectMonthlyQuotaNow(db: Db, projectId: string, quota: number | 'unlimited' | null): Promise<Project | undefined> {
   try {
     const out = await db.doc.send(
       new UpdateCommand({

@@ -4435,6 +4435,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -4493,6 +4502,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -4536,6 +4554,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4646,8 +4673,26 @@ export interface operations {
                     "application/json": components["schemas"]["DomainHealth"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4954,6 +4999,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -5021,6 +5075,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -5079,6 +5142,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -5130,6 +5202,15 @@ export interface operations {
             };
             /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5197,6 +5278,15 @@ export interface operations {
             };
             /** @description The domain is verified (DOMAIN_VERIFIED); another project verified it (DOMAIN_TAKEN); its identity is not this project's own (IDENTITY_NOT_OWNED); or it changed meanwhile (DOMAIN_BUSY) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5411,8 +5501,26 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerProjectList"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5548,6 +5656,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerProjectOverview"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -5559,6 +5676,15 @@ export interface operations {
             };
             /** @description No project with this id in the key's organization (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5617,6 +5743,15 @@ export interface operations {
             };
             /** @description No project with this id in the key's organization (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5773,6 +5908,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -5804,6 +5948,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerDomainList"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -5815,6 +5968,15 @@ export interface operations {
             };
             /** @description No project with this id in the key's organization (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5976,6 +6138,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -6044,6 +6215,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -6075,6 +6255,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerSenderList"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -6086,6 +6275,15 @@ export interface operations {
             };
             /** @description No project with this id in the key's organization (NOT_FOUND) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6344,6 +6542,15 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -6373,8 +6580,26 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerWhoAmI"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6417,6 +6642,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -6428,6 +6662,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: no scheduled send with this id in the project (a malformed id too) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6495,6 +6738,15 @@ export interface operations {
             };
             /** @description NOT_PENDING: the send is no longer pending (its `status` named) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6655,6 +6907,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -6787,6 +7048,15 @@ export interface operations {
             };
             /** @description No such lead */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6955,6 +7225,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -7095,6 +7374,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -7146,6 +7434,15 @@ export interface operations {
             };
             /** @description No lead with this email */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7357,6 +7654,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -7459,8 +7765,26 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentList"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7604,6 +7928,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -7664,6 +7997,15 @@ export interface operations {
             };
             /** @description Segments of the project are being created or deleted concurrently; try again (CONFLICT) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7805,6 +8147,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -7858,6 +8209,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8200,6 +8560,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -8260,6 +8629,15 @@ export interface operations {
             };
             /** @description The batch has gone out or was already cancelled (NOT_PENDING, with its `status`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8471,6 +8849,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -8538,6 +8925,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -8596,6 +8992,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -8641,6 +9046,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8824,6 +9238,15 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignWithMetrics"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -8840,6 +9263,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignNotFound"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */
@@ -8881,6 +9313,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -8913,6 +9354,15 @@ export interface operations {
                     } | {
                         error: string;
                     };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */
@@ -8955,6 +9405,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -8987,6 +9446,15 @@ export interface operations {
                     } | {
                         error: string;
                     };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */
@@ -9028,6 +9496,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -9060,6 +9537,15 @@ export interface operations {
                     } | {
                         error: string;
                     };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service, or the engine's resume could not be queued (`Failed to resume campaign`: the campaign stays paused) */
@@ -9128,6 +9614,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -9194,6 +9689,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -9225,6 +9729,15 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignExportAnswer"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -9244,6 +9757,15 @@ export interface operations {
                         /** @constant */
                         error: "NOT_FOUND";
                     };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */
@@ -9278,6 +9800,15 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignExportAnswer"];
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
@@ -9297,6 +9828,15 @@ export interface operations {
                         /** @constant */
                         error: "NOT_FOUND";
                     };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A fault of the service: the body names the request id, never the cause */
@@ -9330,8 +9870,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9370,8 +9928,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9432,6 +10008,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of the service: the body names the request id, never the cause */
             500: {
                 headers: {
@@ -9479,6 +10064,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9651,8 +10245,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9693,8 +10305,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9749,6 +10379,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9857,8 +10496,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9969,8 +10626,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
