@@ -54,15 +54,29 @@ export const suppressionListQuerySchema = z.object({
 /** Valid, lowercased, each once. */
 const uniqueAddresses = (b: Record<string, unknown>): string[] => [...new Set((namedAddresses(b) as string[]).map(normalizeEmail))];
 
+/** A `POST /v1/suppressions/remove` body its schema accepted. */
+export type SuppressionEmailsBody = z.output<typeof suppressionEmailsBodySchema>;
+/** A `POST /v1/suppressions` body its schema accepted. */
+export type AddSuppressionsBody = z.output<typeof addSuppressionsBodySchema>;
+
+/** The addresses an accepted body names: lowercased, each once. */
+export function toSuppressionEmails(b: SuppressionEmailsBody): string[] {
+  return uniqueAddresses(b);
+}
+
+/** What an accepted `POST /v1/suppressions` body adds: the addresses, and a `description` when it is text. */
+export function toAddSuppressions(b: AddSuppressionsBody): { emails: string[]; description: string | null } {
+  return { emails: uniqueAddresses(b), description: typeof b.description === 'string' ? b.description : null };
+}
+
 /** Reads `email` or `emails` from a request body: valid, lowercased, unique, at most BULK_LIMIT. */
 export function parseEmails(body: unknown): string[] {
-  return uniqueAddresses(parseRequest(suppressionEmailsBodySchema, body ?? {}));
+  return toSuppressionEmails(parseRequest(suppressionEmailsBodySchema, body ?? {}));
 }
 
 /** Reads a `POST /v1/suppressions` body: the addresses, and a `description` when it is text. */
 export function parseAddSuppressions(body: unknown): { emails: string[]; description: string | null } {
-  const b = parseRequest(addSuppressionsBodySchema, body ?? {});
-  return { emails: uniqueAddresses(b), description: typeof b.description === 'string' ? b.description : null };
+  return toAddSuppressions(parseRequest(addSuppressionsBodySchema, body ?? {}));
 }
 
 /** Reads the list's `reason` filter: absent, or one of REASONS. */
