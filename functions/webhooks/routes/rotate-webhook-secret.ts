@@ -15,7 +15,11 @@ export const rotateWebhookSecretRoute = defineRoute({
   description: 'Replaces the secret of the calling key\'s slot; every delivery signed after this answer uses the new one.',
   answers: {
     200: json(webhookSecretAnswerSchema, 'The new secret', { success: true, secret: 'whsec_q3Lr0dN7yXbVh2TgWkP9sJ4mC6aE1fZu' }),
-    ...errors('project', { 404: 'The project no longer exists' }),
+    ...errors('project', {
+      // The route reads no body, but one sent is parsed like any other (apiHandler's jsonBody).
+      400: 'A body sent that is not JSON, lacks the JSON content type, nests too deep or holds a NUL',
+      404: 'The project no longer exists',
+    }),
   },
   access: webhookSecretAccess,
   handle: async (request) => {
