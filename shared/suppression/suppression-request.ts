@@ -13,6 +13,15 @@ type Ctx = z.core.$RefinementCtx<unknown>;
 const fail = (ctx: Ctx, value: unknown, message: string) => void ctx.issues.push({ code: 'custom', message, input: value });
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A refused value as its message names it; an object whose own `toString` is no function names itself as `[object Object]` rather than throwing. */
+function asText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 /** The addresses a body names: `emails`, else the one `email`. */
 const namedAddresses = (b: Record<string, unknown>): unknown => b.emails ?? (b.email != null ? [b.email] : undefined);
 
@@ -31,7 +40,7 @@ const addressChecks = z.superRefine(
     if (!Array.isArray(raw) || raw.length === 0) return fail(ctx, b, MISSING);
     if (raw.length > BULK_LIMIT) return fail(ctx, b, `emails accepts at most ${BULK_LIMIT} addresses`);
     const bad = raw.find((e) => typeof e !== 'string' || !isEmail(e.trim()));
-    if (bad !== undefined) fail(ctx, b, `Invalid email address: ${String(bad)}`);
+    if (bad !== undefined) fail(ctx, b, `Invalid email address: ${asText(bad)}`);
   },
   { when: ({ value }) => isObject(value) },
 );
