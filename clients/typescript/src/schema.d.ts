@@ -2560,6 +2560,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
+            /** @description A body sent that is not JSON, lacks the JSON content type, nests too deep or holds a NUL */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, malformed or unknown key */
             401: {
                 headers: {
