@@ -13,6 +13,15 @@ type Ctx = z.core.$RefinementCtx<unknown>;
 const fail = (ctx: Ctx, value: unknown, message: string) => void ctx.issues.push({ code: 'custom', message, input: value });
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A refused value as its message names it; an object whose own `toString` is no function names itself as `[object Object]` rather than throwing. */
+function asText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 /** The addresses a body names: `emails`, else the one `email`. */
 const namedAddresses = (b: Record<string, unknown>): unknown => b.emails ?? (b.email != null ? [b.email] : undefined);
 
@@ -31,7 +40,7 @@ const addressChecks = z.superRefine(
     if (!Array.isArray(raw) || raw.length === 0) return fail(ctx, b, MISSING);
     if (raw.length > BULK_LIMIT) return fail(ctx, b, `emails accepts at most ${BULK_LIMIT} addresses`);
     const bad = raw.find((e) => typeof e !== 'string' || !isEmail(e.trim()));
-    if (bad !== undefined) fail(ctx, b, `Invalid email address: ${String(bad)}`);
+    if (bad !== undefined) fail(ctx, b, `Invalid email address: ${asText(bad)}`);
   },
   { when: ({ value }) => isObject(value) },
 );
@@ -54,15 +63,29 @@ export const suppressionListQuerySchema = z.object({
 /** Valid, lowercased, each once. */
 const uniqueAddresses = (b: Record<string, unknown>): string[] => [...new Set((namedAddresses(b) as string[]).map(normalizeEmail))];
 
+/** A `POST /v1/suppressions/remove` body its schema accepted. */
+export type SuppressionEmailsBody = z.output<typeof suppressionEmailsBodySchema>;
+/** A `POST /v1/suppressions` body its schema accepted. */
+export type AddSuppressionsBody = z.output<typeof addSuppressionsBodySchema>;
+
+/** The addresses an accepted body names: lowercased, each once. */
+export function toSuppressionEmails(b: SuppressionEmailsBody): string[] {
+  return uniqueAddresses(b);
+}
+
+/** What an accepted `POST /v1/suppressions` body adds: the addresses, and a `description` when it is text. */
+export function toAddSuppressions(b: AddSuppressionsBody): { emails: string[]; description: string | null } {
+  return { emails: uniqueAddresses(b), description: typeof b.description === 'string' ? b.description : null };
+}
+
 /** Reads `email` or `emails` from a request body: valid, lowercased, unique, at most BULK_LIMIT. */
 export function parseEmails(body: unknown): string[] {
-  return uniqueAddresses(parseRequest(suppressionEmailsBodySchema, body ?? {}));
+  return toSuppressionEmails(parseRequest(suppressionEmailsBodySchema, body ?? {}));
 }
 
 /** Reads a `POST /v1/suppressions` body: the addresses, and a `description` when it is text. */
 export function parseAddSuppressions(body: unknown): { emails: string[]; description: string | null } {
-  const b = parseRequest(addSuppressionsBodySchema, body ?? {});
-  return { emails: uniqueAddresses(b), description: typeof b.description === 'string' ? b.description : null };
+  return toAddSuppressions(parseRequest(addSuppressionsBodySchema, body ?? {}));
 }
 
 /** Reads the list's `reason` filter: absent, or one of REASONS. */

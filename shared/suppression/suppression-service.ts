@@ -4,13 +4,13 @@ import { suppressionAddedEvent, suppressionRemovedEvent } from './suppression-ev
 import { notFound } from '../errors';
 import type { Project } from '../projects/project';
 import { normalizeEmail } from '../mail/addresses';
-import { parseAddSuppressions, parseReasonFilter } from './suppression-request';
+import { parseReasonFilter, toAddSuppressions, type AddSuppressionsBody } from './suppression-request';
 import { listCursor, type PageRequest } from '../http/pagination';
 import { addSuppressionIfAbsent, deleteSuppression, getSuppression, pageSuppressions, type SuppressionEntry } from './suppression-repository';
 
 /** suppression.removed events per bulk removal (part 6 and 8). */
 export const REMOVED_EVENTS_CAP = 200;
-export { BULK_LIMIT, parseEmails } from './suppression-request';
+export { BULK_LIMIT, parseEmails, toSuppressionEmails } from './suppression-request';
 
 /** Suppresses an address after a hard bounce or complaint; suppression.added only when it is new. */
 export async function suppressAutomatically(deps: Services, project: Project, entry: SuppressionEntry): Promise<boolean> {
@@ -20,8 +20,8 @@ export async function suppressAutomatically(deps: Services, project: Project, en
 }
 
 /** Adds addresses by hand (`reason: manual`, `source: api`); no suppression.added (it is for automatic ones). */
-export async function addManually(deps: Services, project: Project, body: unknown): Promise<{ added: string[]; already: string[] }> {
-  const { emails, description } = parseAddSuppressions(body);
+export async function addManually(deps: Services, project: Project, body: AddSuppressionsBody): Promise<{ added: string[]; already: string[] }> {
+  const { emails, description } = toAddSuppressions(body);
   const now = deps.clock.now().toISOString();
   const added: string[] = [];
   const already: string[] = [];

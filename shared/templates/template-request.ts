@@ -33,16 +33,29 @@ export const updateTemplateBodySchema = z
   .object({ name: nonEmptyText('name'), html: nonEmptyText('html'), ...optionalFields }, { error: NOTHING_TO_UPDATE })
   .check(z.refine((b: Record<string, unknown>) => UPDATABLE_FIELDS.some((f) => b[f] !== undefined), { message: NOTHING_TO_UPDATE, ...bodyChecks }));
 
+/** A `POST /v1/templates` body its schema accepted. */
+export type CreateTemplateBody = z.output<typeof createTemplateBodySchema>;
+/** A `PUT /v1/templates/:id` body its schema accepted. */
+export type UpdateTemplateBody = z.output<typeof updateTemplateBodySchema>;
+
+/** The fields a create sets: the optional texts absent are null. */
+export function toCreateTemplate(b: CreateTemplateBody): TemplateFields {
+  return { name: b.name, html: b.html, subject: b.subject ?? null, description: b.description ?? null, preheader: b.preheader ?? null };
+}
+
+/** The fields an update changes: those given (at least one). */
+export function toUpdateTemplate(b: UpdateTemplateBody): Partial<TemplateFields> {
+  const changes: Partial<TemplateFields> = {};
+  for (const field of UPDATABLE_FIELDS) if (b[field] !== undefined) Object.assign(changes, { [field]: b[field] });
+  return changes;
+}
+
 /** Validates a `POST /v1/templates` body: `name` and `html` are required, the rest are text or null. */
 export function parseCreateTemplate(body: unknown): TemplateFields {
-  const b = parseRequest(createTemplateBodySchema, body);
-  return { name: b.name, html: b.html, subject: b.subject ?? null, description: b.description ?? null, preheader: b.preheader ?? null };
+  return toCreateTemplate(parseRequest(createTemplateBodySchema, body));
 }
 
 /** Validates a `PUT /v1/templates/:id` body: the fields it changes (at least one). */
 export function parseUpdateTemplate(body: unknown): Partial<TemplateFields> {
-  const b = parseRequest(updateTemplateBodySchema, body);
-  const changes: Partial<TemplateFields> = {};
-  for (const field of UPDATABLE_FIELDS) if (b[field] !== undefined) Object.assign(changes, { [field]: b[field] });
-  return changes;
+  return toUpdateTemplate(parseRequest(updateTemplateBodySchema, body));
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import { checkTemplate } from './render';
 import type { Template } from './template';
-import { parseCreateTemplate, parseUpdateTemplate } from './template-request';
+import { toCreateTemplate, toUpdateTemplate, type CreateTemplateBody, type UpdateTemplateBody } from './template-request';
 import {
   allocateTemplateInternalId,
   deleteTemplate as deleteTemplateItems,
@@ -71,8 +71,8 @@ function checkRenderedFields(fields: { html?: string | null; subject?: string | 
 }
 
 /** POST /v1/templates: `name` and `html` are required; html and subject must compile. */
-export async function createTemplate(db: Db, clock: Clock, projectId: string, body: unknown): Promise<Template> {
-  const fields = parseCreateTemplate(body);
+export async function createTemplate(db: Db, clock: Clock, projectId: string, body: CreateTemplateBody): Promise<Template> {
+  const fields = toCreateTemplate(body);
   checkRenderedFields(fields);
   const internalId = await allocateTemplateInternalId(db, projectId);
   const now = clock.now().toISOString();
@@ -103,8 +103,8 @@ export async function pageTemplates(
 }
 
 /** PUT /v1/templates/:id: any of name, html, subject, description, preheader; bumps `version`; html and subject must compile. */
-export async function updateTemplate(db: Db, clock: Clock, projectId: string, rawId: string | undefined, body: unknown): Promise<Template> {
-  const changes = parseUpdateTemplate(body);
+export async function updateTemplate(db: Db, clock: Clock, projectId: string, rawId: string | undefined, body: UpdateTemplateBody): Promise<Template> {
+  const changes = toUpdateTemplate(body);
   checkRenderedFields(changes);
   for (let attempt = 1; ; attempt++) {
     const current = await requireTemplate(db, projectId, rawId);

@@ -1,4 +1,7 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { docsPage } from './docs-page';
+import { openApiDocument } from './openapi-document';
+import { rendererScript } from './renderer-script';
 
-/** Endpoint group `docs`: its route modules, one per route (this folder). */
-export const docsRoutes = groupRoutes('docs', []);
+/** Endpoint group `docs`: the OpenAPI document and its reference page. */
+export const docsRoutes = groupRoutes('docs', [openApiDocument, docsPage, rendererScript]);

@@ -1,4 +1,7 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { unsubscribe } from './unsubscribe';
+import { unsubscribePage } from './unsubscribe-page';
+import { viewInBrowser } from './view-in-browser';
 
-/** Endpoint group `links`: its route modules, one per route (this folder). */
-export const linksRoutes = groupRoutes('links', []);
+/** Endpoint group `links`: the unsubscribe and view-in-browser pages reached by signed tokens. */
+export const linksRoutes = groupRoutes('links', [unsubscribePage, unsubscribe, viewInBrowser]);

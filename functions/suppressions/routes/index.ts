@@ -1,4 +1,9 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { addSuppressions } from './add-suppressions';
+import { deleteSuppression } from './delete-suppression';
+import { getSuppression } from './get-suppression';
+import { listSuppressions } from './list-suppressions';
+import { removeSuppressions } from './remove-suppressions';
 
-/** Endpoint group `suppressions`: its route modules, one per route (this folder). */
-export const suppressionsRoutes = groupRoutes('suppressions', []);
+/** Endpoint group `suppressions`: the project's suppression list. */
+export const suppressionsRoutes = groupRoutes('suppressions', [listSuppressions, addSuppressions, removeSuppressions, getSuppression, deleteSuppression]);

@@ -1,4 +1,9 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { createTemplate } from './create-template';
+import { deleteTemplate } from './delete-template';
+import { getTemplate } from './get-template';
+import { listTemplates } from './list-templates';
+import { updateTemplate } from './update-template';
 
-/** Endpoint group `templates`: its route modules, one per route (this folder). */
-export const templatesRoutes = groupRoutes('templates', []);
+/** Endpoint group `templates`: the project's templates (4.7). */
+export const templatesRoutes = groupRoutes('templates', [createTemplate, listTemplates, getTemplate, updateTemplate, deleteTemplate]);

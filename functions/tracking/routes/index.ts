@@ -1,4 +1,6 @@
 import { groupRoutes } from '../../../shared/http/route';
+import { clickRedirect } from './click-redirect';
+import { openPixel } from './open-pixel';
 
-/** Endpoint group `tracking`: its route modules, one per route (this folder). */
-export const trackingRoutes = groupRoutes('tracking', []);
+/** Endpoint group `tracking`: the open pixel and the click redirect, reached by signed tokens (no account). */
+export const trackingRoutes = groupRoutes('tracking', [openPixel, clickRedirect]);

@@ -1,0 +1,7 @@
+import type { FunctionAccess } from '../../../shared/function-access';
+
+/**
+ * The document and the page are static (bundled); a function has no grant smaller than reading the
+ * table, and these routes use nothing else.
+ */
+export const docsAccess: FunctionAccess = { table: 'read' };

@@ -1,0 +1,27 @@
+import { services } from '../../../shared/container';
+import { errors, json } from '../../../shared/http/answers';
+import { defineRoute } from '../../../shared/http/route';
+import { suppressionsAddedAnswerSchema } from '../../../shared/suppression/suppression-answers';
+import { addSuppressionsBodySchema } from '../../../shared/suppression/suppression-request';
+import { addManually } from '../../../shared/suppression/suppression-service';
+import { suppressionsAddAccess } from './suppressions-access';
+
+/** `POST /v1/suppressions`: addresses suppressed by hand (`reason: manual`, `source: api`). */
+export const addSuppressions = defineRoute({
+  method: 'POST',
+  path: '/v1/suppressions',
+  auth: 'project',
+  summary: 'Suppress addresses',
+  body: addSuppressionsBodySchema,
+  bodyExample: { emails: ['former.customer@example.com', 'do-not-mail@example.org'], description: 'Asked by phone not to be mailed' },
+  answers: {
+    201: json(suppressionsAddedAnswerSchema, 'Added: the new entries, and the addresses already listed', {
+      success: true,
+      added: ['former.customer@example.com'],
+      already: ['do-not-mail@example.org'],
+    }),
+    ...errors('project', { 400: 'No `email` or `emails`, more than 1,000 addresses, or an invalid address (named)' }),
+  },
+  access: suppressionsAddAccess,
+  handle: async (request) => ({ status: 201, body: { success: true, ...(await addManually(services(), request.caller.project, request.body)) } }),
+});

@@ -1,0 +1,39 @@
+import * as z from '../../../shared/zod';
+import { CampaignCounterBatch } from '../../../shared/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../../shared/campaigns/campaign-counter-flush';
+import { services } from '../../../shared/container';
+import { defineRoute } from '../../../shared/http/route';
+import { logger } from '../../../shared/logger';
+import { flushCounters } from '../../../shared/stats/counter-flush';
+import { CounterBatch } from '../../../shared/stats/domain-stats';
+import { pixelToken, recordOpen, visitorOf } from '../../../shared/tracking/engagement';
+import { TRANSPARENT_GIF } from '../../../shared/tracking/responses';
+import { trackingAccess } from './tracking-access';
+
+const PIXEL_HEADERS = { 'content-type': 'image/gif', 'cache-control': 'no-store, no-cache, must-revalidate, max-age=0', pragma: 'no-cache', 'x-content-type-options': 'nosniff' };
+
+/** `GET /t/o/{token}`: the open pixel. Always the same GIF, valid token or not: the answer never tells whether a token is valid. */
+export const openPixel = defineRoute({
+  method: 'GET',
+  path: '/t/o/{token}',
+  auth: 'public',
+  throttle: 'tracking',
+  summary: 'Open pixel',
+  description: 'A 1x1 transparent GIF whatever the token; a valid token records the open of its mail.',
+  answers: {
+    200: { description: 'A 1x1 transparent GIF', schema: z.string().check(z.meta({ format: 'binary' })), contentType: 'image/gif' },
+  },
+  access: trackingAccess,
+  handle: async (request) => {
+    const counters = new CounterBatch();
+    const campaigns = new CampaignCounterBatch();
+    try {
+      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters, campaigns);
+      // Only the first human (or machine) open of a mail adds to its campaign: later opens write no counter.
+      await Promise.all([flushCounters(services(), counters), flushCampaignCounters(services(), campaigns)]);
+    } catch (error) {
+      logger.error('Recording an open failed', { requestId: request.requestId, error: error as Error });
+    }
+    return { status: 200, headers: PIXEL_HEADERS, body: TRANSPARENT_GIF };
+  },
+});

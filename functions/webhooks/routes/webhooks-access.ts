@@ -1,0 +1,7 @@
+import type { FunctionAccess } from '../../../shared/function-access';
+
+/** A slot's signing secret, on the project item: created on first read, replaced by a rotation. */
+export const webhookSecretAccess: FunctionAccess = { table: 'readWrite' };
+
+/** Reading the failed deliveries. */
+export const webhookFailuresAccess: FunctionAccess = { table: 'read' };
