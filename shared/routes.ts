@@ -1,6 +1,8 @@
 /**
- * The route table: the one list of HTTP routes, endpoint groups, workers and schedules.
- * The CDK stack and the local cloud both read it, so they can never disagree.
+ * The functions of the deployment: the endpoint groups (one Lambda each; their routes are the
+ * route modules of functions/<group>/routes/, listed by functions/route-table.ts), the queue
+ * workers, the bucket functions and the schedules. The CDK stack and the local cloud both read it,
+ * so they can never disagree.
  */
 
 /** Who may call a route: a project key (live or test), a partner key, or anyone (signed tokens). */
@@ -8,18 +10,6 @@ export type AuthKind = 'project' | 'partner' | 'public';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface RouteDefinition {
-  readonly method: HttpMethod;
-  /** API Gateway path syntax: `{name}` for a path parameter. */
-  readonly path: string;
-  readonly group: EndpointGroup;
-  readonly auth: AuthKind;
-  /**
-   * `Idempotency-Key` handling (part 8): `supported` replays cached answers; `refused` answers 400
-   * to a request that carries the header (the endpoint cannot honour it). Absent: the header is ignored.
-   */
-  readonly idempotency?: 'supported' | 'refused';
-}
 
 /** One Lambda per endpoint group; the entry is relative to the repository root. */
 export const endpointGroups = {
@@ -48,112 +38,9 @@ export const endpointGroups = {
 
 export type EndpointGroup = keyof typeof endpointGroups;
 
-export const routes: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/v1/send-batch', group: 'batches', auth: 'project', idempotency: 'supported' },
-  { method: 'GET', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
-  { method: 'PATCH', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
-  { method: 'DELETE', path: '/v1/send-batch/{batchId}', group: 'batches', auth: 'project' },
-  { method: 'GET', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
-  { method: 'PATCH', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
-  { method: 'DELETE', path: '/v1/scheduled-sends/{id}', group: 'scheduled-sends', auth: 'project' },
-  { method: 'GET', path: '/v1/activity/{id}', group: 'activity', auth: 'project' },
-  { method: 'GET', path: '/v1/activity', group: 'activity', auth: 'project' },
-  { method: 'GET', path: '/v1/domain-stats', group: 'activity', auth: 'project' },
-  { method: 'GET', path: '/v1/webhooks/secret', group: 'webhooks', auth: 'project' },
-  { method: 'POST', path: '/v1/webhooks/secret/rotate', group: 'webhooks', auth: 'project' },
-  { method: 'GET', path: '/v1/webhooks/failures', group: 'webhooks', auth: 'project' },
-  { method: 'GET', path: '/v1/suppressions', group: 'suppressions', auth: 'project' },
-  { method: 'POST', path: '/v1/suppressions', group: 'suppressions', auth: 'project' },
-  { method: 'POST', path: '/v1/suppressions/remove', group: 'suppressions', auth: 'project' },
-  { method: 'GET', path: '/v1/suppressions/{email}', group: 'suppressions', auth: 'project' },
-  { method: 'DELETE', path: '/v1/suppressions/{email}', group: 'suppressions', auth: 'project' },
-  { method: 'POST', path: '/v1/templates', group: 'templates', auth: 'project' },
-  { method: 'GET', path: '/v1/templates', group: 'templates', auth: 'project' },
-  { method: 'GET', path: '/v1/templates/{id}', group: 'templates', auth: 'project' },
-  { method: 'PUT', path: '/v1/templates/{id}', group: 'templates', auth: 'project' },
-  { method: 'DELETE', path: '/v1/templates/{id}', group: 'templates', auth: 'project' },
-  { method: 'POST', path: '/domains/register', group: 'domains', auth: 'project' },
-  { method: 'GET', path: '/domains/health', group: 'domains', auth: 'project' },
-  { method: 'POST', path: '/domains/reply', group: 'domains', auth: 'project' },
-  { method: 'POST', path: '/domains/tracking', group: 'domains', auth: 'project' },
-  { method: 'POST', path: '/domains/verify-email', group: 'domains', auth: 'project' },
-  { method: 'GET', path: '/domains/{domain}/dns-records', group: 'domains', auth: 'project' },
-  { method: 'POST', path: '/domains/{domain}/verify', group: 'domains', auth: 'project' },
-  { method: 'GET', path: '/domains/{domain}/status', group: 'domains', auth: 'project' },
-  { method: 'GET', path: '/domains/{domain}/domain-connect', group: 'domains', auth: 'project' },
-  { method: 'POST', path: '/domains/{domain}/recreate', group: 'domains', auth: 'project' },
-  { method: 'POST', path: '/v1/partner/projects', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/v1/partner/projects', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/v1/partner/projects/{projectId}', group: 'partner', auth: 'partner' },
-  { method: 'PATCH', path: '/v1/partner/projects/{projectId}', group: 'partner', auth: 'partner' },
-  { method: 'DELETE', path: '/v1/partner/projects/{projectId}', group: 'partner', auth: 'partner' },
-  { method: 'POST', path: '/v1/partner/projects/{projectId}/reactivate', group: 'partner', auth: 'partner' },
-  { method: 'POST', path: '/v1/partner/projects/{projectId}/domains', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/v1/partner/projects/{projectId}/domains', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/v1/partner/projects/{projectId}/domains/{domain}', group: 'partner', auth: 'partner' },
-  { method: 'POST', path: '/v1/partner/projects/{projectId}/domains/{domain}/verify', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/v1/partner/projects/{projectId}/senders', group: 'partner', auth: 'partner' },
-  { method: 'POST', path: '/v1/partner/projects/{projectId}/senders', group: 'partner', auth: 'partner' },
-  { method: 'POST', path: '/v1/partner/projects/{projectId}/api-key/rotate', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/v1/partner/projects/{projectId}/stats', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/v1/partner/whoami', group: 'partner', auth: 'partner' },
-  { method: 'GET', path: '/verify/{token}', group: 'pages', auth: 'public' },
-  { method: 'POST', path: '/verify/{token}', group: 'pages', auth: 'public' },
-  { method: 'GET', path: '/senders/confirm/{token}', group: 'pages', auth: 'public' },
-  { method: 'POST', path: '/senders/confirm/{token}', group: 'pages', auth: 'public' },
-  { method: 'GET', path: '/t/o/{token}', group: 'tracking', auth: 'public' },
-  { method: 'GET', path: '/t/c/{token}', group: 'tracking', auth: 'public' },
-  { method: 'GET', path: '/u/{token}', group: 'links', auth: 'public' },
-  { method: 'POST', path: '/u/{token}', group: 'links', auth: 'public' },
-  { method: 'GET', path: '/v/{token}', group: 'links', auth: 'public' },
-  // Before `/v1/leads/{id}`: the local server takes the first match (API Gateway prefers the static segment itself).
-  { method: 'POST', path: '/v1/leads/imports', group: 'lead-imports', auth: 'project' },
-  { method: 'GET', path: '/v1/leads/imports/{id}', group: 'lead-imports', auth: 'project' },
-  { method: 'POST', path: '/v1/leads/imports/{id}/start', group: 'lead-imports', auth: 'project' },
-  { method: 'GET', path: '/v1/leads/imports/{id}/errors', group: 'lead-imports', auth: 'project' },
-  // One path variable name per level (API Gateway refuses siblings with different names): the tags
-  // and attributes routes read `{id}` as the lead's URL-encoded email.
-  { method: 'POST', path: '/v1/leads', group: 'leads', auth: 'project' },
-  { method: 'GET', path: '/v1/leads', group: 'leads', auth: 'project' },
-  { method: 'GET', path: '/v1/leads/{id}', group: 'leads', auth: 'project' },
-  { method: 'PUT', path: '/v1/leads/{id}', group: 'leads', auth: 'project' },
-  { method: 'DELETE', path: '/v1/leads/{id}', group: 'leads', auth: 'project' },
-  { method: 'POST', path: '/v1/leads/{id}/segments', group: 'leads', auth: 'project' },
-  { method: 'DELETE', path: '/v1/leads/{id}/segments/{segmentId}', group: 'leads', auth: 'project' },
-  { method: 'POST', path: '/v1/leads/{id}/tags', group: 'leads', auth: 'project' },
-  { method: 'DELETE', path: '/v1/leads/{id}/tags', group: 'leads', auth: 'project' },
-  { method: 'GET', path: '/v1/leads/{id}/tags', group: 'leads', auth: 'project' },
-  { method: 'POST', path: '/v1/leads/{id}/attributes', group: 'leads', auth: 'project' },
-  { method: 'GET', path: '/v1/leads/{id}/attributes', group: 'leads', auth: 'project' },
-  { method: 'POST', path: '/v1/segments', group: 'segments', auth: 'project' },
-  { method: 'GET', path: '/v1/segments', group: 'segments', auth: 'project' },
-  { method: 'GET', path: '/v1/segments/{id}', group: 'segments', auth: 'project' },
-  { method: 'PATCH', path: '/v1/segments/{id}', group: 'segments', auth: 'project' },
-  { method: 'DELETE', path: '/v1/segments/{id}', group: 'segments', auth: 'project' },
-  { method: 'POST', path: '/v1/segments/{id}/evaluate', group: 'segments', auth: 'project' },
-  { method: 'POST', path: '/v1/events', group: 'events', auth: 'project' },
-  { method: 'POST', path: '/v1/events/bulk', group: 'events', auth: 'project' },
-  { method: 'GET', path: '/v1/events', group: 'events', auth: 'project' },
-  // Campaigns (4.8); pause and resume are extensions (docs/campaigns-api.md).
-  { method: 'POST', path: '/v1/campaigns', group: 'campaigns', auth: 'project' },
-  { method: 'GET', path: '/v1/campaigns', group: 'campaigns', auth: 'project' },
-  { method: 'GET', path: '/v1/campaigns/{id}', group: 'campaigns', auth: 'project' },
-  { method: 'POST', path: '/v1/campaigns/{id}/cancel', group: 'campaigns', auth: 'project' },
-  { method: 'POST', path: '/v1/campaigns/{id}/pause', group: 'campaigns', auth: 'project' },
-  { method: 'POST', path: '/v1/campaigns/{id}/resume', group: 'campaigns', auth: 'project' },
-  // Public: the API's description holds no project data.
-  { method: 'GET', path: '/openapi.json', group: 'docs', auth: 'public' },
-  { method: 'GET', path: '/docs', group: 'docs', auth: 'public' },
-  { method: 'GET', path: '/docs/rapidoc.js', group: 'docs', auth: 'public' },
-  // Campaign reports (issue 17, item 8): a group of their own, apart from the campaigns API group.
-  { method: 'GET', path: '/v1/campaigns/{id}/recipients', group: 'campaign-reports', auth: 'project' },
-  { method: 'GET', path: '/v1/campaigns/{id}/left-out', group: 'campaign-reports', auth: 'project' },
-  { method: 'POST', path: '/v1/campaigns/{id}/exports', group: 'campaign-reports', auth: 'project' },
-  { method: 'GET', path: '/v1/campaigns/{id}/exports/{exportId}', group: 'campaign-reports', auth: 'project' },
-];
 
 /** The route key API Gateway puts on the event (`POST /v1/send-email`). */
-export function routeKey(route: Pick<RouteDefinition, 'method' | 'path'>): string {
+export function routeKey(route: { readonly method: HttpMethod; readonly path: string }): string {
   return `${route.method} ${route.path}`;
 }
 

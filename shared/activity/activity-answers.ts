@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 
 const nullableInstant = z.nullable(instantSchema);
 

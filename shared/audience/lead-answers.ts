@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 
 /** User data: the lead's own attributes, `_tags` among them. */
 const dataSchema = z.record(z.string(), z.unknown());

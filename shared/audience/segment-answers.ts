@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 
 /** A tag condition as stored: the lists given, each of 1 to 100 tags. */
 const tagConditionAnswer = z.strictObject({

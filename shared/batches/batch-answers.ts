@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 
 /** Where a scheduled batch goes out: the instant, the wall time in its zone, and the zone. */
 const scheduleFields = {

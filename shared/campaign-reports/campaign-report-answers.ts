@@ -1,5 +1,5 @@
 import type { ActivityStatus } from '../activity/activity';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 import * as z from '../zod';
 import type { ExportStatus } from './campaign-export';
 import type { LeftOutReason } from './recipient-outcome';

@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 import type { CampaignStatus } from './campaign';
 
 /** Part 3's campaign states, in their order. */

@@ -1,10 +1,11 @@
 import type { Context } from 'aws-lambda';
 import type { PartnerCaller, ProjectCaller } from '../auth/authenticate';
 import type { IdempotencyClaim } from '../idempotency/idempotency-repository';
-import type { AuthKind, RouteDefinition } from '../routes';
+import type { AuthKind } from '../routes';
+import type { RouteSpec } from './route';
 
-/** A route's `Idempotency-Key` handling, as the route table declares it. */
-export type RouteIdempotency = NonNullable<RouteDefinition['idempotency']>;
+/** A route's `Idempotency-Key` handling, as its route module declares it. */
+export type RouteIdempotency = NonNullable<RouteSpec<AuthKind, undefined, undefined>['idempotency']>;
 
 /** What the API middlewares learn about a request, carried on the Lambda context to the handler. */
 export interface ApiContext extends Context {

@@ -7,11 +7,11 @@ import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
 import { reservedKeyMessage } from '../reserved-keys';
-import { routeKey, routes, type AuthKind, type EndpointGroup } from '../routes';
+import type { EndpointGroup } from '../routes';
 import type { ApiRoute } from './route';
 import { parseRequest } from '../validate';
 import type { ApiContext } from './api-context';
-import type { ApiResult, RouteFunction } from './api-types';
+import type { ApiResult } from './api-types';
 import { errorResponse } from './error-body';
 import { PAYLOAD_LIMITS, eventBodyBytes } from './payload-limits';
 import { inspectJson } from '../json-inspection';
@@ -23,8 +23,8 @@ type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-/** Lowercases header names and finds the route's auth kind and idempotency handling in the route table. */
-const normalize = (group: EndpointGroup, served: readonly { key: string; auth: AuthKind; idempotency?: 'supported' | 'refused' }[]): Middleware => ({
+/** Lowercases header names and finds the route's auth kind and idempotency handling in its module. */
+const normalize = (served: readonly ApiRoute[]): Middleware => ({
   before: (request) => {
     const route = served.find((r) => r.key === request.event.routeKey);
     request.context.api = {
@@ -106,46 +106,31 @@ const mapErrors: Middleware = {
  * rules, then the idempotency check: only authenticated, parsed requests are replayed or claimed),
  * then the route picked by the route key, which runs only on a body and query its schemas accept.
  */
-export function apiHandler(group: EndpointGroup, served: Readonly<Record<string, RouteFunction>> | readonly ApiRoute[]) {
-  const modules: readonly ApiRoute[] = Array.isArray(served) ? served : [];
-  // Routes still described in shared/routes.ts, with a route function each.
-  const legacy = Array.isArray(served) ? {} : (served as Readonly<Record<string, RouteFunction>>);
-  const legacyRoutes = routes.filter((r) => r.group === group).map((r) => ({ key: routeKey(r), auth: r.auth, idempotency: r.idempotency }));
-  if (!Array.isArray(served)) {
-    const missing = legacyRoutes.filter((r) => !legacy[r.key]).map((r) => r.key);
-    if (missing.length > 0) throw new Error(`Group ${group} lacks implementations for ${missing.join(', ')}`);
-  }
-  const byKey = new Map(modules.map((route) => [route.key, route]));
+export function apiHandler(group: EndpointGroup, served: readonly ApiRoute[]) {
+  if (served.length === 0) throw new Error(`Group ${group} serves no route`);
+  const byKey = new Map(served.map((route) => [route.key, route]));
 
   return middy<Event, Result, Error, ApiContext>()
     .use(logLambdaContext<Event, Result, ApiContext>())
     .use(idempotencyRecord)
     .use(mapErrors)
-    .use(normalize(group, modules.length > 0 ? modules : legacyRoutes))
+    .use(normalize(served))
     .use(authenticate)
     .use(jsonBody)
     .use(idempotencyCheck)
     .handler(async (event, context): Promise<Result> => {
       const route = byKey.get(event.routeKey);
-      const implementation = route ? undefined : legacy[event.routeKey];
-      if (!route && !implementation) return { statusCode: 404, headers: JSON_HEADERS, body: JSON.stringify({ message: 'Not Found' }) };
-      const request = {
-        body: context.api.body,
-        query: event.queryStringParameters ?? {},
+      if (!route) return { statusCode: 404, headers: JSON_HEADERS, body: JSON.stringify({ message: 'Not Found' }) };
+      const result = await route.handle({
+        // The one place a request is validated: no handler or service sees a raw body or query.
+        body: route.body ? parseRequest(route.body, context.api.body, route.refuse) : context.api.body,
+        query: route.query ? parseRequest(route.query, event.queryStringParameters ?? {}, route.refuse) : (event.queryStringParameters ?? {}),
         params: (event.pathParameters ?? {}) as Record<string, string>,
         headers: context.api.headers,
         caller: context.api.caller,
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
         domainName: event.requestContext?.domainName,
-      };
-      const result = route
-        ? await route.handle({
-            ...request,
-            // The one place a request is validated: no handler or service sees a raw body or query.
-            query: route.query ? parseRequest(route.query, request.query, route.refuse) : request.query,
-            body: route.body ? parseRequest(route.body, request.body, route.refuse) : request.body,
-          } as Parameters<ApiRoute['handle']>[0])
-        : await implementation!(request);
+      } as Parameters<ApiRoute['handle']>[0]);
       return toResult(result);
     });
 }

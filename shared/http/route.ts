@@ -89,8 +89,8 @@ export interface GroupRoute extends ApiRoute {
   readonly group: EndpointGroup;
 }
 
-/** A route as the route table describes it: all of its module but its handler, which only its group's function loads. */
-export type RouteDescription = Omit<GroupRoute, 'handle' | 'access'> & Partial<Pick<ApiRoute, 'access'>>;
+/** A route as the route table describes it: all of its module but its handler. */
+export type RouteDescription = Omit<GroupRoute, 'handle'>;
 
 /** Defines one route (one module each: functions/<group>/routes/). */
 export function defineRoute<A extends AuthKind, B extends z.ZodMiniType | undefined = undefined, Q extends z.ZodMiniType | undefined = undefined>(

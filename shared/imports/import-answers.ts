@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 import { IMPORT_FORMATS } from './lead-import';
 
 /** A lead import as presentImport builds it (shared/imports/lead-import.ts). */

@@ -1,7 +1,7 @@
 /* The answers of the partner routes (4.13), as partner-projects.ts, partner-domains.ts and partner-senders.ts build them. */
 import * as z from '../zod';
 import { COUNTER_FIELDS } from '../stats/domain-stats';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 
 const verificationStatusSchema = z.enum(['pending', 'verified', 'failed']);
 

@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../sending/send-answers';
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 
 /** The statuses part 3 gives a scheduled send. */
 export const scheduledSendStatusSchema = z.enum(['pending', 'processing', 'sent', 'failed', 'cancelled']);

@@ -1,9 +1,5 @@
 import * as z from '../zod';
-
-/** Ids are UUIDs (v4) throughout the API. */
-export const uuidSchema = z.string().check(z.meta({ format: 'uuid', examples: ['3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34'] }));
-/** An instant as ISO 8601 in UTC. */
-export const instantSchema = z.string().check(z.meta({ format: 'date-time', examples: ['2026-11-26T09:30:00.000Z'] }));
+import { instantSchema, uuidSchema } from '../http/answer-fields';
 
 /** The answer of `POST /v1/send-email` (4.1). */
 export const sendAnswerSchema = z

@@ -13,7 +13,7 @@ export const webhookSecretAnswerSchema = z
 export const webhookFailureSchema = z
   .strictObject({
     delivery_id: z.string().check(z.meta({ description: 'The delivery\'s `webhook-id` header', examples: ['msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21'] })),
-    event: z.string().check(z.meta({ examples: ['email.delivered'] })),
+    event: z.string().check(z.meta({ examples: ['email.delivery'] })),
     activity_id: z.nullable(uuidSchema),
     url: z.string(),
     slot: z.enum(['live', 'dev']),

@@ -1,5 +1,6 @@
 import { DEMO_DOMAIN } from '../../local/seed';
-import { routeKey, type RouteDefinition } from '../../shared/routes';
+import { routeKey } from '../../shared/routes';
+import type { TableRoute as RouteDefinition } from '../../functions/route-table';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

@@ -24,7 +24,7 @@ export const listWebhookFailures = defineRoute({
       data: [
         {
           delivery_id: 'msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21',
-          event: 'email.delivered',
+          event: 'email.delivery',
           activity_id: '3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34',
           url: 'https://hooks.example.com/email-events',
           slot: 'live',

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from '../../../local/lambda-context';
 import { useServiceEnvironment } from '../support/service-environment';
+import { fakeRoutes } from '../support/fake-routes';
 
 useServiceEnvironment({ TOKEN_SECRET: 'unit-logging-secret-0123456789', POWERTOOLS_LOG_LEVEL: 'INFO' });
 
@@ -39,25 +40,25 @@ const apiEvent = (routeKey: string) =>
 
 describe('every log line of an invocation carries its Lambda request id', () => {
   test('a line logged inside an API route', async () => {
-    const handler = apiHandler('tracking', {
+    const handler = apiHandler('tracking', fakeRoutes('public', {
       'GET /t/o/{token}': async () => {
         logger.info('inside the route');
         return { status: 200, body: {} };
       },
       'GET /t/c/{token}': async () => ({ status: 200, body: {} }),
-    });
+    }));
     const context = lambdaContext('mailroom-tracking');
     const lines = await logLines(() => handler(apiEvent('GET /t/o/{token}'), context as never));
     expect(lines).toEqual([expect.objectContaining({ message: 'inside the route', function_request_id: context.awsRequestId, function_name: 'mailroom-tracking' })]);
   });
 
   test('the 500 logged for an unexpected error in an API route', async () => {
-    const handler = apiHandler('tracking', {
+    const handler = apiHandler('tracking', fakeRoutes('public', {
       'GET /t/o/{token}': async () => ({ status: 200, body: {} }),
       'GET /t/c/{token}': async () => {
         throw new Error('bug');
       },
-    });
+    }));
     const context = lambdaContext('mailroom-tracking');
     const lines = await logLines(() => handler(apiEvent('GET /t/c/{token}'), context as never));
     expect(lines).toEqual([expect.objectContaining({ message: 'Unhandled error', function_request_id: context.awsRequestId })]);

@@ -12,6 +12,7 @@ jest.mock('../../../../shared/domains/domain-service', () => ({ checkDomain: jes
 
 import { findVerificationPage, getDomain } from '../../../../shared/domains/domain-repository';
 import { checkDomain } from '../../../../shared/domains/domain-service';
+import { fakeRoutes } from '../../support/fake-routes';
 import { apiHandler } from '../../../../shared/http/api-handler';
 import { handler } from '../../../../functions/pages/handler';
 
@@ -204,12 +205,12 @@ type Lambda = (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxy
 const call = (h: unknown, e: APIGatewayProxyEventV2) => (h as Lambda)(e, context);
 
 describe('apiHandler with HTML bodies', () => {
-  const custom = apiHandler('pages', {
+  const custom = apiHandler('pages', fakeRoutes('public', {
     'GET /verify/{token}': async () => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<p>hi</p>' }),
     'POST /verify/{token}': async () => ({ status: 200, body: '<p>hi</p>' }),
     'GET /senders/confirm/{token}': async () => ({ status: 404, body: '' }),
     'POST /senders/confirm/{token}': async () => ({ status: 404, body: '' }),
-  });
+  }));
 
   test('a string body with a text/html type is sent as is', async () => {
     const res = await call(custom, event('GET', '/verify/{token}', 't'));
