@@ -46,29 +46,10 @@ export interface ServiceResources {
 
 
 /**
- * Grants per endpoint group and worker. Typed over every group and worker of the route table, so a
- * new one does not compile until someone decides what it may touch.
+ * Grants per worker and bucket function, typed over every one, so a new one does not compile until
+ * someone decides what it may touch. An endpoint group's grants are its route modules' (groupAccess).
  */
-export const functionAccess: { readonly [name in WorkerName | BucketFunctionName]: FunctionAccess } & { readonly [name in EndpointGroup]?: FunctionAccess } = {
-  /**
-   * Answers queries; reads a batch's content and recipient chunk for an activity the fan-out has not
-   * written (or the worker not sent) yet, and renders its HTML as the worker will.
-   */
-  activity: {
-    table: 'read',
-    payloads: 'read',
-    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
-  },
-  /**
-   * Writes a batch's header and its blobs (content, recipient chunks), queues its fan-out, or the
-   * fire message of a scheduled batch due within the lookahead; moves and cancels scheduled batches.
-   */
-  batches: {
-    table: 'readWrite',
-    enqueue: ['fanout', 'scheduled'],
-    payloads: 'put',
-    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
-  },
+export const functionAccess: { readonly [name in WorkerName | BucketFunctionName]: FunctionAccess } = {
   /** Writes a chunk's activity records (BatchWrite), queues its mails, publishes email.suppressed. */
   'batch-fanout': { table: 'readWrite', enqueue: ['batch-send', 'events'], payloads: 'read', settings: ['ACTIVITY_RETENTION_DAYS'] },
   /** Renders and sends each recipient of a batch job as the send worker does (claims, SES, retries on the send queue). */
@@ -79,8 +60,6 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
     sesSend: true,
     settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'DEFAULT_MONTHLY_QUOTA', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN', 'PROJECT_METRICS'],
   },
-  /** Adds and removes suppression entries and publishes suppression.removed. */
-  suppressions: { table: 'readWrite', enqueue: ['events'] },
   /** Claims and updates activities, re-enqueues retries with a delay, reads payloads, calls SES. */
   'send-worker': {
     table: 'readWrite',
@@ -93,20 +72,6 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
   'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
   /** POSTs deliveries, delays retries (visibility of its own queue), records final failures. */
   'webhook-delivery': { table: 'readWrite', enqueue: ['webhooks'] },
-  /** The webhook signing secret (read and rotate) and the list of failed deliveries. */
-  webhooks: { table: 'readWrite' },
-  /** Lead upserts, memberships, tags and attributes; reads the suppression list for marketing status. */
-  leads: { table: 'readWrite' },
-  /** Segment CRUD; queues evaluation runs and the cleanup of deleted segments. */
-  segments: { table: 'readWrite', enqueue: ['audience'] },
-  /** Records custom events and creates the leads of unknown emails. */
-  events: { table: 'readWrite' },
-  /**
-   * Creates imports (presigns the upload, or stores inline content), starts them (HeadObject of the
-   * upload: authorized as s3:GetObject, and a missing one answers 404 only with s3:ListBucket),
-   * reports progress and failed rows.
-   */
-  'lead-imports': { table: 'readWrite', enqueue: ['imports'], payloads: 'readWrite' },
   /** Streams an import's file from the bucket in chunks, upserts the leads, checkpoints, and queues its own continuation. */
   'lead-import-worker': { table: 'readWrite', enqueue: ['imports'], payloads: 'read' },
   /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
@@ -121,42 +86,16 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
     campaignTimers: true,
     settings: ['ACTIVITY_RETENTION_DAYS', 'SERVICE_NAME', 'TRACKING_BASE_URL', 'CAMPAIGN_SEND_RATE', 'TRANSACTIONAL_RATE_SHARE'],
   },
-  /**
-   * Creates campaigns (the item, its template usage, `recipientIds` to the bucket) and queues the
-   * engine's init; reads them and their counters; cancels, pauses and resumes them.
-   */
-  campaigns: { table: 'readWrite', enqueue: ['campaigns'], payloads: 'put' },
-  /**
-   * Campaign reports: reads a campaign's activity records, creates export jobs and queues them,
-   * presigns the finished CSV's download (a presigned GET needs the function's own read grant).
-   */
-  'campaign-reports': { table: 'readWrite', enqueue: ['exports'], payloads: 'read' },
   /** Writes a campaign export's CSV to the bucket in parts (multipart upload), checkpoints, and queues its own continuation. */
   'campaign-export-worker': { table: 'readWrite', enqueue: ['exports'], payloads: 'put' },
-  /** Template CRUD and the usage markers checked before a delete. */
-  templates: { table: 'readWrite' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
   'ses-events': { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS', 'PROJECT_METRICS'] },
-  /** Registers and verifies domains and senders at SES, publishes domain and sender events. */
-  domains: { table: 'readWrite', enqueue: ['events'], sesIdentities: 'manage', settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
-  /** The public verification page runs the same verification as the domains group. */
-  pages: { table: 'readWrite', enqueue: ['events'], sesIdentities: 'read', settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
-  /** Records opens and clicks on activities and counters, publishes email.open and email.click. */
-  tracking: { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS'] },
-  /** The OpenAPI document and the reference page: static, but the API's middleware resolves keys through the table. */
-  docs: { table: 'read' },
-  /** Unsubscribe (suppresses the address, publishes suppression.added) and view-in-browser pages. */
-  links: { table: 'readWrite', enqueue: ['events'] },
-  /** Provisions projects and onboards their domains and senders (the domain module's SES calls). */
-  partner: { table: 'readWrite', enqueue: ['events'], sesIdentities: 'manage', settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
-  /** Reads, moves and cancels scheduled sends; a send moved to within the lookahead gets its fire message at once. */
-  'scheduled-sends': { table: 'readWrite', enqueue: ['scheduled'], settings: ['ACTIVITY_RETENTION_DAYS'] },
+  /** Reads the activity of a reply, publishes email.inbound, sends the "Undeliverable" mail (its bucket read is in lib/inbound.ts). */
+  inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
   /**
    * Claims a due scheduled send and queues its mail as the send group would (activity, send job,
    * a large payload to the bucket); re-queues a fire message that arrived early.
    */
-  /** Reads the activity of a reply, publishes email.inbound, sends the "Undeliverable" mail (its bucket read is in lib/inbound.ts). */
-  inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
   'scheduled-send-worker': {
     table: 'readWrite',
     enqueue: ['send', 'scheduled', 'fanout'],
@@ -167,14 +106,10 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
 
 /**
  * The access of an endpoint group's function: the union of what its route modules declare (each
- * route names what its handler touches), else, for a group not yet in modules, its entry above.
+ * route names what its handler touches, functions/<group>/routes/).
  */
 export function groupAccess(group: EndpointGroup): FunctionAccess {
-  const served = routeTable.filter((route) => route.group === group);
-  if (served.length > 0 && served.every((route) => route.access)) return mergeAccess(served.map((route) => route.access!));
-  const listed = functionAccess[group];
-  if (!listed) throw new Error(`Endpoint group ${group} has no access: its route modules name none`);
-  return listed;
+  return mergeAccess(routeTable.filter((route) => route.group === group).map((route) => route.access));
 }
 
 /** The access of every function fed by the API, a queue or a bucket, by name (the scheduled jobs' is scheduledAccess). */
