@@ -31,8 +31,9 @@ export const endpointGroups = {
   'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
   campaigns: { entry: 'functions/campaigns/handler.ts', description: 'Campaigns: create, read, cancel, pause and resume' },
   // `assets`: files (from the repository root) the stack copies next to the bundle: the renderer is
-  // served as the package ships it, gzipped, instead of being inlined into the JavaScript bundle.
-  docs: { entry: 'functions/docs/handler.ts', description: 'The OpenAPI document and the API reference page', assets: ['node_modules/rapidoc/dist/rapidoc-min.js.gz'] },
+  // served as the package ships it, gzipped, and the OpenAPI document as `npm run openapi` writes
+  // it, instead of either being inlined into the JavaScript bundle.
+  docs: { entry: 'functions/docs/handler.ts', description: 'The OpenAPI document and the API reference page', assets: ['node_modules/rapidoc/dist/rapidoc-min.js.gz', 'openapi/openapi.json'] },
   'campaign-reports': { entry: 'functions/campaign-reports/handler.ts', description: 'Campaign reports: recipients left out, outcomes per recipient, CSV exports' },
 } as const;
 

@@ -235,13 +235,14 @@ describe('the HTTP API', () => {
 });
 
 describe('the API reference (group `docs`)', () => {
-  it('bundles the renderer next to the function code, gzipped as the package ships it, and the AWS SDK into the code', () => {
+  it('copies the renderer (gzipped as the package ships it) and the OpenAPI document next to the function code, and bundles the AWS SDK into the code', () => {
     const id = logicalId(stack.api.functions.docs.function);
     // The code asset is staged in the app's output folder as `asset.<hash>`, the hash being its S3 key's.
     const key = template.findResources('AWS::Lambda::Function')[id].Properties.Code.S3Key as string;
     const assetPath = `asset.${key.replace(/\.zip$/, '')}`;
     const files = fs.readdirSync(path.join(outdir, assetPath));
-    expect(files).toEqual(expect.arrayContaining(['index.js', 'rapidoc-min.js.gz']));
+    expect(files).toEqual(expect.arrayContaining(['index.js', 'rapidoc-min.js.gz', 'openapi.json']));
+    expect(JSON.parse(fs.readFileSync(path.join(outdir, assetPath, 'openapi.json'), 'utf8'))).toMatchObject({ openapi: '3.1.0' });
     // Its own code under 500 KB, plus the AWS SDK every bundle ships (docs/cost.md, "Functions").
     const code = fs.readFileSync(path.join(outdir, assetPath, 'index.js'), 'utf8');
     expect(code.length).toBeLessThan((500 + 1150) * 1024);

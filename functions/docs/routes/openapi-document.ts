@@ -1,6 +1,6 @@
 import * as z from '../../../shared/zod';
-import document from '../../../openapi/openapi.json';
 import { publicBaseUrl } from '../../../shared/http/api-types';
+import { openApiDocumentAsset } from '../../../shared/openapi/document-asset';
 import { defineRoute } from '../../../shared/http/route';
 import { docsAccess } from './docs-access';
 
@@ -14,7 +14,7 @@ const openApiDocumentSchema = z
   })
   .check(z.meta({ id: 'OpenApiDocument', description: 'This API described in OpenAPI 3.1' }));
 
-/** `GET /openapi.json`: this document (built by `npm run openapi`, bundled), naming the address it was reached at. */
+/** `GET /openapi.json`: this document (built by `npm run openapi`, copied next to the bundle), naming the address it was reached at. */
 export const openApiDocument = defineRoute({
   method: 'GET',
   path: '/openapi.json',
@@ -31,6 +31,7 @@ export const openApiDocument = defineRoute({
   },
   access: docsAccess,
   handle: async (request) => {
+    const document = openApiDocumentAsset();
     const base = publicBaseUrl(request);
     return { status: 200, headers: { 'cache-control': 'public, max-age=300' }, body: base ? { ...document, servers: [{ url: base }] } : document };
   },
