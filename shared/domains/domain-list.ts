@@ -1,4 +1,4 @@
-import type { BoundedTotal, PageRequest } from '../http/pagination';
+import type { PageRequest } from '../http/pagination';
 import type { Db } from '../store/client';
 import { presentDomainSummary } from './domain-presenter';
 import { pageDomains } from './domain-repository';
@@ -13,5 +13,5 @@ import { subdomainsOfMany } from './subdomains';
 export async function listProjectDomains(db: Db, projectId: string, page: PageRequest, cursor: string | undefined) {
   const { domains, ...listed } = await pageDomains(db, projectId, page, cursor);
   const subdomains = await subdomainsOfMany(db, projectId, domains.map((d) => d.domain));
-  return { data: domains.map((d) => presentDomainSummary(d, subdomains.get(d.domain) ?? {})), listed: listed satisfies BoundedTotal };
+  return { data: domains.map((d) => presentDomainSummary(d, subdomains.get(d.domain) ?? {})), listed };
 }
