@@ -20,7 +20,7 @@ export const endpointGroups = {
   tracking: { entry: 'functions/tracking/handler.ts', description: 'Open pixel and click redirect reached by signed tokens' },
   partner: { entry: 'functions/partner/handler.ts', description: 'Partner provisioning' },
   suppressions: { entry: 'functions/suppressions/handler.ts', description: 'The suppression list' },
-  webhooks: { entry: 'functions/webhooks/handler.ts', description: 'Webhook signing secret and failed deliveries' },
+  webhooks: { entry: 'functions/webhooks/handler.ts', description: 'Webhook signing secrets, failed deliveries and the project\'s own settings' },
   links: { entry: 'functions/public-links/handler.ts', description: 'Unsubscribe and view-in-browser pages' },
   templates: { entry: 'functions/templates/handler.ts', description: 'Templates' },
   'scheduled-sends': { entry: 'functions/scheduled-sends/handler.ts', description: 'Scheduled sends: read, reschedule, cancel' },

@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../http/answer-fields';
+import { boundedPaginationSchema, instantSchema, uuidSchema } from '../http/answer-fields';
 
 /*
  * The answers of the domain routes (part 2's sending domain identity, DNS record and sender profile;
@@ -209,6 +209,41 @@ export const mailboxVerificationSchema = z
   })
   .check(z.meta({ id: 'MailboxVerificationStarted', description: 'The magic-link sender, and whether its confirmation mail is on its way or it is already verified' }));
 
+/** A reply subdomain in the domain list: its name and whether its MX is verified. */
+const replyDomainSummarySchema = z
+  .strictObject({ domain: z.string(), status: z.enum(['pending', 'verified']) })
+  .check(z.meta({ id: 'ReplyDomainSummary', description: 'The reply subdomain of a sending domain and whether its MX record is verified' }));
+
+/** A tracking subdomain in the domain list: its name, whether its CNAME is verified, and its HTTPS state. */
+const trackingDomainSummarySchema = z
+  .strictObject({
+    domain: z.string(),
+    status: z.enum(['pending', 'verified']),
+    https: z.enum(['pending', 'provisioning', 'active', 'failed']).check(z.meta({ description: 'Whether https://<domain> is served yet; links use the domain once `active`' })),
+  })
+  .check(z.meta({ id: 'TrackingDomainSummary', description: 'The tracking subdomain of a sending domain, whether its CNAME is verified, and its HTTPS state' }));
+
+/** One sending domain of `GET /domains`. */
+export const domainListEntrySchema = z
+  .strictObject({
+    domain: z.string(),
+    identity_id: uuidSchema,
+    verification_status: verificationStatusSchema,
+    can_send: z.boolean(),
+    send_ready: z.boolean().check(z.meta({ description: 'Whether the provider has enabled sending (`domain.send_ready` was emitted)' })),
+    details: z.nullable(verificationDetailsSchema).check(z.meta({ description: 'The SES identity\'s state at the last check (domain, DKIM, custom MAIL FROM); null before the first' })),
+    reply_domain: z.nullable(replyDomainSummarySchema),
+    tracking_domain: z.nullable(trackingDomainSummarySchema),
+    last_checked_at: z.nullable(instantSchema),
+    created_at: instantSchema,
+  })
+  .check(z.meta({ id: 'DomainListEntry', description: 'A sending domain: its verification state, the SES identity\'s state, and its reply and tracking subdomains in short' }));
+
+/** The answer of `GET /domains`. */
+export const domainListSchema = z
+  .strictObject({ success: z.literal(true), data: z.array(domainListEntrySchema), pagination: boundedPaginationSchema('DomainPagination') })
+  .check(z.meta({ id: 'DomainList', description: 'A page of the project\'s sending domains, newest first' }));
+
 const exampleRecords = [
   { id: '6b1f0c2e-8d4a-4e7b-9c3f-1a2b3c4d5e6f', record_type: 'TXT', name: '_amazonses', value: 'pmBGN/7MjnfhTKUZ06Enqq1PeGUaOkw8lGhcfwefcHU=', purpose: 'provider_verification', status: 'not_set', ttl_hint: 300, last_checked_at: null },
   { id: '7c2a1d3f-9e5b-4f8c-8d4a-2b3c4d5e6f70', record_type: 'CNAME', name: 'xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4._domainkey', value: 'xk4l2bq7cmoyn5tq6rhpjw3qzmyxfdf4.dkim.amazonses.com', purpose: 'dkim', status: 'not_set', ttl_hint: 1800, last_checked_at: null },
@@ -233,6 +268,36 @@ export const domainExample = {
 
 /** Examples of the answers above. */
 export const domainExamples = {
+  list: {
+    success: true,
+    data: [
+      {
+        domain: 'news.example.com',
+        identity_id: '5b0e7d2c-3a9f-4e1b-8c6d-2f4a1e9b7c30',
+        verification_status: 'pending',
+        can_send: false,
+        send_ready: false,
+        details: null,
+        reply_domain: null,
+        tracking_domain: null,
+        last_checked_at: null,
+        created_at: '2026-11-26T14:05:12.000Z',
+      },
+      {
+        domain: domainExample.domain,
+        identity_id: domainExample.identity_id,
+        verification_status: 'verified',
+        can_send: true,
+        send_ready: true,
+        details: { domain_verification: 'SUCCESS', dkim_verification: 'SUCCESS', mail_from_status: 'SUCCESS' },
+        reply_domain: { domain: 'reply.mail.example.com', status: 'verified' },
+        tracking_domain: { domain: 'track.mail.example.com', status: 'verified', https: 'active' },
+        last_checked_at: '2026-11-26T09:30:00.000Z',
+        created_at: '2026-11-20T10:15:00.000Z',
+      },
+    ],
+    pagination: { page: 1, per_page: 50, total: 2, total_pages: 1, total_is_estimate: false, next_cursor: null },
+  },
   registered: {
     success: true,
     ...domainExample,

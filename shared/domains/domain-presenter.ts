@@ -43,3 +43,20 @@ export function presentIdentity(
     verification_url: verificationUrl(domain, extras.baseUrl),
   };
 }
+
+/** A sending domain as `GET /domains` lists it: its state, the provider's verdicts, and a summary of its reply and tracking subdomains. */
+export function presentDomainSummary(domain: SendingDomain, extras: { reply?: Subdomain; tracking?: Subdomain }) {
+  const { reply, tracking } = extras;
+  return {
+    domain: domain.domain,
+    identity_id: domain.identity_id,
+    verification_status: domain.verification_status,
+    can_send: domain.can_send,
+    send_ready: Boolean(domain.send_ready_at),
+    details: domain.details ?? null,
+    reply_domain: reply ? { domain: reply.domain, status: reply.status } : null,
+    tracking_domain: tracking ? { domain: tracking.domain, status: tracking.status, https: tracking.tls?.status ?? 'pending' } : null,
+    last_checked_at: domain.last_checked_at,
+    created_at: domain.created_at,
+  };
+}

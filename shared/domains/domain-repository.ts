@@ -1,5 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
+import type { BoundedTotal, PageRequest } from '../http/pagination';
+import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
 import { versionedPut } from '../store/versioned-put';
@@ -10,6 +13,10 @@ import {
   domainCheckPartitions,
   domainClaimKey,
   domainKey,
+  domainListIndex,
+  domainListPartition,
+  domainOfSortKey,
+  domainsIndexedKey,
   domainSweepIndex,
   projectKey,
   verificationPageKey,
@@ -18,7 +25,7 @@ import type { SendingDomain } from './domain';
 
 export type { SendingDomain, VerificationStatus } from './domain';
 
-const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi4pk', 'gsi4sk'];
 
 function toItem(record: SendingDomain): Record<string, unknown> {
   return {
@@ -26,6 +33,7 @@ function toItem(record: SendingDomain): Record<string, unknown> {
     ...record,
     domain: record.domain.toLowerCase(),
     ...domainSweepIndex(record.project_id, record.domain),
+    ...domainListIndex(record.project_id, record.created_at, record.domain),
     // Only domains still waiting for the provider are in the re-check index.
     ...(record.next_check_at ? domainCheckIndex(record.next_check_at, record.project_id, record.domain) : {}),
   };
@@ -46,6 +54,52 @@ export async function getDomain(db: Db, projectId: string, domain: string, consi
 /** Every sending domain of a project. */
 export async function listDomains(db: Db, projectId: string): Promise<SendingDomain[]> {
   return (await queryAllByPrefix(db, projectKey(projectId).pk, DOMAIN_SK_PREFIX)).map(fromItem);
+}
+
+/**
+ * One page of a project's domains, newest first (offset pages or a cursor, see readBoundedPage):
+ * the keys-only list index gives the page's domain names, then one BatchGet reads each domain item.
+ */
+export async function pageDomains(db: Db, projectId: string, page: PageRequest, cursor: string | undefined): Promise<{ domains: SendingDomain[] } & BoundedTotal> {
+  const part = domainListPartition(projectId);
+  const from = startKeyOfCursor(cursor, ['pk', 'sk', part.pkName, part.skName], (k) => k[part.pkName] === part.pk && k.pk === projectKey(projectId).pk);
+  await ensureDomainListEntries(db, projectId);
+  const listed = await readBoundedPage(db, partitionListQuery(db, part), page, from);
+  const keys = listed.items.map((entry) => ({ ...domainKey(projectId, domainOfSortKey(String(entry.sk))) }));
+  const byName = new Map((await batchGetAll(db, keys)).map(fromItem).map((d) => [d.domain, d]));
+  // An entry whose item is gone between the two reads is left out (domains are not deleted today).
+  const domains = listed.items.map((entry) => byName.get(domainOfSortKey(String(entry.sk)))).filter((d): d is SendingDomain => d !== undefined);
+  return { domains, total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
+}
+
+/**
+ * Gives every domain written before the list index existed its entry, once per project: while the
+ * project's marker is absent, reads its domains (the one read of them all) and sets each one's
+ * index attributes on the condition that it still has the `created_at` read (a recreate since wrote
+ * its own), then writes the marker. Idempotent and safe under parallel lists; a failure leaves the
+ * marker unwritten, so the next list does it again. Afterwards a list costs one GetItem more.
+ */
+async function ensureDomainListEntries(db: Db, projectId: string): Promise<void> {
+  const marker = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: domainsIndexedKey(projectId) }));
+  if (marker.Item) return;
+  const items = await queryAllByPrefix(db, projectKey(projectId).pk, DOMAIN_SK_PREFIX);
+  for (const item of items.filter((i) => !i.gsi4pk)) {
+    const index = domainListIndex(projectId, String(item.created_at), String(item.domain));
+    try {
+      await db.doc.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: domainKey(projectId, String(item.domain)),
+          UpdateExpression: 'SET gsi4pk = :pk, gsi4sk = :sk',
+          ConditionExpression: 'created_at = :created',
+          ExpressionAttributeValues: { ':pk': index.gsi4pk, ':sk': index.gsi4sk, ':created': item.created_at },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...domainsIndexedKey(projectId), indexed_at: new Date().toISOString() } }));
 }
 
 /**

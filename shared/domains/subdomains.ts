@@ -4,6 +4,7 @@ import { ShortLivedCache } from '../cache/short-lived-cache';
 import type { Services } from '../container';
 import type { Clock } from '../ports';
 import { badRequest, conflict, writtenUnlessConditionFails } from '../errors';
+import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
 import {
   REPLY_DOMAIN_SK_PREFIX,
@@ -93,6 +94,17 @@ export async function getSubdomain(db: Db, kind: SubdomainKind, projectId: strin
 export async function subdomainsOf(db: Db, projectId: string, parent: string): Promise<{ reply?: Subdomain; tracking?: Subdomain }> {
   const [reply, tracking] = await Promise.all([getSubdomain(db, 'reply', projectId, parent), getSubdomain(db, 'tracking', projectId, parent)]);
   return { reply, tracking };
+}
+
+/** The reply and tracking subdomains of several sending domains of a project, in one BatchGet (2 keys a domain), by sending domain. */
+export async function subdomainsOfMany(db: Db, projectId: string, parents: readonly string[]): Promise<Map<string, { reply?: Subdomain; tracking?: Subdomain }>> {
+  const keys = parents.flatMap((parent) => [{ ...keyOf('reply', projectId, parent) }, { ...keyOf('tracking', projectId, parent) }]);
+  const found = new Map<string, { reply?: Subdomain; tracking?: Subdomain }>(parents.map((parent) => [parent, {}]));
+  for (const sub of (await batchGetAll(db, keys)).map(fromItem)) {
+    const entry = found.get(sub.parent_domain);
+    if (entry) entry[sub.kind] = sub;
+  }
+  return found;
 }
 
 /** Every reply or tracking subdomain of a project. */

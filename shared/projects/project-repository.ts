@@ -27,9 +27,9 @@ async function changingProject<T>(projectId: string, write: () => Promise<T>): P
   }
 }
 
-/** The stored project, or undefined. */
-export async function getProject(db: Db, projectId: string): Promise<Project | undefined> {
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: projectKey(projectId) }));
+/** The stored project, or undefined; `consistent` to read a change that has just been answered. */
+export async function getProject(db: Db, projectId: string, consistent = false): Promise<Project | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: projectKey(projectId), ...(consistent ? { ConsistentRead: true } : {}) }));
   return out.Item ? stripKeys<Project>(out.Item) : undefined;
 }
 
@@ -197,6 +197,24 @@ async function updateProjectFieldsNow(db: Db, projectId: string, fields: Record<
       ConditionExpression: 'attribute_exists(pk)',
     }),
   );
+}
+
+/**
+ * Sets the given fields of a project and returns it as it now is (ReturnValues ALL_NEW: no read
+ * after the write). Undefined when the project does not exist.
+ */
+export async function updateProjectFieldsReturning(db: Db, projectId: string, fields: Record<string, unknown>): Promise<Project | undefined> {
+  return changingProject(projectId, async () => {
+    try {
+      const out = await db.doc.send(
+        new UpdateCommand({ TableName: db.tableName, Key: projectKey(projectId), ...setFields(fields), ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_NEW' }),
+      );
+      return out.Attributes ? stripKeys<Project>(out.Attributes) : undefined;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return undefined;
+      throw error;
+    }
+  });
 }
 
 /**

@@ -22,6 +22,8 @@
  * | Activities of a campaign / run (gsi6)| gsi6pk ACTC#<p>#<c|a>:<id>#<shard of id> | <created>#<id> | sparse        | 1 at put when set       |
  * | Engagement event (open, click)       | ACT#<activityId>       | EV#<time>#<hash>   | conditional PutItem    | 1 per open or click     |
  * | Sending domains of a project         | PROJECT#<projectId>    | DOMAIN#            | Query begins_with      | 0                       |
+ * | Domains of a project, newest first (gsi4, keys only) | gsi4pk DOMAINLIST#<p> | gsi4sk <created>#<domain> | Query desc, paged; BatchGet the page | 1 index entry per registration (0 on later writes, which keep it) |
+ * | Domains indexed marker (backfill)    | PROJECT#<projectId>    | DOMAINSINDEXED     | GetItem per domain list; Put once per project | 1 once (+ about 3 per older domain, once) |
  * | Domain owner (verified name -> project) | DOMAINCLAIM#<domain> | DOMAINCLAIM        | GetItem, conditional PutItem | 1 per domain verified |
  * | Domains due for a re-check (gsi1)    | gsi1pk DOMAINCHECK#<shard of domain> | gsi1sk <next check> | Query all 4 shards <= now | 1 per check (rare) |
  * | Every domain, for the DNS sweep (gsi2)| gsi2pk DOMAINS        | gsi2sk <domain>#<p>| Query gsi2, paged      | 0                       |
@@ -163,6 +165,21 @@ export const domainCheckIndex = (dueAt: string, projectId: string, domain: strin
   gsi1pk: `DOMAINCHECK#${shardOf(domain.toLowerCase(), DOMAIN_CHECK_SHARDS)}`,
   gsi1sk: `${dueAt}#${projectId}#${domain.toLowerCase()}`,
 });
+
+/** gsi4 attributes of a domain in its project's list, newest first (keys only; the list reads the page's items by key). */
+export const domainListIndex = (projectId: string, createdAt: string, domain: string) => ({
+  gsi4pk: `DOMAINLIST#${projectId}`,
+  gsi4sk: `${createdAt}#${domain.toLowerCase()}`,
+});
+
+/** The gsi4 partition of a project's domains. */
+export const domainListPartition = (projectId: string) => ({ index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: `DOMAINLIST#${projectId}` });
+
+/** Key of the marker saying every domain of a project has its list entry (domains registered before the list existed get theirs once). */
+export const domainsIndexedKey = (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'DOMAINSINDEXED' });
+
+/** Reads the domain name back from a domain's sort key. */
+export const domainOfSortKey = (sk: string): string => sk.slice(DOMAIN_SK_PREFIX.length);
 
 /** gsi2 partition that lists every domain for the DNS sweep. */
 export const DOMAIN_SWEEP_PARTITION = 'DOMAINS';

@@ -19,7 +19,7 @@ export const tableDefinition = {
     // index holds writes nothing to it, so status updates stay 1 write unit; the list reads the
     // records by key afterwards. gsi3 also holds the recipient, which serves the `email` filter.
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'INCLUDE', nonKeyAttributes: ['recipient_primary'] },
-    // KEYS_ONLY, sparse: leads by name prefix (only leads with a name carry it).
+    // KEYS_ONLY, sparse: leads by name prefix (only leads with a name carry it); a project's domains, newest first.
     { name: 'gsi4', partitionKey: 'gsi4pk', sortKey: 'gsi4sk', projection: 'KEYS_ONLY' },
     { name: 'gsi5', partitionKey: 'gsi5pk', sortKey: 'gsi5sk', projection: 'KEYS_ONLY' },
     { name: 'gsi6', partitionKey: 'gsi6pk', sortKey: 'gsi6sk', projection: 'KEYS_ONLY' },

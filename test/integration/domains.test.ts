@@ -593,3 +593,128 @@ describe('The local cloud keeps SES identities across restarts', () => {
 });
 
 void PurgeQueueCommand;
+
+describe('GET /domains (the project\'s sending domains, newest first)', () => {
+  /** A project of its own, so that its list holds only what the test registers. */
+  const ownProject = async () => {
+    const created = await createProject(services().db, services().clock, { organizationId: 'org-domain-list', name: 'Domain list' });
+    return { id: created.project.id, live: created.liveKey, test: created.testKey };
+  };
+  /** Registers domains one after another, a few milliseconds apart, so that their `created_at` differ. */
+  const registerInOrder = async (key: string, count: number) => {
+    const names: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const domain = fresh('l');
+      expect((await register(domain, key)).status).toBe(201);
+      names.push(domain);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return names;
+  };
+  const list = (key: string, query = '') => cloud.api('GET', `/domains${query}`, { key });
+
+  test('newest first, each with its verification status, the SES identity\'s state, its reply and tracking domains in short and created_at', async () => {
+    const p = await ownProject();
+    const [a, b, c] = await registerInOrder(p.live, 3);
+    await cloud.publishDns(b, p.live);
+    expect((await cloud.api('POST', `/domains/${b}/verify`, { key: p.live })).body.verification_status).toBe('verified');
+    await cloud.api('POST', '/domains/reply', { key: p.live, body: { domain: c } });
+    await cloud.api('POST', '/domains/tracking', { key: p.live, body: { domain: c } });
+
+    const res = await list(p.live);
+    expect(res.status).toBe(200);
+    const data = res.body.data as Record<string, any>[];
+    expect(data.map((d) => d.domain)).toEqual([c, b, a]);
+    expect(data[0]).toMatchObject({
+      verification_status: 'pending',
+      can_send: false,
+      send_ready: false,
+      details: null,
+      reply_domain: { domain: `reply.${c}`, status: 'pending' },
+      tracking_domain: { domain: `track.${c}`, status: 'pending', https: 'pending' },
+      last_checked_at: null,
+    });
+    expect(data[1]).toMatchObject({
+      verification_status: 'verified',
+      can_send: true,
+      send_ready: true,
+      details: { domain_verification: 'SUCCESS', dkim_verification: 'SUCCESS', mail_from_status: 'SUCCESS' },
+      reply_domain: null,
+      tracking_domain: null,
+    });
+    expect(typeof data[1].last_checked_at).toBe('string');
+    expect(data[2]).toMatchObject({ domain: a, verification_status: 'pending', reply_domain: null, tracking_domain: null });
+    expect(data.every((d) => /^\d{4}-\d\d-\d\dT/.test(d.created_at) && /^[0-9a-f-]{36}$/.test(d.identity_id))).toBe(true);
+    expect(data[0].created_at > data[1].created_at && data[1].created_at > data[2].created_at).toBe(true);
+    // A list shows state, not the records to publish (GET /domains/{domain}/dns-records does).
+    expect(data[0]).not.toHaveProperty('dns_records');
+    expect(res.body.pagination).toEqual({ page: 1, per_page: 50, total: 3, total_pages: 1, total_is_estimate: false, next_cursor: null });
+  });
+
+  test('pages by page and per_page, and reads on by cursor to the same entries', async () => {
+    const p = await ownProject();
+    const [a, b, c, d, e] = await registerInOrder(p.live, 5);
+    const first = await list(p.live, '?per_page=2');
+    expect((first.body.data as any[]).map((x) => x.domain)).toEqual([e, d]);
+    expect(first.body.pagination).toMatchObject({ page: 1, per_page: 2, total: 5, total_pages: 3, total_is_estimate: false });
+    const cursor = (first.body.pagination as any).next_cursor as string;
+    expect(typeof cursor).toBe('string');
+
+    const second = await list(p.live, '?page=2&per_page=2');
+    expect((second.body.data as any[]).map((x) => x.domain)).toEqual([c, b]);
+    const byCursor = await list(p.live, `?per_page=2&cursor=${encodeURIComponent(cursor)}`);
+    expect((byCursor.body.data as any[]).map((x) => x.domain)).toEqual([c, b]);
+
+    const last = await list(p.live, '?page=3&per_page=2');
+    expect((last.body.data as any[]).map((x) => x.domain)).toEqual([a]);
+    expect((last.body.pagination as any).next_cursor).toBeNull();
+  });
+
+  test('a project sees only its own domains; one without any gets an empty page; the test key reads the same list', async () => {
+    const [p, q] = [await ownProject(), await ownProject()];
+    const [mine] = await registerInOrder(p.live, 1);
+    const empty = await list(q.live);
+    expect(empty.body).toEqual({ success: true, data: [], pagination: { page: 1, per_page: 50, total: 0, total_pages: 0, total_is_estimate: false, next_cursor: null } });
+    const live = await list(p.live);
+    expect((live.body.data as any[]).map((x) => x.domain)).toEqual([mine]);
+    expect((await list(p.test)).body).toEqual(live.body);
+  });
+
+  test('domains registered before the list existed get their entry on the first list, once', async () => {
+    const { UpdateCommand, DeleteCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { domainKey, domainsIndexedKey } = await import('../../shared/store/keys');
+    const { db } = services();
+    const p = await ownProject();
+    const [old] = await registerInOrder(p.live, 1);
+    // As a domain written before this release: no list-index attributes, and no marker.
+    await db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: domainKey(p.id, old), UpdateExpression: 'REMOVE gsi4pk, gsi4sk' }));
+    await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: domainsIndexedKey(p.id) }));
+
+    const res = await list(p.live);
+    expect((res.body.data as any[]).map((x) => x.domain)).toEqual([old]);
+    const item = (await db.doc.send(new GetCommand({ TableName: db.tableName, Key: domainKey(p.id, old), ConsistentRead: true }))).Item!;
+    expect(item.gsi4sk).toBe(`${item.created_at}#${old}`);
+    expect((await db.doc.send(new GetCommand({ TableName: db.tableName, Key: domainsIndexedKey(p.id), ConsistentRead: true }))).Item).toBeDefined();
+  });
+
+  test.each([
+    ['?per_page=500', 'per_page must be between 1 and 200'],
+    ['?page=0', 'page must be a positive integer'],
+    ['?page=2&cursor=abc', 'Pass either page or cursor, not both'],
+    ['?page=21&per_page=50', 'page * per_page may not exceed 1000; pass the previous page\'s next_cursor as cursor to read on'],
+    ['?cursor=not-a-cursor', 'cursor is not valid for this list'],
+  ])('%s is refused with 400', async (query, message) => {
+    const res = await list(cloud.seed.live_key, query);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: message });
+  });
+
+  test('a cursor of another project\'s list is refused', async () => {
+    const [p, q] = [await ownProject(), await ownProject()];
+    await registerInOrder(p.live, 2);
+    const cursor = ((await list(p.live, '?per_page=1')).body.pagination as any).next_cursor as string;
+    const res = await list(q.live, `?per_page=1&cursor=${encodeURIComponent(cursor)}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'cursor is not valid for this list' });
+  });
+});

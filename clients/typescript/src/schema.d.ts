@@ -221,6 +221,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's settings
+         * @description The calling project: name, slug, time zone, country, webhook URLs per slot and per environment, `disabled_at`, `created_at`. Never its keys, key hashes or webhook secrets. Live and test keys may read it; read strongly consistent, so a change just answered shows.
+         */
+        get: operations["getV1Project"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the project's settings
+         * @description Only the sent fields change; null clears one (an empty URL too). The fields and rules of `PATCH /v1/partner/projects/{projectId}`: `name`, `timezone` (IANA), `country`, `webhook_url`, `webhook_url_dev`, `inbound_webhook_url`, `inbound_webhook_url_dev`, `inbound_webhook_environments` (replaced whole; null empties it). URLs must be http or https; the service never connects to a private address whatever the URL says (the check runs on each delivery's connection). The body is checked first, then the key: a test key is refused with 403, since these settings are live configuration.
+         */
+        patch: operations["patchV1Project"];
+        trace?: never;
+    };
     "/v1/suppressions": {
         parameters: {
             query?: never;
@@ -312,6 +336,26 @@ export interface paths {
         post?: never;
         /** Delete a template not in use */
         delete: operations["deleteV1TemplatesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's sending domains
+         * @description Newest first, each with its verification status, the SES identity's state at the last check (`details`), its reply and tracking subdomains in short, and `created_at`. Stored state only, no lookups (`GET /domains/{domain}/dns-records` gives the records). Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`.
+         */
+        get: operations["getDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2458,6 +2502,48 @@ export interface components {
             /** @description What to fix, critical first, in words a person can act on */
             issues: string[];
         };
+        /** @description A page of the project's sending domains, newest first */
+        DomainList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["DomainListEntry"][];
+            pagination: components["schemas"]["DomainPagination"];
+        };
+        /** @description A sending domain: its verification state, the SES identity's state, and its reply and tracking subdomains in short */
+        DomainListEntry: {
+            domain: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            /** @description Whether the provider has enabled sending (`domain.send_ready` was emitted) */
+            send_ready: boolean;
+            /** @description The SES identity's state at the last check (domain, DKIM, custom MAIL FROM); null before the first */
+            details: components["schemas"]["DomainVerificationDetails"] | null;
+            reply_domain: components["schemas"]["ReplyDomainSummary"] | null;
+            tracking_domain: components["schemas"]["TrackingDomainSummary"] | null;
+            last_checked_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description Where this page sits in the list, and the cursor of the next */
+        DomainPagination: {
+            page: number;
+            per_page: number;
+            /** @description Entries up to 1,000 past this page; a lower bound when `total_is_estimate` */
+            total: number;
+            total_pages: number;
+            total_is_estimate: boolean;
+            /** @description Pass as `cursor` to read the next page; null at the end of the list */
+            next_cursor: string | null;
+        };
         /** @description The domain with a new identity: new DKIM tokens and records, back to pending */
         DomainRecreated: {
             /** @constant */
@@ -3690,6 +3776,12 @@ export interface components {
             organization: components["schemas"]["PartnerOrganization"];
             partner: components["schemas"]["PartnerQuota"];
         };
+        /** @description The calling project's settings: name, time zone, country and webhook URLs (never its keys or secrets) */
+        ProjectSettings: {
+            /** @constant */
+            success: true;
+            project: components["schemas"]["PartnerProject"];
+        };
         /** @description The reply subdomain of a sending domain: its MX record and whether it is verified */
         ReplyDomain: {
             domain: string;
@@ -3707,6 +3799,12 @@ export interface components {
             reply_domain: components["schemas"]["ReplyDomain"];
             /** @description True when the reply domain was registered before (returned as it is) */
             existing: boolean;
+        };
+        /** @description The reply subdomain of a sending domain and whether its MX record is verified */
+        ReplyDomainSummary: {
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
         };
         /** @description A mail scheduled by `POST /send-email`: its time, addresses and status */
         ScheduledSend: {
@@ -4161,6 +4259,17 @@ export interface components {
             tracking_domain: components["schemas"]["TrackingDomain"];
             /** @description True when the tracking domain was registered before (returned as it is) */
             existing: boolean;
+        };
+        /** @description The tracking subdomain of a sending domain, whether its CNAME is verified, and its HTTPS state */
+        TrackingDomainSummary: {
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            /**
+             * @description Whether https://<domain> is served yet; links use the domain once `active`
+             * @enum {string}
+             */
+            https: "pending" | "provisioning" | "active" | "failed";
         };
         /** @description The domain after checking it now, as the public verification page shows it */
         VerificationPageCheck: {
@@ -5592,6 +5701,160 @@ export interface operations {
             };
         };
     };
+    getV1Project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettings"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project no longer exists (`Project not found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1Project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    timezone?: string | null;
+                    country?: string | null;
+                    webhook_url?: (string | "") | null;
+                    webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_url?: (string | "") | null;
+                    inbound_webhook_url_dev?: (string | "") | null;
+                    inbound_webhook_environments?: {
+                        [key: string]: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The project as it now is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettings"];
+                };
+            };
+            /** @description Invalid body: an empty `name`, an unknown time zone, a country that is not two letters, a URL that is not http(s), a bad environment name, or no recognised field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A test key: `Project settings cannot be changed with a test key: they are live configuration (the live webhook URLs, the time zone of live sends). Use the live key` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project no longer exists (`Project not found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Suppressions: {
         parameters: {
             query?: {
@@ -6325,6 +6588,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateInUse"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomains: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of domains */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            /** @description A page parameter out of range, `page` with `cursor`, an offset past 1,000, or a cursor that is not this list's */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request body over 5 MB */

@@ -3,6 +3,7 @@ import { domainConnect } from './domain-connect';
 import { domainDnsRecords } from './domain-dns-records';
 import { domainHealthRoute } from './domain-health';
 import { domainStatus } from './domain-status';
+import { listDomainsRoute } from './list-domains';
 import { recreateDomainRoute } from './recreate-domain';
 import { registerDomainRoute } from './register-domain';
 import { registerReplyDomain } from './register-reply-domain';
@@ -12,6 +13,7 @@ import { verifyEmail } from './verify-email';
 
 /** Endpoint group `domains`: sending domains, their records and verification, and senders (4.12). */
 export const domainsRoutes = groupRoutes('domains', [
+  listDomainsRoute,
   registerDomainRoute,
   domainHealthRoute,
   registerReplyDomain,

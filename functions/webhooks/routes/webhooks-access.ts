@@ -5,3 +5,9 @@ export const webhookSecretAccess: FunctionAccess = { table: 'readWrite' };
 
 /** Reading the failed deliveries. */
 export const webhookFailuresAccess: FunctionAccess = { table: 'read' };
+
+/** Reading the project item (its settings). */
+export const projectSettingsReadAccess: FunctionAccess = { table: 'read' };
+
+/** Changing fields of the project item. */
+export const projectSettingsWriteAccess: FunctionAccess = { table: 'readWrite' };
