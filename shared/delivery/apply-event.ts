@@ -123,7 +123,8 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
         stored = activity.delivered_at && !storedDelivery(activity.delivered_at) ? [derivedEvent(activity.id, 'delivered', activity.delivered_at)] : [];
       }
       if (result.status === 'delivered' && live) result.counters.push('delivered');
-      if (result.status === 'delivered') result.projectCounters.push('delivered');
+      // The mail's first Delivery, even when a Complaint recorded before it moved the status past `delivered`.
+      if (!activity.delivered_at) result.projectCounters.push('delivered');
       if (result.status === 'delivered') result.campaignCounters.push('delivered');
       break;
     case 'bounce': {
