@@ -7,6 +7,7 @@ import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-event
 import { isEmail } from '../mail/addresses';
 import { getProject } from '../projects/project-repository';
 import { suppressedEvent } from '../suppression/suppression-events';
+import type { CounterBatch } from '../stats/domain-stats';
 import { findSuppressed, type SuppressionEntry } from '../suppression/suppression-repository';
 import type { Batch, BatchRecipient } from './batch';
 import { batchRecipientActivity, storedRecipientActivity } from './batch-record';
@@ -35,7 +36,7 @@ export const INVALID_ADDRESS_REASON = 'invalid_address';
  * `queued`; a queued one whose recipient must not be sent moves on by a conditional update. The
  * mails' own claims keep a duplicate job from sending twice.
  */
-export async function expandChunk(deps: Services, job: ChunkJob, counters?: WaveCounters): Promise<ChunkOutcome> {
+export async function expandChunk(deps: Services, job: ChunkJob, counters?: WaveCounters, stats?: CounterBatch): Promise<ChunkOutcome> {
   const batch = await getBatch(deps.db, job.batch_id, true);
   if (!batch || batch.project_id !== job.project_id) return 'missing';
   // A chunk is expanded once the batch is going out, or to record its cancellation.
@@ -84,9 +85,15 @@ export async function expandChunk(deps: Services, job: ChunkJob, counters?: Wave
   await publishSuppressed(deps, batch, [...records, ...moved], suppressed, now);
   await publishFailed(deps, batch, [...records, ...moved], now);
   // A campaign counts its left-out and failed recipients once per chunk (the chunk's first finish).
-  if ((await finishChunk(deps.db, batch.id, job.chunk, counts, now)) && batch.campaign_id) {
-    if (counts.suppressed > 0) counters?.add(batch.campaign_id, 'suppressed', counts.suppressed);
-    if (counts.failed > 0) counters?.add(batch.campaign_id, 'failed', counts.failed);
+  // The project's hourly counters likewise, so that a redelivered chunk counts nothing twice.
+  if (await finishChunk(deps.db, batch.id, job.chunk, counts, now)) {
+    const mode = batch.mode === 'test' ? 'test' : 'live';
+    if (counts.suppressed > 0) stats?.addProject(batch.project_id, mode, now, 'suppressed', counts.suppressed);
+    if (counts.failed > 0) stats?.addProject(batch.project_id, mode, now, 'failed', counts.failed);
+    if (batch.campaign_id) {
+      if (counts.suppressed > 0) counters?.add(batch.campaign_id, 'suppressed', counts.suppressed);
+      if (counts.failed > 0) counters?.add(batch.campaign_id, 'failed', counts.failed);
+    }
   }
   logger.debug('Batch chunk expanded', { batchId: batch.id, chunk: job.chunk, ...counts, redelivery: seenBefore });
   return 'expanded';

@@ -1,6 +1,6 @@
 import type { Activity, ActivityFailure, ActivityStatus, TimelineEvent } from '../activity/activity';
 import { derivedEvent, eventId } from '../activity/timeline';
-import type { CounterField } from '../stats/domain-stats';
+import type { CounterField, ProjectCounterField } from '../stats/domain-stats';
 import type { CampaignEventCounter } from './campaign-tally';
 import type { DeliveryEvent } from './ses-event';
 
@@ -59,6 +59,8 @@ export interface AppliedEvent {
   suppress?: { reason: 'bounce' | 'complaint'; recipients: string[]; bounce_type?: string; bounce_subtype?: string; complaint_feedback_type?: string; description?: string };
   /** Counters to add one to (live traffic only). */
   counters: CounterField[];
+  /** The project's hourly counters to add one to (GET /v1/stats; test traffic too, kept apart by mode). */
+  projectCounters: ProjectCounterField[];
   /** The mail's campaign's counters to add one to (test and live campaigns alike). */
   campaignCounters: CampaignEventCounter[];
   /** The webhook kind to publish, if any. */
@@ -81,7 +83,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
   const id = eventId(event.type === 'click' ? `${event.dedupeKey}|${event.click?.link ?? ''}` : event.dedupeKey);
   const engagement = event.type === 'open' || event.type === 'click';
   const timeline = activity.timeline ?? [];
-  const result: AppliedEvent = { duplicate: false, changes: {}, counters: [], campaignCounters: [], engagement };
+  const result: AppliedEvent = { duplicate: false, changes: {}, counters: [], projectCounters: [], campaignCounters: [], engagement };
   if (!engagement && timeline.some((e) => e.id === id)) return { ...result, duplicate: true };
   // A Delivery is told by delivered_at (or by a stored entry at its time): the same time again is the same event.
   const storedDelivery = (at: string) => timeline.some((e) => e.event_type === 'delivered' && e.event_timestamp === at);
@@ -109,6 +111,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
       if (!activity.sent_at) {
         changes.sent_at = event.timestamp;
         result.counters.push(live ? 'sent' : 'sent_test');
+        result.projectCounters.push('sent');
       }
       stored = [];
       break;
@@ -120,6 +123,8 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
         stored = activity.delivered_at && !storedDelivery(activity.delivered_at) ? [derivedEvent(activity.id, 'delivered', activity.delivered_at)] : [];
       }
       if (result.status === 'delivered' && live) result.counters.push('delivered');
+      // The mail's first Delivery, even when a Complaint recorded before it moved the status past `delivered`.
+      if (!activity.delivered_at) result.projectCounters.push('delivered');
       if (result.status === 'delivered') result.campaignCounters.push('delivered');
       break;
     case 'bounce': {
@@ -128,6 +133,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
       changes.bounced_at = earliest(activity.bounced_at, event.timestamp);
       Object.assign(entry, { bounce_type: event.bounce?.bounceType, bounce_subtype: event.bounce?.bounceSubType });
       if (live) result.counters.push(permanent ? 'hard_bounced' : 'soft_bounced');
+      result.projectCounters.push(permanent ? 'bounced' : 'bounced_transient');
       // Once per mail: a second bounce of the same mail does not move it (the reputation guard reads these).
       if (result.status === 'bounced') result.campaignCounters.push(permanent ? 'hard_bounced' : 'soft_bounced');
       // SES keeps its own account-level list; part 6: no suppression.added for OnAccountSuppressionList.
@@ -147,6 +153,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
       changes.complained_at = earliest(activity.complained_at, event.timestamp);
       entry.complaint_feedback_type = event.complaint?.feedbackType;
       if (live) result.counters.push('complained');
+      result.projectCounters.push('complained');
       if (result.status === 'complained') result.campaignCounters.push('complained');
       // A complaint SES recorded against its account-level list was never sent: nothing to add.
       if (event.complaint?.subType !== 'OnAccountSuppressionList') {
@@ -163,11 +170,13 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
             ? { error_code: 'rejected', error_message: `Rejected by the provider: ${event.reject?.reason ?? 'unknown reason'}`, permanent: true }
             : { error_code: 'send_failed', error_message: `Rendering failed: ${event.renderingFailure?.errorMessage ?? 'unknown error'}`, permanent: true };
         changes.failure = result.failure;
+        result.projectCounters.push('failed');
       }
       break;
     case 'open':
       Object.assign(entry, { user_agent: event.open?.userAgent, ip_address: event.open?.ipAddress });
       if (!activity.opened_first_at && live) result.counters.push('unique_opens');
+      if (!activity.opened_first_at) result.projectCounters.push('opened');
       if (!activity.opened_first_at || event.timestamp < activity.opened_first_at) changes.opened_first_at = event.timestamp;
       // Set in the same write as opened_first_at when the first open is a person's: no extra write unit.
       if (event.open?.machine) {
@@ -181,6 +190,7 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
     case 'click':
       Object.assign(entry, { user_agent: event.click?.userAgent, ip_address: event.click?.ipAddress, url_clicked: event.click?.link });
       if (!activity.clicked_first_at && live) result.counters.push('unique_clicks');
+      if (!activity.clicked_first_at) result.projectCounters.push('clicked');
       if (!activity.clicked_first_at) result.campaignCounters.push('clicked');
       if (!activity.clicked_first_at || event.timestamp < activity.clicked_first_at) changes.clicked_first_at = event.timestamp;
       break;

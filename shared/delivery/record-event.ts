@@ -86,6 +86,7 @@ export async function recordDeliveryEvent(
       if (!(await updateActivityIfVersion(deps.db, activity.id, activity.version ?? 1, fields))) continue;
     }
     for (const field of applied.counters) counters?.add(activity.project_id, domainOf(activity.sender_email), dayOf(event.timestamp), field);
+    for (const field of applied.projectCounters) counters?.addProject(activity.project_id, activity.is_test ? 'test' : 'live', event.timestamp, field);
     if (activity.campaign_id) for (const field of applied.campaignCounters) campaigns?.add(activity.campaign_id, field);
     return 'applied';
   }

@@ -62,6 +62,7 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
   if (!activity) throw new Error(`Activity ${job.activity_id} not found`);
 
   const at = () => clock.now().toISOString();
+  const mode = activity.is_test ? 'test' : 'live';
   // Trusted for PROJECT_CACHE_SECONDS: a project disabled a moment ago stops sending within it.
   const project = await getProjectCached(db, clock, job.project_id);
   const publish = async (event: ServiceEvent) => {
@@ -72,6 +73,7 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
     const now = at();
     // The transition happens once, so email.failed (or the campaign's count) does too.
     if (await markFailed(db, activity, failure, now)) {
+      counters?.addProject(activity.project_id, mode, now, 'failed');
       if (isApiSend(activity)) await publish(failedEvent(activity, failure, now));
       else if (activity.campaign_id) campaign?.count(activity.campaign_id, 'failed');
     }
@@ -93,6 +95,7 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
     const entry = suppressed.get(payload.to[0].toLowerCase()) ?? [...suppressed.values()][0];
     const now = at();
     if (await transitionFromSendable(db, activity, 'suppressed', { suppression_reason: entry.reason, updated_at: now })) {
+      counters?.addProject(activity.project_id, mode, now, 'suppressed');
       if (isApiSend(activity)) await publish(suppressedEvent(activity, entry, now));
       else if (activity.campaign_id) campaign?.count(activity.campaign_id, 'suppressed');
     }
@@ -152,6 +155,7 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
     const recorded = ownTransition || (await afterSesAccepted(() => recordSentAfterEvent(db, activity.id, messageId, sentAt)));
     if (recorded) {
       counters?.add(job.project_id, domainOf(payload.from_email), dayOf(sentAt), activity.is_test ? 'sent_test' : 'sent');
+      counters?.addProject(job.project_id, mode, sentAt, 'sent');
       if (activity.campaign_id) campaign?.count(activity.campaign_id, 'sent');
     }
     // Whoever moves the record to `sent` publishes email.send: this worker, or SES's Send event when it

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../store/client';
-import { DOMAIN_STAT_SHARDS, DOMAIN_STAT_SK_PREFIX, domainStatKey, domainStatPartitions, domainStatRange } from '../store/keys';
+import { DOMAIN_STAT_SHARDS, DOMAIN_STAT_SK_PREFIX, domainStatKey, domainStatPartitions, domainStatRange, projectStatKey } from '../store/keys';
 import { queryAll, queryAllByPrefix } from '../store/query';
 
 /** Daily counters of one sender domain, kept as mails and events happen (never by scanning activity). */
@@ -12,6 +12,25 @@ export type DomainCounts = Record<CounterField, number>;
 export const dayOf = (at: Date | string): string => new Date(at).toISOString().slice(0, 10);
 
 /**
+ * Hourly counters of a whole project (GET /v1/stats), live and test traffic apart: each mail and
+ * event is counted in the hour it happened. `bounced` is permanent, `bounced_transient` the others.
+ */
+export const PROJECT_COUNTER_FIELDS = ['sent', 'delivered', 'bounced', 'bounced_transient', 'complained', 'opened', 'clicked', 'failed', 'suppressed'] as const;
+export type ProjectCounterField = (typeof PROJECT_COUNTER_FIELDS)[number];
+export type ProjectCounts = Record<ProjectCounterField, number>;
+export type StatsMode = 'live' | 'test';
+
+/** The UTC hour (YYYY-MM-DDTHH) of an instant. */
+export const hourOf = (at: Date | string): string => new Date(at).toISOString().slice(0, 13);
+
+/** One pending write: its key, the fields it adds to and the fields it sets. */
+interface PendingCounter {
+  key: { pk: string; sk: string };
+  counts: Record<string, number>;
+  set: Record<string, string>;
+}
+
+/**
  * Increments gathered over one batch and written with one UpdateItem per (project, domain, day):
  * ten mails from one domain cost one write unit, not ten. Each write goes to one of the counter's
  * shards, at random, so that no partition takes every batch of a busy project.
@@ -20,6 +39,7 @@ export class CounterBatch {
   constructor(private readonly pickShard: () => number = () => Math.floor(Math.random() * DOMAIN_STAT_SHARDS)) {}
 
   private readonly pending = new Map<string, { projectId: string; domain: string; day: string; counts: Partial<DomainCounts> }>();
+  private readonly hourly = new Map<string, { projectId: string; mode: StatsMode; hour: string; counts: Partial<ProjectCounts> }>();
 
   /** Adds `n` to a counter. */
   add(projectId: string, domain: string, day: string, field: CounterField, n = 1): void {
@@ -27,6 +47,18 @@ export class CounterBatch {
     const entry = this.pending.get(key) ?? { projectId, domain: domain.toLowerCase(), day, counts: {} };
     entry.counts[field] = (entry.counts[field] ?? 0) + n;
     this.pending.set(key, entry);
+  }
+
+  /**
+   * Adds `n` to a project's hourly counter of `mode` in the hour of `at`. Gathered like the daily
+   * ones: every mail and event of one batch in the same project, hour and mode makes one write.
+   */
+  addProject(projectId: string, mode: StatsMode, at: Date | string, field: ProjectCounterField, n = 1): void {
+    const hour = hourOf(at);
+    const key = `${projectId}|${mode}|${hour}`;
+    const entry = this.hourly.get(key) ?? { projectId, mode, hour, counts: {} };
+    entry.counts[field] = (entry.counts[field] ?? 0) + n;
+    this.hourly.set(key, entry);
   }
 
   /** The gathered increments summed per project (over domains and days), without writing or clearing them. */
@@ -42,33 +74,43 @@ export class CounterBatch {
 
   /** Writes every gathered increment; the batch is empty afterwards. */
   async flush(db: Db, ttl?: number): Promise<void> {
-    const entries = [...this.pending.values()];
+    const writes: PendingCounter[] = [
+      ...[...this.pending.values()].map((e) => ({
+        key: domainStatKey(e.projectId, e.domain, e.day, this.pickShard()),
+        counts: e.counts as Record<string, number>,
+        set: { domain: e.domain, day: e.day },
+      })),
+      ...[...this.hourly.values()].map((e) => ({
+        key: projectStatKey(e.projectId, e.mode, e.hour, this.pickShard()),
+        counts: e.counts as Record<string, number>,
+        set: { hour: e.hour },
+      })),
+    ];
     this.pending.clear();
-    await Promise.all(
-      entries.map((e) => {
-        const fields = Object.entries(e.counts);
-        return db.doc.send(
-          new UpdateCommand({
-            TableName: db.tableName,
-            Key: domainStatKey(e.projectId, e.domain, e.day, this.pickShard()),
-            UpdateExpression: `ADD ${fields.map((_, i) => `#f${i} :v${i}`).join(', ')} SET #d = :d, #day = :day${ttl ? ', #ttl = :ttl' : ''}`,
-            ExpressionAttributeNames: {
-              ...Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
-              '#d': 'domain',
-              '#day': 'day',
-              ...(ttl ? { '#ttl': 'ttl' } : {}),
-            },
-            ExpressionAttributeValues: {
-              ...Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
-              ':d': e.domain,
-              ':day': e.day,
-              ...(ttl ? { ':ttl': ttl } : {}),
-            },
-          }),
-        );
-      }),
-    );
+    this.hourly.clear();
+    await Promise.all(writes.map((w) => db.doc.send(counterUpdate(db.tableName, w, ttl))));
   }
+}
+
+/** One UpdateItem: ADD to the counts, SET the descriptive fields (and the ttl). */
+function counterUpdate(tableName: string, w: PendingCounter, ttl?: number): UpdateCommand {
+  const fields = Object.entries(w.counts);
+  const sets = Object.entries(w.set);
+  return new UpdateCommand({
+    TableName: tableName,
+    Key: w.key,
+    UpdateExpression: `ADD ${fields.map((_, i) => `#f${i} :v${i}`).join(', ')} SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}${ttl ? ', #ttl = :ttl' : ''}`,
+    ExpressionAttributeNames: {
+      ...Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
+      ...Object.fromEntries(sets.map(([f], i) => [`#s${i}`, f])),
+      ...(ttl ? { '#ttl': 'ttl' } : {}),
+    },
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
+      ...Object.fromEntries(sets.map(([, v], i) => [`:s${i}`, v])),
+      ...(ttl ? { ':ttl': ttl } : {}),
+    },
+  });
 }
 
 /** A domain's counters summed over the days from `fromDay` to `toDay` (inclusive). */

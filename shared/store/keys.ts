@@ -35,6 +35,7 @@
  * | Tracking domain of a project         | PROJECT#<projectId>    | TRACKDOMAIN#<d>    | Query begins_with      | 1 to register           |
  * | Tracking domains awaiting TLS (gsi1) | gsi1pk TRACKTLS        | gsi1sk <next check>| sparse: CNAME verified, TLS not active; Query gsi1 <= now | 1 per check (rare) |
  * | Domain send counters per day         | STAT#<p>#<random shard of 8> | STAT#<domain>#<day> | UpdateItem ADD, Query all shards | 1 per worker batch and domain |
+ * | Project counters per hour (GET /v1/stats) | PSTAT#<p>#<random shard of 8> | <live|test>#<YYYY-MM-DDTHH> | UpdateItem ADD, Query a range on all shards | 1 per worker batch, hour and mode |
  * | Project events out (webhook outbox)  | (SQS events queue)     |                    |                        | 0                       |
  * | Partner key record of an organization| ORG#<orgId>            | PKEY#<keyId>       | Put / Delete (revoke)  | 1 (rare)                |
  * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
@@ -91,7 +92,7 @@
  * Sharding: no partition key, in the table or an index, may take more than 300 writes a second
  * while the deployment sends 3,000 mails a second, from one project or many (test/unit/shared/store/
  * partition-spread.test.ts). Keys that every mail of a project writes carry a shard: the activity
- * indexes (16, by recipient or by id), the daily counters STAT# and the monthly quota USAGE#; the
+ * indexes (16, by recipient or by id), the daily counters STAT#, the hourly counters PSTAT# and the monthly quota USAGE#; the
  * deployment-wide SCHEDDUE and DOMAINCHECK partitions too. Readers query every shard and merge.
  *
  * Audience (docs/decisions.md, "Leads, segments and custom events"). Every key that every lead of a
@@ -255,6 +256,28 @@ export const domainStatRange = (domain: string, fromDay: string, toDay: string) 
   from: `${DOMAIN_STAT_SK_PREFIX}${domain.toLowerCase()}#${fromDay}`,
   to: `${DOMAIN_STAT_SK_PREFIX}${domain.toLowerCase()}#${toDay}`,
 });
+
+/**
+ * Shards of a project's hourly counters (GET /v1/stats): like the domain counters, each worker batch
+ * adds to one shard at random, in partitions of their own so that the two counters' writes never
+ * share a partition (about 75 writes a second each at 3,000 mails a second from one project).
+ */
+export const PROJECT_STAT_SHARDS = 8;
+
+/** Partition of one shard of a project's hourly counters. */
+export const projectStatPartition = (projectId: string, shard: number): string => `PSTAT#${projectId}#${shard}`;
+
+/** Every hourly-counter partition of a project (readers sum over them). */
+export const projectStatPartitions = (projectId: string): string[] => Array.from({ length: PROJECT_STAT_SHARDS }, (_, s) => projectStatPartition(projectId, s));
+
+/** Key of one shard of a project's counter for one UTC hour (`YYYY-MM-DDTHH`), live and test traffic apart. */
+export const projectStatKey = (projectId: string, mode: 'live' | 'test', hour: string, shard: number): ItemKey => ({
+  pk: projectStatPartition(projectId, shard),
+  sk: `${mode}#${hour}`,
+});
+
+/** Sort-key bounds of a mode's hourly counters between two hours (inclusive). */
+export const projectStatRange = (mode: 'live' | 'test', fromHour: string, toHour: string) => ({ from: `${mode}#${fromHour}`, to: `${mode}#${toHour}` });
 
 /** Key of a partner key's record inside its organization (id, hash, dates; for listing and revoking). */
 export const partnerKeyRecordKey = (organizationId: string, keyId: string): ItemKey => ({ pk: `ORG#${organizationId}`, sk: `PKEY#${keyId}` });

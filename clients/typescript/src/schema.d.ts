@@ -161,6 +161,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sending statistics over time
+         * @description The project's sends, deliveries, bounces, complaints, opens, clicks, failures and suppressions per UTC day (`interval=day`, the default, at most 90 days) or hour (`interval=hour`, at most 168 hours), between `since` (default: 30 days or 24 hours before `until`) and `until` (default: now), with totals and the permanent-bounce and complaint rates beside SES's review and pause thresholds. The live key sees live mail only; the test key sees test mail only.
+         */
+        get: operations["getV1Stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/secret": {
         parameters: {
             query?: never;
@@ -4032,6 +4052,106 @@ export interface components {
                 can_send: true;
             };
         };
+        /** @description The period's rates against SES's thresholds. SES measures its own rates over a representative volume of the whole AWS account, not over this period or this project: these are an early indication, not SES's figure */
+        SendingRates: {
+            /** @description Permanent bounces / sent over the period, as a fraction (0.012 is 1.2%); 0 when nothing was sent */
+            bounce_rate: number;
+            /** @description Complaints / sent over the period, as a fraction (SES divides by mails sent too); 0 when nothing was sent */
+            complaint_rate: number;
+            /** @description 0.05: SES puts an account under review at a 5% bounce rate */
+            bounce_review_threshold: number;
+            /** @description 0.1: SES may pause sending at a 10% bounce rate */
+            bounce_pause_threshold: number;
+            /** @description 0.001: SES puts an account under review at a 0.1% complaint rate */
+            complaint_review_threshold: number;
+            /** @description 0.005: SES may pause sending at a 0.5% complaint rate */
+            complaint_pause_threshold: number;
+            /** @description `bounce_rate` is at or above the review threshold */
+            bounce_over_review: boolean;
+            /** @description `bounce_rate` is at or above the pause threshold */
+            bounce_over_pause: boolean;
+            /** @description `complaint_rate` is at or above the review threshold */
+            complaint_over_review: boolean;
+            /** @description `complaint_rate` is at or above the pause threshold */
+            complaint_over_pause: boolean;
+        };
+        /** @description The project's figures of one UTC day or hour, each event counted in the bucket it happened in */
+        StatsBucket: {
+            /**
+             * Format: date-time
+             * @description Start of the bucket (UTC); it ends where the next starts
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            start: string;
+            /** @description Mails SES accepted (one per send, whatever its number of recipients) */
+            sent: number;
+            /** @description Mails that reached the recipient's mail server */
+            delivered: number;
+            /** @description Permanent bounces (the address is suppressed); the figure of SES's bounce rate */
+            bounced: number;
+            /** @description Transient bounces (mailbox full, out of office...); not suppressed, not in the bounce rate */
+            bounced_transient: number;
+            /** @description Complaints (marked as spam) */
+            complained: number;
+            /** @description Mails opened at least once (first opens; machine opens included) */
+            opened: number;
+            /** @description Mails with at least one click (first clicks) */
+            clicked: number;
+            /** @description Mails that failed for good before or at SES (rejected, sender not verified, quota, attachment...) */
+            failed: number;
+            /** @description Mails not sent because every recipient is on the suppression list */
+            suppressed: number;
+        };
+        /** @description The project's mail over time, per UTC day or hour, with totals and rates */
+        StatsSeries: {
+            /** @constant */
+            success: true;
+            data: {
+                /**
+                 * @description The traffic counted: the live key sees live mail, the test key test mail
+                 * @enum {string}
+                 */
+                mode: "live" | "test";
+                /** @enum {string} */
+                interval: "day" | "hour";
+                /**
+                 * Format: date-time
+                 * @description Start of the first bucket (the asked `since`, rounded down to its day or hour)
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                since: string;
+                /**
+                 * Format: date-time
+                 * @description End of the last bucket (exclusive)
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                until: string;
+                /** @description Every bucket of the period, oldest first, empty ones included */
+                buckets: components["schemas"]["StatsBucket"][];
+                /** @description The buckets summed */
+                totals: {
+                    /** @description Mails SES accepted (one per send, whatever its number of recipients) */
+                    sent: number;
+                    /** @description Mails that reached the recipient's mail server */
+                    delivered: number;
+                    /** @description Permanent bounces (the address is suppressed); the figure of SES's bounce rate */
+                    bounced: number;
+                    /** @description Transient bounces (mailbox full, out of office...); not suppressed, not in the bounce rate */
+                    bounced_transient: number;
+                    /** @description Complaints (marked as spam) */
+                    complained: number;
+                    /** @description Mails opened at least once (first opens; machine opens included) */
+                    opened: number;
+                    /** @description Mails with at least one click (first clicks) */
+                    clicked: number;
+                    /** @description Mails that failed for good before or at SES (rejected, sender not verified, quota, attachment...) */
+                    failed: number;
+                    /** @description Mails not sent because every recipient is on the suppression list */
+                    suppressed: number;
+                };
+                rates: components["schemas"]["SendingRates"];
+            };
+        };
         /** @description An address the project does not send to, and why */
         Suppression: {
             /** Format: email */
@@ -5469,6 +5589,66 @@ export interface operations {
                 };
             };
             /** @description since or until is not a timestamp, or since is after until */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Stats: {
+        parameters: {
+            query?: {
+                interval?: string;
+                until?: string;
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series, its totals and rates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsSeries"];
+                };
+            };
+            /** @description interval is not day or hour; since or until is not a timestamp; since is after until; the period is longer than 90 days (day) or 168 hours (hour) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,8 @@
 import { groupRoutes } from '../../../shared/http/route';
 import { domainStats } from './domain-stats';
 import { listActivity } from './list-activity';
+import { projectStats } from './project-stats';
 import { readActivity } from './read-activity';
 
-/** Endpoint group `activity`: activity queries (4.11) and per-domain statistics. */
-export const activityRoutes = groupRoutes('activity', [readActivity, listActivity, domainStats]);
+/** Endpoint group `activity`: activity queries (4.11), per-domain statistics and the project's statistics over time. */
+export const activityRoutes = groupRoutes('activity', [readActivity, listActivity, domainStats, projectStats]);

@@ -233,3 +233,29 @@ describe('campaign counters: once per mail, by the event that made the transitio
     expect(applyDeliveryEvent(activity({ clicked_first_at: '2030-01-01T01:00:00.000Z' }), click('2030-01-01T02:00:00.000Z'), NOW).campaignCounters).toEqual([]);
   });
 });
+
+describe('The project\'s hourly counters (GET /v1/stats): test mail too, each mail once', () => {
+  test('a first Delivery counts as delivered even when a Complaint moved the mail on first; a second does not', () => {
+    const late = applyDeliveryEvent(activity({ current_status: 'complained' }), event('delivery', '2030-01-01T00:00:05.000Z'), NOW);
+    expect(late.projectCounters).toEqual(['delivered']);
+    expect(late.counters).toEqual([]);
+    const again = applyDeliveryEvent(activity({ current_status: 'delivered', delivered_at: '2030-01-01T00:00:05.000Z' }), event('delivery', '2030-01-01T00:00:09.000Z'), NOW);
+    expect(again.projectCounters).toEqual([]);
+  });
+
+  test('bounces apart by type, complaints, first opens and clicks, rejects as failed', () => {
+    expect(applyDeliveryEvent(activity(), bounce('2030-01-01T00:00:05.000Z'), NOW).projectCounters).toEqual(['bounced']);
+    expect(applyDeliveryEvent(activity(), bounce('2030-01-01T00:00:05.000Z', 'Transient', 'MailboxFull'), NOW).projectCounters).toEqual(['bounced_transient']);
+    expect(applyDeliveryEvent(activity({ current_status: 'delivered' }), event('complaint', '2030-01-01T01:00:00.000Z'), NOW).projectCounters).toEqual(['complained']);
+    expect(applyDeliveryEvent(activity(), event('open', '2030-01-01T01:00:00.000Z', { open: {} }), NOW).projectCounters).toEqual(['opened']);
+    expect(applyDeliveryEvent(activity({ opened_first_at: '2030-01-01T00:30:00.000Z' }), event('open', '2030-01-01T01:00:00.000Z', { open: {} }), NOW).projectCounters).toEqual([]);
+    expect(applyDeliveryEvent(activity(), event('click', '2030-01-01T01:00:00.000Z', { click: { link: 'https://example.com/a' } }), NOW).projectCounters).toEqual(['clicked']);
+    expect(applyDeliveryEvent(activity(), event('reject', '2030-01-01T00:00:02.000Z', { reject: { reason: 'Bad content' } }), NOW).projectCounters).toEqual(['failed']);
+  });
+
+  test('a test mail is counted there (kept apart by mode), not in the live daily counters', () => {
+    const r = applyDeliveryEvent(activity({ is_test: true }), bounce('2030-01-01T00:00:05.000Z'), NOW);
+    expect(r.projectCounters).toEqual(['bounced']);
+    expect(r.counters).toEqual([]);
+  });
+});
