@@ -15,7 +15,7 @@ export const batchListFilterFields = {
   status: z.optional(
     z.string().check(
       z.refine((v) => v === '' || BATCH_STATUSES.includes(v as BatchStatus), `status must be one of ${BATCH_STATUSES.join(', ')}`),
-      z.meta({ description: 'Only batches in this status', examples: ['scheduled'] }),
+      z.meta({ description: 'Only batches in this status: scheduled, sending, sent or cancelled', examples: ['scheduled'] }),
     ),
   ),
 };

@@ -23,7 +23,7 @@ export const scheduledListFilterFields = {
   status: z.optional(
     z.string().check(
       z.refine((v) => v === '' || SCHEDULED_LIST_STATUSES.includes(v as ScheduledSendStatus), `status must be one of ${SCHEDULED_LIST_STATUSES.join(', ')}`),
-      z.meta({ description: 'Only sends in this status; `pending` lists soonest first', examples: ['pending'] }),
+      z.meta({ description: 'Only sends in this status: pending, processing, sent, failed or cancelled; `pending` lists soonest first', examples: ['pending'] }),
     ),
   ),
   from: instant('from', 'Only sends scheduled at or after this instant'),
