@@ -23,11 +23,11 @@ export const endpointGroups = {
   webhooks: { entry: 'functions/webhooks/handler.ts', description: 'Webhook signing secrets, failed deliveries and the project\'s own settings' },
   links: { entry: 'functions/public-links/handler.ts', description: 'Unsubscribe and view-in-browser pages' },
   templates: { entry: 'functions/templates/handler.ts', description: 'Templates' },
-  'scheduled-sends': { entry: 'functions/scheduled-sends/handler.ts', description: 'Scheduled sends: read, reschedule, cancel' },
+  'scheduled-sends': { entry: 'functions/scheduled-sends/handler.ts', description: 'Scheduled sends: list, read, reschedule, cancel' },
   leads: { entry: 'functions/leads/handler.ts', description: 'Leads, their segments, tags and attributes' },
   segments: { entry: 'functions/segments/handler.ts', description: 'Segments: static and dynamic' },
   events: { entry: 'functions/events/handler.ts', description: 'Custom events' },
-  batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends and scheduled batch management' },
+  batches: { entry: 'functions/batches/handler.ts', description: 'Batch sends, their list, and scheduled batch management' },
   'lead-imports': { entry: 'functions/lead-imports/handler.ts', description: 'Lead imports: upload URLs, progress, error reports' },
   campaigns: { entry: 'functions/campaigns/handler.ts', description: 'Campaigns: create, read, cancel, pause and resume' },
   // `assets`: files (from the repository root) the stack copies next to the bundle: the renderer is

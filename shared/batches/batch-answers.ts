@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../http/answer-fields';
+import { boundedPaginationSchema, instantSchema, uuidSchema } from '../http/answer-fields';
 
 /** Where a scheduled batch goes out: the instant, the wall time in its zone, and the zone. */
 const scheduleFields = {
@@ -59,6 +59,32 @@ export const batchSchema = z
     counts: z.strictObject({ queued: z.number(), cancelled: z.number() }).check(z.meta({ description: 'Mails by state: all queued until the batch goes out, all cancelled after a cancel' })),
   })
   .check(z.meta({ id: 'Batch', description: 'A scheduled (or cancelled) batch: its time, recipients and counts by state' }));
+
+/**
+ * A batch in `GET /v1/send-batch`: the fields of `Batch` without `success`, in every status, with
+ * the fan-out's counts (a batch that went out has suppressed and failed mails too).
+ */
+export const batchSummarySchema = z
+  .strictObject({
+    batch_id: uuidSchema,
+    status: z.enum(['scheduled', 'sending', 'sent', 'cancelled']).check(z.meta({ description: '`sending` while its recipients\' records and jobs are written, `sent` once every mail is queued' })),
+    scheduled_for: z.nullable(instantSchema).check(z.meta({ description: 'Null for a batch sent at once' })),
+    timezone: z.nullable(z.string()),
+    created_at: instantSchema,
+    recipients: z.number().check(z.meta({ description: 'Recipients accepted (after deduplication)' })),
+    duplicates_removed: z.number(),
+    counts: z
+      .strictObject({ queued: z.number(), suppressed: z.number(), cancelled: z.number(), failed: z.number() })
+      .check(z.meta({ description: 'Mails by state: all queued while scheduled, all cancelled once cancelled; once it goes out, what its fan-out has found so far (each mail\'s outcome is in the activity list)' })),
+  })
+  .check(z.meta({ id: 'BatchSummary', description: 'A batch sent through `POST /send-batch`: its status, time, recipients and counts by state' }));
+
+/** The answer of `GET /v1/send-batch`: a page of the project's batches. */
+export const batchListAnswerSchema = z.strictObject({
+  success: z.literal(true),
+  data: z.array(batchSummarySchema),
+  pagination: boundedPaginationSchema('BatchPagination'),
+});
 
 /** The answer of `PATCH /v1/send-batch/{batchId}` (4.4). */
 export const batchRescheduledSchema = z

@@ -1,19 +1,24 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
 import type { BlobStore } from '../ports';
+import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
-import { batchKey, scheduledBatchDueIndex } from '../store/keys';
+import { batchKey, batchListIndex, scheduledBatchDueIndex } from '../store/keys';
 import type { Batch, BatchContent, BatchRecipient } from './batch';
 
-const INDEX_ATTRIBUTES = ['gsi5pk', 'gsi5sk', 'chunks_started'];
+const INDEX_ATTRIBUTES = ['gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'chunks_started'];
 
-/** Writes a new batch header (1 WCU); a scheduled one gets its due-index entry (1 more). */
+/**
+ * Writes a new batch header (1 WCU); a scheduled one gets its due-index entry (1 more), and one sent
+ * through the API its entry in its project's list (1 more; a campaign's waves are not listed).
+ */
 export async function putBatch(db: Db, batch: Batch, ttl: number): Promise<void> {
   const due = batch.status === 'scheduled' && batch.scheduled_for ? scheduledBatchDueIndex(batch.scheduled_for, batch.id) : {};
+  const listed = batch.campaign_id === undefined ? batchListIndex(batch) : {};
   await db.doc.send(
     new PutCommand({
       TableName: db.tableName,
-      Item: { ...batchKey(batch.id), ...batch, ...due, ttl },
+      Item: { ...batchKey(batch.id), ...batch, ...due, ...listed, ttl },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -22,8 +27,19 @@ export async function putBatch(db: Db, batch: Batch, ttl: number): Promise<void>
 /** The batch header, or undefined; `consistent` for workers and management, which must see the latest change. */
 export async function getBatch(db: Db, batchId: string, consistent = false): Promise<Batch | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: batchKey(batchId), ConsistentRead: consistent }));
-  if (!out.Item) return undefined;
-  const item = stripKeys<Record<string, unknown>>(out.Item);
+  return out.Item ? batchOfItem(out.Item) : undefined;
+}
+
+/** The batch headers of the given ids, in their order (one gone meanwhile is undefined): one BatchGet per hundred. */
+export async function getBatches(db: Db, batchIds: readonly string[]): Promise<(Batch | undefined)[]> {
+  const items = await batchGetAll(db, batchIds.map((id) => ({ ...batchKey(id) })));
+  const byId = new Map(items.map((item) => [String(item.id), batchOfItem(item)]));
+  return batchIds.map((id) => byId.get(id));
+}
+
+/** A stored header without its key, index and fan-out bookkeeping attributes. */
+function batchOfItem(stored: Record<string, unknown>): Batch {
+  const item = stripKeys<Record<string, unknown>>(stored);
   for (const name of INDEX_ATTRIBUTES) delete item[name];
   if (item.chunks_done instanceof Set) item.chunks_done = [...item.chunks_done].map(Number);
   return item as unknown as Batch;

@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../http/answer-fields';
+import { boundedPaginationSchema, instantSchema, uuidSchema } from '../http/answer-fields';
 
 /** The statuses part 3 gives a scheduled send. */
 export const scheduledSendStatusSchema = z.enum(['pending', 'processing', 'sent', 'failed', 'cancelled']);
@@ -23,6 +23,13 @@ export const scheduledSendSchema = z
 
 /** The answer of `GET` and `PATCH /v1/scheduled-sends/{id}` (4.6). */
 export const scheduledSendAnswerSchema = z.strictObject({ success: z.literal(true), data: scheduledSendSchema });
+
+/** The answer of `GET /v1/scheduled-sends`: a page of the project's sends. */
+export const scheduledSendListAnswerSchema = z.strictObject({
+  success: z.literal(true),
+  data: z.array(scheduledSendSchema),
+  pagination: boundedPaginationSchema('ScheduledSendPagination'),
+});
 
 /** The answer of `DELETE /v1/scheduled-sends/{id}` (4.6). */
 export const scheduledSendCancelledSchema = z

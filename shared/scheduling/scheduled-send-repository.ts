@@ -2,13 +2,14 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
+import { batchGetAll } from '../store/batch-get';
 import { queryAll } from '../store/query';
-import { parseScheduledDueSortKey, scheduledDuePartitions, scheduledDueIndex, scheduledSendKey } from '../store/keys';
+import { parseScheduledDueSortKey, scheduledDuePartitions, scheduledDueIndex, scheduledListIndex, scheduledListSortKey, scheduledPendingIndex, scheduledSendKey } from '../store/keys';
 import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import type { ScheduledSend } from './scheduled-send';
 
 const DUE_INDEX = 'gsi5';
-const INDEX_ATTRIBUTES = ['gsi5pk', 'gsi5sk'];
+const INDEX_ATTRIBUTES = ['gsi5pk', 'gsi5sk', 'gsi4pk', 'gsi4sk', 'gsi6pk', 'gsi6sk'];
 
 /** A send in the due index: its id and its `scheduled_for` (read from the keys-only entry). */
 export interface DueEntry {
@@ -20,14 +21,22 @@ export interface DueEntry {
 export type MoveResult = { changed: true; send: ScheduledSend } | { changed: false };
 
 /**
- * Writes a new pending send with its due-index entry: 1 WCU per KB of the item (its content is
- * gzipped) plus 1 for the index entry.
+ * Writes a new pending send with its entries in the due index, its project's list and its project's
+ * pending list: 1 WCU per KB of the item (its content is gzipped) plus 1 for each index entry.
  */
 export async function putScheduledSend(db: Db, send: ScheduledSend, ttl: number): Promise<void> {
   await db.doc.send(
     new PutCommand({
       TableName: db.tableName,
-      Item: { ...scheduledSendKey(send.id), ...send, content: encodeContent(send.content), ...scheduledDueIndex(send.scheduled_for, send.id), ttl },
+      Item: {
+        ...scheduledSendKey(send.id),
+        ...send,
+        content: encodeContent(send.content),
+        ...scheduledDueIndex(send.scheduled_for, send.id),
+        ...scheduledListIndex(send),
+        ...scheduledPendingIndex(send),
+        ttl,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -40,6 +49,16 @@ export async function getScheduledSend(db: Db, id: string, consistent = false): 
 }
 
 /**
+ * The sends of the given ids, in their order (one gone meanwhile is undefined): one BatchGet per
+ * hundred, each item its size in read units (its content is gzipped).
+ */
+export async function getScheduledSends(db: Db, ids: readonly string[]): Promise<(ScheduledSend | undefined)[]> {
+  const items = await batchGetAll(db, ids.map((id) => ({ ...scheduledSendKey(id) })));
+  const byId = new Map(items.map((item) => [String(item.id), fromItem(item)]));
+  return ids.map((id) => byId.get(id));
+}
+
+/**
  * Claims a pending send for firing: `processing`, out of the due index, with the claiming queue
  * message's id (its redeliveries may finish the send; other messages may not). Conditional on the
  * time the fire message names, so a message of a rescheduled send never claims. False when another
@@ -47,7 +66,7 @@ export async function getScheduledSend(db: Db, id: string, consistent = false): 
  */
 export async function claimScheduledSend(db: Db, input: { id: string; scheduledFor: string; claimedBy: string; now: string }): Promise<boolean> {
   const item = await conditionalUpdate(db, input.id, {
-    UpdateExpression: 'SET #s = :processing, claimed_by = :by, updated_at = :now, #v = #v + :one REMOVE gsi5pk, gsi5sk',
+    UpdateExpression: 'SET #s = :processing, claimed_by = :by, updated_at = :now, #v = #v + :one REMOVE gsi5pk, gsi5sk, gsi4pk, gsi4sk',
     ConditionExpression: '#s = :pending AND scheduled_for = :for',
     ExpressionAttributeNames: { '#s': 'status', '#v': 'version' },
     ExpressionAttributeValues: { ':processing': 'processing', ':pending': 'pending', ':for': input.scheduledFor, ':by': input.claimedBy, ':now': input.now, ':one': 1 },
@@ -55,7 +74,10 @@ export async function claimScheduledSend(db: Db, input: { id: string; scheduledF
   return item !== undefined;
 }
 
-/** Moves a pending send of `projectId` to a new time: new due-index entry, new expiry. */
+/**
+ * Moves a pending send of `projectId` to a new time: new due-index entry, new sort keys in its
+ * project's lists (their partitions hang on the id, project and mode, which never change), new expiry.
+ */
 export async function moveScheduledSend(
   db: Db,
   input: { id: string; projectId: string; scheduledFor: string; timezone: string; now: string; ttl: number },
@@ -65,7 +87,7 @@ export async function moveScheduledSend(
     db,
     input.id,
     {
-      UpdateExpression: 'SET scheduled_for = :for, #tz = :tz, gsi5pk = :dpk, gsi5sk = :dsk, #ttl = :ttl, updated_at = :now, #v = #v + :one',
+      UpdateExpression: 'SET scheduled_for = :for, #tz = :tz, gsi5pk = :dpk, gsi5sk = :dsk, gsi4sk = :lsk, gsi6sk = :lsk, #ttl = :ttl, updated_at = :now, #v = #v + :one',
       ConditionExpression: '#s = :pending AND project_id = :p',
       // TIMEZONE, STATUS and TTL are DynamoDB reserved words.
       ExpressionAttributeNames: { '#s': 'status', '#v': 'version', '#ttl': 'ttl', '#tz': 'timezone' },
@@ -74,6 +96,7 @@ export async function moveScheduledSend(
         ':tz': input.timezone,
         ':dpk': due.gsi5pk,
         ':dsk': due.gsi5sk,
+        ':lsk': scheduledListSortKey(input.scheduledFor, input.id),
         ':ttl': input.ttl,
         ':now': input.now,
         ':pending': 'pending',
@@ -89,7 +112,7 @@ export async function moveScheduledSend(
 /** Cancels a pending send of `projectId` and takes it out of the due index. */
 export async function cancelPendingScheduledSend(db: Db, id: string, projectId: string, now: string): Promise<boolean> {
   const item = await conditionalUpdate(db, id, {
-    UpdateExpression: 'SET #s = :cancelled, updated_at = :now, #v = #v + :one REMOVE gsi5pk, gsi5sk',
+    UpdateExpression: 'SET #s = :cancelled, updated_at = :now, #v = #v + :one REMOVE gsi5pk, gsi5sk, gsi4pk, gsi4sk',
     ConditionExpression: '#s = :pending AND project_id = :p',
     ExpressionAttributeNames: { '#s': 'status', '#v': 'version' },
     ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':p': projectId, ':now': now, ':one': 1 },

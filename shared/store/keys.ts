@@ -51,9 +51,12 @@
  * | Template use count (delete guard)    | PROJECT#<projectId>    | TPLUSES#<tpl>      | ADD +1/-1 with each marker (same transaction); ConditionCheck uses <= 0 in a delete | 2 per use recorded or released |
  * | Scheduled send by id                 | SCHED#<id>             | SCHED              | Put, conditional Update| 1 to create, 1 per claim/patch/cancel |
  * | Scheduled sends due (gsi5, keys only)| gsi5pk SCHEDDUE#<shard of id> | gsi5sk <due>#<id> | sparse: pending only; Query all 32 shards <= now + lookahead | 1 index entry at create, 1 at claim |
+ * | Scheduled sends of a project (gsi6, keys only) | gsi6pk SCHEDS#<p>#<mode>#<shard of id> | <scheduled_for>#<id> | Query per shard (16), merged; BatchGet the items | 1 at create, 2 per move |
+ * | Pending scheduled sends of a project (gsi4, keys only) | gsi4pk SCHEDP#<p>#<mode>#<shard of id> | <scheduled_for>#<id> | sparse: pending only; Query per shard (32), merged soonest first | 1 at create, 1 at claim or cancel, 2 per move |
  * | Idempotency record (24 h)            | IDEMP#<p>#<sha256 key> | IDEMP              | conditional Put, Update, Delete (TTL 24 h) | 2 per request that carries the header |
  * | Batch send header (status, counts)   | BATCH#<batchId>        | BATCH              | Put, GetItem, conditional Update | 1 per batch, 1 per chunk of 500 fanned out, 1 per cancel/move |
  * | Scheduled batches due (gsi5, keys only) | gsi5pk SCHEDDUE#<shard> | gsi5sk <due>#batch:<id> | the scheduled sends' due index; sparse: scheduled batches only | 1 at create, 1 at fire |
+ * | Batches of a project (gsi6, keys only) | gsi6pk BATCHES#<p>#<mode>#<shard of id> | <created>#<id> | sparse: API batches, not campaign waves; Query desc per shard (16), merged; BatchGet the headers | 1 at create |
  * | Batch recipients and content         | (blob store, not the table) | batches/<p>/<b>/... | S3 Put at accept, Get per chunk | 0 |
  * | Campaign recipientIds                | (blob store, not the table) | campaigns/<p>/<c>/ids.json | S3 Put at creation, Get by the engine | 0 |
  * | Monthly send usage of a project      | USAGE#<p>#<shard of 16>| USAGE#<yyyy-mm>    | conditional UpdateItem ADD on one shard's share | 1 per mail (more when shards fill), only when the project has a quota |
@@ -482,6 +485,55 @@ export function parseScheduledDueSortKey(sortKey: string): { id: string; schedul
   return { id, scheduledFor };
 }
 
+/**
+ * Shards of a project's scheduled-send list (gsi6, keys only): 3,000 sends scheduled a second by one
+ * project write about 190 entries a shard.
+ */
+export const SCHEDULED_LIST_SHARDS = 16;
+
+/**
+ * Shards of a project's pending scheduled sends (gsi4, keys only, sparse): every send writes its
+ * entry when scheduled and deletes it when claimed, 6,000 writes a second at 3,000 sends a second,
+ * about 190 a shard.
+ */
+export const SCHEDULED_PENDING_SHARDS = 32;
+
+/** Sort key of both scheduled-send lists: the time, then the id (unique, and ordered by time). */
+export const scheduledListSortKey = (scheduledFor: string, id: string): string => `${scheduledFor}#${id}`;
+
+/**
+ * gsi6 attributes of a scheduled send: its project's list in its key's mode (a test key lists only
+ * test sends), by `scheduled_for`. Rewritten only when the send is moved.
+ */
+export const scheduledListIndex = (s: { id: string; project_id: string; mode: string; scheduled_for: string }) => ({
+  gsi6pk: `SCHEDS#${s.project_id}#${s.mode}#${shardOf(s.id, SCHEDULED_LIST_SHARDS)}`,
+  gsi6sk: scheduledListSortKey(s.scheduled_for, s.id),
+});
+
+/** gsi4 attributes of a pending scheduled send (the list's `status=pending`); removed when it is claimed or cancelled. */
+export const scheduledPendingIndex = (s: { id: string; project_id: string; mode: string; scheduled_for: string }) => ({
+  gsi4pk: `SCHEDP#${s.project_id}#${s.mode}#${shardOf(s.id, SCHEDULED_PENDING_SHARDS)}`,
+  gsi4sk: scheduledListSortKey(s.scheduled_for, s.id),
+});
+
+/** An index partition family, one partition per shard, read side by side and merged. */
+export interface ShardedListPartitions {
+  readonly index: string;
+  readonly pkName: string;
+  readonly skName: string;
+  readonly pks: readonly string[];
+}
+
+/** The partitions of a project's scheduled sends in one mode: all of them, or only the pending ones. */
+export const scheduledListPartitions = {
+  all: (projectId: string, mode: string): ShardedListPartitions => ({
+    index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pks: allShards(SCHEDULED_LIST_SHARDS).map((s) => `SCHEDS#${projectId}#${mode}#${s}`),
+  }),
+  pending: (projectId: string, mode: string): ShardedListPartitions => ({
+    index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pks: allShards(SCHEDULED_PENDING_SHARDS).map((s) => `SCHEDP#${projectId}#${mode}#${s}`),
+  }),
+};
+
 /** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
 export const idempotencyKey = (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' });
 
@@ -632,6 +684,23 @@ export const customEventListPartition = {
 
 /** Key of a batch send's header item (part 4.3); recipients and content are in the blob store. */
 export const batchKey = (batchId: string): ItemKey => ({ pk: `BATCH#${batchId}`, sk: 'BATCH' });
+
+/** Shards of a project's batch list: even 3,000 one-recipient batches a second write about 190 entries a shard. */
+export const BATCH_LIST_SHARDS = 16;
+
+/**
+ * gsi6 attributes of a batch sent through the API (a campaign's waves are listed by their campaign):
+ * its project's list in its key's mode, newest first. Written once: nothing a batch changes is in it.
+ */
+export const batchListIndex = (b: { id: string; project_id: string; mode: string; created_at: string }) => ({
+  gsi6pk: `BATCHES#${b.project_id}#${b.mode}#${shardOf(b.id, BATCH_LIST_SHARDS)}`,
+  gsi6sk: `${b.created_at}#${b.id}`,
+});
+
+/** The gsi6 partitions of a project's batches in one mode. */
+export const batchListPartitions = (projectId: string, mode: string): ShardedListPartitions => ({
+  index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pks: allShards(BATCH_LIST_SHARDS).map((s) => `BATCHES#${projectId}#${mode}#${s}`),
+});
 
 /** Marks a batch's entries in the scheduled sends' due index, which the sweep shares with them. */
 const BATCH_DUE_PREFIX = 'batch:';

@@ -62,7 +62,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Batches, newest first
+         * @description The batches sent through `POST /v1/send-batch` with the calling key's mode (a test key lists test batches, a live key live ones); a campaign's waves are not listed. Per-recipient outcomes are in `GET /v1/activity`. Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. A `status` is checked on the batches themselves: such a page reads at most ten batches per batch it skips or shows, so it can come back short with a `next_cursor` to read on.
+         */
+        get: operations["getV1SendBatch"];
         put?: never;
         /** Send to up to 10,000 recipients */
         post: operations["postV1SendBatch"];
@@ -89,6 +93,26 @@ export interface paths {
         head?: never;
         /** Reschedule a scheduled batch */
         patch: operations["patchV1SendBatchByBatchId"];
+        trace?: never;
+    };
+    "/v1/scheduled-sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scheduled sends, by scheduled time
+         * @description The sends scheduled with the calling key's mode (a test key lists test sends, a live key live ones). `status=pending` lists soonest first; every other view latest `scheduled_for` first. `from` and `to` bound `scheduled_for` (inclusive). Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. A status other than `pending` is checked on the sends themselves: such a page reads at most ten sends per send it skips or shows, so it can come back short with a `next_cursor` to read on.
+         */
+        get: operations["getV1ScheduledSends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/scheduled-sends/{id}": {
@@ -2079,6 +2103,17 @@ export interface components {
             cancelled: number;
             activities_updated: number;
         };
+        /** @description Where this page sits in the list, and the cursor of the next */
+        BatchPagination: {
+            page: number;
+            per_page: number;
+            /** @description Entries up to 1,000 past this page; a lower bound when `total_is_estimate` */
+            total: number;
+            total_pages: number;
+            total_is_estimate: boolean;
+            /** @description Pass as `cursor` to read the next page; null at the end of the list */
+            next_cursor: string | null;
+        };
         /** @description The batch moved: `rescheduled` mails now go out at the new time */
         BatchRescheduled: {
             /** @constant */
@@ -2098,6 +2133,37 @@ export interface components {
             scheduled_for_local: string;
             /** @example Europe/London */
             timezone: string;
+        };
+        /** @description A batch sent through `POST /send-batch`: its status, time, recipients and counts by state */
+        BatchSummary: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            batch_id: string;
+            /**
+             * @description `sending` while its recipients' records and jobs are written, `sent` once every mail is queued
+             * @enum {string}
+             */
+            status: "scheduled" | "sending" | "sent" | "cancelled";
+            /** @description Null for a batch sent at once */
+            scheduled_for: string | null;
+            timezone: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description Recipients accepted (after deduplication) */
+            recipients: number;
+            duplicates_removed: number;
+            /** @description Mails by state: all queued while scheduled, all cancelled once cancelled; once it goes out, what its fan-out has found so far (each mail's outcome is in the activity list) */
+            counts: {
+                queued: number;
+                suppressed: number;
+                cancelled: number;
+                failed: number;
+            };
         };
         /** @description A campaign's full row (part 2): its audience, start and pacing, its state, and its sent and failed counts */
         Campaign: {
@@ -3876,6 +3942,17 @@ export interface components {
             /** @constant */
             cancelled: true;
         };
+        /** @description Where this page sits in the list, and the cursor of the next */
+        ScheduledSendPagination: {
+            page: number;
+            per_page: number;
+            /** @description Entries up to 1,000 past this page; a lower bound when `total_is_estimate` */
+            total: number;
+            total_pages: number;
+            total_is_estimate: boolean;
+            /** @description Pass as `cursor` to read the next page; null at the end of the list */
+            next_cursor: string | null;
+        };
         /** @description A segment: `static` (members added through the leads API) or `dynamic` (the leads its filter matches, found in the background); `member_count` of a dynamic one is its last finished run's */
         Segment: {
             /**
@@ -4827,6 +4904,72 @@ export interface operations {
             };
         };
     };
+    getV1SendBatch: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                status?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of batches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BatchSummary"][];
+                        pagination: components["schemas"]["BatchPagination"];
+                    };
+                };
+            };
+            /** @description A bad page or per_page; a status that is not scheduled, sending, sent or cancelled; page and cursor together; a page deeper than 1,000 batches; or a cursor this list did not give */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV1SendBatch: {
         parameters: {
             query?: never;
@@ -5167,6 +5310,74 @@ export interface operations {
             };
             /** @description The batch has gone out or was cancelled (NOT_PENDING, with its `status`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ScheduledSends: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                status?: string;
+                from?: string;
+                to?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of scheduled sends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ScheduledSend"][];
+                        pagination: components["schemas"]["ScheduledSendPagination"];
+                    };
+                };
+            };
+            /** @description A bad page or per_page; a status that is not pending, processing, sent, failed or cancelled; from or to not a timestamp; from after to; page and cursor together; a page deeper than 1,000 sends; or a cursor this list did not give */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,7 +12,15 @@ import {
   queryDueScheduledSends,
 } from '../../../../shared/scheduling/scheduled-send-repository';
 import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { SCHEDULED_DUE_SHARDS, parseScheduledDueSortKey, scheduledDuePartitions, scheduledDueIndex, scheduledSendKey } from '../../../../shared/store/keys';
+import {
+  SCHEDULED_DUE_SHARDS,
+  parseScheduledDueSortKey,
+  scheduledDuePartitions,
+  scheduledDueIndex,
+  scheduledListIndex,
+  scheduledPendingIndex,
+  scheduledSendKey,
+} from '../../../../shared/store/keys';
 
 /**
  * The requests the scheduled-send store sends and how it reads the answers. What its conditions let
@@ -44,11 +52,19 @@ const send: ScheduledSend = {
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 describe('putScheduledSend', () => {
-  test('writes the send under its key with its due-index entry and expiry', async () => {
+  test('writes the send under its key with its due-index and project-list entries and expiry', async () => {
     doc.on(PutCommand).resolves({});
     await putScheduledSend(db, send, 1234);
     const input = doc.commandCalls(PutCommand)[0].args[0].input;
-    expect(input.Item).toEqual({ ...scheduledSendKey(ID), ...send, content: expect.any(Uint8Array), ...scheduledDueIndex(DUE, ID), ttl: 1234 });
+    expect(input.Item).toEqual({
+      ...scheduledSendKey(ID),
+      ...send,
+      content: expect.any(Uint8Array),
+      ...scheduledDueIndex(DUE, ID),
+      ...scheduledListIndex(send),
+      ...scheduledPendingIndex(send),
+      ttl: 1234,
+    });
   });
 
   test('stores the content gzipped (smaller items, cheaper updates), and reads it back as it was', async () => {
