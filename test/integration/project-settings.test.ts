@@ -1,7 +1,7 @@
 import { services } from '../../shared/container';
 import { getProject } from '../../shared/projects/project-repository';
 import { createProject } from '../../shared/projects/project-service';
-import { TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../shared/projects/project-settings';
+import { TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../shared/project-settings/project-settings';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

@@ -1,8 +1,8 @@
 import { services } from '../../../shared/container';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
-import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/projects/project-answers';
-import { PROJECT_GONE, readProjectSettings } from '../../../shared/projects/project-settings';
+import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/project-settings/project-answers';
+import { PROJECT_GONE, readProjectSettings } from '../../../shared/project-settings/project-settings';
 import { projectSettingsReadAccess } from './webhooks-access';
 
 /** `GET /v1/project`: the calling project's own settings (live and test keys alike). */

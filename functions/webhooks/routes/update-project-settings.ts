@@ -2,8 +2,8 @@ import { services } from '../../../shared/container';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { orEmptyBody, projectPatchBodySchema, toProjectPatch } from '../../../shared/partner/project-request';
-import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/projects/project-answers';
-import { changeProjectSettings, PROJECT_GONE, TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../../shared/projects/project-settings';
+import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/project-settings/project-answers';
+import { changeProjectSettings, PROJECT_GONE, TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../../shared/project-settings/project-settings';
 import { projectSettingsWriteAccess } from './webhooks-access';
 
 /** `PATCH /v1/project`: changes the calling project's own settings, with the partner PATCH's fields and rules; live key only. */

@@ -2,7 +2,7 @@ import type { ProjectCaller } from '../auth/authenticate';
 import { forbidden, notFound } from '../errors';
 import type { Db } from '../store/client';
 import { presentProject } from '../partner/project-presenter';
-import { getProject, updateProjectFieldsReturning } from './project-repository';
+import { getProject, updateProjectFieldsReturning } from '../projects/project-repository';
 
 /**
  * A project's own settings, read and changed with its own key (`GET` and `PATCH /v1/project`): the
