@@ -5,3 +5,12 @@ export const webhookSecretAccess: FunctionAccess = { table: 'readWrite' };
 
 /** Reading the failed deliveries. */
 export const webhookFailuresAccess: FunctionAccess = { table: 'read' };
+
+/** Reading the delivery log. */
+export const webhookDeliveriesAccess: FunctionAccess = { table: 'read' };
+
+/**
+ * Reading a kept payload and queueing it again; the table write is the idempotency record of a call
+ * with an Idempotency-Key.
+ */
+export const webhookRedeliveryAccess: FunctionAccess = { table: 'readWrite', enqueue: ['webhooks'] };
