@@ -38,8 +38,7 @@
  * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
  * | External key -> project (idempotency)| ORG#<orgId>            | EXTKEY#<key>       | conditional Put, Get   | 1 per project with a key |
  * | Failed webhook delivery of a project | PROJECT#<projectId>    | WHFAIL#<failed>#<id>| Put (TTL 30 d), Query desc | 1 per delivery failed for good |
- * | Webhook delivery attempt (log)       | WHDLV#<p>#<shard of delivery id, 32> | <attempted>#<id>#<nn> | Put (TTL 3 d, item kept <= 1 KB), Query desc on all 32 shards, merged | 1 per attempt |
- * | Webhook payload kept for redelivery  | WHPAYLOAD#<p>#<deliveryId> | WHPAYLOAD      | Put at attempt 1 when it fits 1 KB (TTL 3 d), GetItem | 1 per delivery (0 when too big) |
+ * | Webhook delivery attempt (log), with its gzipped payload for a redelivery | WHDLV#<p>#<shard of delivery id, 32> | <attempted>#<id>#<nn> | Put (TTL 3 d, item cut to 1 KB), Query desc on all 32 shards merged, GetItem by entry id | 1 per attempt |
  * | Inbound mail handled (dedupe)        | INBOUND#<s3 key>       | INBOUND            | conditional PutItem (TTL 30 d) | 1 per reply published or bounced |
  * | Template of a project                | PROJECT#<projectId>    | TPL#<uuid>         | versioned Put (in a transaction with its list entry), GetItem | 2 per KB per create or update (transactional) |
  * | Template list entry (no HTML; gsi1)  | PROJECT#<projectId>    | TPLENTRY#<uuid>    | Put in each template write's transaction; gsi1pk TPLS#<p>, gsi1sk <updated_at>#<internal id>; Query gsi1 desc | 2 (transactional) + 1 index per create, update or delete |
@@ -382,20 +381,18 @@ export const WEBHOOK_DELIVERY_SHARDS = 32;
 /** Every log partition of a project (the list reads them all and merges newest first). */
 export const webhookDeliveryPartitions = (projectId: string): string[] => allShards(WEBHOOK_DELIVERY_SHARDS).map((s) => `WHDLV#${projectId}#${s}`);
 
-/**
- * Key of one delivery attempt in its project's log: sharded by the delivery id (all attempts of a
- * delivery in one partition), sorted by attempt time, so a partition read backwards is newest first.
- */
-export const webhookDeliveryKey = (projectId: string, deliveryId: string, attemptedAt: string, attempt: number): ItemKey => ({
-  pk: `WHDLV#${projectId}#${shardOf(deliveryId, WEBHOOK_DELIVERY_SHARDS)}`,
-  sk: `${attemptedAt}#${deliveryId}#${String(attempt).padStart(2, '0')}`,
-});
+/** The log partition of a delivery: all its attempts are in one shard, chosen by its id. */
+export const webhookDeliveryPartition = (projectId: string, deliveryId: string): string => `WHDLV#${projectId}#${shardOf(deliveryId, WEBHOOK_DELIVERY_SHARDS)}`;
 
 /**
- * Key of a delivery's payload kept for redelivery. The project is part of the key, so an id of
- * another project's delivery reads nothing: a redelivery can never cross projects.
+ * Key of one delivery attempt in its project's log: sharded by the delivery id, sorted by attempt
+ * time, so a partition read backwards is newest first. The project is part of the partition, so a
+ * redelivery that names an entry can only ever read the caller's own.
  */
-export const webhookPayloadKey = (projectId: string, deliveryId: string): ItemKey => ({ pk: `WHPAYLOAD#${projectId}#${deliveryId}`, sk: 'WHPAYLOAD' });
+export const webhookDeliveryKey = (projectId: string, deliveryId: string, attemptedAt: string, attempt: number): ItemKey => ({
+  pk: webhookDeliveryPartition(projectId, deliveryId),
+  sk: `${attemptedAt}#${deliveryId}#${String(attempt).padStart(2, '0')}`,
+});
 
 /** Key of the marker that an inbound mail (an S3 object of the inbound bucket) was handled: a redelivered S3 event finds it. */
 export const inboundMailKey = (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' });

@@ -6,7 +6,7 @@ import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage, type ListQuery }
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { ttlAfterDays, type Db } from '../store/client';
-import { webhookDeliveryKey, webhookDeliveryPartitions, webhookPayloadKey } from '../store/keys';
+import { webhookDeliveryKey, webhookDeliveryPartition, webhookDeliveryPartitions } from '../store/keys';
 import type { WebhookJob, WebhookSlot } from './webhook-job';
 
 /**
@@ -27,8 +27,10 @@ const ERROR_CHARS = 200;
 /** How an attempt that got no 2xx went wrong: a status, a redirect, or no answer at all. */
 export type WebhookErrorKind = 'http_status' | 'redirect' | 'timeout' | 'address_refused' | 'invalid_url' | 'network';
 
-/** One delivery attempt as the log keeps it (and the API shows it). */
+/** One delivery attempt as the API shows it. */
 export interface WebhookDeliveryAttempt {
+  /** The entry's id (its sort key, encoded): what a redelivery names. */
+  id: string;
   delivery_id: string;
   event: string;
   activity_id: string | null;
@@ -45,8 +47,28 @@ export interface WebhookDeliveryAttempt {
   attempted_at: string;
   /** The delivery this one redelivers (POST .../redeliver), or null. */
   redelivery_of: string | null;
-  /** Whether the payload is kept, so that the delivery can be redelivered (while the log keeps it). */
+  /** Whether the entry holds the payload, so that it can be redelivered (while the log keeps it). */
   redeliverable: boolean;
+}
+
+/** An attempt as the worker writes it: the id comes from its key, `redeliverable` from the payload it holds. */
+export type LoggedAttempt = Omit<WebhookDeliveryAttempt, 'id' | 'redeliverable'>;
+
+/** Prefix of an entry id: `whd_` and the base64url of the entry's sort key. */
+const ENTRY_ID_PREFIX = 'whd_';
+
+/** The id of the log entry with sort key `sk`. */
+export const entryIdOf = (sk: string): string => `${ENTRY_ID_PREFIX}${Buffer.from(sk, 'utf8').toString('base64url')}`;
+
+/** A log sort key: `<ISO instant>#<delivery id>#<attempt>`. */
+const LOG_SORT_KEY = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)#([A-Za-z0-9_-]{1,100})#(\d{2})$/;
+
+/** The sort key and delivery id an entry id names, or undefined for anything that is not an entry id. */
+export function sortKeyOfEntryId(id: string): { sk: string; deliveryId: string } | undefined {
+  if (!id.startsWith(ENTRY_ID_PREFIX) || id.length > 300 || !/^[A-Za-z0-9_-]+$/.test(id.slice(ENTRY_ID_PREFIX.length))) return undefined;
+  const sk = Buffer.from(id.slice(ENTRY_ID_PREFIX.length), 'base64url').toString('utf8');
+  const match = LOG_SORT_KEY.exec(sk);
+  return match ? { sk, deliveryId: match[2] } : undefined;
 }
 
 /** The kind of error of a failed POST, from the poster's result. */
@@ -91,30 +113,15 @@ export function itemBytes(item: Record<string, unknown>): number {
   return size;
 }
 
-/** The kept payload of a delivery, gzipped; undefined when its item would pass one write unit. */
-function payloadItem(job: WebhookJob, ttl: number): Record<string, unknown> | undefined {
-  const item = {
-    ...webhookPayloadKey(job.project_id, job.delivery_id),
-    url: job.url,
-    slot: job.slot,
-    max_attempts: job.max_attempts,
-    payload_gz: gzipSync(JSON.stringify(job.event)),
-    ttl,
-  };
-  return itemBytes(item) <= ONE_WRITE_UNIT_BYTES ? item : undefined;
-}
-
-/** Whether a delivery's payload fits its kept item (the same on every attempt: the job does not change). */
-export function isPayloadKept(job: WebhookJob): boolean {
-  return payloadItem(job, 0) !== undefined;
-}
-
 /**
- * The log entry of one attempt, cut to one write unit: the excerpt shortens first, then the URL
- * (a URL near 2,000 characters), never the fields that say what happened.
+ * The log entry of one attempt, within one write unit. It holds the delivery's payload, gzipped, so
+ * that the attempt can be redelivered; the payload comes before the excerpt: the excerpt is cut to
+ * the room left (a typical event leaves about 300 of its 512 bytes). A payload that does not fit even
+ * then (a reply with its text, say) is left out: that attempt cannot be redelivered. A URL near 2,000
+ * characters is cut last, with `…`.
  */
-export function attemptItem(job: WebhookJob, attempt: WebhookDeliveryAttempt, ttl: number): Record<string, unknown> {
-  const { activity_id, redelivery_of, ...always } = attempt;
+export function attemptItem(job: WebhookJob, attempt: LoggedAttempt, ttl: number): Record<string, unknown> {
+  const { activity_id, redelivery_of, response_excerpt, ...always } = attempt;
   const item: Record<string, unknown> = {
     ...webhookDeliveryKey(job.project_id, job.delivery_id, attempt.attempted_at, attempt.attempt),
     ...always,
@@ -122,17 +129,20 @@ export function attemptItem(job: WebhookJob, attempt: WebhookDeliveryAttempt, tt
     ...(activity_id ? { activity_id } : {}),
     ...(redelivery_of ? { redelivery_of } : {}),
     ttl,
+    response_excerpt: '',
   };
+  const payload = gzipSync(JSON.stringify(job.event));
+  if (itemBytes({ ...item, payload_gz: payload }) <= ONE_WRITE_UNIT_BYTES) item.payload_gz = payload;
+  const room = ONE_WRITE_UNIT_BYTES - itemBytes(item);
+  if (room > 0) item.response_excerpt = sanitizeExcerpt(Buffer.from(response_excerpt, 'utf8'), Math.min(room, RESPONSE_EXCERPT_BYTES));
   const over = itemBytes(item) - ONE_WRITE_UNIT_BYTES;
-  if (over > 0) item.response_excerpt = sanitizeExcerpt(Buffer.from(attempt.response_excerpt, 'utf8'), Math.max(0, Buffer.byteLength(attempt.response_excerpt) - over));
-  const still = itemBytes(item) - ONE_WRITE_UNIT_BYTES;
   // `…` is 3 bytes in UTF-8.
-  if (still > 0) item.url = `${attempt.url.slice(0, Math.max(0, attempt.url.length - still - 3))}…`;
+  if (over > 0) item.url = `${attempt.url.slice(0, Math.max(0, attempt.url.length - over - 3))}…`;
   return item;
 }
 
 /** What one POST came to, as the log's entry for it. */
-export function attemptEntry(job: WebhookJob, attempt: number, result: PostResult, attemptedAt: Date, durationMs: number): WebhookDeliveryAttempt {
+export function attemptEntry(job: WebhookJob, attempt: number, result: PostResult, attemptedAt: Date, durationMs: number): LoggedAttempt {
   const activityId = job.event.data?.activity_id;
   return {
     delivery_id: job.delivery_id,
@@ -150,24 +160,17 @@ export function attemptEntry(job: WebhookJob, attempt: number, result: PostResul
     response_excerpt: sanitizeExcerpt(result.responseHead),
     attempted_at: attemptedAt.toISOString(),
     redelivery_of: job.redelivery_of ?? null,
-    redeliverable: isPayloadKept(job),
   };
 }
 
-/**
- * Logs one attempt (1 write unit), and on a delivery's first attempt keeps its payload for a
- * redelivery when it fits one write unit (1 more). Both expire after WEBHOOK_DELIVERY_RETENTION_DAYS.
- */
-export async function logDeliveryAttempt(db: Db, job: WebhookJob, attempt: WebhookDeliveryAttempt, now: Date): Promise<void> {
-  const ttl = ttlAfterDays(now, WEBHOOK_DELIVERY_RETENTION_DAYS);
-  const writes = [db.doc.send(new PutCommand({ TableName: db.tableName, Item: attemptItem(job, attempt, ttl) }))];
-  const kept = attempt.attempt === 1 ? payloadItem(job, ttl) : undefined;
-  if (kept) writes.push(db.doc.send(new PutCommand({ TableName: db.tableName, Item: kept })));
-  await Promise.all(writes);
+/** Logs one attempt: one item of at most 1 KB (1 write unit) that expires after WEBHOOK_DELIVERY_RETENTION_DAYS. */
+export async function logDeliveryAttempt(db: Db, job: WebhookJob, attempt: LoggedAttempt, now: Date): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: attemptItem(job, attempt, ttlAfterDays(now, WEBHOOK_DELIVERY_RETENTION_DAYS)) }));
 }
 
-/** A payload kept for redelivery: where it went and what it was. */
+/** A payload kept for redelivery: which delivery it was, where it went and what it was. */
 export interface KeptPayload {
+  delivery_id: string;
   url: string;
   slot: WebhookSlot;
   max_attempts: number;
@@ -175,19 +178,22 @@ export interface KeptPayload {
 }
 
 /**
- * The kept payload of a delivery of `projectId`, or undefined when there is none: an unknown id,
- * another project's (the project is part of the key), too big to keep, or expired (TTL deletion
- * lags, so the expiry is checked here too).
+ * The payload an entry of `projectId`'s log holds, or undefined when there is none: not an entry
+ * id, another project's entry (the project is part of the key, so it is never read), expired (TTL
+ * deletion lags, so the expiry is checked here too), or a payload too big to keep.
  */
-export async function keptPayload(db: Db, projectId: string, deliveryId: string, now: Date): Promise<KeptPayload | undefined> {
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: webhookPayloadKey(projectId, deliveryId) }));
+export async function keptPayload(db: Db, projectId: string, entryId: string, now: Date): Promise<KeptPayload | undefined> {
+  const named = sortKeyOfEntryId(entryId);
+  if (!named) return undefined;
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: { pk: webhookDeliveryPartition(projectId, named.deliveryId), sk: named.sk } }));
   const item = out.Item;
-  if (!item || typeof item.ttl !== 'number' || item.ttl * 1000 <= now.getTime()) return undefined;
+  if (!item || !(item.payload_gz instanceof Uint8Array) || typeof item.ttl !== 'number' || item.ttl * 1000 <= now.getTime()) return undefined;
   return {
+    delivery_id: item.delivery_id as string,
     url: item.url as string,
     slot: item.slot as WebhookSlot,
     max_attempts: item.max_attempts as number,
-    event: JSON.parse(gunzipSync(item.payload_gz as Uint8Array).toString('utf8')) as ServiceEvent,
+    event: JSON.parse(gunzipSync(item.payload_gz).toString('utf8')) as ServiceEvent,
   };
 }
 
@@ -202,8 +208,8 @@ interface LogPosition {
   after: string;
 }
 
-/** A log sort key: `<ISO instant>#<delivery id>#<attempt>`; a cursor naming anything else is refused. */
-const isLogSortKey = (value: string): boolean => /^\d{4}-\d{2}-\d{2}T[\d:.]+Z#[^#]+#\d{2}$/.test(value);
+/** A log sort key; a cursor naming anything else is refused. */
+const isLogSortKey = (value: string): boolean => LOG_SORT_KEY.test(value);
 
 /** The position a log cursor names: one sort key of this log's shape, nothing else. */
 function logPosition(cursor: string | undefined): LogPosition | undefined {
@@ -224,6 +230,7 @@ function shardQuery(db: Db, pk: string, after: string | undefined): ListQuery {
 /** A stored entry as the API shows it (absent optional attributes as null). */
 function fromItem(item: Record<string, unknown>): WebhookDeliveryAttempt {
   return {
+    id: entryIdOf(item.sk as string),
     delivery_id: item.delivery_id as string,
     event: item.event as string,
     activity_id: (item.activity_id as string | undefined) ?? null,
@@ -239,7 +246,7 @@ function fromItem(item: Record<string, unknown>): WebhookDeliveryAttempt {
     response_excerpt: (item.response_excerpt as string | undefined) ?? '',
     attempted_at: item.attempted_at as string,
     redelivery_of: (item.redelivery_of as string | undefined) ?? null,
-    redeliverable: item.redeliverable === true,
+    redeliverable: item.payload_gz !== undefined,
   };
 }
 

@@ -34,7 +34,10 @@ export const webhookFailureListAnswerSchema = z.strictObject({
 /** One delivery attempt as the API shows it (shared/webhooks/delivery-log.ts). */
 export const webhookDeliverySchema = z
   .strictObject({
-    delivery_id: z.string().check(z.meta({ description: 'The delivery\'s `webhook-id` header, the same on each of its attempts; redeliver by it', examples: ['msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21'] })),
+    id: z.string().check(
+      z.meta({ description: 'The id of this attempt\'s entry: redeliver its payload with `POST /v1/webhooks/deliveries/{id}/redeliver`', examples: ['whd_MjAyNi0xMS0yNlQwNzo0MToxMi4wMDBaI21zZ181YjBjOGU0YS0yZjFkLTRjM2ItOWE4ZS03ZDZjNWI0YTNmMjEjMDI'] }),
+    ),
+    delivery_id: z.string().check(z.meta({ description: 'The delivery\'s `webhook-id` header, the same on each of its attempts', examples: ['msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21'] })),
     event: z.string().check(z.meta({ examples: ['email.delivery'] })),
     activity_id: z.nullable(uuidSchema).check(z.meta({ description: 'The activity an email event is about; null for project events (domain.*, sender.*, suppression.*)' })),
     url: z.string().check(z.meta({ description: 'The URL posted to (cut with `…` only when it would not fit the 1 KB entry)' })),
@@ -53,12 +56,13 @@ export const webhookDeliverySchema = z
     ),
     attempted_at: instantSchema,
     redelivery_of: z.nullable(z.string()).check(z.meta({ description: 'The delivery this one redelivers, when it is a redelivery' })),
-    redeliverable: z.boolean().check(z.meta({ description: 'False when the payload was too big to keep (a 1 KB item, gzipped): such a delivery cannot be redelivered' })),
+    redeliverable: z.boolean().check(z.meta({ description: 'Whether the entry holds the payload (gzipped, within the entry\'s 1 KB); false for a payload too big to keep, which cannot be redelivered' })),
   })
   .check(z.meta({ id: 'WebhookDelivery', description: 'One attempt of a webhook delivery, kept 3 days' }));
 
 /** A failed second attempt, as the list's example shows it. */
 export const webhookDeliveryExample: z.output<typeof webhookDeliverySchema> = {
+  id: 'whd_MjAyNi0xMS0yNlQwNzo0MToxMi4wMDBaI21zZ181YjBjOGU0YS0yZjFkLTRjM2ItOWE4ZS03ZDZjNWI0YTNmMjEjMDI',
   delivery_id: 'msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21',
   event: 'email.delivery',
   activity_id: '3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34',
@@ -89,6 +93,6 @@ export const webhookRedeliveryAnswerSchema = z
   .strictObject({
     success: z.literal(true),
     delivery_id: z.string().check(z.meta({ description: 'The new delivery\'s id (its `webhook-id`)', examples: ['msg_9d41c2b7-6e3a-4f80-b1d5-2a7c8e0f4b96'] })),
-    redelivery_of: z.string().check(z.meta({ description: 'The delivery redelivered', examples: ['msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21'] })),
+    redelivery_of: z.string().check(z.meta({ description: 'The delivery redelivered (its `delivery_id`)', examples: ['msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21'] })),
   })
   .check(z.meta({ id: 'WebhookRedelivery', description: 'A redelivery queued: the same payload to the same URL, as a new delivery signed afresh' }));

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { refreshConfig } from '../../shared/config';
 import { services } from '../../shared/container';
-import { updateProjectFields } from '../../shared/projects/project-repository';
 import { createProject } from '../../shared/projects/project-service';
 import type { WebhookJob } from '../../shared/webhooks/webhook-job';
 import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';
@@ -168,6 +167,7 @@ describe('GET /v1/webhooks/deliveries', () => {
     ]);
     const [, , failed, succeeded] = body.data;
     expect(succeeded).toEqual({
+      id: expect.stringMatching(/^whd_[A-Za-z0-9_-]+$/),
       delivery_id: ok.delivery_id,
       event: 'email.delivery',
       activity_id: ok.event.data.activity_id,
@@ -252,12 +252,13 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     receiver.failNext('/again', 1000);
     const job = await enqueueJob({ project_id: p.id, url: `${receiver.base}/again`, max_attempts: 1, event: documented('email.bounce', p.id, { activity_id: randomUUID() }) });
     const [first] = await receiver.waitFor((h) => h.headers['webhook-id'] === job.delivery_id);
-    await waitForDeliveries(p.liveKey, 1);
+    const [entry] = await waitForDeliveries(p.liveKey, 1);
+    expect(entry).toMatchObject({ delivery_id: job.delivery_id, outcome: 'failed', redeliverable: true });
     receiver.failNext('/again', 0);
 
     // A secret rotated since: the redelivery is signed afresh, with the new one.
     const rotated = await cloud.api('POST', '/v1/webhooks/secret/rotate', { key: p.liveKey });
-    const res = await redeliver(p.liveKey, job.delivery_id);
+    const res = await redeliver(p.liveKey, entry.id);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ success: true, delivery_id: expect.stringMatching(/^msg_[0-9a-f-]{36}$/), redelivery_of: job.delivery_id });
     const newId = res.body.delivery_id as string;
@@ -275,11 +276,11 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
 
   test('with an Idempotency-Key a retried call answers the same new delivery and queues nothing more', async () => {
     const p = await hookedProject();
-    const job = await enqueueJob({ project_id: p.id, url: `${receiver.base}/idem`, event: documented('domain.send_ready', p.id) });
-    await waitForDeliveries(p.liveKey, 1);
+    await enqueueJob({ project_id: p.id, url: `${receiver.base}/idem`, event: documented('domain.send_ready', p.id) });
+    const [entry] = await waitForDeliveries(p.liveKey, 1);
     const headers = { 'idempotency-key': randomUUID() };
-    const first = await redeliver(p.liveKey, job.delivery_id, headers);
-    const second = await redeliver(p.liveKey, job.delivery_id, headers);
+    const first = await redeliver(p.liveKey, entry.id, headers);
+    const second = await redeliver(p.liveKey, entry.id, headers);
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
     expect(second.body.delivery_id).toBe(first.body.delivery_id);
@@ -288,16 +289,19 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     expect(receiver.find((h) => h.path === '/idem')).toHaveLength(2);
   }, 30_000);
 
-  test('404 for another project\'s delivery and for an unknown id; the other project\'s receiver gets nothing more', async () => {
+  test('404 for another project\'s entry and for an unknown id; the owner\'s receiver gets nothing more', async () => {
     const owner = await hookedProject();
     const other = await hookedProject();
     const job = await enqueueJob({ project_id: owner.id, url: `${receiver.base}/private-to-owner`, event: documented('domain.send_ready', owner.id) });
-    await waitForDeliveries(owner.liveKey, 1);
-    const crossed = await redeliver(other.liveKey, job.delivery_id);
+    const [entry] = await waitForDeliveries(owner.liveKey, 1);
+    const crossed = await redeliver(other.liveKey, entry.id);
     expect(crossed.status).toBe(404);
-    expect((await redeliver(owner.liveKey, `msg_${randomUUID()}`)).status).toBe(404);
-    expect((await redeliver(owner.liveKey, 'not-an-id')).status).toBe(404);
-    expect((await redeliver(other.liveKey, job.delivery_id)).status).toBe(404);
+    expect(crossed.body).toMatchObject({ error: expect.stringMatching(/not found/i) });
+    // The same position under another delivery id, the delivery id itself, and no id at all.
+    const sk = Buffer.from(entry.id.slice(4), 'base64url').toString('utf8');
+    expect((await redeliver(owner.liveKey, `whd_${Buffer.from(sk.replace(job.delivery_id, `msg_${randomUUID()}`)).toString('base64url')}`)).status).toBe(404);
+    expect((await redeliver(owner.liveKey, job.delivery_id)).status).toBe(404);
+    expect((await redeliver(owner.liveKey, 'whd_not-base64-of-a-key')).status).toBe(404);
     await sleep(1_000);
     expect(receiver.find((h) => h.path === '/private-to-owner')).toHaveLength(1);
     expect((await cloud.api('POST', `/v1/webhooks/deliveries/${job.delivery_id}/redeliver`, { key: null })).status).toBe(401);
@@ -314,6 +318,6 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     });
     const [entry] = await waitForDeliveries(p.liveKey, 1);
     expect(entry).toMatchObject({ delivery_id: job.delivery_id, outcome: 'succeeded', redeliverable: false });
-    expect((await redeliver(p.liveKey, job.delivery_id)).status).toBe(404);
+    expect((await redeliver(p.liveKey, entry.id)).status).toBe(404);
   }, 30_000);
 });

@@ -6,8 +6,8 @@ import { webhookRedeliveryAnswerSchema } from '../../../shared/webhooks/webhook-
 import { webhookRedeliveryAccess } from './webhooks-access';
 
 /**
- * `POST /v1/webhooks/deliveries/{id}/redeliver`: the same payload to the same URL again, as a new
- * delivery. Each call queues one; an `Idempotency-Key` makes a retried call answer the first one's
+ * `POST /v1/webhooks/deliveries/{id}/redeliver`: the payload of a log entry (`id` from
+ * GET /v1/webhooks/deliveries) to the same URL again, as a new delivery. Each call queues one; an `Idempotency-Key` makes a retried call answer the first one's
  * new id instead of queueing another.
  */
 export const redeliverWebhookRoute = defineRoute({
@@ -17,7 +17,7 @@ export const redeliverWebhookRoute = defineRoute({
   idempotency: 'supported',
   summary: 'Redeliver a webhook',
   description:
-    'Queues the payload of a delivery of the last 3 days again, to the URL and slot it went to, as a new delivery with its own `webhook-id`, signed with the slot\'s current secret and retried like any other. ' +
+    'Queues the payload of a delivery attempt of the last 3 days (`id` of a `GET /v1/webhooks/deliveries` entry) again, to the URL and slot it went to, as a new delivery with its own `webhook-id`, signed with the slot\'s current secret and retried like any other. ' +
     'Each call queues one more; send an `Idempotency-Key` to make a retried call safe.',
   answers: {
     202: json(webhookRedeliveryAnswerSchema, 'Queued', {
@@ -28,13 +28,12 @@ export const redeliverWebhookRoute = defineRoute({
     ...errors('project', {
       // The route reads no body, but one sent is parsed like any other (apiHandler's jsonBody).
       400: 'A body sent that is not JSON, lacks the JSON content type, nests too deep or holds a NUL',
-      404: 'No delivery of this project with this id in the last 3 days, or its payload was too big to keep (`redeliverable: false`)',
+      404: 'No entry of this project\'s delivery log with this id (unknown, another project\'s, older than 3 days), or its payload was too big to keep (`redeliverable: false`)',
     }),
   },
   access: webhookRedeliveryAccess,
   handle: async (request) => {
-    const id = request.params.id ?? '';
-    const deliveryId = await redeliverWebhook(services(), request.caller.project.id, id);
-    return { status: 202, body: { success: true, delivery_id: deliveryId, redelivery_of: id } };
+    const { deliveryId, redeliveryOf } = await redeliverWebhook(services(), request.caller.project.id, request.params.id ?? '');
+    return { status: 202, body: { success: true, delivery_id: deliveryId, redelivery_of: redeliveryOf } };
   },
 });

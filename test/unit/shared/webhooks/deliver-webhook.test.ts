@@ -202,10 +202,9 @@ describe('deliverWebhook', () => {
 describe('every attempt goes to the delivery log', () => {
   const entryKey = (attempt: number) => ({ pk: expect.stringMatching(/^WHDLV#p1#\d{1,2}$/), sk: `${NOW.toISOString()}#msg_1#0${attempt}` });
 
-  test('a first attempt that succeeds: one entry with its status, duration and excerpt, and the payload kept for 3 days', async () => {
+  test('an attempt that succeeds: one entry of at most 1 KB with its status, duration, excerpt and the payload, kept 3 days', async () => {
     const s = setup([{ ok: true, status: 200, responseHead: Buffer.from('{"received":true}') }]);
     await deliverWebhook(s.deps, job(), 1, 'rh');
-    const ttl = NOW.getTime() / 1000 + 3 * 86_400;
     expect(s.logged).toEqual([
       {
         ...entryKey(1),
@@ -223,19 +222,19 @@ describe('every attempt goes to the delivery log', () => {
         duration_ms: 0,
         response_excerpt: '{"received":true}',
         attempted_at: NOW.toISOString(),
-        redeliverable: true,
-        ttl,
+        payload_gz: expect.any(Buffer),
+        ttl: NOW.getTime() / 1000 + 3 * 86_400,
       },
-      { pk: 'WHPAYLOAD#p1#msg_1', sk: 'WHPAYLOAD', url: 'https://hooks.example.com/x', slot: 'live', max_attempts: 5, payload_gz: expect.any(Buffer), ttl },
     ]);
-    expect(JSON.parse(gunzipSync(s.logged[1].payload_gz as Buffer).toString('utf8'))).toEqual(job().event);
+    expect(JSON.parse(gunzipSync(s.logged[0].payload_gz as Buffer).toString('utf8'))).toEqual(job().event);
+    expect(itemBytes(s.logged[0])).toBeLessThanOrEqual(1024);
   });
 
-  test('a later attempt that fails: its entry with the status and error kind, and no second copy of the payload', async () => {
+  test('a later attempt that fails: its entry with the status, the error kind and the sanitized excerpt', async () => {
     const s = setup([{ ok: false, status: 503, error: 'HTTP 503', responseHead: Buffer.from('busy\u0000\u001b[31m') }]);
     await deliverWebhook(s.deps, job({ redelivery_of: 'msg_0' }), 3, 'rh');
     expect(s.logged).toHaveLength(1);
-    expect(s.logged[0]).toMatchObject({ ...entryKey(3), outcome: 'failed', status: 503, error_kind: 'http_status', error: 'HTTP 503', response_excerpt: 'busy  [31m', redelivery_of: 'msg_0' });
+    expect(s.logged[0]).toMatchObject({ ...entryKey(3), outcome: 'failed', status: 503, error_kind: 'http_status', error: 'HTTP 503', response_excerpt: 'busy  [31m', redelivery_of: 'msg_0', payload_gz: expect.any(Buffer) });
   });
 
   test('no answer at all: status null and the kind of error', async () => {
@@ -245,24 +244,36 @@ describe('every attempt goes to the delivery log', () => {
     expect(s.logged[0]).not.toHaveProperty('redelivery_of');
   });
 
-  test('a payload too big for one write unit is not kept, and its entries say it cannot be redelivered', async () => {
+  test('a payload too big for one write unit is left out of the entry (which cannot be redelivered), the excerpt kept', async () => {
     const big = job({ max_attempts: 1, event: { event: 'email.inbound', timestamp: NOW.toISOString(), project_id: 'p1', is_test: false, data: { activity_id: 'act-2', text: randomText(4_000) } } });
-    const s = setup([{ ok: true, status: 200 }]);
+    const s = setup([{ ok: true, status: 200, responseHead: Buffer.from('x'.repeat(600)) }]);
     await deliverWebhook(s.deps, big, 1, 'rh');
     expect(s.logged).toHaveLength(1);
-    expect(s.logged[0]).toMatchObject({ event: 'email.inbound', redeliverable: false });
+    expect(s.logged[0]).toMatchObject({ event: 'email.inbound', response_excerpt: 'x'.repeat(512) });
+    expect(s.logged[0]).not.toHaveProperty('payload_gz');
   });
 
-  test('an entry stays within one write unit: a full excerpt and a 2,000-character URL are cut to fit', async () => {
-    const url = `https://hooks.example.com/${'a'.repeat(2_000)}`;
+  test('the payload comes before the excerpt: a long answer is cut to the room left in 1 KB, a 2,000-character URL last', async () => {
+    const small = setup([{ ok: false, status: 500, error: 'HTTP 500', responseHead: Buffer.from('é'.repeat(256)) }]);
+    await deliverWebhook(small.deps, job(), 2, 'rh');
+    expect(small.logged[0]).toMatchObject({ response_excerpt: 'é'.repeat(256), payload_gz: expect.any(Buffer) });
+
     const s = setup([{ ok: false, status: 500, error: 'HTTP 500', responseHead: Buffer.from('é'.repeat(256)) }]);
-    await deliverWebhook(s.deps, job({ url }), 2, 'rh');
+    await deliverWebhook(s.deps, job({ event: { ...job().event, data: { ...job().event.data, recipient: randomText(300) } } }), 2, 'rh');
+    const excerpt = s.logged[0].response_excerpt as string;
     expect(itemBytes(s.logged[0])).toBeLessThanOrEqual(1024);
-    expect(s.logged[0]).toMatchObject({ status: 500, error_kind: 'http_status', response_excerpt: '', url: expect.stringMatching(/^https:\/\/hooks\.example\.com\/a+…$/) });
-    const short = setup([{ ok: false, status: 500, error: 'HTTP 500', responseHead: Buffer.from('é'.repeat(256)) }]);
-    await deliverWebhook(short.deps, job(), 2, 'rh');
-    expect(itemBytes(short.logged[0])).toBeLessThanOrEqual(1024);
-    expect(short.logged[0].response_excerpt).toBe('é'.repeat(256));
+    expect(itemBytes(s.logged[0])).toBeGreaterThan(1020);
+    expect(s.logged[0].payload_gz).toBeInstanceOf(Buffer);
+    expect(excerpt.length).toBeGreaterThan(50);
+    expect(excerpt.length).toBeLessThan(256);
+    expect(excerpt).toBe('é'.repeat(excerpt.length));
+
+    const url = `https://hooks.example.com/${'a'.repeat(2_000)}`;
+    const long = setup([{ ok: false, status: 500, error: 'HTTP 500', responseHead: Buffer.from('é'.repeat(256)) }]);
+    await deliverWebhook(long.deps, job({ url }), 2, 'rh');
+    expect(itemBytes(long.logged[0])).toBeLessThanOrEqual(1024);
+    expect(long.logged[0]).toMatchObject({ status: 500, error_kind: 'http_status', response_excerpt: '', url: expect.stringMatching(/^https:\/\/hooks\.example\.com\/a+…$/) });
+    expect(long.logged[0]).not.toHaveProperty('payload_gz');
   });
 
   test('a log that cannot be written does not change the delivery\'s outcome', async () => {
