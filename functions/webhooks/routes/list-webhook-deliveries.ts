@@ -5,10 +5,10 @@ import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema,
 import { defineRoute } from '../../../shared/http/route';
 import { pageDeliveryLog, type DeliveryFilters } from '../../../shared/webhooks/delivery-log';
 import { webhookDeliveryExample, webhookDeliveryListAnswerSchema } from '../../../shared/webhooks/webhook-answers';
-import { webhookPayloadSchemas } from '../../../shared/webhooks/webhook-payloads';
+import { WEBHOOK_EVENT_NAMES } from '../../../shared/webhooks/event-names';
 import { webhookDeliveriesAccess } from './webhooks-access';
 
-const EVENTS = Object.keys(webhookPayloadSchemas);
+const EVENTS = WEBHOOK_EVENT_NAMES;
 const OUTCOMES = ['succeeded', 'failed'] as const;
 
 /** The list's query: the page, the cursor of a deeper page, and the filters (an empty value filters nothing). */

@@ -1,4 +1,6 @@
-import { errorKindOf, itemBytes, sanitizeExcerpt } from '../../../../shared/webhooks/delivery-log';
+import { entryIdOf, errorKindOf, itemBytes, sanitizeExcerpt, sortKeyOfEntryId } from '../../../../shared/webhooks/delivery-log';
+import { WEBHOOK_EVENT_NAMES } from '../../../../shared/webhooks/event-names';
+import { webhookPayloadSchemas } from '../../../../shared/webhooks/webhook-payloads';
 
 describe('the response excerpt', () => {
   test('keeps at most 512 bytes of the body as text', () => {
@@ -37,5 +39,25 @@ describe('the size of an item as DynamoDB bills it', () => {
   test('counts attribute names and values', () => {
     expect(itemBytes({ pk: 'abc', n: 12345, b: true, x: null, bin: new Uint8Array(10) })).toBe(2 + 3 + 1 + 4 + 1 + 1 + 1 + 1 + 3 + 10);
     expect(itemBytes({ s: 'é' })).toBe(1 + 2);
+  });
+});
+
+describe('the `event` filter', () => {
+  test('knows every event a webhook carries, and only those', () => {
+    expect([...WEBHOOK_EVENT_NAMES].sort()).toEqual(Object.keys(webhookPayloadSchemas).sort());
+  });
+});
+
+describe('an entry id', () => {
+  const sk = '2026-11-26T07:41:12.000Z#msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21#02';
+
+  test('names the entry\'s sort key and delivery id', () => {
+    expect(sortKeyOfEntryId(entryIdOf(sk))).toEqual({ sk, deliveryId: 'msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21' });
+  });
+
+  test('is nothing when it is not the encoding of a log sort key', () => {
+    for (const id of ['msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21', 'whd_', 'whd_!!', entryIdOf('PROJECT#p1'), entryIdOf(`${sk}#x`), entryIdOf('2026-11-26T07:41:12.000Z#a#b#02')]) {
+      expect(sortKeyOfEntryId(id)).toBeUndefined();
+    }
   });
 });
