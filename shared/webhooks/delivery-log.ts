@@ -61,11 +61,11 @@ const ENTRY_ID_PREFIX = 'whd_';
 export const entryIdOf = (sk: string): string => `${ENTRY_ID_PREFIX}${Buffer.from(sk, 'utf8').toString('base64url')}`;
 
 /** A log sort key: `<ISO instant>#<delivery id>#<attempt>`. */
-const LOG_SORT_KEY = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)#([A-Za-z0-9_-]{1,100})#(\d{2})$/;
+const LOG_SORT_KEY = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)#([^#]{1,200})#(\d{2})$/;
 
 /** The sort key and delivery id an entry id names, or undefined for anything that is not an entry id. */
 export function sortKeyOfEntryId(id: string): { sk: string; deliveryId: string } | undefined {
-  if (!id.startsWith(ENTRY_ID_PREFIX) || id.length > 300 || !/^[A-Za-z0-9_-]+$/.test(id.slice(ENTRY_ID_PREFIX.length))) return undefined;
+  if (!id.startsWith(ENTRY_ID_PREFIX) || id.length > 400 || !/^[A-Za-z0-9_-]+$/.test(id.slice(ENTRY_ID_PREFIX.length))) return undefined;
   const sk = Buffer.from(id.slice(ENTRY_ID_PREFIX.length), 'base64url').toString('utf8');
   const match = LOG_SORT_KEY.exec(sk);
   return match ? { sk, deliveryId: match[2] } : undefined;
