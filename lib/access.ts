@@ -70,7 +70,7 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
   },
   /** Reads projects' webhook URLs and queues one delivery per (event, URL). */
   'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
-  /** POSTs deliveries, delays retries (visibility of its own queue), records final failures. */
+  /** POSTs deliveries, delays retries (visibility of its own queue), logs every attempt (and keeps small payloads for redelivery), records final failures. */
   'webhook-delivery': { table: 'readWrite', enqueue: ['webhooks'] },
   /** Streams an import's file from the bucket in chunks, upserts the leads, checkpoints, and queues its own continuation. */
   'lead-import-worker': { table: 'readWrite', enqueue: ['imports'], payloads: 'read' },

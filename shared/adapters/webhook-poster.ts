@@ -11,7 +11,12 @@ export interface PostResult {
   error?: string;
   /** Response bytes read (never much more than the cap; the rest is never read). */
   responseBytes?: number;
+  /** The first bytes of the response body (at most RESPONSE_HEAD_BYTES), raw: the delivery log keeps an excerpt. */
+  responseHead?: Buffer;
 }
+
+/** Bytes of a response body kept on its PostResult, for the delivery log's excerpt. */
+export const RESPONSE_HEAD_BYTES = 512;
 
 /** Posts a webhook body to a URL. */
 export interface WebhookPoster {
@@ -65,6 +70,8 @@ export class HttpWebhookPoster implements WebhookPoster {
       let settled = false;
       let status: number | undefined;
       let bytes = 0;
+      const head: Buffer[] = [];
+      let headBytes = 0;
       const finish = (result: PostResult) => {
         if (settled) return;
         settled = true;
@@ -74,9 +81,10 @@ export class HttpWebhookPoster implements WebhookPoster {
       };
       const answered = (): PostResult => {
         const s = status as number;
-        if (s >= 200 && s < 300) return { ok: true, status: s, responseBytes: bytes };
-        if (s >= 300 && s < 400) return { ok: false, status: s, error: `Redirect (HTTP ${s}) not followed`, responseBytes: bytes };
-        return { ok: false, status: s, error: `HTTP ${s}`, responseBytes: bytes };
+        const responseHead = Buffer.concat(head);
+        if (s >= 200 && s < 300) return { ok: true, status: s, responseBytes: bytes, responseHead };
+        if (s >= 300 && s < 400) return { ok: false, status: s, error: `Redirect (HTTP ${s}) not followed`, responseBytes: bytes, responseHead };
+        return { ok: false, status: s, error: `HTTP ${s}`, responseBytes: bytes, responseHead };
       };
 
       const req = lib.request(
@@ -89,6 +97,11 @@ export class HttpWebhookPoster implements WebhookPoster {
         (res) => {
           status = res.statusCode ?? 0;
           res.on('data', (chunk: Buffer) => {
+            if (headBytes < RESPONSE_HEAD_BYTES) {
+              const part = chunk.subarray(0, RESPONSE_HEAD_BYTES - headBytes);
+              head.push(part);
+              headBytes += part.length;
+            }
             bytes += chunk.length;
             if (bytes >= this.maxResponseBytes) finish(answered());
           });

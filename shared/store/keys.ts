@@ -41,6 +41,7 @@
  * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
  * | External key -> project (idempotency)| ORG#<orgId>            | EXTKEY#<key>       | conditional Put, Get   | 1 per project with a key |
  * | Failed webhook delivery of a project | PROJECT#<projectId>    | WHFAIL#<failed>#<id>| Put (TTL 30 d), Query desc | 1 per delivery failed for good |
+ * | Webhook delivery attempt (log), with its gzipped payload for a redelivery | WHDLV#<p>#<shard of delivery id, 32> | <attempted>#<id>#<nn> | Put (TTL 3 d, item cut to 1 KB), Query desc on all 32 shards merged, GetItem by entry id | 1 per attempt |
  * | Inbound mail handled (dedupe)        | INBOUND#<s3 key>       | INBOUND            | conditional PutItem (TTL 30 d) | 1 per reply published or bounced |
  * | Template of a project                | PROJECT#<projectId>    | TPL#<uuid>         | versioned Put (in a transaction with its list entry), GetItem | 2 per KB per create or update (transactional) |
  * | Template list entry (no HTML; gsi1)  | PROJECT#<projectId>    | TPLENTRY#<uuid>    | Put in each template write's transaction; gsi1pk TPLS#<p>, gsi1sk <updated_at>#<internal id>; Query gsi1 desc | 2 (transactional) + 1 index per create, update or delete |
@@ -410,6 +411,31 @@ export const webhookFailureKey = (projectId: string, failedAt: string, deliveryI
 
 /** Prefix of a project's failed webhook deliveries (Query backwards for newest first). */
 export const WEBHOOK_FAILURE_SK_PREFIX = 'WHFAIL#';
+
+/**
+ * Shards of a project's webhook delivery log: every attempt of every delivery writes one entry, and a
+ * mail makes two or three deliveries (email.send, email.delivery, an open...), so at 3,000 mails a
+ * second from one project the log takes about 9,000 writes: 32 shards take about 280 each. Retries
+ * do not raise that: the webhooks worker's concurrency caps attempts a second (about 10,000 with
+ * receivers answering in 50 ms), and a failing receiver is slower, not faster.
+ */
+export const WEBHOOK_DELIVERY_SHARDS = 32;
+
+/** Every log partition of a project (the list reads them all and merges newest first). */
+export const webhookDeliveryPartitions = (projectId: string): string[] => allShards(WEBHOOK_DELIVERY_SHARDS).map((s) => `WHDLV#${projectId}#${s}`);
+
+/** The log partition of a delivery: all its attempts are in one shard, chosen by its id. */
+export const webhookDeliveryPartition = (projectId: string, deliveryId: string): string => `WHDLV#${projectId}#${shardOf(deliveryId, WEBHOOK_DELIVERY_SHARDS)}`;
+
+/**
+ * Key of one delivery attempt in its project's log: sharded by the delivery id, sorted by attempt
+ * time, so a partition read backwards is newest first. The project is part of the partition, so a
+ * redelivery that names an entry can only ever read the caller's own.
+ */
+export const webhookDeliveryKey = (projectId: string, deliveryId: string, attemptedAt: string, attempt: number): ItemKey => ({
+  pk: webhookDeliveryPartition(projectId, deliveryId),
+  sk: `${attemptedAt}#${deliveryId}#${String(attempt).padStart(2, '0')}`,
+});
 
 /** Key of the marker that an inbound mail (an S3 object of the inbound bucket) was handled: a redelivered S3 event finds it. */
 export const inboundMailKey = (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' });

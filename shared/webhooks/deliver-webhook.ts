@@ -9,6 +9,7 @@ import { webhookHeaders } from './signing';
 import type { WebhookJob } from './webhook-job';
 import type { PostResult, WebhookPoster } from '../adapters/webhook-poster';
 import { webhookSecretOf } from './webhook-secret';
+import { attemptEntry, logDeliveryAttempt } from './delivery-log';
 
 /**
  * Seconds between a failed attempt and the next: after attempt 1, 2, 3, 4 (5 attempts in all).
@@ -59,6 +60,7 @@ export function parseWebhookJob(body: string): WebhookJob {
     (job.slot !== 'live' && job.slot !== 'dev') ||
     typeof job.max_attempts !== 'number' ||
     job.max_attempts < 1 ||
+    (job.redelivery_of !== undefined && typeof job.redelivery_of !== 'string') ||
     !event ||
     typeof event !== 'object' ||
     typeof event.event !== 'string'
@@ -112,7 +114,9 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: WebhookJob,
 
   const body = JSON.stringify(job.event);
   const headers = webhookHeaders({ secret, deliveryId: job.delivery_id, attemptAt: deps.clock.now(), body, slot: job.slot });
+  const startedAt = deps.clock.now();
   const result = await deps.poster.post(job.url, body, headers);
+  await logAttempt(deps, job, attempt, result, startedAt);
   if (result.ok) return { kind: 'delivered', redeliver: false, attempt, status: result.status };
 
   if (attempt < job.max_attempts) {
@@ -146,6 +150,19 @@ export async function deliverWebhook(deps: WebhookDeliveryDeps, job: WebhookJob,
   }
   await hide(deps, receiptHandle, 0, job);
   return { kind: 'failed', redeliver: true, attempt, result };
+}
+
+/**
+ * Writes the attempt to the project's delivery log (shared/webhooks/delivery-log.ts). A log that
+ * cannot be written costs the project its diagnostics, never the delivery: logged, not thrown.
+ */
+async function logAttempt(deps: WebhookDeliveryDeps, job: WebhookJob, attempt: number, result: PostResult, startedAt: Date): Promise<void> {
+  const now = deps.clock.now();
+  try {
+    await logDeliveryAttempt(deps.db, job, attemptEntry(job, attempt, result, startedAt, now.getTime() - startedAt.getTime()), now);
+  } catch (error) {
+    logger.error('Could not log a webhook delivery attempt', { deliveryId: job.delivery_id, attempt, error: error as Error });
+  }
 }
 
 /** Sets the message's visibility; if that fails it comes back after the queue's own timeout. */

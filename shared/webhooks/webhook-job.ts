@@ -18,6 +18,8 @@ export interface WebhookJob {
   event: ServiceEvent;
   /** Attempts in all: 5 for outbound events, 1 for email.inbound (part 6). */
   max_attempts: number;
+  /** Set on a redelivery (POST /v1/webhooks/deliveries/{id}/redeliver): the delivery it repeats. */
+  redelivery_of?: string;
 }
 
 /** Attempts per event kind (part 6: outbound 5, email.inbound 1). */

@@ -265,6 +265,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent webhook delivery attempts
+         * @description Every attempt of every delivery of the last 3 days, newest attempt first, with its HTTP status or error, its duration and the start of the answer. Filter by `event` and `outcome`. Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. A filtered page reads at most ten entries per entry it skips or shows: it may come back short with a `next_cursor`, and its `total` is then an estimate.
+         */
+        get: operations["getV1WebhooksDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook
+         * @description Queues the payload of a delivery attempt of the last 3 days (`id` of a `GET /v1/webhooks/deliveries` entry) again, to the URL and slot it went to, as a new delivery with its own `webhook-id`, signed with the slot's current secret and retried like any other. Each call queues one more; send an `Idempotency-Key` to make a retried call safe.
+         */
+        post: operations["postV1WebhooksDeliveriesByIdRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/project": {
         parameters: {
             query?: never;
@@ -4483,6 +4523,69 @@ export interface components {
                 status: "not_set" | "propagating" | "mismatch" | "verified";
             }[];
         };
+        /** @description One attempt of a webhook delivery, kept 3 days */
+        WebhookDelivery: {
+            /**
+             * @description The id of this attempt's entry: redeliver its payload with `POST /v1/webhooks/deliveries/{id}/redeliver`
+             * @example whd_MjAyNi0xMS0yNlQwNzo0MToxMi4wMDBaI21zZ181YjBjOGU0YS0yZjFkLTRjM2ItOWE4ZS03ZDZjNWI0YTNmMjEjMDI
+             */
+            id: string;
+            /**
+             * @description The delivery's `webhook-id` header, the same on each of its attempts
+             * @example msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21
+             */
+            delivery_id: string;
+            /** @example email.delivery */
+            event: string;
+            /** @description The activity an email event is about; null for project events (domain.*, sender.*, suppression.*) */
+            activity_id: string | null;
+            /** @description The URL posted to (cut with `…` only when it would not fit the 1 KB entry) */
+            url: string;
+            /**
+             * @description The slot the URL belongs to, sent as `X-Svc-Environment`
+             * @enum {string}
+             */
+            slot: "live" | "dev";
+            /** @description Which attempt of the delivery this was (1-based) */
+            attempt: number;
+            /** @description Attempts the delivery gets in all: 5, or 1 for email.inbound */
+            max_attempts: number;
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            /** @description The HTTP status the receiver answered; null when none came back */
+            status: number | null;
+            /** @description Why a failed attempt failed; null when it succeeded */
+            error_kind: ("http_status" | "redirect" | "timeout" | "address_refused" | "invalid_url" | "network") | null;
+            /**
+             * @description The error in words (at most 200 characters); null when it succeeded
+             * @example HTTP 503
+             */
+            error: string | null;
+            /** @description From the start of the POST to its answer (or to its failure) */
+            duration_ms: number;
+            /** @description The first bytes of the response body (at most 512, as UTF-8 text, control characters replaced by spaces); empty when none came back */
+            response_excerpt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            attempted_at: string;
+            /** @description The delivery this one redelivers, when it is a redelivery */
+            redelivery_of: string | null;
+            /** @description Whether the entry holds the payload (gzipped, within the entry's 1 KB); false for a payload too big to keep, which cannot be redelivered */
+            redeliverable: boolean;
+        };
+        /** @description Where this page sits in the list, and the cursor of the next */
+        WebhookDeliveryPagination: {
+            page: number;
+            per_page: number;
+            /** @description Entries up to 1,000 past this page; a lower bound when `total_is_estimate` */
+            total: number;
+            total_pages: number;
+            total_is_estimate: boolean;
+            /** @description Pass as `cursor` to read the next page; null at the end of the list */
+            next_cursor: string | null;
+        };
         /** @description A delivery that failed for good, after its last attempt */
         WebhookFailure: {
             /**
@@ -4516,6 +4619,21 @@ export interface components {
             total_is_estimate: boolean;
             /** @description Pass as `cursor` to read the next page; null at the end of the list */
             next_cursor: string | null;
+        };
+        /** @description A redelivery queued: the same payload to the same URL, as a new delivery signed afresh */
+        WebhookRedelivery: {
+            /** @constant */
+            success: true;
+            /**
+             * @description The new delivery's id (its `webhook-id`)
+             * @example msg_9d41c2b7-6e3a-4f80-b1d5-2a7c8e0f4b96
+             */
+            delivery_id: string;
+            /**
+             * @description The delivery redelivered (its `delivery_id`)
+             * @example msg_5b0c8e4a-2f1d-4c3b-9a8e-7d6c5b4a3f21
+             */
+            redelivery_of: string;
         };
         /** @description The secret that signs the deliveries of the calling key's slot (live key: live, test key: dev) */
         WebhookSecret: {
@@ -6074,6 +6192,158 @@ export interface operations {
             };
             /** @description Request body over 5 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WebhooksDeliveries: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                cursor?: string;
+                event?: string;
+                outcome?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of delivery attempts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookDelivery"][];
+                        pagination: components["schemas"]["WebhookDeliveryPagination"];
+                    };
+                };
+            };
+            /** @description An unknown `event` or `outcome`, a page parameter out of range, `page` with `cursor`, an offset past 1,000, or a cursor that is not this list's */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1WebhooksDeliveriesByIdRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description A body sent that is not JSON, lacks the JSON content type, nests too deep or holds a NUL */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No entry of this project's delivery log with this id (unknown, another project's, older than 3 days), or its payload was too big to keep (`redeliverable: false`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,3 +11,12 @@ export const projectSettingsReadAccess: FunctionAccess = { table: 'read' };
 
 /** Changing fields of the project item. */
 export const projectSettingsWriteAccess: FunctionAccess = { table: 'readWrite' };
+
+/** Reading the delivery log. */
+export const webhookDeliveriesAccess: FunctionAccess = { table: 'read' };
+
+/**
+ * Reading a kept payload and queueing it again; the table write is the idempotency record of a call
+ * with an Idempotency-Key.
+ */
+export const webhookRedeliveryAccess: FunctionAccess = { table: 'readWrite', enqueue: ['webhooks'] };

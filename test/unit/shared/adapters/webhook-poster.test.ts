@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpWebhookPoster, MAX_RESPONSE_BYTES, WEBHOOK_TIMEOUT_MS } from '../../../../shared/adapters/webhook-poster';
+import { HttpWebhookPoster, MAX_RESPONSE_BYTES, RESPONSE_HEAD_BYTES, WEBHOOK_TIMEOUT_MS } from '../../../../shared/adapters/webhook-poster';
 
 interface Received {
   url: string;
@@ -130,6 +130,13 @@ describe('HttpWebhookPoster (against loopback servers)', () => {
     // At most one socket read past the cap (reads are at most 64 KB).
     expect(result.responseBytes).toBeLessThan(2 * MAX_RESPONSE_BYTES);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  test('the first 512 bytes of the answer come back for the delivery log, and no more', async () => {
+    await expect(poster({}).post(`${base}/fail`, BODY, {})).resolves.toMatchObject({ ok: false, status: 500, responseHead: Buffer.from('boom') });
+    const huge = await poster({ timeoutMs: 5_000 }).post(`${base}/huge`, BODY, {});
+    expect(huge.responseHead).toEqual(Buffer.alloc(RESPONSE_HEAD_BYTES, 120));
+    expect(RESPONSE_HEAD_BYTES).toBe(512);
   });
 
   test('a smaller cap applies too', async () => {

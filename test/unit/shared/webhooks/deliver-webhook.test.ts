@@ -1,19 +1,22 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { attemptOf } from '../../../../functions/webhook-delivery/handler';
 import type { Queue } from '../../../../shared/ports';
 import type { Db } from '../../../../shared/store/client';
 import { refreshConfig } from '../../../../shared/config';
 import { deliverWebhook } from '../../../../shared/webhooks/deliver-webhook';
+import { itemBytes } from '../../../../shared/webhooks/delivery-log';
 import type { WebhookJob } from '../../../../shared/webhooks/webhook-job';
 import type { PostResult, WebhookPoster } from '../../../../shared/adapters/webhook-poster';
 
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
 const NOW = new Date('2026-03-04T05:06:07.000Z');
 
-/** A table holding one project item (with or without a secret) and recording every write. */
+/** A table holding one project item (with or without a secret) and recording every write: the delivery log's apart. */
 function fakeDb(project: Record<string, unknown> | undefined) {
   const puts: Record<string, unknown>[] = [];
+  const logged: Record<string, unknown>[] = [];
   const updates: Record<string, unknown>[] = [];
   const send = jest.fn(async (command: unknown) => {
     if (command instanceof GetCommand) return { Item: project ? { pk: `PROJECT#${project.id}`, ...project } : undefined };
@@ -24,13 +27,14 @@ function fakeDb(project: Record<string, unknown> | undefined) {
       return { Attributes: { webhook_secret: project?.webhook_secret } };
     }
     if (command instanceof PutCommand) {
-      puts.push(command.input.Item as Record<string, unknown>);
+      const item = command.input.Item as Record<string, unknown>;
+      (/^WH(DLV|PAYLOAD)#/.test(String(item.pk)) ? logged : puts).push(item);
       return {};
     }
     throw new Error(`unexpected ${String(command)}`);
   });
   const db = { doc: { send }, tableName: 't' } as unknown as Db;
-  return { db, puts, updates };
+  return { db, puts, updates, logged };
 }
 
 function fakeQueue() {
@@ -66,11 +70,11 @@ const job = (overrides: Partial<WebhookJob> = {}): WebhookJob => ({
 });
 
 function setup(results: PostResult[], project: Record<string, unknown> | null = { id: 'p1', webhook_secret: SECRET }) {
-  const { db, puts, updates } = fakeDb(project ?? undefined);
+  const { db, puts, updates, logged } = fakeDb(project ?? undefined);
   const { queue, visibility } = fakeQueue();
   const { poster, calls } = fakePoster(results);
   const deps = { db, queue, poster, clock: { now: () => NOW } };
-  return { deps, puts, updates, visibility, calls };
+  return { deps, puts, updates, logged, visibility, calls };
 }
 
 const FAIL: PostResult = { ok: false, status: 503, error: 'HTTP 503' };
@@ -194,6 +198,100 @@ describe('deliverWebhook', () => {
     await expect(deliverWebhook(s.deps, job(), 2, 'rh')).resolves.toMatchObject({ kind: 'retry', redeliver: true });
   });
 });
+
+describe('every attempt goes to the delivery log', () => {
+  const entryKey = (attempt: number) => ({ pk: expect.stringMatching(/^WHDLV#p1#\d{1,2}$/), sk: `${NOW.toISOString()}#msg_1#0${attempt}` });
+
+  test('an attempt that succeeds: one entry of at most 1 KB with its status, duration, excerpt and the payload, kept 3 days', async () => {
+    const s = setup([{ ok: true, status: 200, responseHead: Buffer.from('{"received":true}') }]);
+    await deliverWebhook(s.deps, job(), 1, 'rh');
+    expect(s.logged).toEqual([
+      {
+        ...entryKey(1),
+        delivery_id: 'msg_1',
+        event: 'email.delivery',
+        activity_id: 'act-1',
+        url: 'https://hooks.example.com/x',
+        slot: 'live',
+        attempt: 1,
+        max_attempts: 5,
+        outcome: 'succeeded',
+        status: 200,
+        error_kind: null,
+        error: null,
+        duration_ms: 0,
+        response_excerpt: '{"received":true}',
+        attempted_at: NOW.toISOString(),
+        payload_gz: expect.any(Buffer),
+        ttl: NOW.getTime() / 1000 + 3 * 86_400,
+      },
+    ]);
+    expect(JSON.parse(gunzipSync(s.logged[0].payload_gz as Buffer).toString('utf8'))).toEqual(job().event);
+    expect(itemBytes(s.logged[0])).toBeLessThanOrEqual(1024);
+  });
+
+  test('a later attempt that fails: its entry with the status, the error kind and the sanitized excerpt', async () => {
+    const s = setup([{ ok: false, status: 503, error: 'HTTP 503', responseHead: Buffer.from('busy\u0000\u001b[31m') }]);
+    await deliverWebhook(s.deps, job({ redelivery_of: 'msg_0' }), 3, 'rh');
+    expect(s.logged).toHaveLength(1);
+    expect(s.logged[0]).toMatchObject({ ...entryKey(3), outcome: 'failed', status: 503, error_kind: 'http_status', error: 'HTTP 503', response_excerpt: 'busy  [31m', redelivery_of: 'msg_0', payload_gz: expect.any(Buffer) });
+  });
+
+  test('no answer at all: status null and the kind of error', async () => {
+    const s = setup([{ ok: false, error: 'Timed out after 10000 ms' }]);
+    await deliverWebhook(s.deps, job(), 2, 'rh');
+    expect(s.logged[0]).toMatchObject({ status: null, error_kind: 'timeout', error: 'Timed out after 10000 ms', response_excerpt: '' });
+    expect(s.logged[0]).not.toHaveProperty('redelivery_of');
+  });
+
+  test('a payload too big for one write unit is left out of the entry (which cannot be redelivered), the excerpt kept', async () => {
+    const big = job({ max_attempts: 1, event: { event: 'email.inbound', timestamp: NOW.toISOString(), project_id: 'p1', is_test: false, data: { activity_id: 'act-2', text: randomText(4_000) } } });
+    const s = setup([{ ok: true, status: 200, responseHead: Buffer.from('x'.repeat(600)) }]);
+    await deliverWebhook(s.deps, big, 1, 'rh');
+    expect(s.logged).toHaveLength(1);
+    expect(s.logged[0]).toMatchObject({ event: 'email.inbound', response_excerpt: 'x'.repeat(512) });
+    expect(s.logged[0]).not.toHaveProperty('payload_gz');
+  });
+
+  test('the payload comes before the excerpt: a long answer is cut to the room left in 1 KB, a 2,000-character URL last', async () => {
+    const small = setup([{ ok: false, status: 500, error: 'HTTP 500', responseHead: Buffer.from('é'.repeat(256)) }]);
+    await deliverWebhook(small.deps, job(), 2, 'rh');
+    expect(small.logged[0]).toMatchObject({ response_excerpt: 'é'.repeat(256), payload_gz: expect.any(Buffer) });
+
+    const s = setup([{ ok: false, status: 500, error: 'HTTP 500', responseHead: Buffer.from('é'.repeat(256)) }]);
+    await deliverWebhook(s.deps, job({ event: { ...job().event, data: { ...job().event.data, recipient: randomText(300) } } }), 2, 'rh');
+    const excerpt = s.logged[0].response_excerpt as string;
+    expect(itemBytes(s.logged[0])).toBeLessThanOrEqual(1024);
+    expect(itemBytes(s.logged[0])).toBeGreaterThan(1020);
+    expect(s.logged[0].payload_gz).toBeInstanceOf(Buffer);
+    expect(excerpt.length).toBeGreaterThan(50);
+    expect(excerpt.length).toBeLessThan(256);
+    expect(excerpt).toBe('é'.repeat(excerpt.length));
+
+    const url = `https://hooks.example.com/${'a'.repeat(2_000)}`;
+    const long = setup([{ ok: false, status: 500, error: 'HTTP 500', responseHead: Buffer.from('é'.repeat(256)) }]);
+    await deliverWebhook(long.deps, job({ url }), 2, 'rh');
+    expect(itemBytes(long.logged[0])).toBeLessThanOrEqual(1024);
+    expect(long.logged[0]).toMatchObject({ status: 500, error_kind: 'http_status', response_excerpt: '', url: expect.stringMatching(/^https:\/\/hooks\.example\.com\/a+…$/) });
+    expect(long.logged[0]).not.toHaveProperty('payload_gz');
+  });
+
+  test('a log that cannot be written does not change the delivery\'s outcome', async () => {
+    const s = setup([FAIL]);
+    const send = s.deps.db.doc.send.bind(s.deps.db.doc) as (c: unknown) => Promise<unknown>;
+    (s.deps.db.doc as { send: unknown }).send = async (command: unknown) => {
+      if (command instanceof PutCommand && String(command.input.Item?.pk).startsWith('WHDLV#')) throw new Error('throttled');
+      return send(command);
+    };
+    await expect(deliverWebhook(s.deps, job(), 5, 'rh')).resolves.toMatchObject({ kind: 'failed' });
+    expect(s.puts).toHaveLength(1);
+  });
+});
+
+/** Text that gzip cannot shrink much. */
+function randomText(length: number): string {
+  return randomBytes(length).toString('base64').slice(0, length);
+}
 
 describe('attemptOf', () => {
   test('is the receive count, 1 when absent', () => {

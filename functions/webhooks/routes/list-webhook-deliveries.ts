@@ -1,0 +1,53 @@
+import * as z from '../../../shared/zod';
+import { services } from '../../../shared/container';
+import { errors, json } from '../../../shared/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
+import { defineRoute } from '../../../shared/http/route';
+import { pageDeliveryLog, type DeliveryFilters } from '../../../shared/webhooks/delivery-log';
+import { webhookDeliveryExample, webhookDeliveryListAnswerSchema } from '../../../shared/webhooks/webhook-answers';
+import { WEBHOOK_EVENT_NAMES } from '../../../shared/webhooks/event-names';
+import { webhookDeliveriesAccess } from './webhooks-access';
+
+const EVENTS = WEBHOOK_EVENT_NAMES;
+const OUTCOMES = ['succeeded', 'failed'] as const;
+
+/** The list's query: the page, the cursor of a deeper page, and the filters (an empty value filters nothing). */
+const listWebhookDeliveriesQuerySchema = z.object({
+  ...pageQuerySchema.shape,
+  ...cursorQuerySchema.shape,
+  event: z.optional(z.string().check(z.refine((v) => v === '' || EVENTS.includes(v), `event must be one of ${EVENTS.join(', ')}`))),
+  outcome: z.optional(z.string().check(z.refine((v) => v === '' || (OUTCOMES as readonly string[]).includes(v), `outcome must be one of ${OUTCOMES.join(', ')}`))),
+});
+
+/** `GET /v1/webhooks/deliveries`: the project's delivery attempts of the last 3 days, newest first. */
+export const listWebhookDeliveries = defineRoute({
+  method: 'GET',
+  path: '/v1/webhooks/deliveries',
+  auth: 'project',
+  summary: 'Recent webhook delivery attempts',
+  description:
+    'Every attempt of every delivery of the last 3 days, newest attempt first, with its HTTP status or error, its duration and the start of the answer. ' +
+    'Filter by `event` and `outcome`. Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. ' +
+    'A filtered page reads at most ten entries per entry it skips or shows: it may come back short with a `next_cursor`, and its `total` is then an estimate.',
+  query: listWebhookDeliveriesQuerySchema,
+  answers: {
+    200: json(webhookDeliveryListAnswerSchema, 'A page of delivery attempts', {
+      success: true,
+      data: [webhookDeliveryExample],
+      pagination: { page: 1, per_page: 50, total: 1, total_pages: 1, total_is_estimate: false, next_cursor: null },
+    }),
+    ...errors('project', {
+      400: 'An unknown `event` or `outcome`, a page parameter out of range, `page` with `cursor`, an offset past 1,000, or a cursor that is not this list\'s',
+    }),
+  },
+  access: webhookDeliveriesAccess,
+  handle: async (request) => {
+    const page = parsePageRequest(request.query);
+    const cursor = listCursor(request.query, page);
+    const filters: DeliveryFilters = {};
+    if (request.query.event) filters.event = request.query.event;
+    if (request.query.outcome) filters.outcome = request.query.outcome as DeliveryFilters['outcome'];
+    const { entries, ...listed } = await pageDeliveryLog(services().db, request.caller.project.id, filters, page, cursor);
+    return { status: 200, body: { success: true, data: entries, pagination: boundedPaginationBlock(page, listed) } };
+  },
+});
