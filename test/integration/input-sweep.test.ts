@@ -1,5 +1,6 @@
 import { DEMO_DOMAIN } from '../../local/seed';
 import { routeKey } from '../../shared/routes';
+import * as z from '../../shared/zod';
 import type { TableRoute as RouteDefinition } from '../../functions/route-table';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
@@ -114,6 +115,28 @@ const QUERIES = [
   `${LONG}=1`,
 ];
 
+/** The query parameters a route's schema names (its module's `query`). */
+function declaredQueryNames(route: RouteDefinition): Set<string> {
+  if (!route.query) return new Set();
+  const schema = z.toJSONSchema(route.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown> };
+  return new Set(Object.keys(schema.properties ?? {}));
+}
+
+/**
+ * The bad query strings a route gets with its `keyIndex`-th key: with its first key, every bad
+ * value of every parameter its schema names and the combined ones; otherwise (and for names it
+ * does not read, which it must only ignore) a rotating third. Every bad value still reaches every
+ * route through its own parameters, and every ignored name reaches every route across its keys.
+ */
+function queriesFor(route: RouteDefinition, keyIndex: number): string[] {
+  const declared = declaredQueryNames(route);
+  return QUERIES.filter((q, i) => {
+    const name = q.split('=')[0];
+    const own = declared.has(name) || q.includes('&');
+    return FULL || (own && keyIndex === 0) || (i + keyIndex) % 3 === 0;
+  });
+}
+
 interface Probe {
   route: RouteDefinition;
   path: string;
@@ -143,7 +166,7 @@ function probesFor(route: RouteDefinition): Probe[] {
       const segments = key === keysFor(route)[0] ? BAD_SEGMENTS : sampled(BAD_SEGMENTS, params.indexOf(param));
       for (const bad of segments) probes.push({ route, key, path: pathWith(route, { [param]: bad }), body: hasBody ? JSON.stringify(valid) : undefined });
     }
-    if (route.method === 'GET') for (const q of QUERIES) probes.push({ route, key, path: `${pathWith(route)}?${q}` });
+    if (route.method === 'GET') for (const q of queriesFor(route, keysFor(route).indexOf(key))) probes.push({ route, key, path: `${pathWith(route)}?${q}` });
     if (!hasBody) continue;
     const path = pathWith(route);
     const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
