@@ -1,10 +1,21 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Services } from '../container';
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';
 import { getProject } from '../projects/project-repository';
 import { webhookTargets } from './routing';
 import { maxAttemptsFor, type WebhookJob } from './webhook-job';
+
+/**
+ * A delivery's id (its `webhook-id` header), drawn from the event and its target: the events queue
+ * delivers at least once, and a message it hands the fan-out again makes the same delivery, which a
+ * receiver recognises by its `webhook-id` as Standard Webhooks intends. Two events differ in their
+ * timestamp and object, so no two deliveries share an id.
+ */
+export function deliveryIdOf(event: ServiceEvent, url: string, slot: string): string {
+  const hex = createHash('sha256').update(`${JSON.stringify(event)}\n${url}\n${slot}`, 'utf8').digest('hex');
+  return `msg_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
 
 /**
  * Turns events into deliveries: one webhooks-queue message per (event, URL), sent ten to a request.
@@ -18,7 +29,7 @@ export async function fanOut(deps: Services, events: ServiceEvent[], projects = 
     const project = await projects.get(event.project_id);
     if (!project) continue;
     for (const target of webhookTargets(project, event)) {
-      jobs.push({ v: 1, delivery_id: `msg_${randomUUID()}`, project_id: project.id, url: target.url, slot: target.slot, event, max_attempts: maxAttemptsFor(event) });
+      jobs.push({ v: 1, delivery_id: deliveryIdOf(event, target.url, target.slot), project_id: project.id, url: target.url, slot: target.slot, event, max_attempts: maxAttemptsFor(event) });
     }
   }
   if (jobs.length > 0) await deps.queue.sendBatch('webhooks', jobs);

@@ -249,6 +249,9 @@ describe('deliveries through the whole pipeline', () => {
     devSecret = await secretOf(p.testKey);
   });
 
+  // Events reach the fan-out at least once (part 6); a repeat is the same delivery, its webhook-id
+  // unchanged, which a receiver drops. Two deliveries of one event with different ids still count twice.
+  const distinct = (hooks: Hook[]) => hooks.filter((h, i) => hooks.findIndex((o) => o.headers['webhook-id'] === h.headers['webhook-id']) === i);
   const ofActivity = (id: string, event?: string) => (h: Hook) => h.body.data?.activity_id === id && (!event || h.body.event === event);
 
   test('a live send: email.send and email.delivery on the live URL only, with the part-6 envelope and both signatures', async () => {
@@ -278,7 +281,7 @@ describe('deliveries through the whole pipeline', () => {
     }
     expect(sent.headers['webhook-id']).not.toBe(delivered.headers['webhook-id']);
     await sleep(500);
-    expect(receiver.find(ofActivity(id)).map((h) => h.path)).toEqual(['/live', '/live']);
+    expect(distinct(receiver.find(ofActivity(id))).map((h) => h.path)).toEqual(['/live', '/live']);
   });
 
   test('a test-key send goes only to the dev URL, with X-Svc-Environment dev and is_test true', async () => {
@@ -286,7 +289,7 @@ describe('deliveries through the whole pipeline', () => {
     const hooks = await receiver.waitFor(ofActivity(id), 2);
     await cloud.waitForActivity(id, p.testKey, (a) => a.current_status === 'delivered');
     await sleep(500);
-    const all = receiver.find(ofActivity(id));
+    const all = distinct(receiver.find(ofActivity(id)));
     expect(all.map((h) => h.body.event).sort()).toEqual(['email.delivery', 'email.send']);
     for (const hook of hooks) {
       expect(hook.path).toBe('/dev');
@@ -306,8 +309,8 @@ describe('deliveries through the whole pipeline', () => {
     const liveHooks = await receiver.waitFor(ofActivity(live), 2);
     const testHooks = await receiver.waitFor(ofActivity(test), 2);
     await sleep(500);
-    expect(receiver.find(ofActivity(live))).toHaveLength(2);
-    expect(receiver.find(ofActivity(test))).toHaveLength(2);
+    expect(distinct(receiver.find(ofActivity(live)))).toHaveLength(2);
+    expect(distinct(receiver.find(ofActivity(test)))).toHaveLength(2);
     for (const hook of liveHooks) {
       expect(hook.path).toBe('/staging');
       expect(hook.body).toMatchObject({ environment: 'staging', is_test: false });

@@ -1,0 +1,21 @@
+import { deliveryIdOf } from '../../../../shared/webhooks/fanout';
+import type { ServiceEvent } from '../../../../shared/events/events';
+
+const event = { event: 'email.send', timestamp: '2026-11-27T01:41:15.101Z', project_id: 'p-1', is_test: false, data: { activity_id: 'a-1' } } as unknown as ServiceEvent;
+
+describe('the webhook-id of a delivery', () => {
+  it('is the same when the events queue hands the fan-out the same event again', () => {
+    expect(deliveryIdOf(event, 'https://hooks.example.com/mail', 'live')).toBe(deliveryIdOf(structuredClone(event), 'https://hooks.example.com/mail', 'live'));
+  });
+
+  it('differs per URL, per slot and per event', () => {
+    const id = deliveryIdOf(event, 'https://hooks.example.com/mail', 'live');
+    expect(deliveryIdOf(event, 'https://hooks.example.com/other', 'live')).not.toBe(id);
+    expect(deliveryIdOf(event, 'https://hooks.example.com/mail', 'dev')).not.toBe(id);
+    expect(deliveryIdOf({ ...event, timestamp: '2026-11-27T01:41:15.102Z' } as ServiceEvent, 'https://hooks.example.com/mail', 'live')).not.toBe(id);
+  });
+
+  it('has the msg_ form receivers see', () => {
+    expect(deliveryIdOf(event, 'https://hooks.example.com/mail', 'live')).toMatch(/^msg_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+});
