@@ -1,6 +1,8 @@
 import { DEMO_DOMAIN } from '../../local/seed';
 import { services } from '../../shared/container';
 import { listSenders } from '../../shared/domains/sender-repository';
+import { attemptEntry, logDeliveryAttempt } from '../../shared/webhooks/delivery-log';
+import type { WebhookJob } from '../../shared/webhooks/webhook-job';
 import { createOrganization, issuePartnerKey } from '../../shared/organizations/organization-service';
 import { routeKey } from '../../shared/routes';
 import type { TableRoute as RouteDefinition } from '../../functions/route-table';
@@ -49,6 +51,7 @@ const FIXTURE_PATHS = [
   '/v1/partner/projects/{projectId}/senders',
   '/v1/partner/projects/{projectId}/api-key/rotate',
   '/v1/partner/projects/{projectId}/stats',
+  '/v1/webhooks/deliveries/{id}/redeliver',
   '/v1/leads/imports/{id}',
   '/v1/leads/imports/{id}/start',
   '/v1/leads/imports/{id}/errors',
@@ -88,6 +91,18 @@ beforeAll(async () => {
   const batch = (await call('POST', '/v1/send-batch', { sender: cloud.seed.sender_email, subject: 'Owned', html: '<p>Hi</p>', recipients: ['a@example.com'], scheduled_at: later(2) })).batch_id as string;
   const scheduled = (await call('POST', '/send-email', { recipient: 'a@example.com', sender: cloud.seed.sender_email, subject: 'Later', html: '<p>Later</p>', scheduled_at: later(2) })).scheduled_send_id as string;
   const activity = (await call('POST', '/v1/send-email', sendBody(cloud))).email_id as string;
+  // An entry of the project's webhook delivery log (the workers do not run here: logged as the delivery worker would).
+  const hook: WebhookJob = {
+    v: 1,
+    delivery_id: 'msg_00000000-0000-4000-8000-00000000a1a1',
+    project_id: cloud.seed.project_id,
+    url: 'https://hooks.example.com/owned',
+    slot: 'live',
+    event: { event: 'email.send', timestamp: new Date().toISOString(), project_id: cloud.seed.project_id, is_test: false, data: { activity_id: activity } } as WebhookJob['event'],
+    max_attempts: 5,
+  };
+  await logDeliveryAttempt(services().db, hook, attemptEntry(hook, 1, { ok: false, status: 500, error: 'HTTP 500' }, new Date(), 12), new Date());
+  const delivery = (await call('GET', '/v1/webhooks/deliveries')).data[0].id as string;
   const suppressed = 'owned-suppressed@example.com';
   await call('POST', '/v1/suppressions', { email: suppressed });
   const leadImport = (await call('POST', '/v1/leads/imports', { format: 'csv', content: 'email\nimported@example.com\n' })).import.id as string;
@@ -112,7 +127,7 @@ beforeAll(async () => {
   ];
 
   // A fixture read from the wrong field would make every intruder's 404 prove nothing.
-  for (const [name, value] of Object.entries({ segment, leadId, template, batch, scheduled, activity, leadImport, campaign, campaignExport })) {
+  for (const [name, value] of Object.entries({ segment, leadId, template, batch, scheduled, activity, leadImport, campaign, campaignExport, delivery })) {
     if (typeof value !== 'string' || value.length < 8) throw new Error(`Fixture ${name} is ${String(value)}`);
   }
   const byLead = { id: leadId };
@@ -121,6 +136,7 @@ beforeAll(async () => {
     '/v1/send-batch/{batchId}': { batchId: batch },
     '/v1/scheduled-sends/{id}': { id: scheduled },
     '/v1/activity/{id}': { id: activity },
+    '/v1/webhooks/deliveries/{id}/redeliver': { id: delivery },
     '/v1/suppressions/{email}': { email: encodeURIComponent(suppressed) },
     '/v1/templates/{id}': { id: template },
     ...Object.fromEntries(FIXTURE_PATHS.filter((p) => p.startsWith('/domains/')).map((p) => [p, { domain: DEMO_DOMAIN }])),
