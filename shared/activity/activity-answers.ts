@@ -9,7 +9,7 @@ export const activityStatusSchema = z
   .check(z.meta({ id: 'ActivityStatus', description: 'Where the mail stands (part 3)' }));
 
 /** The stable `error_code` of a failed mail (part 6, `email.failed`). */
-const failureCodeSchema = z.enum([
+export const failureCodeSchema = z.enum([
   'sender_not_verified',
   'rejected',
   'rate_limit_exhausted',

@@ -1,4 +1,5 @@
 import * as z from '../zod';
+import { failureCodeSchema } from '../activity/activity-answers';
 import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../events/email-events';
 
 /**
@@ -104,16 +105,7 @@ export const emailFailedEventSchema = emailEnvelope(
     recipient: z.string(),
     event_type: z.literal('failed'),
     event_timestamp: instant,
-    error_code: z.enum([
-      'sender_not_verified',
-      'rejected',
-      'rate_limit_exhausted',
-      'attachment_error',
-      'sender_domain_unauthenticated',
-      'quota_exceeded',
-      'template_error',
-      'send_failed',
-    ]),
+    error_code: failureCodeSchema,
     error_message: z.string(),
     permanent: z.boolean().check(z.meta({ description: 'True when resending the same email would fail again' })),
   }),
