@@ -17,7 +17,7 @@ import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
 import { startS3 } from './emulators/s3';
 import { startSes } from './emulators/ses';
 import { startSqs } from './emulators/sqs';
-import { freePort } from './free-port';
+import { onFreePort } from './free-port';
 import { provisionBucket, provisionQueues, provisionTable } from './provision';
 import { startQueuePollers } from './queue-pollers';
 import { ensureSeed, type Seed } from './seed';
@@ -95,14 +95,6 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const outboxDir = path.join(dataDir, 'outbox');
   fs.mkdirSync(dataDir, { recursive: true });
   const breaches: ContractBreach[] = [];
-  const pick = async (port: number) => (port === 0 ? freePort() : port);
-  const ports = {
-    api: await pick(options.ports.api),
-    dynamodb: options.dynamodb ? 0 : await pick(options.ports.dynamodb),
-    sqs: await pick(options.ports.sqs),
-    ses: await pick(options.ports.ses),
-    s3: await pick(options.ports.s3),
-  };
 
   // Synthesized once per version of the stack (cached on disk): before the emulators, which it would stall.
   if (options.iam !== false) stackPolicyMap();
@@ -118,25 +110,18 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     if (dbPath) fs.mkdirSync(dbPath, { recursive: true });
     // The mailbox simulator needs the SES events queue, which exists only once SQS is up.
     let simulate: ((request: Record<string, unknown>, messageId: string) => void) | undefined;
-    // A free port can be taken by another process before DynamoDB Local binds it: then, when the
-    // caller let us choose, choose again.
-    const startDynamo = async (): Promise<RunningEmulator> => {
-      if (options.dynamodb) return sharedTable(options.dynamodb);
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await startDynamoDb({ port: ports.dynamodb, dbPath, pidDir, quickStart: options.quickStart });
-        } catch (error) {
-          if (options.ports.dynamodb !== 0 || attempt >= 3 || !/Address already in use/.test(String(error))) throw error;
-          ports.dynamodb = await freePort();
-        }
-      }
-    };
+    // The Node emulators bind port 0 themselves when the caller lets us choose; DynamoDB Local needs
+    // a number, which another process can take before it binds: then onFreePort chooses again.
+    const startDynamo = async (): Promise<RunningEmulator> =>
+      options.dynamodb
+        ? sharedTable(options.dynamodb)
+        : onFreePort(options.ports.dynamodb, (port) => startDynamoDb({ port, dbPath, pidDir, quickStart: options.quickStart }));
     // Settled one by one, so that the emulators that did start are stopped when another did not.
     const started = await Promise.allSettled([
       startDynamo(),
-      startSqs({ port: ports.sqs }),
+      startSqs({ port: options.ports.sqs }),
       startSes({
-        port: ports.ses,
+        port: options.ports.ses,
         outboxDir,
         stateFile: path.join(dataDir, 'ses-identities.json'),
         onSent: (r, id) => simulate?.(r, id),
@@ -149,7 +134,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
           stops.push(async () => setResourceTagSource(() => undefined));
         },
       }),
-      startS3({ port: ports.s3, directory: path.join(dataDir, 's3') }),
+      startS3({ port: options.ports.s3, directory: path.join(dataDir, 's3') }),
     ]);
     const emulators: RunningEmulator[] = [];
     for (const outcome of started) if (outcome.status === 'fulfilled') emulators.push(outcome.value);
@@ -239,7 +224,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       // Publishes a project's records of a domain to the local DNS, as its owner would (local only).
       'POST /_local/dns/publish': dnsPublishRoute(services, dns),
     };
-    const api = await startApiServer({ port: ports.api, handlers, localRoutes, ...(options.checkAnswers ? { checkAnswers: { onBreach: (b) => breaches.push(b) } } : {}) });
+    const api = await startApiServer({ port: options.ports.api, handlers, localRoutes, ...(options.checkAnswers ? { checkAnswers: { onBreach: (b) => breaches.push(b) } } : {}) });
     stops.push(() => api.stop());
     // Open and click links point at this API (read at every send, so setting it now is in time).
     refreshConfig({ TRACKING_BASE_URL: api.url });

@@ -11,3 +11,18 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Starts a server on `requested`, or, when that is 0, on a free port, choosing again when another
+ * process took the port between the choice and the bind (parallel test workers do).
+ */
+export async function onFreePort<T>(requested: number, start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
+  if (requested !== 0) return start(requested);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt >= attempts || !/EADDRINUSE|Address already in use/.test(String((error as Error)?.message ?? error))) throw error;
+    }
+  }
+}

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import sesServer from 'aws-ses-v2-local';
 import type { RunningEmulator } from './dynamodb';
 import { closeServer } from './close-server';
-import { freePort } from '../free-port';
 import { IdentityEmulator } from './ses-identities';
 import { MessageIdMap } from './ses-message-ids';
 
@@ -39,10 +39,11 @@ export async function startSes(options: {
   onIdentities?: (identities: IdentityEmulator) => void;
 }): Promise<RunningEmulator> {
   fs.mkdirSync(options.outboxDir, { recursive: true });
-  const innerPort = await freePort();
-  const inner = await sesServer({ port: innerPort, host: '127.0.0.1' });
+  const inner = await sesServer({ port: 0, host: '127.0.0.1' });
+  const innerPort = (inner.address() as AddressInfo).port;
+  let port = options.port;
   const ids = new MessageIdMap();
-  const identities = new IdentityEmulator(options.stateFile, () => `http://localhost:${options.port}`, (to, link) =>
+  const identities = new IdentityEmulator(options.stateFile, () => `http://localhost:${port}`, (to, link) =>
     sendThroughInner(innerPort, to, link),
   );
   options.onIdentities?.(identities);
@@ -100,8 +101,9 @@ export async function startSes(options: {
     proxy.once('error', reject);
     proxy.listen(options.port, '127.0.0.1', () => resolve());
   });
+  port = (proxy.address() as AddressInfo).port;
   return {
-    endpoint: `http://127.0.0.1:${options.port}`,
+    endpoint: `http://127.0.0.1:${port}`,
     stop: async () => {
       await closeServer(proxy);
       await closeServer(inner);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import Module from 'node:module';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RunningEmulator } from './dynamodb';
 import { closeServer } from './close-server';
@@ -56,5 +57,7 @@ export async function startSqs(options: { port: number }): Promise<RunningEmulat
     emulateQueueCreationLifecycle: false,
     validateDlqDestination: true,
   });
-  return { endpoint: `http://127.0.0.1:${options.port}`, stop: () => closeServer(server) };
+  // Port 0 lets the OS choose, with no window for another process to take the port first.
+  const { port } = server.address() as AddressInfo;
+  return { endpoint: `http://127.0.0.1:${port}`, stop: () => closeServer(server) };
 }

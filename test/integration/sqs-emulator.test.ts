@@ -1,7 +1,6 @@
 import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startSqs } from '../../local/emulators/sqs';
 import type { RunningEmulator } from '../../local/emulators/dynamodb';
-import { freePort } from '../../local/free-port';
 
 /**
  * The local SQS's fixes to local-aws-sqs (local/emulators/sqs.ts) that change what a worker sees.
@@ -13,7 +12,7 @@ let sqs: RunningEmulator;
 let client: SQSClient;
 
 beforeAll(async () => {
-  sqs = await startSqs({ port: await freePort() });
+  sqs = await startSqs({ port: 0 });
   client = new SQSClient({ endpoint: sqs.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }, 30_000);
 

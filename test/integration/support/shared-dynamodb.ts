@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startDynamoDb, type RunningEmulator } from '../../../local/emulators/dynamodb';
-import { freePort } from '../../../local/free-port';
+import { onFreePort } from '../../../local/free-port';
 
 /**
  * One DynamoDB Local for the whole integration run, started by jest's globalSetup: a JVM start
@@ -27,18 +27,13 @@ export function sharedDynamoDbTable(): { endpoint: string; tableName: string } |
 /** Starts the shared DynamoDB Local (jest globalSetup); a port taken in the meantime is chosen again. */
 export async function startSharedDynamoDb(): Promise<void> {
   const pidDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-shared-ddb-'));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const emulator = await startDynamoDb({ port: await freePort(), pidDir });
-      (globalThis as Record<symbol, Shared>)[HANDLE] = { emulator, pidDir };
-      process.env[SHARED_DYNAMODB_ENV] = emulator.endpoint;
-      return;
-    } catch (error) {
-      if (attempt >= 3 || !/Address already in use/.test(String(error))) {
-        fs.rmSync(pidDir, { recursive: true, force: true });
-        throw error;
-      }
-    }
+  try {
+    const emulator = await onFreePort(0, (port) => startDynamoDb({ port, pidDir }), 3);
+    (globalThis as Record<symbol, Shared>)[HANDLE] = { emulator, pidDir };
+    process.env[SHARED_DYNAMODB_ENV] = emulator.endpoint;
+  } catch (error) {
+    fs.rmSync(pidDir, { recursive: true, force: true });
+    throw error;
   }
 }
 
