@@ -1,0 +1,55 @@
+/** The frame of every signed-in page: the header (who is signed in, the mode), the navigation, the content. */
+import type { ComponentChildren } from 'preact';
+import type { Session } from '../lib/session';
+
+/** One entry of the navigation. */
+export interface NavItem {
+  readonly path: string;
+  readonly label: string;
+}
+
+/** The header, the navigation and the page; `current` is the route's first segment. */
+export function Layout(props: { session: Session; nav: readonly NavItem[]; current: string; onSignOut: () => void; children: ComponentChildren }) {
+  const { session } = props;
+  const who = session.kind === 'project' ? session.project.name : (session.organization.name ?? 'Partner organization');
+  return (
+    <div class="frame">
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <span class="brand">Mailroom</span>
+        <span class="who" title={who}>
+          {who}
+        </span>
+        {session.kind === 'project' ? (
+          <span class={`badge ${session.mode === 'test' ? 'warn' : 'good'}`}>{session.mode === 'test' ? 'Test key' : 'Live'}</span>
+        ) : (
+          <span class="badge neutral">Partner</span>
+        )}
+        <button type="button" class="btn plain small signout" onClick={props.onSignOut}>
+          Sign out
+        </button>
+      </header>
+      {session.kind === 'project' && session.mode === 'test' ? (
+        <div class="test-banner" role="note">
+          Test key: you see test mail only. Nothing sent with this key reaches a mailbox.
+        </div>
+      ) : null}
+      <nav class="sidenav" aria-label="Console">
+        <ul>
+          {props.nav.map((item) => (
+            <li key={item.path}>
+              <a href={`#/${item.path}`} aria-current={props.current === item.path ? 'page' : undefined}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {props.children}
+      </main>
+    </div>
+  );
+}

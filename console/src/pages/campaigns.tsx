@@ -1,0 +1,7 @@
+/** PLACEHOLDER: replaced by the page's own module. */
+import { PageHeader } from '../components/ui';
+import type { ProjectPageProps } from './page';
+
+export function Campaigns(_props: ProjectPageProps) {
+  return <PageHeader title="Campaigns" />;
+}
