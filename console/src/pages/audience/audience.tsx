@@ -35,7 +35,7 @@ export function Audience({ route, session }: ProjectPageProps) {
       ) : view === 'imports' ? (
         id ? <ImportView id={id} /> : <Imports />
       ) : id ? (
-        <LeadDetail id={id} route={route} />
+        <LeadDetail key={id} id={id} />
       ) : (
         <Leads route={route} />
       )}

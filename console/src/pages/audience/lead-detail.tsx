@@ -3,8 +3,9 @@ import { Pager, Table, type Column } from '../../components/table';
 import { Badge, Card, Details, ErrorNote, Loading } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
-import { href, replaceQuery, type Route } from '../../lib/router';
+import { href } from '../../lib/router';
 import { useLoad } from '../../lib/use-load';
+import { useBoundedPages } from './bounded-pages';
 import { leadAttributes, leadName, leadTags } from './lead-fields';
 import { useSegments } from './segments';
 
@@ -29,25 +30,15 @@ const mailColumns: readonly Column<Schemas['ActivityRecord']>[] = [
   { title: 'Created', cell: (a) => formatInstant(a.created_at), wide: true },
 ];
 
-/** The page number a query parameter holds (1 when absent or not a number). */
-const pageOf = (route: Route, name: string) => Math.max(1, Number(route.query.get(name)) || 1);
-
-/** A lead's detail (`#/audience/leads/<id>`); `events_page` and `mail_page` in the query page its lists. */
-export function LeadDetail({ id, route }: { id: string; route: Route }) {
+/** A lead's detail (`#/audience/leads/<id>`). */
+export function LeadDetail({ id }: { id: string }) {
   const lead = useLoad(async () => (await unwrap(api.GET('/v1/leads/{id}', { params: { path: { id } } }))).lead, [id]);
   const segments = useSegments();
   const email = lead.data?.email;
-  const eventsPage = pageOf(route, 'events_page');
-  const mailPage = pageOf(route, 'mail_page');
-  const events = useLoad(
-    async () => (email ? unwrap(api.GET('/v1/events', { params: { query: { email, page: String(eventsPage), per_page: String(PER_PAGE) } } })) : undefined),
-    [email, eventsPage],
-  );
-  const mail = useLoad(
-    async () => (email ? unwrap(api.GET('/v1/activity', { params: { query: { email, page: String(mailPage), per_page: String(PER_PAGE) } } })) : undefined),
-    [email, mailPage],
-  );
-  const turn = (name: string) => (page: number) => replaceQuery({ ...Object.fromEntries(route.query), [name]: String(page) });
+  const eventPages = useBoundedPages(PER_PAGE);
+  const mailPages = useBoundedPages(PER_PAGE);
+  const events = useLoad(async () => (email ? unwrap(api.GET('/v1/events', { params: { query: { email, ...eventPages.query } } })) : undefined), [email, eventPages.page]);
+  const mail = useLoad(async () => (email ? unwrap(api.GET('/v1/activity', { params: { query: { email, ...mailPages.query } } })) : undefined), [email, mailPages.page]);
 
   if (lead.error) return <ErrorNote error={lead.error} title="The lead could not be read" />;
   if (!lead.data) return <Loading label="Loading the lead…" />;
@@ -106,7 +97,7 @@ export function LeadDetail({ id, route }: { id: string; route: Route }) {
         {events.data ? (
           <>
             <Table caption={`Custom events of ${l.email}`} columns={eventColumns} rows={events.data.data} rowKey={(e) => e.id} empty="No events recorded for this lead." />
-            <Pager label="Event pages" info={events.data.pagination} shown={events.data.data.length} onPage={turn('events_page')} />
+            <Pager label="Event pages" info={eventPages.info(events.data.pagination)} shown={events.data.data.length} onPage={eventPages.turn} />
           </>
         ) : events.loading ? (
           <Loading label="Loading events…" />
@@ -117,7 +108,7 @@ export function LeadDetail({ id, route }: { id: string; route: Route }) {
         {mail.data ? (
           <>
             <Table caption={`Mail to ${l.email}`} columns={mailColumns} rows={mail.data.data} rowKey={(a) => a.id} empty="No mail sent to this lead." />
-            <Pager label="Mail pages" info={mail.data.pagination} shown={mail.data.data.length} onPage={turn('mail_page')} />
+            <Pager label="Mail pages" info={mailPages.info(mail.data.pagination)} shown={mail.data.data.length} onPage={mailPages.turn} />
           </>
         ) : mail.loading ? (
           <Loading label="Loading mail…" />
