@@ -33,7 +33,8 @@ beforeAll(async () => {
   leadId = (leads.body.leads as { id: string; email: string }[]).find((l) => l.email === 'ada@audience.example')!.id;
   await cloud.api('POST', '/v1/events', { body: { email: 'ada@audience.example', event: 'order_completed', properties: { order_id: 'A-1042', total: 59.9 } } });
   const sent = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { recipient_email: 'ada@audience.example', subject: 'Your order A-1042' }) });
-  await cloud.waitForActivity(sent.body.email_id as string, cloud.seed.live_key, (a) => a.current_status === 'delivered');
+  // The lead's mail lists the record whatever its status: it need only exist.
+  await cloud.waitForActivity(sent.body.email_id as string, cloud.seed.live_key, () => true);
 });
 
 afterAll(async () => {
@@ -54,27 +55,12 @@ describe('Leads', () => {
       await table.getByRole('link', { name: 'alan@audience.example' }).waitFor({ state: 'detached' });
       // The segment filter lists the segment's members only.
       await tab.page.getByRole('button', { name: 'Clear' }).click();
+      await table.getByRole('link', { name: 'alan@audience.example' }).waitFor();
       await tab.page.getByLabel('Segment').selectOption({ label: 'Newsletter' });
       await tab.page.getByRole('button', { name: 'Search' }).click();
+      await tab.page.waitForURL(/segment_id=/);
+      await table.getByRole('link', { name: 'alan@audience.example' }).waitFor({ state: 'detached' });
       await table.getByRole('link', { name: 'ada@audience.example' }).waitFor();
-      expect(await table.getByRole('link', { name: 'alan@audience.example' }).count()).toBe(0);
-      expect(tab.errors).toEqual([]);
-    } finally {
-      await tab.close();
-    }
-  });
-
-  test('a lead shows its attributes, tags, segments, events and mail', async () => {
-    const tab = await openConsole(browser, cloud, { apiKey: cloud.seed.live_key, hash: `#/audience/leads/${leadId}` });
-    try {
-      const page = tab.page;
-      await page.getByRole('heading', { name: 'ada@audience.example' }).waitFor();
-      await page.getByRole('region', { name: 'Attributes' }).getByText('Lovelace').waitFor();
-      const tags = page.getByRole('region', { name: 'Tags and segments' });
-      await tags.getByText('early').waitFor();
-      await tags.getByRole('link', { name: 'Newsletter' }).waitFor();
-      await page.getByRole('table', { name: 'Custom events of ada@audience.example' }).getByText('order_completed').waitFor();
-      await page.getByRole('table', { name: 'Mail to ada@audience.example' }).getByRole('link', { name: 'Your order A-1042' }).waitFor();
       expect(tab.errors).toEqual([]);
     } finally {
       await tab.close();
@@ -124,7 +110,20 @@ describe('Pages at 1280 and 390 pixels', () => {
   };
 
   test('leads list', () => checkAtBothWidths('audience-leads', open('#/audience/leads', 'ada@audience.example')));
-  test('lead detail', () => checkAtBothWidths('audience-lead', open(`#/audience/leads/${leadId}`, 'order_completed')));
+  // The lead's detail shows its attributes, tags, segments, events and mail at both widths.
+  test('lead detail', () =>
+    checkAtBothWidths('audience-lead', async (width) => {
+      const tab = await openConsole(browser, cloud, { apiKey: cloud.seed.live_key, hash: `#/audience/leads/${leadId}`, width });
+      const page = tab.page;
+      await page.getByRole('heading', { name: 'ada@audience.example' }).waitFor();
+      await page.getByRole('region', { name: 'Attributes' }).getByText('Lovelace').waitFor();
+      const tags = page.getByRole('region', { name: 'Tags and segments' });
+      await tags.getByText('early').waitFor();
+      await tags.getByRole('link', { name: 'Newsletter' }).waitFor();
+      await page.getByRole('table', { name: 'Custom events of ada@audience.example' }).getByText('order_completed').waitFor();
+      await page.getByRole('table', { name: 'Mail to ada@audience.example' }).getByRole('link', { name: 'Your order A-1042' }).waitFor();
+      return tab;
+    }));
   test('segments', () => checkAtBothWidths('audience-segments', open('#/audience/segments', 'Newsletter')));
   test('imports', () => checkAtBothWidths('audience-imports', open('#/audience/imports', 'Import leads')));
   test('partner projects list', () => checkAtBothWidths('partner-projects', open('#/projects', 'Quota', () => cloud.seed.partner_key)));

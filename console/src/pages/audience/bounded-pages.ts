@@ -22,3 +22,8 @@ export function useBoundedPages(perPage: number) {
     turn: (page: number, next?: string) => setState((s) => ({ page, cursors: next ? { ...s.cursors, [page]: next } : s.cursors })),
   };
 }
+
+/** True when a list has more than the one page shown (a lone page needs no pager). */
+export function morePages(page: number, answer: PageInfo): boolean {
+  return page > 1 || Boolean(answer.next_cursor) || (answer.total_pages ?? 1) > 1;
+}

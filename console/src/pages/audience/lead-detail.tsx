@@ -5,7 +5,7 @@ import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href } from '../../lib/router';
 import { useLoad } from '../../lib/use-load';
-import { useBoundedPages } from './bounded-pages';
+import { morePages, useBoundedPages } from './bounded-pages';
 import { leadAttributes, leadName, leadTags } from './lead-fields';
 import { useSegments } from './segments';
 
@@ -63,7 +63,7 @@ export function LeadDetail({ id }: { id: string }) {
           ]}
         />
       </Card>
-      <div class="grid">
+      <div class="grid card-pair">
         <Card title="Attributes">
           {attributes.length ? <Details items={attributes.map(([k, v]) => [k, attributeText(v)] as const)} /> : <p class="empty">No attributes.</p>}
         </Card>
@@ -97,7 +97,7 @@ export function LeadDetail({ id }: { id: string }) {
         {events.data ? (
           <>
             <Table caption={`Custom events of ${l.email}`} columns={eventColumns} rows={events.data.data} rowKey={(e) => e.id} empty="No events recorded for this lead." />
-            <Pager label="Event pages" info={eventPages.info(events.data.pagination)} shown={events.data.data.length} onPage={eventPages.turn} />
+            {morePages(eventPages.page, events.data.pagination) ? <Pager label="Event pages" info={eventPages.info(events.data.pagination)} shown={events.data.data.length} onPage={eventPages.turn} /> : null}
           </>
         ) : events.loading ? (
           <Loading label="Loading events…" />
@@ -108,7 +108,7 @@ export function LeadDetail({ id }: { id: string }) {
         {mail.data ? (
           <>
             <Table caption={`Mail to ${l.email}`} columns={mailColumns} rows={mail.data.data} rowKey={(a) => a.id} empty="No mail sent to this lead." />
-            <Pager label="Mail pages" info={mailPages.info(mail.data.pagination)} shown={mail.data.data.length} onPage={mailPages.turn} />
+            {morePages(mailPages.page, mail.data.pagination) ? <Pager label="Mail pages" info={mailPages.info(mail.data.pagination)} shown={mail.data.data.length} onPage={mailPages.turn} /> : null}
           </>
         ) : mail.loading ? (
           <Loading label="Loading mail…" />

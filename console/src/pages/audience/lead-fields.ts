@@ -17,7 +17,9 @@ export function leadTags(lead: Schemas['Lead']): string[] {
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
 }
 
-/** A lead's attributes: its `data` without the tags. */
+/** A lead's attributes: its `data` without the tags, by name (the stored order is no order). */
 export function leadAttributes(lead: Schemas['Lead']): [string, unknown][] {
-  return Object.entries(lead.data).filter(([k]) => k !== TAGS_KEY);
+  return Object.entries(lead.data)
+    .filter(([k]) => k !== TAGS_KEY)
+    .sort(([a], [b]) => a.localeCompare(b));
 }

@@ -55,8 +55,8 @@ export function Leads({ route }: { route: Route }) {
   return (
     <>
       <form class="filters" role="search" aria-label="Leads" onSubmit={apply}>
-        <Field label="Search" id="lead-search" hint="The start of an email or a name">
-          <input id="lead-search" type="search" value={draft.search} onInput={(e) => setDraft({ ...draft, search: e.currentTarget.value })} aria-describedby="lead-search-hint" />
+        <Field label="Search (start of an email or name)" id="lead-search">
+          <input id="lead-search" type="search" value={draft.search} onInput={(e) => setDraft({ ...draft, search: e.currentTarget.value })} />
         </Field>
         <Field label="Segment" id="lead-segment">
           <select id="lead-segment" value={draft.segmentId} onChange={(e) => setDraft({ ...draft, segmentId: e.currentTarget.value })}>
@@ -84,7 +84,7 @@ export function Leads({ route }: { route: Route }) {
           ) : null}
         </div>
       </form>
-      <Card title="Leads" actions={pagination ? <span class="muted">{search ? `${pagination.total}${nextCursor ? '+' : ''} found` : `${pagination.total} in all`}</span> : null}>
+      <Card title={search || segmentId ? 'Leads found' : 'Leads'}>
         <ErrorNote error={list.error} />
         {list.loading && !list.data ? <Loading label="Loading leads…" /> : null}
         {list.data ? (

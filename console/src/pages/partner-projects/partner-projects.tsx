@@ -10,16 +10,8 @@ import { ProjectView } from './project-view';
 
 type Summary = Schemas['PartnerProjectSummary'];
 
-const columns = (rootId: string | null | undefined): readonly Column<Summary>[] => [
-  {
-    title: 'Project',
-    cell: (p) => (
-      <>
-        <a href={href(['projects', p.id])}>{p.name}</a>
-        {p.id === rootId ? <span class="muted"> (the organization's own)</span> : null}
-      </>
-    ),
-  },
+const columns: readonly Column<Summary>[] = [
+  { title: 'Project', cell: (p) => <a href={href(['projects', p.id])}>{p.name}</a> },
   { title: 'Status', cell: (p) => <Badge value={p.disabled_at ? 'disabled' : 'active'} /> },
   { title: 'Slug', cell: (p) => <code>{p.slug}</code>, wide: true },
   { title: 'Created', cell: (p) => formatInstant(p.created_at), wide: true },
@@ -50,16 +42,25 @@ function ProjectList() {
               ['Partner key', quota.key_id ? <code>{quota.key_id}</code> : '—'],
             ]}
           />
-          <p class="hint">The organization's own project is not counted.</p>
+          <p class="hint">
+            The organization's own project is not counted
+            {whoami.data?.organization.root_project_id ? (
+              <>
+                {' '}
+                (<a href={href(['projects', whoami.data.organization.root_project_id])}>open it</a>)
+              </>
+            ) : null}
+            .
+          </p>
         </Card>
       ) : null}
-      <Card title="The organization's projects">
+      <Card title="Client projects">
         <ErrorNote error={projects.error} />
         {projects.loading && !projects.data ? <Loading label="Loading projects…" /> : null}
         {projects.data ? (
           <Table
-            caption="The organization's projects"
-            columns={columns(whoami.data?.organization.root_project_id)}
+            caption="Client projects"
+            columns={columns}
             rows={projects.data.projects}
             rowKey={(p) => p.id}
             empty="No projects yet: create them with POST /v1/partner/projects."
