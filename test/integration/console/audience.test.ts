@@ -13,6 +13,7 @@ let cloud: TestCloud;
 let browser: Browser;
 let segmentId: string;
 let leadId: string;
+let importId: string;
 
 /** The CSV the import test uploads: three good rows and one bad email. */
 const CSV = ['email,first_name,plan,tags', 'grace@import.example,Grace,pro,vip;beta', 'linus@import.example,Linus,free,', 'not-an-email,Bad,free,', 'margaret@import.example,Margaret,pro,vip', ''].join('\n');
@@ -33,6 +34,14 @@ beforeAll(async () => {
   leadId = (leads.body.leads as { id: string; email: string }[]).find((l) => l.email === 'ada@audience.example')!.id;
   await cloud.api('POST', '/v1/events', { body: { email: 'ada@audience.example', event: 'order_completed', properties: { order_id: 'A-1042', total: 59.9 } } });
   const sent = await cloud.api('POST', '/v1/send-email', { body: sendBody(cloud, { recipient_email: 'ada@audience.example', subject: 'Your order A-1042' }) });
+  // An import sent inline (one bad row), for the view of a finished import and its failed rows.
+  const created = await cloud.api('POST', '/v1/leads/imports', { body: { format: 'csv', content: 'email,first_name\nhopper@inline.example,Grace\nnot-an-address,Nobody\n' } });
+  importId = (created.body.import as { id: string }).id;
+  for (let status = ''; status !== 'done'; ) {
+    await new Promise((r) => setTimeout(r, 200));
+    status = ((await cloud.api('GET', `/v1/leads/imports/${importId}`)).body.import as { status: string }).status;
+    if (status === 'failed') throw new Error('The inline import failed');
+  }
   // The lead's mail lists the record whatever its status: it need only exist.
   await cloud.waitForActivity(sent.body.email_id as string, cloud.seed.live_key, () => true);
 });
@@ -126,6 +135,7 @@ describe('Pages at 1280 and 390 pixels', () => {
     }));
   test('segments', () => checkAtBothWidths('audience-segments', open('#/audience/segments', 'Newsletter')));
   test('imports', () => checkAtBothWidths('audience-imports', open('#/audience/imports', 'Import leads')));
+  test('a finished import', () => checkAtBothWidths('audience-import', open(`#/audience/imports/${importId}`, 'not-an-address')));
   test('partner projects list', () => checkAtBothWidths('partner-projects', open('#/projects', 'Quota', () => cloud.seed.partner_key)));
   test('partner project view', () => checkAtBothWidths('partner-project', open(`#/projects/${cloud.seed.project_id}`, 'Health', () => cloud.seed.partner_key)));
 });
