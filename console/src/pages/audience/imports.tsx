@@ -119,7 +119,7 @@ export function ImportView({ id }: { id: string }) {
       <p>
         <a href={href(['audience', 'imports'])}>← Import another file</a>
       </p>
-      <Card title="Import" actions={<Badge value={item.status} />}>
+      <Card title="Import" actions={<Badge value={item.status} tone={item.status === 'done' ? 'good' : item.status === 'failed' ? 'bad' : 'neutral'} />}>
         <div class="import-progress">
           <label for="import-progress">Progress</label>
           <progress id="import-progress" class="progress" max={100} value={item.progress.percent} />
@@ -128,18 +128,20 @@ export function ImportView({ id }: { id: string }) {
           </span>
         </div>
         {item.error ? <ErrorNote error={new ApiError(0, item.error)} title="The import failed" /> : null}
-        <Details
-          items={[
-            ['Rows read', formatCount(item.rows_processed)],
-            ['Leads created', formatCount(item.leads_created)],
-            ['Leads updated', formatCount(item.leads_updated)],
-            ['Rows failed', formatCount(item.rows_failed)],
-            ['Duplicates', formatCount(item.duplicates)],
-            ['Format', item.format.toUpperCase()],
-            ['Started', formatInstant(item.started_at)],
-            ['Finished', formatInstant(item.finished_at)],
-          ]}
-        />
+        <div class="compact-details">
+          <Details
+            items={[
+              ['Rows read', formatCount(item.rows_processed)],
+              ['Leads created', formatCount(item.leads_created)],
+              ['Leads updated', formatCount(item.leads_updated)],
+              ['Rows failed', formatCount(item.rows_failed)],
+              ['Duplicates', formatCount(item.duplicates)],
+              ['Format', item.format.toUpperCase()],
+              ['Started', formatInstant(item.started_at)],
+              ['Finished', formatInstant(item.finished_at)],
+            ]}
+          />
+        </div>
         {item.warnings.length ? (
           <Notice kind="warning">
             Rows named segments that are not static segments of the project (left out): {item.warnings.join(', ')}
