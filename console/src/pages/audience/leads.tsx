@@ -102,7 +102,8 @@ export function Leads({ route }: { route: Route }) {
         ) : list.data ? (
           <Pager
             label="Lead pages"
-            info={cursorNext ? { ...list.data.pagination, total: undefined, total_pages: undefined } : list.data.pagination}
+            // A search's total counts only the matches read so far: its pages say where they are and whether more follow.
+            info={search ? { page, per_page: PER_PAGE, next_cursor: nextCursor ?? null } : list.data.pagination}
             shown={list.data.data.length}
             onPage={(p) => replaceQuery(cursorNext && p > page ? { ...filters, cursor: nextCursor } : { ...filters, page: String(p) })}
           />
