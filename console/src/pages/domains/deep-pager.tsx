@@ -28,6 +28,8 @@ export function DeepPager(props: {
 }) {
   const { info } = props;
   if (!info) return null;
+  // An empty list needs no pager ("Page 1 of 0" says nothing the empty note does not).
+  if (props.shown === 0 && info.page === 1 && !props.cursor) return null;
   if (props.cursor) {
     return (
       <nav class="pager" aria-label={props.label}>

@@ -47,7 +47,7 @@ export function DomainList(props: ProjectPageProps) {
             columns={[
               { title: 'Domain', cell: (d) => <a href={href(['domains', d.domain])}>{d.domain}</a> },
               { title: 'Status', cell: (d) => <Badge value={d.verification_status} /> },
-              { title: 'Can send', cell: (d) => (d.can_send ? 'Yes' : 'No') },
+              { title: 'Can send', wide: true, cell: (d) => (d.can_send ? 'Yes' : 'No') },
               { title: 'Health', cell: (d) => <HealthCell health={healthOf.get(d.domain)} /> },
               { title: 'Reply domain', wide: true, cell: (d) => (d.reply_domain ? <SubdomainCell name={d.reply_domain.domain} status={d.reply_domain.status} /> : '—') },
               { title: 'Tracking domain', wide: true, cell: (d) => (d.tracking_domain ? <SubdomainCell name={d.tracking_domain.domain} status={d.tracking_domain.status} /> : '—') },

@@ -96,7 +96,7 @@ function yesNo(value: boolean) {
 function StatusCard(props: { view: View }) {
   const v = props.view;
   return (
-    <Card title="Status">
+    <Card title="Status" class="status-card">
       <Details
         items={[
           ['Verification', <Badge value={v.verification_status} />],
@@ -117,7 +117,7 @@ function StatusCard(props: { view: View }) {
 function HealthCard(props: { entry: Schemas['DomainHealthEntry'] | undefined; loading: boolean; error: Error | undefined }) {
   const e = props.entry;
   return (
-    <Card title="Health">
+    <Card title="Health" class="status-card">
       <ErrorNote error={props.error} title="Health could not be read" />
       {props.loading ? <Loading label="Loading health…" /> : null}
       {e ? (

@@ -1,5 +1,4 @@
 /** DNS records as the operator publishes them: full name and value, each with a copy button. */
-import { Table } from '../../components/table';
 import { Badge, CopyButton } from '../../components/ui';
 import type { Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
@@ -26,38 +25,69 @@ function valueOf(record: DnsRecord): string {
   return record.priority !== undefined ? `${record.priority} ${record.value}` : record.value;
 }
 
-/** The records of a domain (names relative to `domain`), each with its type, purpose and status at the last check. */
+/**
+ * The records of a domain (names relative to `domain`), each with its type, purpose and status at the
+ * last check. On a phone each record is one cell, its name and value stacked, so neither is squeezed.
+ */
 export function RecordsTable(props: { records: readonly DnsRecord[]; domain: string; caption: string }) {
+  if (props.records.length === 0) return <p class="empty">No records.</p>;
   return (
-    <Table<DnsRecord>
-      caption={props.caption}
-      rowKey={(r) => r.id}
-      rows={props.records}
-      empty="No records."
-      columns={[
-        { title: 'Type', cell: (r) => <code>{r.record_type}</code> },
-        {
-          title: 'Name',
-          cell: (r) => (
-            <div class="record-cell">
-              <code class="record-text">{fullName(r.name, props.domain)}</code>
-              <CopyButton text={fullName(r.name, props.domain)} label="Copy name" />
-            </div>
-          ),
-        },
-        {
-          title: 'Value',
-          cell: (r) => (
-            <div class="record-cell">
-              <code class="record-text">{valueOf(r)}</code>
-              <CopyButton text={valueOf(r)} label="Copy value" />
-            </div>
-          ),
-        },
-        { title: 'Purpose', wide: true, cell: (r) => PURPOSES[r.purpose] ?? r.purpose },
-        { title: 'Status', cell: (r) => <Badge value={r.status} tone={r.status === 'mismatch' ? 'bad' : r.status === 'propagating' ? 'warn' : undefined} /> },
-        { title: 'Checked', wide: true, cell: (r) => formatInstant(r.last_checked_at) },
-      ]}
-    />
+    <div class="table-wrap">
+      <table class="records">
+        <caption class="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col" class="wide">Type</th>
+            <th scope="col" class="wide">Name</th>
+            <th scope="col" class="wide">Value</th>
+            <th scope="col" class="wide">Purpose</th>
+            <th scope="col" class="wide">Status</th>
+            <th scope="col" class="wide">Checked</th>
+            <th scope="col" class="narrow">Record</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.records.map((r) => {
+            const name = fullName(r.name, props.domain);
+            const value = valueOf(r);
+            const status = <Badge value={r.status} tone={r.status === 'mismatch' ? 'bad' : r.status === 'propagating' ? 'warn' : undefined} />;
+            return (
+              <tr key={r.id}>
+                <td class="wide">
+                  <code class="record-type">{r.record_type}</code>
+                </td>
+                <td class="wide">
+                  <Copyable text={name} label="Copy name" />
+                </td>
+                <td class="wide">
+                  <Copyable text={value} label="Copy value" />
+                </td>
+                <td class="wide">{PURPOSES[r.purpose] ?? r.purpose}</td>
+                <td class="wide">{status}</td>
+                <td class="wide">{formatInstant(r.last_checked_at)}</td>
+                <td class="narrow">
+                  <div class="record-head">
+                    <code class="record-type">{r.record_type}</code> {status} <span class="muted">{PURPOSES[r.purpose] ?? r.purpose}</span>
+                  </div>
+                  <p class="record-label">Name</p>
+                  <Copyable text={name} label="Copy name" />
+                  <p class="record-label">Value</p>
+                  <Copyable text={value} label="Copy value" />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Copyable(props: { text: string; label: string }) {
+  return (
+    <div class="record-cell">
+      <code class="record-text">{props.text}</code>
+      <CopyButton text={props.text} label={props.label} />
+    </div>
   );
 }

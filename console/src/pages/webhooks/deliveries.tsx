@@ -73,7 +73,7 @@ export function Deliveries(props: { route: Route; session: ProjectSession }) {
   return (
     <Card title="Recent deliveries">
       <p class="muted card-intro">Every attempt of the last 3 days, newest first{props.session.mode === 'test' ? ' (this project\'s, live and dev slots alike)' : ''}.</p>
-      <form class="filters" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+      <form class="filters compact" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
         <Field label="Outcome" id="delivery-outcome">
           <select id="delivery-outcome" value={outcome} onChange={(e) => replaceQuery({ outcome: e.currentTarget.value })}>
             <option value="">Every attempt</option>
@@ -105,7 +105,7 @@ export function Deliveries(props: { route: Route; session: ProjectSession }) {
                   {d.activity_id ? (
                     <>
                       {' '}
-                      <a class="wide-link" href={href(['activity', d.activity_id])}>
+                      <a href={href(['activity', d.activity_id])} aria-label={`The mail of this ${d.event}`}>
                         mail
                       </a>
                     </>
@@ -154,8 +154,8 @@ function Answer(props: { d: Delivery }) {
   const { d } = props;
   return (
     <div class="answer">
-      {d.error ? <span>{d.error}</span> : null}
-      <span class="muted"> {d.duration_ms} ms</span>
+      {d.error ? <span class="answer-error">{d.error}</span> : null}
+      <span class="muted answer-time">{d.duration_ms} ms</span>
       {d.response_excerpt ? (
         <details>
           <summary>Body</summary>
