@@ -1,5 +1,5 @@
 /** The project's webhook URLs: per slot (live, dev) and per custom environment, read and changed through /v1/project. */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { Button, Card, ErrorNote, Field, Loading, Notice } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
 import type { ProjectSession } from '../../lib/session';
@@ -45,7 +45,6 @@ function UrlsForm(props: { project: Project; readOnly: boolean }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
   const [done, setDone] = useState(false);
-  useEffect(() => setDone(false), [urls, envs]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -63,7 +62,6 @@ function UrlsForm(props: { project: Project; readOnly: boolean }) {
       }
       const answer = await unwrap(api.PATCH('/v1/project', { body: body as never }));
       setSaved(answer.project);
-      setEnvs(rowsOf(answer.project.inbound_webhook_environments));
       setDone(true);
     } catch (e) {
       setError(e as Error);
@@ -72,7 +70,10 @@ function UrlsForm(props: { project: Project; readOnly: boolean }) {
     }
   };
 
-  const setEnv = (key: number, change: Partial<EnvRow>) => setEnvs((rows) => rows.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  const setEnv = (key: number, change: Partial<EnvRow>) => {
+    setDone(false);
+    setEnvs((rows) => rows.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  };
   return (
     <form onSubmit={submit} aria-label="Webhook URLs">
       {props.readOnly ? (
@@ -92,7 +93,11 @@ function UrlsForm(props: { project: Project; readOnly: boolean }) {
               readOnly={props.readOnly}
               value={urls[f]}
               aria-describedby={`webhook-${f}-hint`}
-              onInput={(e) => setUrls((u) => ({ ...u, [f]: e.currentTarget.value }))}
+              onInput={(e) => {
+                const value = e.currentTarget.value;
+                setDone(false);
+                setUrls((u) => ({ ...u, [f]: value }));
+              }}
             />
           </Field>
         ))}
