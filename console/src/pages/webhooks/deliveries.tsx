@@ -96,12 +96,13 @@ export function Deliveries(props: { route: Route; session: ProjectSession }) {
           rows={rows}
           empty={outcome === 'failed' ? 'No failed attempt in the last 3 days.' : 'No delivery in the last 3 days.'}
           columns={[
-            { title: 'Time', cell: (d) => formatInstant(d.attempted_at) },
+            { title: 'Time', wide: true, cell: (d) => formatInstant(d.attempted_at) },
             {
               title: 'Event',
               cell: (d) => (
                 <>
-                  <code>{d.event}</code>
+                  <span class="phone-only muted small-note">{formatInstant(d.attempted_at)}</span>
+                  <code class="event-name">{d.event}</code>
                   {d.activity_id ? (
                     <>
                       {' '}
@@ -114,8 +115,16 @@ export function Deliveries(props: { route: Route; session: ProjectSession }) {
                 </>
               ),
             },
-            { title: 'Outcome', cell: (d) => <Badge value={d.outcome} tone={d.outcome === 'succeeded' ? 'good' : 'bad'} /> },
-            { title: 'Status', cell: (d) => (d.status === null ? '—' : String(d.status)) },
+            {
+              title: 'Outcome',
+              cell: (d) => (
+                <>
+                  <Badge value={d.outcome} tone={d.outcome === 'succeeded' ? 'good' : 'bad'} />
+                  <span class="phone-only small-note">{d.status === null ? (d.error ?? '') : `HTTP ${d.status}`}</span>
+                </>
+              ),
+            },
+            { title: 'Status', wide: true, cell: (d) => (d.status === null ? '—' : String(d.status)) },
             { title: 'Attempt', wide: true, cell: (d) => `${d.attempt} of ${d.max_attempts}` },
             { title: 'Answer', wide: true, cell: (d) => <Answer d={d} /> },
             { title: 'URL', wide: true, cell: (d) => <span class="mono url-text">{d.url} ({d.slot})</span> },
