@@ -2,7 +2,10 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
-import { AppError, badRequest, payloadTooLarge } from '../errors';
+import { AppError, badRequest, payloadTooLarge, unauthorized } from '../errors';
+import { CONSOLE_HEADER, SESSION_MESSAGES } from '../auth/console-session';
+import { callerOfSession } from '../auth/console-session-auth';
+import { sessionTokenOf } from '../auth/console-session-cookie';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
@@ -29,6 +32,7 @@ const normalize = (served: readonly ApiRoute[]): Middleware => ({
     const route = served.find((r) => r.key === request.event.routeKey);
     request.context.api = {
       auth: route?.auth ?? 'project',
+      jsonBody: route?.auth !== 'public' || route.body !== undefined,
       idempotency: route?.idempotency,
       headers: Object.fromEntries(Object.entries(request.event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     };
@@ -53,7 +57,8 @@ const jsonBody: Middleware = {
     }
     const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     // Public routes (token pages) take any body as raw text: RFC 8058 one-click posts are form-encoded.
-    if (request.context.api.auth === 'public') return void (request.context.api.body = text);
+    // A public route that declares a body schema (the console's sign-in) takes JSON like the rest.
+    if (request.context.api.auth === 'public' && !request.context.api.jsonBody) return void (request.context.api.body = text);
     const type = request.context.api.headers['content-type'] ?? '';
     if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) throw badRequest('Content-Type must be application/json');
     try {
@@ -79,9 +84,16 @@ export const MAX_BODY_DEPTH = 64;
 const authenticate: Middleware = {
   before: async (request) => {
     const { auth, headers } = request.context.api;
+    if (auth === 'public') return;
     const { db, clock } = services();
-    if (auth === 'project') request.context.api.caller = await authenticateProject(db, clock, headers.authorization);
-    else if (auth === 'partner') request.context.api.caller = await authenticatePartner(db, headers.authorization);
+    // The console's session cookie stands in for a key only when no Authorization header is given,
+    // and only on a request that carries the console's header (shared/console/console-session.ts).
+    const token = headers.authorization === undefined ? sessionTokenOf(request.event.cookies, headers.cookie) : undefined;
+    if (token !== undefined) {
+      if (headers[CONSOLE_HEADER] !== '1') throw unauthorized(SESSION_MESSAGES.header);
+      request.context.api.caller = await callerOfSession(db, clock, auth, token);
+    } else if (auth === 'project') request.context.api.caller = await authenticateProject(db, clock, headers.authorization);
+    else request.context.api.caller = await authenticatePartner(db, headers.authorization);
   },
 };
 
@@ -127,6 +139,7 @@ export function apiHandler(group: EndpointGroup, served: readonly ApiRoute[]) {
         query: route.query ? parseRequest(route.query, event.queryStringParameters ?? {}, route.refuse) : (event.queryStringParameters ?? {}),
         params: (event.pathParameters ?? {}) as Record<string, string>,
         headers: context.api.headers,
+        cookies: event.cookies,
         caller: context.api.caller,
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
         domainName: event.requestContext?.domainName,
@@ -137,9 +150,10 @@ export function apiHandler(group: EndpointGroup, served: readonly ApiRoute[]) {
 
 /** The Lambda result of a route's answer. */
 function toResult(result: ApiResult): Result {
+  const cookies = result.cookies?.length ? { cookies: [...result.cookies] } : {};
   // A binary body (the tracking pixel) goes out base64-encoded, with the route's own content type.
-  if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true };
+  if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true, ...cookies };
   // A route may answer an HTML page (public pages) or a CSV report: a string body with a text/html or text/csv type goes out as is.
   const text = typeof result.body === 'string' && /^text\/(html|csv)\b/i.test(result.headers?.['content-type'] ?? '');
-  return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: text ? (result.body as string) : JSON.stringify(result.body) };
+  return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: text ? (result.body as string) : JSON.stringify(result.body), ...cookies };
 }
