@@ -187,7 +187,7 @@ describe('Webhooks: a URL, a failed delivery redelivered, the secret rotated', (
       const failedRow = table.getByRole('row').nth(1);
       await failedRow.getByText('failed').waitFor();
       await failedRow.getByRole('cell', { name: '500', exact: true }).waitFor();
-      await failedRow.getByText('HTTP 500').waitFor();
+      await failedRow.locator('.answer-error', { hasText: 'HTTP 500' }).waitFor();
       const failed = receiver.posts[0];
       expect(failed.status).toBe(500);
 
