@@ -1,7 +1,7 @@
 /** Webhooks: the project's URLs per slot and environment, the signing secret, and the recent deliveries. */
 import { PageHeader } from '../components/ui';
 import type { ProjectPageProps } from './page';
-import { Deliveries } from './webhooks/deliveries';
+import { Deliveries, FailedForGood } from './webhooks/deliveries';
 import { SigningSecret } from './webhooks/signing-secret';
 import { WebhookUrls } from './webhooks/webhook-urls';
 
@@ -13,6 +13,7 @@ export function Webhooks(props: ProjectPageProps) {
       <WebhookUrls session={props.session} />
       <SigningSecret session={props.session} />
       <Deliveries route={props.route} session={props.session} />
+      <FailedForGood route={props.route} />
     </>
   );
 }

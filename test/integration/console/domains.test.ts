@@ -201,6 +201,25 @@ describe('Webhooks: a URL, a failed delivery redelivered, the secret rotated', (
     }
   }, 60_000);
 
+  test('a test key sees the URLs read-only (live configuration) and reads the dev slot\'s own secret', async () => {
+    const tab = await openConsole(browser, cloud, { apiKey: cloud.seed.test_key, hash: '#/webhooks' });
+    try {
+      const { page } = tab;
+      await page.getByRole('status').filter({ hasText: 'only the live key can change them' }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Live URL' }).getAttribute('readonly')).not.toBeNull();
+      expect(await page.getByRole('button', { name: 'Save URLs' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Reveal' }).click();
+      await page.getByRole('button', { name: 'Hide' }).waitFor();
+      const dev = (await page.getByTestId('webhook-secret').textContent()) ?? '';
+      expect(dev).toBe(((await cloud.api('GET', '/v1/webhooks/secret', { key: cloud.seed.test_key })).body as { secret: string }).secret);
+      expect(dev).not.toBe(((await cloud.api('GET', '/v1/webhooks/secret')).body as { secret: string }).secret);
+      await page.getByRole('table', { name: 'Deliveries that failed for good' }).or(page.getByText('No delivery has failed for good.')).waitFor();
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
   test('Reveal shows the secret; Rotate asks first, then shows a different one, which the API now gives', async () => {
     const tab = await open('#/webhooks');
     try {

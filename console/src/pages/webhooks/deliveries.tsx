@@ -191,3 +191,50 @@ function RedeliveryNote(props: { watched: Watched; watching: boolean }) {
     </Notice>
   );
 }
+
+type Failure = Schemas['WebhookFailure'];
+
+/** Deliveries that failed for good (every attempt spent), newest first, one page at a time. */
+export function FailedForGood(props: { route: Route }) {
+  const query = props.route.query;
+  const page = Number(query.get('failed_page')) >= 1 ? Math.floor(Number(query.get('failed_page'))) : 1;
+  const cursor = query.get('failed_cursor') ?? undefined;
+  const list = useLoad(
+    () => unwrap(api.GET('/v1/webhooks/failures', { params: { query: { per_page: String(PER_PAGE), ...(cursor ? { cursor } : { page: String(page) }) } } })),
+    [page, cursor],
+  );
+  const rows = list.data?.data ?? [];
+  // The deliveries' own filter and page stay as they are.
+  const keep = Object.fromEntries([...query.entries()].filter(([k]) => k !== 'failed_page' && k !== 'failed_cursor'));
+  return (
+    <Card title="Failed for good">
+      <p class="muted card-intro">Deliveries whose every attempt failed. Redeliver one from its last attempt under Recent deliveries.</p>
+      <ErrorNote error={list.error} title="The failed deliveries could not be read" />
+      {list.loading && !list.data ? <Loading label="Loading failed deliveries…" /> : null}
+      {list.data ? (
+        <Table<Failure>
+          caption="Deliveries that failed for good"
+          rowKey={(f) => f.delivery_id}
+          rows={rows}
+          empty="No delivery has failed for good."
+          columns={[
+            { title: 'Failed', cell: (f) => formatInstant(f.failed_at) },
+            { title: 'Event', cell: (f) => <code class="event-name">{f.event}</code> },
+            { title: 'Last answer', cell: (f) => f.last_error ?? (f.last_status === null ? '—' : `HTTP ${f.last_status}`) },
+            { title: 'Attempts', wide: true, cell: (f) => String(f.attempts) },
+            { title: 'URL', wide: true, cell: (f) => <span class="mono url-text">{f.url} ({f.slot})</span> },
+            { title: 'Delivery', wide: true, cell: (f) => <span class="mono url-text">{f.delivery_id}</span> },
+          ]}
+        />
+      ) : null}
+      <DeepPager
+        label="Failed delivery pages"
+        info={list.data?.pagination}
+        shown={rows.length}
+        cursor={cursor}
+        onPage={(p) => replaceQuery({ ...keep, failed_page: String(p) })}
+        onCursor={(c) => replaceQuery({ ...keep, failed_cursor: c })}
+      />
+    </Card>
+  );
+}
