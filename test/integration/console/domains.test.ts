@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from '../support/test-cloud';
-import { checkAtBothWidths, launchBrowser, openConsole } from './support/console-browser';
+import { checkAtBothWidths, launchBrowser, openConsole, screenshot } from './support/console-browser';
 
 /** A webhook receiver on loopback: answers 500 to its first POST, then 200. */
 class Receiver {
@@ -88,6 +88,10 @@ describe('Domains: register a domain, publish its records locally and see it ver
       expect(await page.evaluate(clipboard)).toBe(`_amazonses.${domain}`);
       await page.getByRole('table', { name: 'Senders on this domain' }).getByText(`news@${domain}`).waitFor();
 
+      // The local DNS has no Domain Connect provider: the records are copied by hand.
+      await page.getByRole('button', { name: 'Check for one-click setup' }).click();
+      await page.getByRole('status').filter({ hasText: 'offers no one-click setup' }).waitFor();
+
       // Not published yet: still pending.
       await page.getByRole('button', { name: 'Verify now' }).click();
       await page.getByRole('status').filter({ hasText: 'Still pending' }).waitFor();
@@ -150,6 +154,8 @@ describe('Suppressions: add, search, remove', () => {
       expect((await cloud.api('GET', `/v1/suppressions/${encodeURIComponent(email)}`)).status).toBe(200);
 
       await table.getByRole('button', { name: `Remove ${email}` }).click();
+      await dialog.waitFor();
+      await screenshot(page, 'suppressions-remove-dialog');
       await dialog.getByRole('button', { name: 'Remove' }).click();
       await page.getByRole('status').filter({ hasText: `${email} was removed` }).waitFor();
       await page.getByText('No suppressed address matches.').waitFor();

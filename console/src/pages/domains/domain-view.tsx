@@ -77,6 +77,7 @@ export function DomainView(props: { domain: string; session: ProjectSession }) {
           <Card title="DNS records">
             <p class="muted card-intro">Publish each record at your DNS provider. Status is as of the last check; Verify now checks ownership, DKIM and the return path again.</p>
             <RecordsTable records={data.dns_records} domain={data.domain} caption={`DNS records of ${data.domain}`} />
+            {data.verification_status !== 'verified' ? <OneClickSetup domain={data.domain} /> : null}
           </Card>
           <HealthCard entry={healthEntry} loading={health.loading && !health.data} error={health.error} />
           <SubdomainCard kind="reply" view={data} onChanged={view.reload} />
@@ -261,5 +262,43 @@ function RecreateCard(props: { domain: string; onDone: () => void }) {
         <p>The current DKIM records stop working; you will publish new ones.</p>
       </ConfirmDialog>
     </Card>
+  );
+}
+
+/** Domain Connect: whether the DNS provider can create the records with one click (asked on demand: it looks the provider up). */
+function OneClickSetup(props: { domain: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  const [answer, setAnswer] = useState<Schemas['DomainConnect']>();
+  const check = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setAnswer(await unwrap(api.GET('/domains/{domain}/domain-connect', { params: { path: { domain: props.domain } } })));
+    } catch (e) {
+      setError(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="one-click">
+      <ErrorNote error={error} title="The DNS provider could not be asked" />
+      {answer?.supported && answer.apply_url ? (
+        <Notice kind="success">
+          {answer.provider_name ?? 'Your DNS provider'} can create these records for you:{' '}
+          <a href={answer.apply_url} target="_blank" rel="noopener noreferrer">
+            set them up in one click
+          </a>
+          .
+        </Notice>
+      ) : answer ? (
+        <Notice kind="info">Your DNS provider offers no one-click setup (Domain Connect): copy the records by hand.</Notice>
+      ) : (
+        <Button class="small" busy={busy} onClick={check}>
+          Check for one-click setup
+        </Button>
+      )}
+    </div>
   );
 }
