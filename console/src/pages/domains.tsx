@@ -6,5 +6,5 @@ import { DomainView } from './domains/domain-view';
 /** The Domains page: the list and the register form, or one domain when the route names it. */
 export function Domains(props: ProjectPageProps) {
   const domain = props.route.segments[1];
-  return domain ? <DomainView domain={domain} session={props.session} /> : <DomainList route={props.route} session={props.session} />;
+  return domain ? <DomainView domain={domain} session={props.session} registered={props.route.query.get('registered')} /> : <DomainList route={props.route} session={props.session} />;
 }

@@ -4,7 +4,7 @@ import { Table } from '../../components/table';
 import { Badge, Button, Card, Details, ErrorNote, Loading, Notice, PageHeader } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
-import { href, parseHash } from '../../lib/router';
+import { href } from '../../lib/router';
 import type { ProjectSession } from '../../lib/session';
 import { useLoad } from '../../lib/use-load';
 import { ConfirmDialog } from './confirm-dialog';
@@ -14,14 +14,14 @@ type View = Schemas['DomainView'];
 type Sender = Schemas['SenderProfile'];
 
 /** The view of `domain` (from the route); every read is of the stored state, Verify asks the provider now. */
-export function DomainView(props: { domain: string; session: ProjectSession }) {
+export function DomainView(props: { domain: string; session: ProjectSession; registered?: string | null }) {
   const domain = props.domain.toLowerCase();
   const view = useLoad(() => unwrap(api.GET('/domains/{domain}', { params: { path: { domain } } })), [domain]);
   const health = useLoad(() => unwrap(api.GET('/domains/health')), []);
   const [verifyBusy, setVerifyBusy] = useState(false);
   const [verifyError, setVerifyError] = useState<Error>();
   const [outcome, setOutcome] = useState<string>();
-  const registered = parseHash(location.hash).query.get('registered');
+  const registered = props.registered;
 
   const verify = async () => {
     setVerifyBusy(true);

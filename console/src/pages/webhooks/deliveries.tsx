@@ -21,6 +21,8 @@ interface Watched {
   readonly of: string;
   readonly since: number;
   readonly attempt?: Delivery;
+  /** Past WATCH_MS: the page stopped asking. */
+  readonly expired?: boolean;
 }
 
 /** The delivery log, newest first, with an outcome filter; each attempt's answer, and redeliver. */
@@ -57,9 +59,13 @@ export function Deliveries(props: { route: Route; session: ProjectSession }) {
 
   // The redelivery's own attempts are the newest entries of the log: the first page, unfiltered, shows them.
   const settled = watched?.attempt && (watched.attempt.outcome === 'succeeded' || watched.attempt.attempt >= watched.attempt.max_attempts);
-  const watching = Boolean(watched && !settled && Date.now() - watched.since < WATCH_MS);
+  const watching = Boolean(watched && !settled && !watched.expired);
   const tick = useCallback(async () => {
     if (!watched) return;
+    if (Date.now() - watched.since > WATCH_MS) {
+      setWatched({ ...watched, expired: true });
+      return;
+    }
     const latest = await unwrap(api.GET('/v1/webhooks/deliveries', { params: { query: { per_page: '50' } } })).catch(() => undefined);
     const attempt = latest?.data.find((d) => d.delivery_id === watched.deliveryId);
     if (attempt && attempt.id !== watched.attempt?.id) {
