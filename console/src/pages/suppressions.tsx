@@ -58,6 +58,7 @@ export function Suppressions(props: ProjectPageProps) {
   return (
     <>
       <PageHeader title="Suppressions" subtitle="Addresses this project does not send to: hard bounces, complaints, unsubscribes, and those added by hand." />
+      {props.session.mode === 'test' ? <Notice kind="info">The suppression list is the project's own: the test key sees and changes the same list as the live key.</Notice> : null}
       <AddSuppression onAdded={(text) => { setDone(text); list.reload(); }} />
       <Card title="Suppressed addresses">
         <SearchForm search={search} reason={reason} />

@@ -1,7 +1,7 @@
 /** The project's sending domains, one page at a time, with the form that registers one. */
 import { useState } from 'preact/hooks';
 import { Table } from '../../components/table';
-import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader } from '../../components/ui';
+import { Badge, Button, Card, ErrorNote, Field, Loading, Notice, PageHeader } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href, navigate, replaceQuery } from '../../lib/router';
@@ -29,6 +29,7 @@ export function DomainList(props: ProjectPageProps) {
   return (
     <>
       <PageHeader title="Domains" subtitle="The domains this project sends from, their DNS records and verification." />
+      {props.session.mode === 'test' ? <Notice kind="info">Domains are the project's own: the test key sees and registers the same domains as the live key.</Notice> : null}
       <RegisterDomain />
       <Card title="Sending domains">
         {health.data && health.data.summary.total > 0 ? (

@@ -1,11 +1,12 @@
 /** The project's webhook URLs: per slot (live, dev) and per custom environment, read and changed through /v1/project. */
 import { useState } from 'preact/hooks';
 import { Button, Card, ErrorNote, Field, Loading, Notice } from '../../components/ui';
-import { api, unwrap, type Schemas } from '../../lib/api';
+import { api, unwrap, type paths, type Schemas } from '../../lib/api';
 import type { ProjectSession } from '../../lib/session';
 import { useLoad } from '../../lib/use-load';
 
 type Project = Schemas['PartnerProject'];
+type ProjectPatch = NonNullable<paths['/v1/project']['patch']['requestBody']>['content']['application/json'];
 const SLOT_FIELDS = ['webhook_url', 'webhook_url_dev', 'inbound_webhook_url', 'inbound_webhook_url_dev'] as const;
 type SlotField = (typeof SLOT_FIELDS)[number];
 
@@ -52,7 +53,7 @@ function UrlsForm(props: { project: Project; readOnly: boolean }) {
     setError(undefined);
     try {
       // Only the changed fields are sent: the API changes what it is given, and an empty URL clears one.
-      const body: Record<string, unknown> = {};
+      const body: ProjectPatch = {};
       for (const f of SLOT_FIELDS) if (urls[f].trim() !== (saved[f] ?? '')) body[f] = urls[f].trim() || null;
       const nextEnvs = Object.fromEntries(envs.filter((r) => r.name.trim() || r.url.trim()).map((r) => [r.name.trim(), r.url.trim()]));
       if (JSON.stringify(nextEnvs) !== JSON.stringify(saved.inbound_webhook_environments)) body.inbound_webhook_environments = Object.keys(nextEnvs).length ? nextEnvs : null;
@@ -60,7 +61,7 @@ function UrlsForm(props: { project: Project; readOnly: boolean }) {
         setDone(true);
         return;
       }
-      const answer = await unwrap(api.PATCH('/v1/project', { body: body as never }));
+      const answer = await unwrap(api.PATCH('/v1/project', { body }));
       setSaved(answer.project);
       setDone(true);
     } catch (e) {
