@@ -180,6 +180,33 @@ describe('GET /domains/:domain/dns-records and /status', () => {
   });
 });
 
+describe('GET /domains/:domain (one domain as stored, for its page)', () => {
+  test('gives the identity, its records, its reply and tracking domains with their records, its state and its senders; 404 for a domain not in the project', async () => {
+    const domain = fresh();
+    const registered = (await register(domain)).body as Record<string, any>;
+    await cloud.api('POST', '/domains/reply', { body: { domain } });
+    const res = await cloud.api('GET', `/domains/${domain.toUpperCase()}`);
+    expect(res.status).toBe(200);
+    const body = res.body as Record<string, any>;
+    expect(body).toMatchObject({ success: true, domain, identity_id: registered.identity_id, verification_status: 'pending', can_send: false, send_ready: false, details: null, last_checked_at: null, tracking_domain: null });
+    expect(body.dns_records).toEqual(registered.dns_records);
+    expect(body.reply_domain).toMatchObject({ domain: `reply.${domain}`, status: 'pending', records: [expect.objectContaining({ record_type: 'MX', purpose: 'reply_mx' })] });
+    expect(body.senders).toEqual([expect.objectContaining({ id: registered.sender_profile_id, from_email: `hello@${domain}`, from_name: 'Acme', domain_authenticated: false })]);
+
+    await cloud.publishDns(domain);
+    await cloud.api('POST', `/domains/${domain}/verify`);
+    const after = (await cloud.api('GET', `/domains/${domain}`)).body as Record<string, any>;
+    expect(after).toMatchObject({ verification_status: 'verified', can_send: true, details: { dkim_verification: 'SUCCESS' } });
+    expect(after.senders[0]).toMatchObject({ domain_authenticated: true, can_send: true });
+    expect(after.last_checked_at).not.toBeNull();
+
+    expect((await cloud.api('GET', '/domains/unknown.example.org')).status).toBe(404);
+    expect((await cloud.api('GET', '/domains/not_a_domain')).status).toBe(400);
+    // The literal route still answers: /domains/health is no domain named "health".
+    expect((await cloud.api('GET', '/domains/health')).body).toHaveProperty('summary');
+  });
+});
+
 describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   test('verifies the domain: send_ready then verified, each once; SPF and DMARC wait for the sweep', async () => {
     await drainEvents(cloud);

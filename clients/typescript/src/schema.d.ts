@@ -636,6 +636,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sending domain
+         * @description Stored state only, no lookups: the identity and its records, its reply and tracking subdomains with their records, the provider's verdicts at the last check, and the project's senders on the domain. `POST /domains/{domain}/verify` checks again.
+         */
+        get: operations["getDomainsByDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner/projects": {
         parameters: {
             query?: never;
@@ -3001,6 +3021,42 @@ export interface components {
                     dkim_verification: string;
                 };
             };
+        };
+        /** @description One sending domain as stored (no lookups): its records, reply and tracking subdomains, state at the last check, and senders */
+        DomainView: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            sender_profile_id: string;
+            verification_token: string;
+            dkim_tokens: string[];
+            dns_records: components["schemas"]["DnsRecord"][];
+            reply_domain: components["schemas"]["ReplyDomain"] | null;
+            tracking_domain: components["schemas"]["TrackingDomain"] | null;
+            verification_url: string | null;
+            /** @description Whether the provider has enabled sending (`domain.send_ready` was emitted) */
+            send_ready: boolean;
+            details: components["schemas"]["DomainVerificationDetails"] | null;
+            last_checked_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description The project's sender addresses on this domain */
+            senders: components["schemas"]["SenderProfile"][];
         };
         /** @description The same subject within 60 minutes, or the same name and template within 24 hours while not finished: resend with `confirmDuplicate: true` to create it anyway */
         DuplicateCampaign: {
@@ -6652,6 +6708,7 @@ export interface operations {
                 page?: string;
                 per_page?: string;
                 reason?: string;
+                search?: string;
                 cursor?: string;
             };
             header?: never;
@@ -8158,6 +8215,73 @@ export interface operations {
             };
             /** @description The domain is verified (DOMAIN_VERIFIED); another project verified it (DOMAIN_TAKEN); its identity is not this project's own (IDENTITY_NOT_OWNED); or it changed meanwhile (DOMAIN_BUSY) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainsByDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain as last checked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainView"];
+                };
+            };
+            /** @description The path names no valid domain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

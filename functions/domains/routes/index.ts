@@ -3,6 +3,7 @@ import { domainConnect } from './domain-connect';
 import { domainDnsRecords } from './domain-dns-records';
 import { domainHealthRoute } from './domain-health';
 import { domainStatus } from './domain-status';
+import { getDomainRoute } from './get-domain';
 import { listDomainsRoute } from './list-domains';
 import { recreateDomainRoute } from './recreate-domain';
 import { registerDomainRoute } from './register-domain';
@@ -24,4 +25,5 @@ export const domainsRoutes = groupRoutes('domains', [
   domainStatus,
   domainConnect,
   recreateDomainRoute,
+  getDomainRoute,
 ]);
