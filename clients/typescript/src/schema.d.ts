@@ -2044,6 +2044,8 @@ export interface components {
                 from: string;
                 subject: string;
                 html_preview: string;
+                /** @description The plain-text part: the `text` given, rendered, or the text derived from the HTML as delivery does; cut like `html_preview` */
+                text_preview: string;
                 template_id: string | null;
                 variables_used: string[];
             };
