@@ -178,9 +178,9 @@ describe('Every view at 1280 and 390 pixels: no serious accessibility violation,
 
   test('templates list, template editor, campaigns list, campaign create, campaign view', async () => {
     await checkAtBothWidths('templates', at('#/templates', (p) => p.getByRole('link', { name: campaignTemplate.name }).waitFor()));
-    await checkAtBothWidths('template-editor', at(`#/templates/${campaignTemplate.id}`, (p) => p.getByTestId('preview-subject').waitFor()));
+    await checkAtBothWidths('template-editor', at(`#/templates/${campaignTemplate.id}`, (p) => p.frameLocator('iframe.mail-preview').getByText('Hello Ada, spring is here.').waitFor()));
     await checkAtBothWidths('campaigns', at('#/campaigns', (p) => p.getByRole('link', { name: `Spring ${tag}` }).waitFor()));
     await checkAtBothWidths('campaign-create', at('#/campaigns/new', (p) => p.getByRole('radio', { name: new RegExp(campaignTemplate.name) }).waitFor()));
-    await checkAtBothWidths('campaign-view', at(`#/campaigns/${campaignId}`, (p) => p.getByRole('link', { name: leads[0] }).waitFor()));
+    await checkAtBothWidths('campaign-view', at(`#/campaigns/${campaignId}`, (p) => Promise.all([p.getByRole('link', { name: leads[0] }).waitFor(), p.getByText('No recipient was left out.').waitFor()])));
   });
 });
