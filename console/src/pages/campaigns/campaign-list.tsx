@@ -38,7 +38,7 @@ export function CampaignList(props: { route: Route }) {
           </a>
         }
       />
-      <div class="filters">
+      <div class="filters compact">
         <Field label="Status" id="campaign-status">
           <select id="campaign-status" value={status} onChange={(e) => replaceQuery({ status: e.currentTarget.value || undefined })}>
             <option value="">Any status</option>

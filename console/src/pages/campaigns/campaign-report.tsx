@@ -48,7 +48,7 @@ function Outcomes(props: { id: string; progress: number; status: string }) {
   const rows: readonly Schemas['CampaignRecipientOutcome'][] = list.data?.recipients ?? [];
   return (
     <Card title="Recipients">
-      <div class="filters">
+      <div class="filters compact">
         <Field label="Outcome" id="outcome-status">
           <select
             id="outcome-status"

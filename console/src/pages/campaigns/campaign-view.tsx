@@ -94,6 +94,7 @@ export function CampaignView(props: { id: string; route: Route }) {
           </>
         }
       />
+      <ErrorNote error={read.error} title="The campaign could not be read again" />
       <ErrorNote error={actionError} title="Refused" />
       {done ? <Notice kind="success">{done}</Notice> : null}
 

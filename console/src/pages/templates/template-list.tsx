@@ -41,7 +41,7 @@ export function TemplateList(props: { route: Route }) {
           </a>
         }
       />
-      <form class="filters search-form" role="search" aria-label="Templates" onSubmit={onSearch}>
+      <form class="filters compact" role="search" aria-label="Templates" onSubmit={onSearch}>
         <Field label="Name contains" id="template-search">
           <input id="template-search" type="search" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
         </Field>
