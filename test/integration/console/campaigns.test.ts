@@ -22,6 +22,7 @@ const leads = ['ada', 'grace', 'alan'].map((n) => `${n}-${tag}@example.com`);
 let campaignTemplate: { id: string; name: string };
 let usedTemplate: { id: string; name: string };
 let campaignId: string;
+let autumnId: string;
 /** The tab the campaign was created in, left open on its view while the template tests run. */
 let flowPage: Page;
 const tabs: ConsoleTab[] = [];
@@ -68,7 +69,8 @@ beforeAll(async () => {
   const used = await call('POST', '/v1/templates', { name: `Autumn news ${tag}`, subject: 'Autumn', html: '<p>Autumn</p>' }, 201);
   usedTemplate = { id: used.data.id, name: used.data.name };
   const nextMonth = new Date(Date.now() + 30 * 86_400_000).toISOString();
-  await call('POST', '/v1/campaigns', { name: `Autumn ${tag}`, templateId: usedTemplate.id, senderProfileId: senderId, segmentId, scheduledFor: nextMonth }, 200);
+  const autumn = await call('POST', '/v1/campaigns', { name: `Autumn ${tag}`, templateId: usedTemplate.id, senderProfileId: senderId, segmentId, scheduledFor: nextMonth }, 200);
+  autumnId = autumn.campaign.id as string;
 }, CLOUD_TIMEOUT_MS + 60_000);
 
 afterAll(async () => {
@@ -154,6 +156,30 @@ describe('Templates: delete a template in use', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/Not deleted \(409\): Template is in use by 1 campaign\(s\).*TEMPLATE_IN_USE/);
     await call('GET', `/v1/templates/${usedTemplate.id}`, undefined, 200);
+  });
+});
+
+describe('Campaigns: pause, resume and cancel', () => {
+  test('a scheduled campaign pauses and resumes; cancel asks first, and a cancelled one offers no action', async () => {
+    const page = await open(`#/campaigns/${autumnId}`);
+    const badge = page.locator('.progress-line .badge');
+    await badge.filter({ hasText: 'pending' }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText('The campaign is now paused.').waitFor();
+    await badge.filter({ hasText: 'paused' }).waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByText('The campaign is now pending.').waitFor();
+
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this campaign?' });
+    await dialog.getByRole('button', { name: 'Keep it running' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await call('GET', `/v1/campaigns/${autumnId}`, undefined, 200)).campaign.status).toBe('pending');
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    await dialog.getByRole('button', { name: 'Cancel campaign' }).click();
+    await page.getByText('The campaign is now cancelled.').waitFor();
+    await badge.filter({ hasText: 'cancelled' }).waitFor();
+    expect(await page.getByRole('button', { name: /Pause|Resume|Cancel campaign/ }).count()).toBe(0);
   });
 });
 
