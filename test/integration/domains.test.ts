@@ -745,3 +745,24 @@ describe('GET /domains (the project\'s sending domains, newest first)', () => {
     expect(res.body).toEqual({ error: 'cursor is not valid for this list' });
   });
 });
+
+describe('GET /domains/senders (the project\'s senders, for a campaign\'s sender profile)', () => {
+  test('lists each sender with its id, address and whether it can send; another project\'s are not there', async () => {
+    const { db, clock } = services();
+    const own = await createProject(db, clock, { organizationId: 'org-sender-list', name: 'Sender list' });
+    const other = await createProject(db, clock, { organizationId: 'org-sender-list', name: 'Other senders' });
+    const verified = fresh();
+    const pending = fresh();
+    const reg = await registerAndPublish(verified, own.liveKey);
+    await cloud.api('POST', `/domains/${verified}/verify`, { key: own.liveKey });
+    await register(pending, own.liveKey);
+    await register(fresh(), other.liveKey);
+
+    const res = await cloud.api('GET', '/domains/senders', { key: own.liveKey });
+    expect(res.status).toBe(200);
+    const rows = Object.fromEntries((res.body.data as any[]).map((s) => [s.from_email, [s.can_send, s.domain_authenticated]]));
+    expect(rows).toEqual({ [`hello@${pending}`]: [false, false], [`hello@${verified}`]: [true, true] });
+    const sender = (res.body.data as any[]).find((s) => s.from_email === `hello@${verified}`);
+    expect(sender.id).toBe((reg.body as Record<string, unknown>).sender_profile_id);
+  });
+});

@@ -485,6 +485,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's senders
+         * @description Every sender profile of the project, each with its id (a campaign's `senderProfileId`), `sender_source` and whether it `can_send`. Not paged: a project has a handful.
+         */
+        get: operations["getDomainsSenders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/domains/reply": {
         parameters: {
             query?: never;
@@ -2132,6 +2152,8 @@ export interface components {
                 from: string;
                 subject: string;
                 html_preview: string;
+                /** @description The plain-text part: the `text` given, rendered, or the text derived from the HTML as delivery does; cut like `html_preview` */
+                text_preview: string;
                 template_id: string | null;
                 variables_used: string[];
             };
@@ -4312,6 +4334,12 @@ export interface components {
                 identity_id: string;
                 sender_email: string;
             };
+        };
+        /** @description The project's senders: the id a campaign names, the address, and whether it can send */
+        SenderList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["PartnerSender"][];
         };
         /** @description A sender address of the project and whether it can send */
         SenderProfile: {
@@ -7608,6 +7636,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainHealth"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainsSenders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The senders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SenderList"];
                 };
             };
             /** @description Invalid request: the first problem, in the order of part 7 */

@@ -5,6 +5,7 @@ import { domainHealthRoute } from './domain-health';
 import { domainStatus } from './domain-status';
 import { getDomainRoute } from './get-domain';
 import { listDomainsRoute } from './list-domains';
+import { listSendersRoute } from './list-senders';
 import { recreateDomainRoute } from './recreate-domain';
 import { registerDomainRoute } from './register-domain';
 import { registerReplyDomain } from './register-reply-domain';
@@ -17,6 +18,7 @@ export const domainsRoutes = groupRoutes('domains', [
   listDomainsRoute,
   registerDomainRoute,
   domainHealthRoute,
+  listSendersRoute,
   registerReplyDomain,
   registerTrackingDomain,
   verifyEmail,
