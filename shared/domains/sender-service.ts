@@ -5,7 +5,7 @@ import type { VerifyEmailInput } from './verify-email-request';
 import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import { nextSenderCheckAt } from './recheck-schedule';
-import { findSenderConfirmation, getSender, putSenderConfirmation, saveSender, sendersDueForCheck } from './sender-repository';
+import { findSenderConfirmation, getSender, listSenders, putSenderConfirmation, saveSender, sendersDueForCheck } from './sender-repository';
 import { CONFIRM_TOKEN, newConfirmationToken, sendSenderConfirmation } from './sender-confirmation';
 import { refuseDisabledProject } from '../projects/project-active';
 import { getProject } from '../projects/project-repository';
@@ -199,4 +199,9 @@ export async function recheckDueSenders(deps: Services): Promise<number> {
   const due = await sendersDueForCheck(deps.db, deps.clock.now().toISOString());
   for (const s of due) await checkSender(deps, s.project_id, s.from_email);
   return due.length;
+}
+
+/** The project's senders on one domain (a project has a handful: one small query, filtered here). */
+export async function sendersOnDomain(deps: Services, projectId: string, domain: string): Promise<SenderProfile[]> {
+  return (await listSenders(deps.db, projectId)).filter((s) => s.from_email.slice(s.from_email.lastIndexOf('@') + 1).toLowerCase() === domain);
 }

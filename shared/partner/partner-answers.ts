@@ -1,5 +1,6 @@
 /* The answers of the partner routes (4.13), as partner-projects.ts, partner-domains.ts and partner-senders.ts build them. */
 import * as z from '../zod';
+import { senderSchema } from '../domains/sender-answers';
 import { COUNTER_FIELDS } from '../stats/domain-stats';
 import { instantSchema, uuidSchema } from '../http/answer-fields';
 
@@ -63,19 +64,8 @@ export const partnerStepSkippedSchema = z
   .strictObject({ step: z.enum(['reply_domain', 'tracking_domain']), reason: z.string() })
   .check(z.meta({ id: 'PartnerStepSkipped', description: 'A reply or tracking domain that already existed and was left as it is' }));
 
-/** A sender as part 2 shows it. */
-export const partnerSenderSchema = z
-  .strictObject({
-    id: uuidSchema,
-    from_name: z.string(),
-    from_email: z.string(),
-    domain_authenticated: z.boolean(),
-    sender_source: z.enum(['manual', 'magic_link', 'auto-own-email', 'admin']),
-    can_send: z.boolean(),
-    email_verified: z.boolean(),
-    created_at: instantSchema,
-  })
-  .check(z.meta({ id: 'PartnerSender', description: 'A sender; `domain_authenticated` and `can_send` follow its domain (or, for `magic_link`, its confirmed mailbox)' }));
+/** A sender as part 2 shows it (defined with the domains' answers, which list senders too). */
+export const partnerSenderSchema = senderSchema;
 
 /** A project as part 2 shows it. */
 export const partnerProjectSchema = z

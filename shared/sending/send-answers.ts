@@ -39,7 +39,7 @@ const wouldSendSchema = z.strictObject({
   from: z.string(),
   subject: z.string(),
   html_preview: z.string(),
-  text_preview: z.string().check(z.meta({ description: 'The plain-text part: the `text` given, rendered, or the text derived from the HTML as delivery does; cut like `html_preview`' })),
+  text_preview: z.nullable(z.string()).check(z.meta({ description: 'The plain-text part given, rendered, cut like `html_preview`; null when none is given (delivery then derives one from the HTML)' })),
   template_id: z.nullable(z.string()),
   variables_used: z.array(z.string()),
 });

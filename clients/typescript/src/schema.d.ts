@@ -2152,8 +2152,8 @@ export interface components {
                 from: string;
                 subject: string;
                 html_preview: string;
-                /** @description The plain-text part: the `text` given, rendered, or the text derived from the HTML as delivery does; cut like `html_preview` */
-                text_preview: string;
+                /** @description The plain-text part given, rendered, cut like `html_preview`; null when none is given (delivery then derives one from the HTML) */
+                text_preview: string | null;
                 template_id: string | null;
                 variables_used: string[];
             };

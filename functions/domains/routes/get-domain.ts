@@ -1,11 +1,10 @@
 import { services } from '../../../shared/container';
 import { domainViewExample, domainViewSchema } from '../../../shared/domains/domain-answers';
 import { requireDomain } from '../../../shared/domains/domain-service';
-import { listSenders } from '../../../shared/domains/sender-repository';
+import { sendersOnDomain } from '../../../shared/domains/sender-service';
 import { presentSender } from '../../../shared/domains/sender-service';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
-import { domainOf } from '../../../shared/mail/addresses';
 import { identityView, pathDomain, projectOf, readDomains } from './identity-view';
 
 /** `GET /domains/{domain}`: one domain as stored, with everything its page shows (the console's domain view). */
@@ -29,8 +28,7 @@ export const getDomainRoute = defineRoute({
     const deps = services();
     const projectId = projectOf(request);
     const domain = await requireDomain(deps, projectId, pathDomain(request));
-    // A project has a handful of senders: reading them all to keep the domain's is one small query.
-    const senders = (await listSenders(deps.db, projectId)).filter((s) => domainOf(s.from_email) === domain.domain);
+    const senders = await sendersOnDomain(deps, projectId, domain.domain);
     return {
       status: 200,
       body: {

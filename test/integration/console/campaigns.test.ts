@@ -109,7 +109,8 @@ describe('Templates: create and edit with a live preview from the dry run', () =
     await page.getByLabel('HTML').fill('<p>Hi {{name}}, welcome aboard.</p>');
     const subject = page.getByTestId('preview-subject');
     await eventually(() => subject.textContent(), 'Welcome, Ada');
-    await eventually(() => page.getByTestId('preview-text').textContent(), 'Hi Ada, welcome aboard.');
+    await eventually(() => page.locator('iframe.mail-preview').getAttribute('srcdoc'), '<p>Hi Ada, welcome aboard.</p>');
+    await eventually(() => page.getByTestId('preview-text').textContent(), 'No text part given: delivery derives one from the HTML.');
 
     await page.getByLabel('Variables (JSON object)').fill('{"name": "Grace"}');
     await eventually(() => subject.textContent(), 'Welcome, Grace');
@@ -129,7 +130,7 @@ describe('Templates: create and edit with a live preview from the dry run', () =
 
     // Edit: the preview changes with the HTML before anything is saved, then the save makes version 2.
     await page.getByLabel('HTML').fill('<p>Goodbye {{name}}.</p>');
-    await eventually(() => page.getByTestId('preview-text').textContent(), 'Goodbye Ada.');
+    await eventually(() => page.locator('iframe.mail-preview').getAttribute('srcdoc'), '<p>Goodbye Ada.</p>');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved: version 2.').waitFor();
     const stored = await call('GET', `/v1/templates/${id}`, undefined, 200);

@@ -15,7 +15,7 @@ const PREVIEW_ADDRESS = 'preview@example.com';
 interface Rendered {
   readonly subject: string;
   readonly html: string;
-  readonly text: string;
+  readonly text: string | null;
   readonly variablesUsed: readonly string[];
 }
 
@@ -98,7 +98,7 @@ export function TemplatePreview(props: { subject: string; html: string; variable
           <p class="hint">A variable without a sample value shows as its own {'{{placeholder}}'}.</p>
           <iframe class="mail-preview" sandbox="" srcdoc={rendered.html} title="Rendered HTML of the template" />
           <h3 class="preview-text-title">Text part</h3>
-          <pre class="preview-text" data-testid="preview-text">{rendered.text}</pre>
+          <pre class="preview-text" data-testid="preview-text">{rendered.text ?? 'No text part given: delivery derives one from the HTML.'}</pre>
         </>
       ) : null}
     </Card>
