@@ -384,3 +384,8 @@ export const domainExamples = {
     warning: 'This sender has no DKIM signature of its own domain; register the domain for authenticated sending',
   },
 } as const;
+
+/** The answer of `GET /v1/senders`. */
+export const senderListSchema = z
+  .strictObject({ success: z.literal(true), data: z.array(senderProfileSchema) })
+  .check(z.meta({ id: 'SenderList', description: 'Every sender address of the project, by address, and whether each can send now' }));

@@ -718,3 +718,42 @@ describe('GET /domains (the project\'s sending domains, newest first)', () => {
     expect(res.body).toEqual({ error: 'cursor is not valid for this list' });
   });
 });
+
+describe('GET /v1/senders (the project\'s senders, for a sender picker)', () => {
+  test('every sender of the project by address, with whether it can send; another project\'s are not listed', async () => {
+    const created = await createProject(services().db, services().clock, { organizationId: 'org-sender-list', name: 'Sender list' });
+    const verified = fresh('s');
+    const pending = fresh('s');
+    await registerAndPublish(verified, created.liveKey);
+    expect((await cloud.api('POST', `/domains/${verified}/verify`, { key: created.liveKey })).body.verification_status).toBe('verified');
+    await register(pending, created.liveKey, `news@${pending}`);
+
+    const res = await cloud.api('GET', '/v1/senders', { key: created.liveKey });
+    expect(res.status).toBe(200);
+    const data = res.body.data as Record<string, unknown>[];
+    expect(data.map((s) => [s.from_email, s.can_send, s.domain_authenticated])).toEqual(
+      [
+        [`hello@${verified}`, true, true],
+        [`news@${pending}`, false, false],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    expect(data[0]).toEqual({
+      id: expect.any(String),
+      from_name: 'Acme',
+      from_email: expect.any(String),
+      domain_authenticated: expect.any(Boolean),
+      sender_source: expect.any(String),
+      can_send: expect.any(Boolean),
+      email_verified: expect.any(Boolean),
+      created_at: expect.any(String),
+    });
+
+    const seeded = await cloud.api('GET', '/v1/senders', { key: cloud.seed.live_key });
+    expect((seeded.body.data as Record<string, unknown>[]).map((s) => s.from_email)).not.toContain(`hello@${verified}`);
+    expect((seeded.body.data as Record<string, unknown>[]).map((s) => s.from_email)).toContain(cloud.seed.sender_email);
+  });
+
+  test('401 without a key', async () => {
+    expect((await cloud.api('GET', '/v1/senders', { key: null })).status).toBe(401);
+  });
+});

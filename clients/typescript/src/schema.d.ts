@@ -274,7 +274,7 @@ export interface paths {
         };
         /**
          * Recent webhook delivery attempts
-         * @description Every attempt of every delivery of the last 3 days, newest attempt first, with its HTTP status or error, its duration and the start of the answer. Filter by `event` and `outcome`. Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. A filtered page reads at most ten entries per entry it skips or shows: it may come back short with a `next_cursor`, and its `total` is then an estimate.
+         * @description Every attempt of every delivery of the last 3 days, newest attempt first, with its HTTP status or error, its duration and the start of the answer. Filter by `event`, `outcome` and `activity_id` (the deliveries of one mail's events). Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. A filtered page reads at most ten entries per entry it skips or shows: it may come back short with a `next_cursor`, and its `total` is then an estimate.
          */
         get: operations["getV1WebhooksDeliveries"];
         put?: never;
@@ -630,6 +630,26 @@ export interface paths {
          * @description Deletes the SES identity and creates it anew: the DKIM records change and the domain goes back to pending.
          */
         post: operations["postDomainsByDomainRecreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's senders
+         * @description Every sender address of the project (registered with a domain, verified by mail, or added by the partner), ordered by address. `can_send` follows its domain, or for a sender verified by mail its confirmed mailbox. Any address of a domain that can send may be used as `sender_email`, listed here or not.
+         */
+        get: operations["getV1Senders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4127,6 +4147,12 @@ export interface components {
                 sender_email: string;
             };
         };
+        /** @description Every sender address of the project, by address, and whether each can send now */
+        SenderList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["SenderProfile"][];
+        };
         /** @description A sender address of the project and whether it can send */
         SenderProfile: {
             /**
@@ -6218,6 +6244,7 @@ export interface operations {
                 cursor?: string;
                 event?: string;
                 outcome?: string;
+                activity_id?: string;
             };
             header?: never;
             path?: never;
@@ -6239,7 +6266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An unknown `event` or `outcome`, a page parameter out of range, `page` with `cursor`, an offset past 1,000, or a cursor that is not this list's */
+            /** @description An unknown `event` or `outcome`, an `activity_id` that is not a uuid, a page parameter out of range, `page` with `cursor`, an offset past 1,000, or a cursor that is not this list's */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8028,6 +8055,62 @@ export interface operations {
             };
             /** @description The domain is verified (DOMAIN_VERIFIED); another project verified it (DOMAIN_TAKEN); its identity is not this project's own (IDENTITY_NOT_OWNED); or it changed meanwhile (DOMAIN_BUSY) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Senders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The senders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SenderList"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ import { domainDnsRecords } from './domain-dns-records';
 import { domainHealthRoute } from './domain-health';
 import { domainStatus } from './domain-status';
 import { listDomainsRoute } from './list-domains';
+import { listSendersRoute } from './list-senders';
 import { recreateDomainRoute } from './recreate-domain';
 import { registerDomainRoute } from './register-domain';
 import { registerReplyDomain } from './register-reply-domain';
@@ -24,4 +25,5 @@ export const domainsRoutes = groupRoutes('domains', [
   domainStatus,
   domainConnect,
   recreateDomainRoute,
+  listSendersRoute,
 ]);
