@@ -27,9 +27,15 @@ export interface PartnerCaller {
  */
 export async function authenticateProject(db: Db, clock: Clock, authorization: string | undefined): Promise<ProjectCaller> {
   const parsed = parseAuthorization(authorization, 'project');
-  const found = await findApiKeyCached(db, clock, parsed.hash);
+  if (parsed.kind.kind !== 'project') throw unauthorized(AUTH_MESSAGES.unknown);
+  return projectCallerOfHash(db, clock, parsed.hash, parsed.kind.mode);
+}
+
+/** The project of a stored key hash presented in `mode`; throws part 5's "Invalid API key" when there is none. */
+export async function projectCallerOfHash(db: Db, clock: Clock, hash: string, mode: KeyMode): Promise<ProjectCaller> {
+  const found = await findApiKeyCached(db, clock, hash);
   // The prefix must agree with the stored mode: a live secret presented as sk_test_ is not a test key.
-  if (!found || parsed.kind.kind !== 'project' || found.mode !== parsed.kind.mode) throw unauthorized(AUTH_MESSAGES.unknown);
+  if (!found || found.mode !== mode) throw unauthorized(AUTH_MESSAGES.unknown);
   const project = await getProjectCached(db, clock, found.project_id);
   if (!project) throw unauthorized(AUTH_MESSAGES.unknown);
   return { kind: 'project', mode: found.mode, project };
@@ -37,8 +43,12 @@ export async function authenticateProject(db: Db, clock: Clock, authorization: s
 
 /** Resolves a partner key to its organization; throws 401 otherwise. */
 export async function authenticatePartner(db: Db, authorization: string | undefined): Promise<PartnerCaller> {
-  const parsed = parseAuthorization(authorization, 'partner');
-  const found = await findPartnerKey(db, parsed.hash);
+  return partnerCallerOfHash(db, parseAuthorization(authorization, 'partner').hash);
+}
+
+/** The organization of a stored partner key hash; throws 401 when there is none. */
+export async function partnerCallerOfHash(db: Db, hash: string): Promise<PartnerCaller> {
+  const found = await findPartnerKey(db, hash);
   if (!found) throw unauthorized(AUTH_MESSAGES.unknown);
   return { kind: 'partner', organizationId: found.organization_id, keyId: found.key_id };
 }

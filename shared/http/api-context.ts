@@ -11,6 +11,8 @@ export type RouteIdempotency = NonNullable<RouteSpec<AuthKind, undefined, undefi
 export interface ApiContext extends Context {
   api: {
     auth: AuthKind;
+    /** The body is JSON (every keyed route, and public routes that declare a body schema). */
+    jsonBody: boolean;
     /** Lowercased header names. */
     headers: Record<string, string | undefined>;
     body?: unknown;

@@ -2,7 +2,10 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
-import { AppError, badRequest, payloadTooLarge } from '../errors';
+import { AppError, badRequest, payloadTooLarge, unauthorized } from '../errors';
+import { CONSOLE_HEADER, SESSION_MESSAGES } from '../console/console-session';
+import { callerOfSession } from '../console/session-auth';
+import { sessionTokenOf } from '../console/session-cookie';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
@@ -29,6 +32,7 @@ const normalize = (served: readonly ApiRoute[]): Middleware => ({
     const route = served.find((r) => r.key === request.event.routeKey);
     request.context.api = {
       auth: route?.auth ?? 'project',
+      jsonBody: route?.auth !== 'public' || route.body !== undefined,
       idempotency: route?.idempotency,
       headers: Object.fromEntries(Object.entries(request.event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     };
@@ -53,7 +57,8 @@ const jsonBody: Middleware = {
     }
     const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
     // Public routes (token pages) take any body as raw text: RFC 8058 one-click posts are form-encoded.
-    if (request.context.api.auth === 'public') return void (request.context.api.body = text);
+    // A public route that declares a body schema (the console's sign-in) takes JSON like the rest.
+    if (request.context.api.auth === 'public' && !request.context.api.jsonBody) return void (request.context.api.body = text);
     const type = request.context.api.headers['content-type'] ?? '';
     if (!/^application\/([\w.-]+\+)?json\b/i.test(type)) throw badRequest('Content-Type must be application/json');
     try {
@@ -79,9 +84,16 @@ export const MAX_BODY_DEPTH = 64;
 const authenticate: Middleware = {
   before: async (request) => {
     const { auth, headers } = request.context.api;
+    if (auth === 'public') return;
     const { db, clock } = services();
-    if (auth === 'project') request.context.api.caller = await authenticateProject(db, clock, headers.authorization);
-    else if (auth === 'partner') request.context.api.caller = await authenticatePartner(db, headers.authorization);
+    // The console's session cookie stands in for a key only when no Authorization header is given,
+    // and only on a request that carries the console's header (shared/console/console-session.ts).
+    const token = headers.authorization === undefined ? sessionTokenOf(request.event.cookies, headers.cookie) : undefined;
+    if (token !== undefined) {
+      if (headers[CONSOLE_HEADER] !== '1') throw unauthorized(SESSION_MESSAGES.header);
+      request.context.api.caller = await callerOfSession(db, clock, auth, token);
+    } else if (auth === 'project') request.context.api.caller = await authenticateProject(db, clock, headers.authorization);
+    else request.context.api.caller = await authenticatePartner(db, headers.authorization);
   },
 };
 

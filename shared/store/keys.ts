@@ -37,6 +37,7 @@
  * | Domain send counters per day         | STAT#<p>#<random shard of 8> | STAT#<domain>#<day> | UpdateItem ADD, Query all shards | 1 per worker batch and domain |
  * | Project counters per hour (GET /v1/stats) | PSTAT#<p>#<random shard of 8> | <live|test>#<YYYY-MM-DDTHH> | UpdateItem ADD, Query a range on all shards | 1 per worker batch, hour and mode |
  * | Project events out (webhook outbox)  | (SQS events queue)     |                    |                        | 0                       |
+ * | Console session (token hash -> key hash) | CONSOLESESSION#<sha256 token> | CONSOLESESSION | Put at sign-in, GetItem per console call, Delete at sign-out (TTL 8 h) | 1 per sign-in |
  * | Partner key record of an organization| ORG#<orgId>            | PKEY#<keyId>       | Put / Delete (revoke)  | 1 (rare)                |
  * | Client projects of an organization   | ORG#<orgId>            | PROJECT#<projectId>| Query begins_with      | 1 per project (in the creation transaction) |
  * | External key -> project (idempotency)| ORG#<orgId>            | EXTKEY#<key>       | conditional Put, Get   | 1 per project with a key |
@@ -118,6 +119,7 @@ export const organizationKey = (organizationId: string): ItemKey => ({ pk: `ORG#
 
 /** Key of the lookup item that maps a partner key's hash to its organization. */
 export const partnerKeyKey = (keyHash: string): ItemKey => ({ pk: `PARTNERKEY#${keyHash}`, sk: 'PARTNERKEY' });
+export const consoleSessionKey = (tokenHash: string): ItemKey => ({ pk: `CONSOLESESSION#${tokenHash}`, sk: 'CONSOLESESSION' });
 
 /** Key of a project. */
 export const projectKey = (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'PROJECT' });

@@ -47,14 +47,22 @@ export interface PageInfo {
   readonly per_page: number;
   readonly total?: number | null;
   readonly total_pages?: number | null;
+  /** Bounded lists (activity, templates...): `total` is a lower bound when this is true. */
+  readonly total_is_estimate?: boolean;
+  /** Bounded lists: the cursor of the next page (pass it back as `cursor`); null at the end. */
+  readonly next_cursor?: string | null;
 }
 
-/** Previous and next page buttons for a paged list; `onPage` loads the chosen page. */
-export function Pager(props: { info: PageInfo | undefined; shown: number; onPage: (page: number) => void; label?: string }) {
+/**
+ * Previous and next page buttons for a paged list; `onPage` loads the chosen page, with the
+ * answer's `next_cursor` when going forward on a bounded list (deep pages cost the API nothing more).
+ */
+export function Pager(props: { info: PageInfo | undefined; shown: number; onPage: (page: number, cursor?: string) => void; label?: string }) {
   const info = props.info;
   if (!info) return null;
-  const last = info.total_pages ?? (info.total !== undefined && info.total !== null ? Math.max(1, Math.ceil(info.total / info.per_page)) : undefined);
-  const hasNext = last !== undefined ? info.page < last : props.shown >= info.per_page;
+  const estimate = info.total_is_estimate === true;
+  const last = estimate ? undefined : (info.total_pages ?? (info.total !== undefined && info.total !== null ? Math.max(1, Math.ceil(info.total / info.per_page)) : undefined));
+  const hasNext = info.next_cursor !== undefined ? info.next_cursor !== null : last !== undefined ? info.page < last : props.shown >= info.per_page;
   return (
     <nav class="pager" aria-label={props.label ?? 'Pages'}>
       <button type="button" class="btn plain small" disabled={info.page <= 1} onClick={() => props.onPage(info.page - 1)}>
@@ -63,9 +71,9 @@ export function Pager(props: { info: PageInfo | undefined; shown: number; onPage
       <span>
         Page {info.page}
         {last !== undefined ? ` of ${last}` : ''}
-        {info.total !== undefined && info.total !== null ? ` · ${info.total} in all` : ''}
+        {info.total !== undefined && info.total !== null ? ` · ${estimate ? 'over ' : ''}${info.total} in all` : ''}
       </span>
-      <button type="button" class="btn plain small" disabled={!hasNext} onClick={() => props.onPage(info.page + 1)}>
+      <button type="button" class="btn plain small" disabled={!hasNext} onClick={() => props.onPage(info.page + 1, info.next_cursor ?? undefined)}>
         Next
       </button>
     </nav>

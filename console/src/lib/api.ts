@@ -48,8 +48,9 @@ export class ApiError extends Error {
 export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
   if (response.ok) return data as T;
-  const body = (error ?? {}) as { message?: unknown; error?: { message?: unknown; code?: unknown }; code?: unknown };
-  const message = typeof body.message === 'string' ? body.message : typeof body.error?.message === 'string' ? body.error.message : `${response.status} ${response.statusText}`;
-  const code = typeof body.code === 'string' ? body.code : typeof body.error?.code === 'string' ? body.error.code : undefined;
+  // Project routes answer {error: message, code?...}; partner routes add code and error_code.
+  const body = (error ?? {}) as { error?: unknown; message?: unknown; code?: unknown };
+  const message = typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : `${response.status} ${response.statusText}`;
+  const code = typeof body.code === 'string' ? body.code : undefined;
   throw new ApiError(response.status, message, code, error);
 }

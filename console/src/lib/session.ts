@@ -31,8 +31,8 @@ export async function currentSession(): Promise<Session | undefined> {
 /** Exchanges a key for a session cookie; throws the API's message when the key is refused. */
 export async function signIn(apiKey: string): Promise<Session> {
   const response = await fetch('/console/session', { method: 'POST', headers, credentials: 'same-origin', body: JSON.stringify({ api_key: apiKey }) });
-  const body = (await response.json().catch(() => ({}))) as { message?: string; error?: { message?: string } };
-  if (!response.ok) throw new Error(body.message ?? body.error?.message ?? `Sign-in failed (${response.status})`);
+  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) throw new Error(body.error ?? `Sign-in failed (${response.status})`);
   return body as unknown as Session;
 }
 

@@ -1,0 +1,28 @@
+/** Authenticating a console call by its session cookie instead of an Authorization header. */
+import { partnerCallerOfHash, projectCallerOfHash, type PartnerCaller, type ProjectCaller } from '../auth/authenticate';
+import { unauthorized } from '../errors';
+import type { Clock } from '../ports';
+import { AUTH_MESSAGES, PARTNER_AUTH_MESSAGES } from '../security/api-keys';
+import type { Db } from '../store/client';
+import { SESSION_MESSAGES, type ConsoleSession } from './console-session';
+import { findSession } from './session-repository';
+import { sessionTokenHash } from './session-cookie';
+
+/** The session of a token if it still holds (not signed out, not expired); else the console's 401. */
+export async function liveSession(db: Db, clock: Clock, token: string): Promise<ConsoleSession> {
+  const session = await findSession(db, sessionTokenHash(token));
+  // DynamoDB deletes expired items some time after their TTL: the expiry is checked here, to the second.
+  if (!session || Date.parse(session.expires_at) <= clock.now().getTime()) throw unauthorized(SESSION_MESSAGES.ended);
+  return session;
+}
+
+/**
+ * The caller a session stands for on a route of `auth`: the key it was made from, looked up as an
+ * Authorization header would be, so a rotated or revoked key ends the session at once. A project
+ * session cannot call partner routes, nor a partner session project routes.
+ */
+export async function callerOfSession(db: Db, clock: Clock, auth: 'project' | 'partner', token: string): Promise<ProjectCaller | PartnerCaller> {
+  const session = await liveSession(db, clock, token);
+  if (session.key_kind !== auth) throw unauthorized((auth === 'project' ? AUTH_MESSAGES : PARTNER_AUTH_MESSAGES).missing);
+  return session.key_kind === 'project' ? projectCallerOfHash(db, clock, session.key_hash, session.mode ?? 'live') : partnerCallerOfHash(db, session.key_hash);
+}
