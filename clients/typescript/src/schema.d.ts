@@ -1915,6 +1915,13 @@ export interface components {
             data: components["schemas"]["ActivityRecord"][];
             pagination: components["schemas"]["ActivityPagination"];
         };
+        /** @description A header of the mail: its name and its value as sent */
+        ActivityMailHeader: {
+            /** @example Reply-To */
+            name: string;
+            /** @example support@example.com */
+            value: string;
+        };
         /** @description Where the page stands in the list, and the cursor of the next one */
         ActivityPagination: {
             page: number;
@@ -1980,6 +1987,10 @@ export interface components {
             };
             /** @description Only with `include=html`; null when the HTML cannot be told (not sent yet, or not kept) */
             html_content?: string | null;
+            /** @description Only with `include=text`: the text part as sent (the one given, else the one derived from the HTML); null when the body is not kept (not written yet, or expired) */
+            text_content?: string | null;
+            /** @description Only with `include=headers`: From, To, Cc (when any), Reply-To (when set) and Subject as the API sent them; null when the body is not kept. Headers SES or the worker adds (Message-ID, Date, DKIM-Signature, List-Unsubscribe) are not kept */
+            headers?: components["schemas"]["ActivityMailHeader"][] | null;
             /** @description Only with `include=events` */
             events?: components["schemas"]["ActivityEvent"][];
         };
@@ -5808,7 +5819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The id is not a uuid, or include names something other than events and html */
+            /** @description The id is not a uuid, or include names something other than events, html, text and headers */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -18,7 +18,7 @@ const POLL_MS = 1500;
 
 /** The detail view of one mail, `#/activity/<id>`. */
 export function ActivityDetail({ id }: { id: string }) {
-  const record = useLoad(() => unwrap(api.GET('/v1/activity/{id}', { params: { path: { id }, query: { include: 'events,html' } } })), [id]);
+  const record = useLoad(() => unwrap(api.GET('/v1/activity/{id}', { params: { path: { id }, query: { include: 'events,html,text,headers' } } })), [id]);
   const activity = record.data?.data;
   const moving = activity ? MOVING.includes(activity.current_status) : false;
   usePoll(moving, POLL_MS, record.reload);
@@ -131,48 +131,45 @@ function Timeline({ activity }: { activity: Activity }) {
   );
 }
 
-/** The headers the record can tell; what it does not keep is said, not guessed. */
+/** The headers the API kept for the mail; what it does not keep is said, not guessed. */
 function HeadersView({ activity }: { activity: Activity }) {
-  const from = activity.sender_name ? `${activity.sender_name} <${activity.sender_email}>` : activity.sender_email;
-  const rows: [string, string][] = [
-    ['From', from],
-    ['To', activity.recipient_primary],
-    ['Subject', activity.subject],
-  ];
+  const headers = activity.headers;
+  if (!headers) return <p class="muted">The headers of this mail are not available: its body is not kept (not written yet, or past its retention).</p>;
   return (
     <>
       <dl class="headers">
-        {rows.map(([name, value]) => (
-          <div key={name}>
-            <dt>{name}:</dt>
-            <dd>{value}</dd>
+        {headers.map((h, i) => (
+          <div key={`${h.name}-${i}`}>
+            <dt>{h.name}:</dt>
+            <dd>{h.value}</dd>
           </div>
         ))}
       </dl>
-      <p class="muted small">
-        The API keeps these of the mail's headers. Other headers (Cc, Reply-To, List-Unsubscribe, your custom headers) are not kept with the record, so they are not shown here.
-      </p>
+      <p class="muted small">The headers the API set. Those SES and the sender add on the way (Message-ID, Date, DKIM-Signature, List-Unsubscribe) are not kept.</p>
     </>
   );
 }
 
-/** The HTML in an empty-sandbox frame (no script, no same origin, no forms, no navigation). */
+/** The HTML in an empty-sandbox frame (no script, no same origin, no forms, no navigation), and the text part. */
 function Content({ activity }: { activity: Activity }) {
   const html = activity.html_content;
-  if (html === null || html === undefined) {
-    return (
-      <p class="muted">
-        The HTML of this mail is not available: it is not sent yet, or it was not kept ({activity.is_test ? 'a test mail' : 'the body is kept for the retention period only'}).
-      </p>
-    );
-  }
+  const text = activity.text_content;
   return (
     <>
-      <iframe class="mail-preview" sandbox="" srcdoc={html} title={`HTML of the mail to ${activity.recipient_primary}`} />
-      <details class="source">
-        <summary>HTML source</summary>
-        <pre>{html}</pre>
-      </details>
+      <h3>HTML</h3>
+      {html === null || html === undefined ? (
+        <p class="muted">The HTML of this mail is not available: its body is not kept (not written yet, or past its retention).</p>
+      ) : (
+        <>
+          <iframe class="mail-preview" sandbox="" srcdoc={html} title={`HTML of the mail to ${activity.recipient_primary}`} />
+          <details class="source">
+            <summary>HTML source</summary>
+            <pre>{html}</pre>
+          </details>
+        </>
+      )}
+      <h3>Text part</h3>
+      {text === null || text === undefined ? <p class="muted">The text part of this mail is not available: its body is not kept.</p> : <pre class="text-part">{text}</pre>}
     </>
   );
 }
