@@ -71,7 +71,7 @@ export function SendTest({ session }: ProjectPageProps) {
         </Notice>
       ) : null}
       <ErrorNote error={error} title="The mail was not sent" />
-      <Card>
+      <Card class="send-card">
         <ErrorNote error={senders.error} title="The senders could not be loaded" />
         {senders.loading && !senders.data ? <Loading label="Loading the senders…" /> : null}
         {senders.data && usable.length === 0 ? (
@@ -99,10 +99,19 @@ export function SendTest({ session }: ProjectPageProps) {
             <ul>
               {SIMULATOR.map((s) => (
                 <li key={s.address}>
-                  <button type="button" class="btn plain small" aria-pressed={to.trim() === s.address} onClick={() => setTo(s.address)}>
+                  <button
+                    type="button"
+                    class="btn plain small"
+                    aria-pressed={to.trim() === s.address}
+                    aria-label={s.address}
+                    aria-describedby={`sim-${s.address.split('@')[0]}`}
+                    onClick={() => setTo(s.address)}
+                  >
                     {s.address.split('@')[0]}@
                   </button>
-                  <span class="muted small">{s.outcome}</span>
+                  <span class="muted small" id={`sim-${s.address.split('@')[0]}`}>
+                    {s.outcome}
+                  </span>
                 </li>
               ))}
             </ul>

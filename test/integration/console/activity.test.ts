@@ -46,7 +46,7 @@ describe('Send a test mail, and watch it in Activity', () => {
       const from = page.getByLabel('From');
       await page.locator('#send-from option', { hasText: cloud.seed.sender_email }).waitFor({ state: 'attached' });
       expect(await from.inputValue()).toBe(cloud.seed.sender_email);
-      await page.getByRole('group', { name: 'SES\'s mailbox simulator' }).getByRole('button', { name: 'success@' }).click();
+      await page.getByRole('group', { name: 'SES\'s mailbox simulator' }).getByRole('button', { name: SUCCESS }).click();
       expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(SUCCESS);
       await page.getByLabel('Subject').fill(`Console test ${run}`);
       await page.getByRole('button', { name: 'Send the test mail' }).click();

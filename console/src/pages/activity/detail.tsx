@@ -1,4 +1,5 @@
 /** One mail: its fields, its timeline, its HTML in a sandboxed frame, its headers and its webhook deliveries; polled until its status is final. */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { Badge, Button, Card, Details, ErrorNote, Loading, PageHeader } from '../../components/ui';
 import { Table, type Column } from '../../components/table';
@@ -57,20 +58,23 @@ function Loaded({ activity, moving }: { activity: Activity; moving: boolean }) {
             ['Recipient', activity.recipient_primary],
             ['From', activity.sender_name ? `${activity.sender_name} <${activity.sender_email}>` : activity.sender_email],
             ['Type', activity.email_type],
-            ['Environment', activity.environment],
             ['Created', formatInstant(activity.created_at)],
             ['Sent', formatInstant(activity.sent_at)],
             ['Delivered', formatInstant(activity.delivered_at)],
-            ['Bounced', formatInstant(activity.bounced_at)],
-            ['Complained', formatInstant(activity.complained_at)],
-            ['First opened', formatInstant(activity.opened_first_at)],
-            ['First clicked', formatInstant(activity.clicked_first_at)],
-            ['Campaign', activity.campaign_id ? <a href={href(['campaigns', activity.campaign_id])}>{activity.campaign_id}</a> : null],
-            ['Automation run', activity.automation_run_id],
-            ['Template', activity.template_id],
-            ['Batch', activity.batch_id],
-            ['Thread', activity.thread_id],
-            ['Source', activity.source],
+            // The rest only when the mail has them: most mails have none.
+            ...present([
+              ['Bounced', activity.bounced_at && formatInstant(activity.bounced_at)],
+              ['Complained', activity.complained_at && formatInstant(activity.complained_at)],
+              ['First opened', activity.opened_first_at && formatInstant(activity.opened_first_at)],
+              ['First clicked', activity.clicked_first_at && formatInstant(activity.clicked_first_at)],
+              ['Environment', activity.environment],
+              ['Campaign', activity.campaign_id && <a href={href(['campaigns', activity.campaign_id])}>{activity.campaign_id}</a>],
+              ['Automation run', activity.automation_run_id],
+              ['Template', activity.template_id && <a href={href(['templates', activity.template_id])}>{activity.template_id}</a>],
+              ['Batch', activity.batch_id],
+              ['Thread', activity.thread_id],
+              ['Source', activity.source],
+            ]),
           ]}
         />
         {activity.metadata ? (
@@ -94,6 +98,11 @@ function Loaded({ activity, moving }: { activity: Activity; moving: boolean }) {
       </Card>
     </>
   );
+}
+
+/** The items that have a value. */
+function present(items: readonly (readonly [string, ComponentChildren])[]): (readonly [string, ComponentChildren])[] {
+  return items.filter(([, value]) => value !== null && value !== undefined && value !== '');
 }
 
 /** What an event adds to its type: the bounce's kind, the complaint's, the link clicked, the client. */

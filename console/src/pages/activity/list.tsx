@@ -47,6 +47,9 @@ const columns: readonly Column<Activity>[] = [
       <div class="mail-cell">
         <a href={href(['activity', a.id])}>{a.recipient_primary}</a>
         <span class="muted small">{a.subject || '(no subject)'}</span>
+        <time class="muted small narrow-only" dateTime={a.created_at}>
+          {formatInstant(a.created_at)}
+        </time>
       </div>
     ),
   },
@@ -61,7 +64,7 @@ const columns: readonly Column<Activity>[] = [
   },
   { title: 'From', cell: (a) => a.sender_email, wide: true },
   { title: 'Type', cell: (a) => a.email_type, wide: true },
-  { title: 'Created', cell: (a) => <time dateTime={a.created_at}>{formatInstant(a.created_at)}</time> },
+  { title: 'Created', cell: (a) => <time dateTime={a.created_at}>{formatInstant(a.created_at)}</time>, wide: true },
 ];
 
 /** The list view of Activity. */
