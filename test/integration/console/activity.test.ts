@@ -5,12 +5,19 @@
  * test mail only. Data is set up through the API; only the flow under test goes through the UI.
  */
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from '../support/test-cloud';
 import { checkAtBothWidths, launchBrowser, openConsole } from './support/console-browser';
 
 let cloud: TestCloud;
 let browser: Browser;
+/** The project's webhook receiver: answers 200 to every POST, so that each mail's events show as deliveries. */
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+});
 /** A mark in every subject of this run, so that lists can be told apart from other files' mail. */
 const run = randomUUID().slice(0, 8);
 
@@ -27,13 +34,18 @@ async function sendAndSettle(key: string, overrides: Record<string, unknown>): P
 }
 
 beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   cloud = await startTestCloud();
+  const hook = await cloud.api('PATCH', '/v1/project', { body: { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` } });
+  expect(hook.status).toBe(200);
   browser = await launchBrowser();
 }, CLOUD_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
   await cloud?.stop();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
 });
 
 describe('Send a test mail, and watch it in Activity', () => {
@@ -63,6 +75,14 @@ describe('Send a test mail, and watch it in Activity', () => {
       await page.locator('.timeline li', { hasText: 'delivered' }).waitFor();
       expect(await page.locator('iframe.mail-preview').getAttribute('sandbox')).toBe('');
       await page.locator('.headers dd', { hasText: `Console test ${run}` }).waitFor();
+      // Its webhooks: the project's receiver got the mail's events (they may arrive just after the status).
+      const webhooks = page.getByRole('region', { name: 'Webhooks' });
+      const deliveryRow = webhooks.locator('tbody tr', { hasText: 'email.delivery' });
+      for (let i = 0; i < 20 && (await deliveryRow.count()) === 0; i++) {
+        await webhooks.getByRole('button', { name: 'Refresh' }).click();
+        await page.waitForTimeout(300);
+      }
+      await deliveryRow.locator('.badge', { hasText: 'succeeded' }).waitFor();
       expect(tab.errors).toEqual([]);
     } finally {
       await tab.close();

@@ -211,7 +211,12 @@ function Webhooks({ activityId, moving }: { activityId: string; moving: boolean 
   const next = list.data?.pagination.next_cursor;
   return (
     <>
-      <p class="muted small">Attempts of the last 3 days to post this mail's events to your webhook URLs, newest first.</p>
+      <div class="inline webhooks-head">
+        <p class="muted small">Attempts of the last 3 days to post this mail's events to your webhook URLs, newest first.</p>
+        <Button class="small" onClick={list.reload} busy={list.loading}>
+          Refresh
+        </Button>
+      </div>
       <ErrorNote error={list.error} title="The webhook deliveries could not be loaded" />
       {list.data ? (
         <>
