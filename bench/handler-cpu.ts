@@ -26,6 +26,7 @@ export const DRIVEN_FUNCTIONS = [
  * the handler. printed in the table and kept in bench/results.json as `cpu_note`.
  */
 export const INIT_ONLY_FUNCTIONS: Readonly<Record<string, string>> = {
+  console: 'serves the console\'s page and files and its sign-in: operator traffic, not per mail',
   domains: 'registers and checks domains through SES identities and DNS',
   pages: 'answers signed verification tokens of a domain being verified',
   links: 'answers signed unsubscribe and view tokens; the tracking figure stands for token checks',

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { buildSync } from 'esbuild';
 
 /** Where the built console lives, relative to the repository root. */
 export const CONSOLE_DIST = 'console/dist';
@@ -26,9 +26,10 @@ const ROOT = path.resolve(__dirname, '..');
 const SOURCES = path.join(ROOT, 'console/src');
 
 /** Builds the console into `outdir` (console/dist by default) and returns its manifest. */
-export async function buildConsole(outdir = path.join(ROOT, CONSOLE_DIST)): Promise<ConsoleManifest> {
+export function buildConsole(outdir = path.join(ROOT, CONSOLE_DIST)): ConsoleManifest {
   fs.mkdirSync(outdir, { recursive: true });
-  await build({
+  // Synchronous: the CDK app builds it while constructing the stack, which cannot await.
+  buildSync({
     entryPoints: { app: path.join(SOURCES, 'main.tsx') },
     outdir,
     bundle: true,
@@ -60,7 +61,7 @@ function newestSource(dir = SOURCES): number {
 }
 
 /** Builds the console unless console/dist is newer than every source (npm start, the tests, cdk synth). */
-export async function ensureConsoleBuilt(): Promise<ConsoleManifest> {
+export function ensureConsoleBuilt(): ConsoleManifest {
   const outdir = path.join(ROOT, CONSOLE_DIST);
   const manifestFile = path.join(outdir, 'manifest.json');
   const fresh = fs.existsSync(manifestFile) && CONSOLE_ASSETS.every((f) => fs.existsSync(path.join(outdir, f)))
@@ -69,11 +70,6 @@ export async function ensureConsoleBuilt(): Promise<ConsoleManifest> {
 }
 
 if (require.main === module) {
-  buildConsole().then(
-    (m) => console.log(`console built: app.js ${m.bytes.js} bytes, app.css ${m.bytes.css} bytes`),
-    (error) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
+  const m = buildConsole();
+  console.log(`console built: app.js ${m.bytes.js} bytes, app.css ${m.bytes.css} bytes`);
 }

@@ -9,6 +9,7 @@ import { batchesRoutes } from './batches/routes';
 import { campaignReportsRoutes } from './campaign-reports/routes';
 import { campaignsRoutes } from './campaigns/routes';
 import { docsRoutes } from './docs/routes';
+import { consoleRoutes } from './console/routes';
 import { domainsRoutes } from './domains/routes';
 import { eventsRoutes } from './events/routes';
 import { leadImportsRoutes } from './lead-imports/routes';
@@ -48,6 +49,7 @@ export const routeTable: readonly TableRoute[] = [
   campaignsRoutes,
   docsRoutes,
   campaignReportsRoutes,
+  consoleRoutes,
 ].flat();
 
 /** The route of a route key (`POST /v1/send-email`). */

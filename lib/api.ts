@@ -1,10 +1,11 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { ensureConsoleBuilt } from '../console/build';
 import { routeTable } from '../functions/route-table';
 import { endpointGroups, type EndpointGroup } from '../shared/routes';
 import { connect, groupAccess, type ServiceResources } from './access';
@@ -141,6 +142,10 @@ export class Api extends Construct {
       },
     });
     this.url = this.stage.url;
+
+    // The console group's bundle carries the built console (its `assets`): built here, before
+    // bundling copies it, unless this synth skips bundling (then nothing is copied).
+    if (Stack.of(this).bundlingRequired) ensureConsoleBuilt();
 
     const functions = {} as Record<EndpointGroup, ProjectFunction>;
     const integrations = {} as Record<EndpointGroup, HttpLambdaIntegration>;

@@ -152,6 +152,9 @@ export async function startApiServer(options: {
         const contentType = String(req.headers['content-type'] ?? '');
         const isText = raw.length === 0 || contentType === '' || TEXT_TYPES.test(contentType);
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : (v ?? '')]));
+        // Payload 2.0: API Gateway moves the Cookie header into `cookies`, one entry per cookie.
+        const cookies = headers.cookie ? headers.cookie.split(/;\s*/).filter(Boolean) : undefined;
+        delete headers.cookie;
         const query = Object.fromEntries(url.searchParams.entries());
         const context = lambdaContext(`local-${route.group}`);
         const event: APIGatewayProxyEventV2 = {
@@ -159,6 +162,7 @@ export async function startApiServer(options: {
           routeKey: route.key,
           rawPath: url.pathname,
           rawQueryString: url.search.replace(/^\?/, ''),
+          ...(cookies ? { cookies } : {}),
           headers,
           queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
           pathParameters: Object.keys(params).length > 0 ? params : undefined,
@@ -198,7 +202,8 @@ export async function startApiServer(options: {
             res.writeHead(500, { 'content-type': 'application/json' });
             return void res.end(JSON.stringify({ message: 'Answer breaks its contract', breach }));
           }
-          res.writeHead(result.statusCode ?? 200, result.headers as http.OutgoingHttpHeaders);
+          // Payload 2.0: the function's `cookies` become Set-Cookie headers, one each.
+          res.writeHead(result.statusCode ?? 200, { ...(result.headers as http.OutgoingHttpHeaders), ...(result.cookies?.length ? { 'set-cookie': result.cookies } : {}) });
           res.end(body);
         } catch (error) {
           // API Gateway's own answer when the function itself fails.

@@ -17,6 +17,7 @@ import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
 import { startS3 } from './emulators/s3';
 import { startSes } from './emulators/ses';
 import { startSqs } from './emulators/sqs';
+import { ensureConsoleBuilt } from '../console/build';
 import { onFreePort } from './free-port';
 import { provisionBucket, provisionQueues, provisionTable } from './provision';
 import { startQueuePollers } from './queue-pollers';
@@ -90,6 +91,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   // CloudWatch reads the workers' metrics from their logs; on a laptop they would be noise
   // (POWERTOOLS_METRICS_DISABLED=false npm start prints them).
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  // The console's page serves console/dist: built now if its sources changed since (a fraction of a second).
+  ensureConsoleBuilt();
   const dataDir = path.resolve(options.dataDir);
   const pidDir = path.join(dataDir, 'pids');
   const outboxDir = path.join(dataDir, 'outbox');

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
 Mailroom is running (started in ${((Date.now() - started) / 1000).toFixed(1)} s)
 
   API            ${cloud.baseUrl}
+  Console        ${cloud.baseUrl}/console        (sign in with the live key below)
   SES outbox     ${cloud.sesUrl}        (raw .eml files in ${cloud.outboxDir})
   Project        ${seed.project_id}
   Live key       ${seed.live_key}
@@ -36,6 +37,8 @@ Send a first mail:
   curl -s ${cloud.baseUrl}/v1/send-email \\
     -H "Authorization: Bearer ${seed.live_key}" -H "Content-Type: application/json" \\
     -d '{"recipient_email":"you@example.com","sender_email":"${seed.sender_email}","subject":"Hello","html_body":"<p>It works</p>"}'
+
+or open ${cloud.baseUrl}/console, sign in with the live key, and use "Send a test mail".
 
 Press Ctrl-C to stop.
 `);

@@ -3,9 +3,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
 import { AppError, badRequest, payloadTooLarge, unauthorized } from '../errors';
-import { CONSOLE_HEADER, SESSION_MESSAGES } from '../console/console-session';
-import { callerOfSession } from '../console/session-auth';
-import { sessionTokenOf } from '../console/session-cookie';
+import { CONSOLE_HEADER, SESSION_MESSAGES } from '../auth/console-session';
+import { callerOfSession } from '../auth/console-session-auth';
+import { sessionTokenOf } from '../auth/console-session-cookie';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
 import { logger } from '../logger';
@@ -139,6 +139,7 @@ export function apiHandler(group: EndpointGroup, served: readonly ApiRoute[]) {
         query: route.query ? parseRequest(route.query, event.queryStringParameters ?? {}, route.refuse) : (event.queryStringParameters ?? {}),
         params: (event.pathParameters ?? {}) as Record<string, string>,
         headers: context.api.headers,
+        cookies: event.cookies,
         caller: context.api.caller,
         requestId: context.awsRequestId ?? event.requestContext?.requestId ?? 'local',
         domainName: event.requestContext?.domainName,
@@ -149,9 +150,10 @@ export function apiHandler(group: EndpointGroup, served: readonly ApiRoute[]) {
 
 /** The Lambda result of a route's answer. */
 function toResult(result: ApiResult): Result {
+  const cookies = result.cookies?.length ? { cookies: [...result.cookies] } : {};
   // A binary body (the tracking pixel) goes out base64-encoded, with the route's own content type.
-  if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true };
+  if (Buffer.isBuffer(result.body)) return { statusCode: result.status, headers: { ...result.headers }, body: result.body.toString('base64'), isBase64Encoded: true, ...cookies };
   // A route may answer an HTML page (public pages) or a CSV report: a string body with a text/html or text/csv type goes out as is.
   const text = typeof result.body === 'string' && /^text\/(html|csv)\b/i.test(result.headers?.['content-type'] ?? '');
-  return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: text ? (result.body as string) : JSON.stringify(result.body) };
+  return { statusCode: result.status, headers: { ...JSON_HEADERS, ...result.headers }, body: text ? (result.body as string) : JSON.stringify(result.body), ...cookies };
 }

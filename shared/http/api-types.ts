@@ -21,6 +21,8 @@ export interface ApiResult {
   readonly status: number;
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Set-Cookie values (API Gateway's payload 2.0 carries them apart from the headers). */
+  readonly cookies?: readonly string[];
 }
 
 /** One route's implementation. */

@@ -38,6 +38,8 @@ export interface RouteRequest<A extends AuthKind, B, Q> {
   readonly params: Readonly<Record<string, string>>;
   /** Lowercased header names. */
   readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The request's cookies (`name=value` each), as API Gateway's payload 2.0 gives them apart from the headers. */
+  readonly cookies?: readonly string[];
   readonly caller: CallerOf<A>;
   readonly requestId: string;
   /** The domain the request reached, as API Gateway established it (never a caller's header). */

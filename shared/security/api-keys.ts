@@ -20,7 +20,7 @@ export const PARTNER_AUTH_MESSAGES = {
 } as const;
 
 /** Prefix to key kind. `sk_proj_` and `sk_live_` are the same live key written two ways. */
-const PREFIXES: Readonly<Record<string, KeyKind>> = {
+export const PREFIX_KINDS: Readonly<Record<string, KeyKind>> = {
   sk_proj_: { kind: 'project', mode: 'live' },
   sk_live_: { kind: 'project', mode: 'live' },
   sk_test_: { kind: 'project', mode: 'test' },
@@ -45,7 +45,7 @@ export function parseAuthorization(header: string | undefined, allowed: 'project
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   const shape = match ? KEY_SHAPE.exec(match[1]) : null;
   if (!shape) throw unauthorized(messages.missing);
-  const kind = PREFIXES[shape[1]];
+  const kind = PREFIX_KINDS[shape[1]];
   if (!kind || kind.kind !== allowed) throw unauthorized(messages.badPrefix);
   return { kind, hash: hashSecret(shape[2]) };
 }

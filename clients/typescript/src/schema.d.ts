@@ -1514,6 +1514,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console (web dashboard)
+         * @description The operator's dashboard: a page that calls this API with a session made from a project or partner key (`POST /console/session`).
+         */
+        get: operations["getConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/assets/app.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console's script
+         * @description Cached for a year when asked for with the build's hash (`?v=`, as the page asks), otherwise revalidated each time.
+         */
+        get: operations["getConsoleAssetsAppJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/assets/app.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console's stylesheet
+         * @description Cached for a year when asked for with the build's hash (`?v=`, as the page asks), otherwise revalidated each time.
+         */
+        get: operations["getConsoleAssetsAppCss"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The console's session
+         * @description Who the session cookie stands for; 401 when there is none, it expired or was ended, or its key was rotated or revoked.
+         */
+        get: operations["getConsoleSession"];
+        put?: never;
+        /**
+         * Sign in to the console
+         * @description Checks the key as its `Authorization` header would be checked, then sets a session cookie (`__Host-mailroom_console`: HttpOnly, Secure, SameSite=Strict, 8 hours) that stands for the key on this origin. The session keeps only the key's hash: rotating or revoking the key ends it. Calls made with the cookie must carry `X-Mailroom-Console: 1`, as this one must.
+         */
+        post: operations["postConsoleSession"];
+        /**
+         * Sign out of the console
+         * @description Deletes the session (its cookie no longer works anywhere) and clears the cookie. Signing out with no session answers 204 too.
+         */
+        delete: operations["deleteConsoleSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "email.send": {
@@ -2527,6 +2615,48 @@ export interface components {
             campaign: components["schemas"]["CampaignSummary"];
             metrics: components["schemas"]["CampaignMetrics"];
         };
+        /** @description A console session made from a partner key */
+        ConsolePartnerSession: {
+            /** @constant */
+            kind: "partner";
+            organization: {
+                id: string;
+                name: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the session ends (8 hours after sign-in); sign in again after
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expires_at: string;
+        };
+        /** @description A console session made from a project key */
+        ConsoleProjectSession: {
+            /** @constant */
+            kind: "project";
+            /**
+             * @description The key's mode: a test key's console sees test mail only
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            project: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                id: string;
+                name: string;
+                timezone: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the session ends (8 hours after sign-in); sign in again after
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            expires_at: string;
+        };
+        /** @description Who the console is signed in as, and until when */
+        ConsoleSession: components["schemas"]["ConsoleProjectSession"] | components["schemas"]["ConsolePartnerSession"];
         /** @description A custom event of a lead */
         CustomEvent: {
             /**
@@ -12352,6 +12482,230 @@ export interface operations {
             };
             /** @description Request body over 5 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console's page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsoleAssetsAppJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (gzip-encoded when the client accepts it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsoleAssetsAppCss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (gzip-encoded when the client accepts it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            /** @description No session, or it ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A project key (sk_live_, sk_proj_, sk_test_) or a partner key (sk_partner_) */
+                    api_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: who the session is, and the Set-Cookie header */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleSession"];
+                };
+            };
+            /** @description The body is not JSON, or lacks `api_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is unknown, of no known kind, or the request lacks the X-Mailroom-Console header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteConsoleSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request lacks the X-Mailroom-Console header */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,12 +1,12 @@
 /** Authenticating a console call by its session cookie instead of an Authorization header. */
-import { partnerCallerOfHash, projectCallerOfHash, type PartnerCaller, type ProjectCaller } from '../auth/authenticate';
+import { partnerCallerOfHash, projectCallerOfHash, type PartnerCaller, type ProjectCaller } from './authenticate';
 import { unauthorized } from '../errors';
 import type { Clock } from '../ports';
 import { AUTH_MESSAGES, PARTNER_AUTH_MESSAGES } from '../security/api-keys';
 import type { Db } from '../store/client';
 import { SESSION_MESSAGES, type ConsoleSession } from './console-session';
-import { findSession } from './session-repository';
-import { sessionTokenHash } from './session-cookie';
+import { findSession } from './console-session-repository';
+import { sessionTokenHash } from './console-session-cookie';
 
 /** The session of a token if it still holds (not signed out, not expired); else the console's 401. */
 export async function liveSession(db: Db, clock: Clock, token: string): Promise<ConsoleSession> {

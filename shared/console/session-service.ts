@@ -1,0 +1,64 @@
+/** Signing in to the console, reading the session, signing out. */
+import { getOrganization } from '../organizations/organization-repository';
+import { AUTH_MESSAGES, PREFIX_KINDS, parseAuthorization } from '../security/api-keys';
+import { badRequest, unauthorized } from '../errors';
+import type { Clock } from '../ports';
+import type { Db } from '../store/client';
+import { partnerCallerOfHash, projectCallerOfHash, type PartnerCaller, type ProjectCaller } from '../auth/authenticate';
+import { SESSION_SECONDS, type ConsoleSession } from '../auth/console-session';
+import type { ConsoleSessionAnswer } from './session-answers';
+import { deleteSession, putSession } from '../auth/console-session-repository';
+import { liveSession } from '../auth/console-session-auth';
+import { newSessionToken, sessionTokenHash } from '../auth/console-session-cookie';
+
+/** Which kind of key a text is, by its prefix; part 5's 401 when it is no key. */
+function keyKindOf(apiKey: string): 'project' | 'partner' {
+  const prefix = /^sk_[a-z]+_/.exec(apiKey)?.[0];
+  const kind = prefix ? PREFIX_KINDS[prefix] : undefined;
+  if (!kind) throw unauthorized(AUTH_MESSAGES.badPrefix);
+  return kind.kind;
+}
+
+/** The answer that says who a session is. */
+async function describe(db: Db, caller: ProjectCaller | PartnerCaller, expiresAt: string): Promise<ConsoleSessionAnswer> {
+  if (caller.kind === 'project') {
+    const { project } = caller;
+    return { kind: 'project', mode: caller.mode, project: { id: project.id, name: project.name, timezone: project.timezone ?? null }, expires_at: expiresAt };
+  }
+  const organization = await getOrganization(db, caller.organizationId);
+  return { kind: 'partner', organization: { id: caller.organizationId, name: organization?.name ?? null }, expires_at: expiresAt };
+}
+
+/**
+ * Checks a key as its Authorization header would be checked, then stores a session holding only
+ * the key's hash; answers the new token (for the cookie) and who it is.
+ */
+export async function signIn(db: Db, clock: Clock, apiKey: string): Promise<{ token: string; session: ConsoleSessionAnswer }> {
+  if (apiKey.trim() === '') throw badRequest('Missing required field: api_key');
+  const kind = keyKindOf(apiKey.trim());
+  const parsed = parseAuthorization(`Bearer ${apiKey.trim()}`, kind);
+  const caller = parsed.kind.kind === 'project' ? await projectCallerOfHash(db, clock, parsed.hash, parsed.kind.mode) : await partnerCallerOfHash(db, parsed.hash);
+  const now = clock.now();
+  const stored: ConsoleSession = {
+    key_hash: parsed.hash,
+    key_kind: caller.kind,
+    ...(caller.kind === 'project' ? { mode: caller.mode } : {}),
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SESSION_SECONDS * 1000).toISOString(),
+  };
+  const { token, hash } = newSessionToken();
+  await putSession(db, hash, stored);
+  return { token, session: await describe(db, caller, stored.expires_at) };
+}
+
+/** Who a session token stands for, or the console's 401 when it has ended or its key no longer works. */
+export async function readSession(db: Db, clock: Clock, token: string): Promise<ConsoleSessionAnswer> {
+  const session = await liveSession(db, clock, token);
+  const caller = session.key_kind === 'project' ? await projectCallerOfHash(db, clock, session.key_hash, session.mode ?? 'live') : await partnerCallerOfHash(db, session.key_hash);
+  return describe(db, caller, session.expires_at);
+}
+
+/** Ends a session wherever its cookie is (sign-out). */
+export async function signOut(db: Db, token: string): Promise<void> {
+  await deleteSession(db, sessionTokenHash(token));
+}
