@@ -6008,6 +6008,7 @@ export interface operations {
                 campaign_id?: string;
                 since?: string;
                 until?: string;
+                is_test?: string;
                 cursor?: string;
             };
             header?: never;
@@ -6025,7 +6026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityList"];
                 };
             };
-            /** @description A bad page, per_page, status or timestamp; since after until; an invalid sender_domain (INVALID_SENDER_DOMAIN, naming it); page and cursor together; a page deeper than 1,000 records; or a cursor this list did not give */
+            /** @description A bad page, per_page, status, is_test or timestamp; since after until; an invalid sender_domain (INVALID_SENDER_DOMAIN, naming it); page and cursor together; a page deeper than 1,000 records; or a cursor this list did not give */
             400: {
                 headers: {
                     [name: string]: unknown;

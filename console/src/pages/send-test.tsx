@@ -61,7 +61,7 @@ export function SendTest({ session }: ProjectPageProps) {
         title="Send a test mail"
         subtitle={
           session.mode === 'test'
-            ? 'Signed in with a test key: the mail is recorded as a test mail and never handed to SES.'
+            ? 'Signed in with the test key: the mail is sent like any other and flagged as a test mail, shown in this key\'s Activity and statistics only.'
             : 'Sent through SES like any mail of the project, and counted in its statistics.'
         }
       />

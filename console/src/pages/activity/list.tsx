@@ -79,10 +79,11 @@ export function ActivityList({ route, session }: { route: Route; session: Projec
   const cursor = route.query.get('cursor') ?? undefined;
   const list = useLoad(() => {
     // Offset pages reach 1,000 records deep; deeper pages are read by the cursor of the page before.
-    const query: Record<string, string> = { per_page: String(PER_PAGE), ...(cursor ? { cursor } : { page: String(page) }) };
+    // A key's console shows its own mode's mail: the spec's Live view hides test sends, and a test key sees test mail only.
+    const query: Record<string, string> = { per_page: String(PER_PAGE), is_test: String(session.mode === 'test'), ...(cursor ? { cursor } : { page: String(page) }) };
     for (const f of FILTERS) if (applied[f]) query[f] = applied[f];
     return unwrap(api.GET('/v1/activity', { params: { query } }));
-  }, [key]);
+  }, [key, session.mode]);
   const goTo = (target: number, nextCursor?: string) => {
     const filters = Object.fromEntries(FILTERS.map((f) => [f, applied[f]]));
     if (target <= DEEPEST_PAGE) return replaceQuery({ ...filters, page: target > 1 ? String(target) : undefined });
@@ -110,7 +111,7 @@ export function ActivityList({ route, session }: { route: Route; session: Projec
     <>
       <PageHeader
         title="Activity"
-        subtitle={session.mode === 'test' ? 'Mail sent with test keys, newest first. Live mail is not shown to a test key.' : 'Every mail of the project, newest first.'}
+        subtitle={session.mode === 'test' ? 'Mail sent with the test key, newest first. Live mail is not shown to a test key.' : 'Live mail of the project, newest first. Test sends show in the test key\'s console.'}
       />
       <form class="card filters activity-filters" onSubmit={submit} aria-label="Filter the activity">
         <Field label="Recipient email" id="f-email">
