@@ -179,7 +179,9 @@ describe('Send a test mail, and watch it in Activity', () => {
       const tab = await openConsole(browser, cloud, { apiKey: live, hash: `#/activity/${delivered}`, width });
       await tab.page.locator('.status-line .badge', { hasText: 'delivered' }).waitFor();
       await tab.page.locator('.timeline li', { hasText: 'delivered' }).waitFor();
-      await tab.page.getByText(/No webhook delivery|Webhook deliveries of this mail/).first().waitFor();
+      await tab.page.getByRole('region', { name: 'Webhooks' }).locator('tbody tr').first().waitFor();
+      // The sandboxed frame has painted the mail before the photograph.
+      await tab.page.frameLocator('iframe.mail-preview').getByRole('heading', { name: 'Hello' }).waitFor();
       return tab;
     });
     await checkAtBothWidths('send-test', async (width) => {

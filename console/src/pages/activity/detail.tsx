@@ -184,7 +184,17 @@ function Content({ activity }: { activity: Activity }) {
 }
 
 const deliveryColumns: readonly Column<Delivery>[] = [
-  { title: 'Event', cell: (d) => d.event },
+  {
+    title: 'Event',
+    cell: (d) => (
+      <>
+        {d.event}
+        <time class="muted small narrow-only" dateTime={d.attempted_at}>
+          {formatInstant(d.attempted_at)}
+        </time>
+      </>
+    ),
+  },
   {
     title: 'Outcome',
     cell: (d) => (
@@ -196,7 +206,7 @@ const deliveryColumns: readonly Column<Delivery>[] = [
   },
   { title: 'Attempt', cell: (d) => `${d.attempt} of ${d.max_attempts}`, wide: true },
   { title: 'URL', cell: (d) => <span class="mono">{d.url}</span>, wide: true },
-  { title: 'When', cell: (d) => <time dateTime={d.attempted_at}>{formatInstant(d.attempted_at)}</time> },
+  { title: 'When', cell: (d) => <time dateTime={d.attempted_at}>{formatInstant(d.attempted_at)}</time>, wide: true },
 ];
 
 /** The webhook deliveries about this mail (the log keeps 3 days), one page at a time. */
