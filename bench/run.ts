@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     await timed('functions', async () => (await import('./functions')).runFunctionBench());
     // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
     await timed('throughput', async () => (await import('./throughput')).runThroughputBench());
+    // The console's first load in Chromium: bytes and time to interactive; sets `console` (bench/console.ts).
+    await timed('console', async () => (await import('./console')).runConsoleBench());
     // Load (API sends at 50 at a time with a batch and a campaign) and the fault soak; sets `faults` (bench/faults.ts).
     await timed('load and fault soak', async () => (await import('./faults')).runFaultsBench());
   });

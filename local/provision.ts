@@ -6,7 +6,7 @@ import {
   UpdateTimeToLiveCommand,
   type GlobalSecondaryIndex,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { queues, type QueueName } from '../shared/queues';
 import { tableDefinition } from '../shared/store/table-definition';
@@ -66,7 +66,7 @@ export async function provisionQueues(client: SQSClient, prefix: string): Promis
   return urls;
 }
 
-/** Creates the payload bucket if absent. */
+/** Creates the payload bucket if absent, with the stack's CORS rule (lib/storage.ts). */
 export async function provisionBucket(client: S3Client, bucket: string): Promise<void> {
   try {
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -74,4 +74,8 @@ export async function provisionBucket(client: S3Client, bucket: string): Promise
     const name = (error as { name?: string }).name;
     if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
   }
+  // The console PUTs a lead import's file to its presigned URL from the browser: a cross-origin request.
+  await client.send(
+    new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: [{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['*'], MaxAgeSeconds: 3600 }] } }),
+  );
 }

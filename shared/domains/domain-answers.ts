@@ -385,7 +385,37 @@ export const domainExamples = {
   },
 } as const;
 
-/** The answer of `GET /v1/senders`. */
-export const senderListSchema = z
-  .strictObject({ success: z.literal(true), data: z.array(senderProfileSchema) })
-  .check(z.meta({ id: 'SenderList', description: 'Every sender address of the project, by address, and whether each can send now' }));
+/** The answer of `GET /domains/{domain}`: the identity with its records, its state at the last check, and its senders. */
+export const domainViewSchema = z
+  .strictObject({
+    success: z.literal(true),
+    ...domainShape,
+    send_ready: z.boolean().check(z.meta({ description: 'Whether the provider has enabled sending (`domain.send_ready` was emitted)' })),
+    details: z.nullable(verificationDetailsSchema),
+    last_checked_at: z.nullable(instantSchema),
+    created_at: instantSchema,
+    senders: z.array(senderProfileSchema).check(z.meta({ description: 'The project\'s sender addresses on this domain' })),
+  })
+  .check(z.meta({ id: 'DomainView', description: 'One sending domain as stored (no lookups): its records, reply and tracking subdomains, state at the last check, and senders' }));
+
+/** An example of `GET /domains/{domain}`. */
+export const domainViewExample = {
+  success: true,
+  ...domainExample,
+  send_ready: false,
+  details: null,
+  last_checked_at: null,
+  created_at: '2026-11-26T14:05:12.000Z',
+  senders: [
+    {
+      id: domainExample.sender_profile_id,
+      from_name: 'Example',
+      from_email: 'hello@mail.example.com',
+      domain_authenticated: false,
+      sender_source: 'manual',
+      can_send: false,
+      email_verified: true,
+      created_at: '2026-11-26T14:05:12.000Z',
+    },
+  ],
+} as const;

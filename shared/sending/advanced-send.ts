@@ -14,6 +14,7 @@ import type { AdvancedSendInput, ScheduledSendContent } from '../mail/advanced-s
 import { composeMail, type ComposedMail, type MailContent } from './compose-mail';
 import { encodeMailBody } from './mail-body';
 import { ttlAfterDays } from '../store/client';
+import { htmlToText } from '../mail/html-text';
 
 /** `html_preview` of a dry run is cut to this many characters (part 8). */
 export const HTML_PREVIEW_LIMIT = 8000;
@@ -249,6 +250,8 @@ async function dryRun(
       from: payload.from_name ? `${payload.from_name} <${payload.from_email}>` : payload.from_email,
       subject: payload.subject,
       html_preview: payload.html.slice(0, HTML_PREVIEW_LIMIT),
+      // The text part the mail would carry: the request's own text, or the one delivery derives from the HTML.
+      text_preview: (payload.text ?? htmlToText(payload.html)).slice(0, HTML_PREVIEW_LIMIT),
       template_id: template?.id ?? null,
       variables_used: composed.variablesUsed,
     },

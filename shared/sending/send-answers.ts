@@ -39,6 +39,7 @@ const wouldSendSchema = z.strictObject({
   from: z.string(),
   subject: z.string(),
   html_preview: z.string(),
+  text_preview: z.string().check(z.meta({ description: 'The plain-text part: the `text` given, rendered, or the text derived from the HTML as delivery does; cut like `html_preview`' })),
   template_id: z.nullable(z.string()),
   variables_used: z.array(z.string()),
 });

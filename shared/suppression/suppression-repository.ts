@@ -72,22 +72,24 @@ export async function getSuppression(db: Db, projectId: string, email: string): 
  * One page of a project's list, ordered by address, from the list's start (offset pages) or from a
  * cursor's start key, with its bounded total (shared/http/bounded-list.ts): a request reads at most
  * its offset and page and COUNT_WINDOW entries after it; a `reason` filter is applied in DynamoDB,
- * reading at most ten entries per entry skipped or shown.
+ * reading at most ten entries per entry skipped or shown. An address `prefix` (lowercased) narrows
+ * the key condition itself, so a search reads only the addresses it shows and counts.
  */
 export async function pageSuppressions(
   db: Db,
   projectId: string,
-  page: { page: number; perPage: number; reason?: string },
+  page: { page: number; perPage: number; reason?: string; prefix?: string },
   cursor: string | undefined,
 ): Promise<{ entries: SuppressionEntry[] } & BoundedTotal> {
   const pk = projectKey(projectId).pk;
+  const skPrefix = `${SUPPRESSION_SK_PREFIX}${page.prefix ?? ''}`;
   const base = {
     TableName: db.tableName,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': SUPPRESSION_SK_PREFIX, ...(page.reason ? { ':r': page.reason } : {}) },
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ...(page.reason ? { ':r': page.reason } : {}) },
     ...(page.reason ? { FilterExpression: '#reason = :r', ExpressionAttributeNames: { '#reason': 'reason' } } : {}),
   };
-  const from = startKeyOfCursor(cursor, ['pk', 'sk'], (k) => k.pk === pk && k.sk.startsWith(SUPPRESSION_SK_PREFIX));
+  const from = startKeyOfCursor(cursor, ['pk', 'sk'], (k) => k.pk === pk && k.sk.startsWith(skPrefix));
   const listed = await readBoundedPage(db, base, page, from);
   return { entries: listed.items.map((item) => stripKeys<SuppressionEntry>(item)), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
 }

@@ -55,9 +55,15 @@ z.globalRegistry.add(description, { type: 'string', description: 'Why the addres
 /** The body of `POST /v1/suppressions`: the addresses to add, and an optional description. */
 export const addSuppressionsBodySchema = z.object({ ...emailsShape, description }, { error: MISSING }).check(addressChecks);
 
-/** The list's query: `reason` filters by one of REASONS (page and per_page are read by shared/http/pagination). */
+/** The list's query: `reason` filters by one of REASONS, `search` by the start of the address (page and per_page are read by shared/http/pagination). */
 export const suppressionListQuerySchema = z.object({
   reason: z.optional(z.string().check(z.refine((v) => v === '' || REASONS.includes(v), `reason must be one of ${REASONS.join(', ')}`))),
+  search: z.optional(
+    z.string().check(
+      z.refine((v) => v.trim().length <= 254, 'search must be at most 254 characters'),
+      z.meta({ description: 'Addresses starting with this text (case-insensitive, trimmed): `bob@` or `bob@example.com`' }),
+    ),
+  ),
 });
 
 /** Valid, lowercased, each once. */
@@ -86,6 +92,12 @@ export function parseEmails(body: unknown): string[] {
 /** Reads a `POST /v1/suppressions` body: the addresses, and a `description` when it is text. */
 export function parseAddSuppressions(body: unknown): { emails: string[]; description: string | null } {
   return toAddSuppressions(parseRequest(addSuppressionsBodySchema, body ?? {}));
+}
+
+/** The list's `search`, as the addresses are kept: trimmed and lowercased; undefined when empty. */
+export function searchPrefix(search: string | undefined): string | undefined {
+  const prefix = search?.trim().toLowerCase();
+  return prefix ? prefix : undefined;
 }
 
 /** Reads the list's `reason` filter: absent, or one of REASONS. */

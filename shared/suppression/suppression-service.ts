@@ -4,7 +4,7 @@ import { suppressionAddedEvent, suppressionRemovedEvent } from './suppression-ev
 import { notFound } from '../errors';
 import type { Project } from '../projects/project';
 import { normalizeEmail } from '../mail/addresses';
-import { parseReasonFilter, toAddSuppressions, type AddSuppressionsBody } from './suppression-request';
+import { parseReasonFilter, searchPrefix, toAddSuppressions, type AddSuppressionsBody } from './suppression-request';
 import { listCursor, type PageRequest } from '../http/pagination';
 import { addSuppressionIfAbsent, deleteSuppression, getSuppression, pageSuppressions, type SuppressionEntry } from './suppression-repository';
 
@@ -78,10 +78,10 @@ export function presentSuppression(entry: SuppressionEntry) {
   };
 }
 
-/** One page of the project's suppression list, optionally of one reason, from the start or a cursor. */
-export async function listSuppressions(deps: Services, projectId: string, page: PageRequest, query: { reason?: string; cursor?: string }) {
+/** One page of the project's suppression list, optionally of one reason and of addresses starting with `search`, from the start or a cursor. */
+export async function listSuppressions(deps: Services, projectId: string, page: PageRequest, query: { reason?: string; search?: string; cursor?: string }) {
   const reason = parseReasonFilter(query.reason);
-  return pageSuppressions(deps.db, projectId, { ...page, reason }, listCursor(query, page));
+  return pageSuppressions(deps.db, projectId, { ...page, reason, prefix: searchPrefix(query.search) }, listCursor(query, page));
 }
 
 /** The project's suppression entry of an address, or the 404 of `GET /v1/suppressions/{email}`. */

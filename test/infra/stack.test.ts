@@ -263,6 +263,37 @@ describe('the API reference (group `docs`)', () => {
   });
 });
 
+describe('the console (group `console`)', () => {
+  it('carries the built console (script, stylesheet, manifest) next to its code', () => {
+    const id = logicalId(stack.api.functions.console.function);
+    const key = template.findResources('AWS::Lambda::Function')[id].Properties.Code.S3Key as string;
+    const assetPath = path.join(outdir, `asset.${key.replace(/\.zip$/, '')}`);
+    expect(fs.readdirSync(assetPath)).toEqual(expect.arrayContaining(['index.js', 'app.js', 'app.css', 'manifest.json']));
+    const manifest = JSON.parse(fs.readFileSync(path.join(assetPath, 'manifest.json'), 'utf8')) as { js: string; css: string };
+    expect(manifest.js).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('serves the page, its two files and the session routes', () => {
+    expect(routes.filter((r) => r.group === 'console').map(routeKey).sort()).toEqual([
+      'DELETE /console/session',
+      'GET /console',
+      'GET /console/assets/app.css',
+      'GET /console/assets/app.js',
+      'GET /console/session',
+      'POST /console/session',
+    ]);
+  });
+
+  it('may write the table (sessions) and touches nothing else: no queue, no bucket, no SES', () => {
+    const statements = statementsOf(functionNamed('console'));
+    const table = { 'Fn::GetAtt': [logicalId(stack.storage.table), 'Arn'] };
+    expect(allows(statements, 'dynamodb:PutItem', table)).toBe(true);
+    expect(allows(statements, 'dynamodb:DeleteItem', table)).toBe(true);
+    const actions = statements.flatMap((st) => [st.Action].flat() as string[]);
+    expect(actions.filter((a) => /^(sqs|s3|ses):/.test(a))).toEqual([]);
+  });
+});
+
 describe('the functions', () => {
   it('are one per endpoint group, one per worker, one per scheduled job, the inbound function, and the custom resource that deactivates the rule set', () => {
     template.resourceCountIs('AWS::Lambda::Function', groupNames.length + workerNames.length + Object.keys(schedules).length + 1 + 1);
@@ -306,6 +337,7 @@ describe('the functions', () => {
     tracking: ['EVENTS_QUEUE_URL'],
     links: ['EVENTS_QUEUE_URL'],
     docs: [],
+    console: [],
     partner: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
     'scheduled-sends': ['SCHEDULED_QUEUE_URL'],
     'send-worker': ['SEND_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],

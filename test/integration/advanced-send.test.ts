@@ -201,6 +201,7 @@ describe('POST /send-email: dry run', () => {
         from: `News <${cloud.seed.sender_email}>`,
         subject: 'Hi Ann',
         html_preview: '<p>Hello Ann, {{missing}}</p>',
+        text_preview: 'Hello Ann, {{missing}}',
         template_id: null,
         variables_used: ['missing', 'name'],
       },

@@ -180,6 +180,33 @@ describe('GET /domains/:domain/dns-records and /status', () => {
   });
 });
 
+describe('GET /domains/:domain (one domain as stored, for its page)', () => {
+  test('gives the identity, its records, its reply and tracking domains with their records, its state and its senders; 404 for a domain not in the project', async () => {
+    const domain = fresh();
+    const registered = (await register(domain)).body as Record<string, any>;
+    await cloud.api('POST', '/domains/reply', { body: { domain } });
+    const res = await cloud.api('GET', `/domains/${domain.toUpperCase()}`);
+    expect(res.status).toBe(200);
+    const body = res.body as Record<string, any>;
+    expect(body).toMatchObject({ success: true, domain, identity_id: registered.identity_id, verification_status: 'pending', can_send: false, send_ready: false, details: null, last_checked_at: null, tracking_domain: null });
+    expect(body.dns_records).toEqual(registered.dns_records);
+    expect(body.reply_domain).toMatchObject({ domain: `reply.${domain}`, status: 'pending', records: [expect.objectContaining({ record_type: 'MX', purpose: 'reply_mx' })] });
+    expect(body.senders).toEqual([expect.objectContaining({ id: registered.sender_profile_id, from_email: `hello@${domain}`, from_name: 'Acme', domain_authenticated: false })]);
+
+    await cloud.publishDns(domain);
+    await cloud.api('POST', `/domains/${domain}/verify`);
+    const after = (await cloud.api('GET', `/domains/${domain}`)).body as Record<string, any>;
+    expect(after).toMatchObject({ verification_status: 'verified', can_send: true, details: { dkim_verification: 'SUCCESS' } });
+    expect(after.senders[0]).toMatchObject({ domain_authenticated: true, can_send: true });
+    expect(after.last_checked_at).not.toBeNull();
+
+    expect((await cloud.api('GET', '/domains/unknown.example.org')).status).toBe(404);
+    expect((await cloud.api('GET', '/domains/not_a_domain')).status).toBe(400);
+    // The literal route still answers: /domains/health is no domain named "health".
+    expect((await cloud.api('GET', '/domains/health')).body).toHaveProperty('summary');
+  });
+});
+
 describe('POST /domains/:domain/verify and the state machine (part 3)', () => {
   test('verifies the domain: send_ready then verified, each once; SPF and DMARC wait for the sweep', async () => {
     await drainEvents(cloud);
@@ -719,41 +746,23 @@ describe('GET /domains (the project\'s sending domains, newest first)', () => {
   });
 });
 
-describe('GET /v1/senders (the project\'s senders, for a sender picker)', () => {
-  test('every sender of the project by address, with whether it can send; another project\'s are not listed', async () => {
-    const created = await createProject(services().db, services().clock, { organizationId: 'org-sender-list', name: 'Sender list' });
-    const verified = fresh('s');
-    const pending = fresh('s');
-    await registerAndPublish(verified, created.liveKey);
-    expect((await cloud.api('POST', `/domains/${verified}/verify`, { key: created.liveKey })).body.verification_status).toBe('verified');
-    await register(pending, created.liveKey, `news@${pending}`);
+describe('GET /domains/senders (the project\'s senders, for a campaign\'s sender profile)', () => {
+  test('lists each sender with its id, address and whether it can send; another project\'s are not there', async () => {
+    const { db, clock } = services();
+    const own = await createProject(db, clock, { organizationId: 'org-sender-list', name: 'Sender list' });
+    const other = await createProject(db, clock, { organizationId: 'org-sender-list', name: 'Other senders' });
+    const verified = fresh();
+    const pending = fresh();
+    const reg = await registerAndPublish(verified, own.liveKey);
+    await cloud.api('POST', `/domains/${verified}/verify`, { key: own.liveKey });
+    await register(pending, own.liveKey);
+    await register(fresh(), other.liveKey);
 
-    const res = await cloud.api('GET', '/v1/senders', { key: created.liveKey });
+    const res = await cloud.api('GET', '/domains/senders', { key: own.liveKey });
     expect(res.status).toBe(200);
-    const data = res.body.data as Record<string, unknown>[];
-    expect(data.map((s) => [s.from_email, s.can_send, s.domain_authenticated])).toEqual(
-      [
-        [`hello@${verified}`, true, true],
-        [`news@${pending}`, false, false],
-      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
-    );
-    expect(data[0]).toEqual({
-      id: expect.any(String),
-      from_name: 'Acme',
-      from_email: expect.any(String),
-      domain_authenticated: expect.any(Boolean),
-      sender_source: expect.any(String),
-      can_send: expect.any(Boolean),
-      email_verified: expect.any(Boolean),
-      created_at: expect.any(String),
-    });
-
-    const seeded = await cloud.api('GET', '/v1/senders', { key: cloud.seed.live_key });
-    expect((seeded.body.data as Record<string, unknown>[]).map((s) => s.from_email)).not.toContain(`hello@${verified}`);
-    expect((seeded.body.data as Record<string, unknown>[]).map((s) => s.from_email)).toContain(cloud.seed.sender_email);
-  });
-
-  test('401 without a key', async () => {
-    expect((await cloud.api('GET', '/v1/senders', { key: null })).status).toBe(401);
+    const rows = Object.fromEntries((res.body.data as any[]).map((s) => [s.from_email, [s.can_send, s.domain_authenticated]]));
+    expect(rows).toEqual({ [`hello@${pending}`]: [false, false], [`hello@${verified}`]: [true, true] });
+    const sender = (res.body.data as any[]).find((s) => s.from_email === `hello@${verified}`);
+    expect(sender.id).toBe((reg.body as Record<string, unknown>).sender_profile_id);
   });
 });

@@ -485,6 +485,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/senders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's senders
+         * @description Every sender profile of the project, each with its id (a campaign's `senderProfileId`), `sender_source` and whether it `can_send`. Not paged: a project has a handful.
+         */
+        get: operations["getDomainsSenders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/domains/reply": {
         parameters: {
             query?: never;
@@ -636,7 +656,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/senders": {
+    "/domains/{domain}": {
         parameters: {
             query?: never;
             header?: never;
@@ -644,10 +664,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The project's senders
-         * @description Every sender address of the project (registered with a domain, verified by mail, or added by the partner), ordered by address. `can_send` follows its domain, or for a sender verified by mail its confirmed mailbox. Any address of a domain that can send may be used as `sender_email`, listed here or not.
+         * One sending domain
+         * @description Stored state only, no lookups: the identity and its records, its reply and tracking subdomains with their records, the provider's verdicts at the last check, and the project's senders on the domain. `POST /domains/{domain}/verify` checks again.
          */
-        get: operations["getV1Senders"];
+        get: operations["getDomainsByDomain"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2143,6 +2163,8 @@ export interface components {
                 from: string;
                 subject: string;
                 html_preview: string;
+                /** @description The plain-text part: the `text` given, rendered, or the text derived from the HTML as delivery does; cut like `html_preview` */
+                text_preview: string;
                 template_id: string | null;
                 variables_used: string[];
             };
@@ -3032,6 +3054,42 @@ export interface components {
                     dkim_verification: string;
                 };
             };
+        };
+        /** @description One sending domain as stored (no lookups): its records, reply and tracking subdomains, state at the last check, and senders */
+        DomainView: {
+            /** @constant */
+            success: true;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            identity_id: string;
+            domain: string;
+            /** @enum {string} */
+            verification_status: "pending" | "verified" | "failed";
+            can_send: boolean;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            sender_profile_id: string;
+            verification_token: string;
+            dkim_tokens: string[];
+            dns_records: components["schemas"]["DnsRecord"][];
+            reply_domain: components["schemas"]["ReplyDomain"] | null;
+            tracking_domain: components["schemas"]["TrackingDomain"] | null;
+            verification_url: string | null;
+            /** @description Whether the provider has enabled sending (`domain.send_ready` was emitted) */
+            send_ready: boolean;
+            details: components["schemas"]["DomainVerificationDetails"] | null;
+            last_checked_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /** @description The project's sender addresses on this domain */
+            senders: components["schemas"]["SenderProfile"][];
         };
         /** @description The same subject within 60 minutes, or the same name and template within 24 hours while not finished: resend with `confirmDuplicate: true` to create it anyway */
         DuplicateCampaign: {
@@ -4288,11 +4346,11 @@ export interface components {
                 sender_email: string;
             };
         };
-        /** @description Every sender address of the project, by address, and whether each can send now */
+        /** @description The project's senders: the id a campaign names, the address, and whether it can send */
         SenderList: {
             /** @constant */
             success: true;
-            data: components["schemas"]["SenderProfile"][];
+            data: components["schemas"]["PartnerSender"][];
         };
         /** @description A sender address of the project and whether it can send */
         SenderProfile: {
@@ -6691,6 +6749,7 @@ export interface operations {
                 page?: string;
                 per_page?: string;
                 reason?: string;
+                search?: string;
                 cursor?: string;
             };
             header?: never;
@@ -7630,6 +7689,62 @@ export interface operations {
             };
         };
     };
+    getDomainsSenders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The senders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SenderList"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postDomainsReply: {
         parameters: {
             query?: never;
@@ -8224,25 +8339,27 @@ export interface operations {
             };
         };
     };
-    getV1Senders: {
+    getDomainsByDomain: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                domain: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The senders */
+            /** @description The domain as last checked */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SenderList"];
+                    "application/json": components["schemas"]["DomainView"];
                 };
             };
-            /** @description Invalid request: the first problem, in the order of part 7 */
+            /** @description The path names no valid domain */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8253,6 +8370,15 @@ export interface operations {
             };
             /** @description Missing, malformed or unknown key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,2 @@
-/** PLACEHOLDER: replaced by the page's own module. */
-import { PageHeader } from '../components/ui';
-import type { ProjectPageProps } from './page';
-
-export function Audience(_props: ProjectPageProps) {
-  return <PageHeader title="Audience" />;
-}
+/** The Audience page: its views live in pages/audience/. */
+export { Audience } from './audience/audience';

@@ -1,7 +1,2 @@
-/** PLACEHOLDER: replaced by the page's own module. */
-import { PageHeader } from '../components/ui';
-import type { PartnerPageProps } from './page';
-
-export function PartnerProjects(_props: PartnerPageProps) {
-  return <PageHeader title="PartnerProjects" />;
-}
+/** The partner's Projects page: its views live in pages/partner-projects/. */
+export { PartnerProjects } from './partner-projects/partner-projects';

@@ -22,7 +22,7 @@ const SAMPLE_HTML = '<h1>Hello</h1>\n<p>This is a test mail sent from the Mailro
 
 /** The Send a test mail page. */
 export function SendTest({ session }: ProjectPageProps) {
-  const senders = useLoad(() => unwrap(api.GET('/v1/senders')), []);
+  const senders = useLoad(() => unwrap(api.GET('/domains/senders')), []);
   const usable = (senders.data?.data ?? []).filter((s) => s.can_send);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState<string>(SIMULATOR[0].address);

@@ -1,7 +1,11 @@
-/** PLACEHOLDER: replaced by the page's own module. */
-import { PageHeader } from '../components/ui';
+/** Templates: the list, and the editor (create or edit) with a live preview through the API's dry run. */
+import { TemplateEditor } from './templates/template-editor';
+import { TemplateList } from './templates/template-list';
 import type { ProjectPageProps } from './page';
 
-export function Templates(_props: ProjectPageProps) {
-  return <PageHeader title="Templates" />;
+/** `#/templates` (the list), `#/templates/new` (create) and `#/templates/<id>` (edit). */
+export function Templates(props: ProjectPageProps) {
+  const id = props.route.segments[1];
+  if (id === undefined) return <TemplateList route={props.route} />;
+  return <TemplateEditor key={id} id={id === 'new' ? undefined : id} />;
 }

@@ -3,6 +3,7 @@ import { domainConnect } from './domain-connect';
 import { domainDnsRecords } from './domain-dns-records';
 import { domainHealthRoute } from './domain-health';
 import { domainStatus } from './domain-status';
+import { getDomainRoute } from './get-domain';
 import { listDomainsRoute } from './list-domains';
 import { listSendersRoute } from './list-senders';
 import { recreateDomainRoute } from './recreate-domain';
@@ -17,6 +18,7 @@ export const domainsRoutes = groupRoutes('domains', [
   listDomainsRoute,
   registerDomainRoute,
   domainHealthRoute,
+  listSendersRoute,
   registerReplyDomain,
   registerTrackingDomain,
   verifyEmail,
@@ -25,5 +27,5 @@ export const domainsRoutes = groupRoutes('domains', [
   domainStatus,
   domainConnect,
   recreateDomainRoute,
-  listSendersRoute,
+  getDomainRoute,
 ]);

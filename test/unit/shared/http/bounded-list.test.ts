@@ -70,6 +70,17 @@ describe('a one-partition list reads a bounded window (GET /v1/suppressions)', (
     expect(seen).toEqual(sparse);
   });
 
+  test('a search (an address prefix) narrows the key condition: it reads only the addresses that start so, and its cursor stays within them', async () => {
+    const recorded = serveSuppressions();
+    const listed = await pageSuppressions(db, 'p-1', { page: 1, perPage: 5, prefix: 'u0012' }, undefined);
+    expect(listed.entries.map((e) => e.email)).toEqual(emails.slice(120, 125));
+    expect(listed).toMatchObject({ total: 10, totalIsEstimate: false });
+    expect(entriesRead(recorded)).toBeLessThanOrEqual(10);
+    const next = await pageSuppressions(db, 'p-1', { page: 1, perPage: 5, prefix: 'u0012' }, listed.nextCursor ?? undefined);
+    expect(next.entries.map((e) => e.email)).toEqual(emails.slice(125, 130));
+    await expect(pageSuppressions(db, 'p-1', { page: 1, perPage: 5, prefix: 'u0013' }, listed.nextCursor ?? undefined)).rejects.toThrow('cursor is not valid for this list');
+  });
+
   test('a short list answers its exact total and no cursor', async () => {
     serveQueries(doc, emails.slice(0, 7).map((email) => ({ pk: 'P', sk: `S#${email}` })), { pkName: 'pk', skName: 'sk' });
     const query = { TableName: 'mailroom', KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'P' } };
