@@ -41,6 +41,11 @@ export const activityEventSchema = z
   })
   .check(z.meta({ id: 'ActivityEvent', description: 'One event of a mail\'s timeline; the timeline is ordered by `event_timestamp`, ascending' }));
 
+/** One header of a mail, as `include=headers` shows it. */
+const mailHeaderSchema = z
+  .strictObject({ name: z.string().check(z.meta({ examples: ['Reply-To'] })), value: z.string().check(z.meta({ examples: ['support@example.com'] })) })
+  .check(z.meta({ id: 'ActivityMailHeader', description: 'A header of the mail: its name and its value as sent' }));
+
 /**
  * The activity record (part 2) as shared/activity/activity-presenter.ts builds it: every documented
  * field present (null where unknown), the optional ones only when the mail has them.
@@ -75,6 +80,17 @@ export const activityRecordSchema = z
     batch_id: z.optional(uuidSchema).check(z.meta({ description: 'The batch send the mail belongs to' })),
     metadata: z.optional(z.record(z.string(), z.unknown())).check(z.meta({ description: 'The batch recipient\'s `metadata`, as given' })),
     html_content: z.optional(z.nullable(z.string())).check(z.meta({ description: 'Only with `include=html`; null when the HTML cannot be told (not sent yet, or not kept)' })),
+    text_content: z
+      .optional(z.nullable(z.string()))
+      .check(z.meta({ description: 'Only with `include=text`: the text part as sent (the one given, else the one derived from the HTML); null when the body is not kept (not written yet, or expired)' })),
+    headers: z
+      .optional(z.nullable(z.array(mailHeaderSchema)))
+      .check(
+        z.meta({
+          description:
+            'Only with `include=headers`: From, To, Cc (when any), Reply-To (when set) and Subject as the API sent them; null when the body is not kept. Headers SES or the worker adds (Message-ID, Date, DKIM-Signature, List-Unsubscribe) are not kept',
+        }),
+      ),
     events: z.optional(z.array(activityEventSchema)).check(z.meta({ description: 'Only with `include=events`' })),
   })
   .check(z.meta({ id: 'ActivityRecord', description: 'One mail to one recipient: its addresses, status, timestamps and, on request, its HTML and timeline' }));

@@ -20,6 +20,8 @@ export interface ActivityFilters {
   campaignId?: string;
   since?: string;
   until?: string;
+  /** Only test mail (true) or only live mail (false): the console's test and live views. */
+  isTest?: boolean;
 }
 
 const INVALID_SENDER_DOMAIN = 'INVALID_SENDER_DOMAIN';
@@ -48,6 +50,12 @@ export const activityFilterFields = {
   campaign_id: z.optional(z.string()),
   since: timestamp('since'),
   until: timestamp('until'),
+  is_test: z.optional(
+    z.string().check(
+      z.refine((v) => v === '' || v === 'true' || v === 'false', 'is_test must be true or false'),
+      z.meta({ description: '`true`: only mail sent with a test key; `false`: only live mail (a dashboard\'s Live view). Checked on the records, like `sender_domain`' }),
+    ),
+  ),
 };
 
 /** `since` after `until` is refused, after every field's own problem: only two good timestamps can be out of order. */
@@ -74,6 +82,7 @@ export function toActivityFilters(q: z.output<typeof activityQuerySchema>): Acti
   if (q.campaign_id) filters.campaignId = q.campaign_id;
   if (q.since) filters.since = new Date(q.since).toISOString();
   if (q.until) filters.until = new Date(q.until).toISOString();
+  if (q.is_test) filters.isTest = q.is_test === 'true';
   return filters;
 }
 
@@ -96,7 +105,7 @@ export interface ActivityPage extends BoundedTotal {
  * `GET /v1/activity`, newest first. The most selective index serves the query (recipient, campaign
  * or run, a rare status, else the project's list), bounded by `since`/`until` on the creation time.
  * Every index is sharded (keys.ts), so its shard partitions are read side by side and merged newest
- * first. What the index cannot answer (sender domain, a common status, a second filter) is checked
+ * first. What the index cannot answer (sender domain, test or live, a common status, a second filter) is checked
  * on the records themselves.
  *
  * A request reads at most its offset and page of index entries (plus one short read-ahead per
@@ -183,6 +192,7 @@ function choosePartition(projectId: string, f: ActivityFilters): { partition: Ac
   if (f.automationRunId && !(partition.index === 'gsi6' && !f.campaignId)) checks.push((a) => a.automation_run_id === f.automationRunId);
   if (f.status && partition.index !== 'gsi5') checks.push((a) => a.current_status === f.status);
   if (f.senderDomain) checks.push((a) => a.sender_email.toLowerCase().endsWith(`@${f.senderDomain}`));
+  if (f.isTest !== undefined) checks.push((a) => a.is_test === f.isTest);
   const remainder = checks.length > 0 ? (a: Activity) => checks.every((c) => c(a)) : undefined;
   return { partition, remainder };
 }

@@ -3,7 +3,10 @@ import { batchOfActivity } from './batch-activity-ids';
 import { fullTimeline } from './timeline';
 
 /** The activity record as part 2 shows it: every documented field present, null where unknown. */
-export function presentActivity(activity: Activity, options: { html?: string | null; events?: boolean } = {}): Record<string, unknown> {
+export function presentActivity(
+  activity: Activity,
+  options: { html?: string | null; events?: boolean; text?: string | null; headers?: readonly { name: string; value: string }[] | null } = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: activity.id,
     created_at: activity.created_at,
@@ -36,6 +39,8 @@ export function presentActivity(activity: Activity, options: { html?: string | n
   if (batchId) out.batch_id = batchId;
   if (activity.metadata) out.metadata = activity.metadata;
   if (options.html !== undefined) out.html_content = options.html;
+  if (options.text !== undefined) out.text_content = options.text;
+  if (options.headers !== undefined) out.headers = options.headers;
   if (options.events) {
     out.events = fullTimeline(activity)
       .sort((a, b) => Date.parse(a.event_timestamp) - Date.parse(b.event_timestamp))

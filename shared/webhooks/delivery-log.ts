@@ -201,6 +201,8 @@ export async function keptPayload(db: Db, projectId: string, entryId: string, no
 export interface DeliveryFilters {
   event?: string;
   outcome?: 'succeeded' | 'failed';
+  /** The mail whose events were delivered (lowercase). */
+  activityId?: string;
 }
 
 /** Where a page of the log starts: below the sort key of the last entry shown (or read). */
@@ -252,8 +254,8 @@ function fromItem(item: Record<string, unknown>): WebhookDeliveryAttempt {
 
 /**
  * One page of a project's delivery log, newest attempt first, over its 32 shards merged. Unfiltered:
- * readMergedPage (the page, a short read-ahead per shard, and a bounded count). Filtered by event or
- * outcome: the merged log is walked and matched here, reading at most FILTERED_READS_PER_ENTRY
+ * readMergedPage (the page, a short read-ahead per shard, and a bounded count). Filtered by event,
+ * outcome or activity: the merged log is walked and matched here, reading at most FILTERED_READS_PER_ENTRY
  * entries per entry skipped or shown; when that budget ends first, the page is short and its cursor
  * reads on from the last entry read.
  */
@@ -267,7 +269,7 @@ export async function pageDeliveryLog(
   const from = logPosition(cursor);
   const pks = webhookDeliveryPartitions(projectId);
   const names = { pkName: 'pk', skName: 'sk' };
-  if (!filters.event && !filters.outcome) {
+  if (!filters.event && !filters.outcome && !filters.activityId) {
     const listed = await readMergedPage(db, (after) => pks.map((pk) => shardQuery(db, pk, after)), names, page, from?.after);
     return {
       entries: listed.entries.map(fromItem),
@@ -280,7 +282,8 @@ export async function pageDeliveryLog(
   const offset = from ? 0 : (page.page - 1) * page.perPage;
   const budget = (offset + page.perPage) * FILTERED_READS_PER_ENTRY;
   const readAhead = Math.max(10, Math.ceil(page.perPage / pks.length) + 1);
-  const matches = (item: Record<string, unknown>) => (!filters.event || item.event === filters.event) && (!filters.outcome || item.outcome === filters.outcome);
+  const matches = (item: Record<string, unknown>) =>
+    (!filters.event || item.event === filters.event) && (!filters.outcome || item.outcome === filters.outcome) && (!filters.activityId || item.activity_id === filters.activityId);
   const entries: WebhookDeliveryAttempt[] = [];
   let matched = 0;
   let read = 0;

@@ -230,13 +230,13 @@ describe('SES events out of order and more than once (part 3)', () => {
 });
 
 describe('GET /v1/activity (4.11)', () => {
-  let lister: { key: string; id: string };
+  let lister: { key: string; id: string; testKey: string };
   const ids: string[] = [];
 
   beforeAll(async () => {
     const { db, clock } = services();
     const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: 'Lister' });
-    lister = { key: created.liveKey, id: created.project.id };
+    lister = { key: created.liveKey, id: created.project.id, testKey: created.testKey };
     const now = new Date().toISOString();
     for (const d of ['one.example.org', 'two.example.org']) {
       await putDomain(db, { project_id: lister.id, domain: d, identity_id: d, verification_status: 'verified', can_send: true, created_at: now, updated_at: now });
@@ -346,6 +346,22 @@ describe('GET /v1/activity (4.11)', () => {
   test("another project's activity never shows", async () => {
     const res = await cloud.api('GET', '/v1/activity', { key: cloud.seed.live_key });
     expect((res.body.data as any[]).some((a) => ids.includes(a.id))).toBe(false);
+  });
+
+  test('is_test keeps only test mail (true) or only live mail (false), as a dashboard\'s test and live views show them', async () => {
+    const res = await cloud.api('POST', '/v1/send-email', { key: lister.testKey, body: sendBody(cloud, { recipient_email: 'test.view@example.net', sender_email: 'x@two.example.org' }) });
+    const testId = res.body.email_id as string;
+    await cloud.waitForActivity(testId, lister.testKey, (a) => a.current_status === 'delivered');
+    const tests = await list('?is_test=true');
+    expect((tests.body.data as any[]).map((a) => [a.id, a.is_test])).toEqual([[testId, true]]);
+    const live = (await list('?is_test=false')).body.data as any[];
+    expect(live.map((a) => a.id)).toEqual(expect.arrayContaining(ids));
+    expect(live.every((a) => a.is_test === false)).toBe(true);
+    expect(live.map((a) => a.id)).not.toContain(testId);
+    expect(((await list('?is_test=true&sender_domain=one.example.org')).body.data as any[])).toEqual([]);
+    const bad = await list('?is_test=yes');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/is_test must be true or false/);
   });
 
   test('GET /v1/domain-stats counts per sender domain, test sends excluded', async () => {

@@ -184,6 +184,31 @@ describe('POST /v1/send-email: accepted sends', () => {
     expect(plain.body.data).not.toHaveProperty('events');
   });
 
+  test('GET /v1/activity/:id?include=text,headers shows the text part and the headers as sent', async () => {
+    const res = await send(sendBody(cloud, { subject: 'Headers', html_body: '<p>Show me</p>', text_body: 'Plain words', cc: 'copy@example.com' }));
+    await cloud.waitForActivity(res.body.email_id as string, cloud.seed.live_key, untilFinal);
+    const read = await cloud.api('GET', `/v1/activity/${res.body.email_id}?include=text,headers`);
+    expect(read.status).toBe(200);
+    const data = read.body.data as Record<string, any>;
+    expect(data.text_content).toBe('Plain words');
+    expect(data).not.toHaveProperty('html_content');
+    expect(data.headers).toEqual(
+      expect.arrayContaining([
+        { name: 'From', value: cloud.seed.sender_email },
+        { name: 'To', value: 'reader@example.com' },
+        { name: 'Cc', value: 'copy@example.com' },
+        { name: 'Subject', value: 'Headers' },
+      ]),
+    );
+    // Without a text part, the one derived from the HTML, as the mail carried it.
+    const derived = await send(sendBody(cloud, { html_body: '<p>Only HTML</p>' }));
+    const plain = await cloud.api('GET', `/v1/activity/${derived.body.email_id}?include=text`);
+    expect((plain.body.data as Record<string, unknown>).text_content).toBe('Only HTML');
+    const bad = await cloud.api('GET', `/v1/activity/${derived.body.email_id}?include=body`);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/include accepts events, html, text and headers, comma-separated \(got body\)/);
+  });
+
   test('GET /v1/activity/:id is a 404 for an unknown id and a 400 for a non-uuid', async () => {
     expect((await cloud.api('GET', '/v1/activity/6f1d2c3b-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await cloud.api('GET', '/v1/activity/not-a-uuid')).status).toBe(400);

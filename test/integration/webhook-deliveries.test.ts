@@ -203,6 +203,16 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect((await deliveries(p.liveKey, '?event=email.bounce')).data).toEqual([]);
   });
 
+  test('filters by activity_id: the deliveries of one mail\'s events', async () => {
+    const mail = await deliveries(p.liveKey, `?activity_id=${String(flaky.event.data.activity_id).toUpperCase()}`);
+    expect(mail.data.map((d: any) => [d.delivery_id, d.attempt, d.activity_id])).toEqual([
+      [flaky.delivery_id, 2, flaky.event.data.activity_id],
+      [flaky.delivery_id, 1, flaky.event.data.activity_id],
+    ]);
+    expect(mail.pagination).toMatchObject({ total: 2, total_is_estimate: false, next_cursor: null });
+    expect((await deliveries(p.liveKey, `?activity_id=${randomUUID()}`)).data).toEqual([]);
+  });
+
   test('pages by offset and by cursor', async () => {
     const second = await deliveries(p.liveKey, '?page=2&per_page=1');
     expect(second.data.map((d: any) => [d.delivery_id, d.attempt])).toEqual([[flaky.delivery_id, 1]]);
@@ -234,6 +244,9 @@ describe('GET /v1/webhooks/deliveries', () => {
     const outcome = await cloud.api('GET', '/v1/webhooks/deliveries?outcome=ok', { key: p.liveKey });
     expect(outcome.status).toBe(400);
     expect(JSON.stringify(outcome.body)).toMatch(/outcome must be one of succeeded, failed/);
+    const activity = await cloud.api('GET', '/v1/webhooks/deliveries?activity_id=not-a-uuid', { key: p.liveKey });
+    expect(activity.status).toBe(400);
+    expect(JSON.stringify(activity.body)).toMatch(/activity_id must be a uuid/);
     const forged = Buffer.from(JSON.stringify({ after: 'PROJECT#x' })).toString('base64url');
     expect((await cloud.api('GET', `/v1/webhooks/deliveries?cursor=${forged}`, { key: p.liveKey })).status).toBe(400);
     expect((await cloud.api('GET', '/v1/webhooks/deliveries?page=11&per_page=100', { key: p.liveKey })).status).toBe(400);

@@ -274,7 +274,7 @@ export interface paths {
         };
         /**
          * Recent webhook delivery attempts
-         * @description Every attempt of every delivery of the last 3 days, newest attempt first, with its HTTP status or error, its duration and the start of the answer. Filter by `event` and `outcome`. Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. A filtered page reads at most ten entries per entry it skips or shows: it may come back short with a `next_cursor`, and its `total` is then an estimate.
+         * @description Every attempt of every delivery of the last 3 days, newest attempt first, with its HTTP status or error, its duration and the start of the answer. Filter by `event`, `outcome` and `activity_id` (the deliveries of one mail's events). Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`. A filtered page reads at most ten entries per entry it skips or shows: it may come back short with a `next_cursor`, and its `total` is then an estimate.
          */
         get: operations["getV1WebhooksDeliveries"];
         put?: never;
@@ -2023,6 +2023,13 @@ export interface components {
             data: components["schemas"]["ActivityRecord"][];
             pagination: components["schemas"]["ActivityPagination"];
         };
+        /** @description A header of the mail: its name and its value as sent */
+        ActivityMailHeader: {
+            /** @example Reply-To */
+            name: string;
+            /** @example support@example.com */
+            value: string;
+        };
         /** @description Where the page stands in the list, and the cursor of the next one */
         ActivityPagination: {
             page: number;
@@ -2088,6 +2095,10 @@ export interface components {
             };
             /** @description Only with `include=html`; null when the HTML cannot be told (not sent yet, or not kept) */
             html_content?: string | null;
+            /** @description Only with `include=text`: the text part as sent (the one given, else the one derived from the HTML); null when the body is not kept (not written yet, or expired) */
+            text_content?: string | null;
+            /** @description Only with `include=headers`: From, To, Cc (when any), Reply-To (when set) and Subject as the API sent them; null when the body is not kept. Headers SES or the worker adds (Message-ID, Date, DKIM-Signature, List-Unsubscribe) are not kept */
+            headers?: components["schemas"]["ActivityMailHeader"][] | null;
             /** @description Only with `include=events` */
             events?: components["schemas"]["ActivityEvent"][];
         };
@@ -5996,7 +6007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The id is not a uuid, or include names something other than events and html */
+            /** @description The id is not a uuid, or include names something other than events, html, text and headers */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6055,6 +6066,7 @@ export interface operations {
                 campaign_id?: string;
                 since?: string;
                 until?: string;
+                is_test?: string;
                 cursor?: string;
             };
             header?: never;
@@ -6072,7 +6084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivityList"];
                 };
             };
-            /** @description A bad page, per_page, status or timestamp; since after until; an invalid sender_domain (INVALID_SENDER_DOMAIN, naming it); page and cursor together; a page deeper than 1,000 records; or a cursor this list did not give */
+            /** @description A bad page, per_page, status, is_test or timestamp; since after until; an invalid sender_domain (INVALID_SENDER_DOMAIN, naming it); page and cursor together; a page deeper than 1,000 records; or a cursor this list did not give */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6432,6 +6444,7 @@ export interface operations {
                 cursor?: string;
                 event?: string;
                 outcome?: string;
+                activity_id?: string;
             };
             header?: never;
             path?: never;
@@ -6453,7 +6466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An unknown `event` or `outcome`, a page parameter out of range, `page` with `cursor`, an offset past 1,000, or a cursor that is not this list's */
+            /** @description An unknown `event` or `outcome`, an `activity_id` that is not a uuid, a page parameter out of range, `page` with `cursor`, an offset past 1,000, or a cursor that is not this list's */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -25,7 +25,7 @@ export const listActivity = defineRoute({
       pagination: { page: 1, per_page: 50, total: 1, total_pages: 1, total_is_estimate: false, next_cursor: null },
     }),
     ...errors('project', {
-      400: 'A bad page, per_page, status or timestamp; since after until; an invalid sender_domain (INVALID_SENDER_DOMAIN, naming it); page and cursor together; a page deeper than 1,000 records; or a cursor this list did not give',
+      400: 'A bad page, per_page, status, is_test or timestamp; since after until; an invalid sender_domain (INVALID_SENDER_DOMAIN, naming it); page and cursor together; a page deeper than 1,000 records; or a cursor this list did not give',
     }),
   },
   access: { table: 'read' },

@@ -35,7 +35,7 @@ export const readActivity = defineRoute({
       },
     }),
     ...errors('project', {
-      400: 'The id is not a uuid, or include names something other than events and html',
+      400: 'The id is not a uuid, or include names something other than events, html, text and headers',
       404: 'No record with this id in the project',
     }),
   },
