@@ -64,7 +64,7 @@ export const activityRecordSchema = z
     sender_name: z.nullable(z.string()),
     recipient_primary: z.string().check(z.meta({ description: 'Lowercased' })),
     current_status: activityStatusSchema,
-    is_test: z.boolean().check(z.meta({ description: 'Sent with a test key: never handed to SES' })),
+    is_test: z.boolean().check(z.meta({ description: 'Sent with a test key (sk_test_): real mail, flagged so the live view hides it; its webhooks go to the dev URLs' })),
     environment: z.nullable(z.string()),
     sent_at: nullableInstant,
     delivered_at: nullableInstant,

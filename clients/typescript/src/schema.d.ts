@@ -2067,7 +2067,7 @@ export interface components {
             /** @description Lowercased */
             recipient_primary: string;
             current_status: components["schemas"]["ActivityStatus"];
-            /** @description Sent with a test key: never handed to SES */
+            /** @description Sent with a test key (sk_test_): real mail, flagged so the live view hides it; its webhooks go to the dev URLs */
             is_test: boolean;
             environment: string | null;
             sent_at: string | null;

@@ -33,7 +33,7 @@ export function Layout(props: { session: Session; nav: readonly NavItem[]; curre
       </header>
       {session.kind === 'project' && session.mode === 'test' ? (
         <div class="test-banner" role="note">
-          Test key: you see test mail only. Nothing sent with this key reaches a mailbox.
+          Test key: you see test mail only. Mail sent with this key is real mail, counted in the quota, hidden from the live view.
         </div>
       ) : null}
       <nav class="sidenav" aria-label="Console">
