@@ -63,6 +63,45 @@ describe('the sign-in form', () => {
     }
   });
 
+  test('works with the keyboard alone: sign in, skip to the content, move between pages, sign out', async () => {
+    const context = await browser.newContext({ viewport: { width: WIDTHS.desktop, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${cloud.baseUrl}/console`);
+      await page.getByRole('heading', { name: 'Sign in to Mailroom' }).waitFor();
+      // The key field is the first stop; Enter submits.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id)).toBe('api-key');
+      await page.keyboard.type(cloud.seed.live_key);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+      // The first Tab stop is the skip link, which moves the focus to the content.
+      await page.keyboard.press('Tab');
+      const focused = () => page.evaluate(() => {
+        const el = (globalThis as unknown as { document: { activeElement: { tagName: string; textContent: string | null; id: string } } }).document.activeElement;
+        return { tag: el.tagName, text: (el.textContent ?? '').trim(), id: el.id };
+      });
+      expect(await focused()).toMatchObject({ tag: 'A', text: 'Skip to content' });
+      await page.keyboard.press('Enter');
+      expect((await focused()).id).toBe('main');
+
+      // Every link of the navigation (an <a href>, in the tab order) opens its page with Enter.
+      for (const name of ['Activity', 'Domains', 'Templates', 'Campaigns', 'Audience', 'Suppressions', 'Webhooks', 'Send a test mail', 'Overview']) {
+        const link = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
+        await link.focus();
+        await page.keyboard.press('Enter');
+        await link.and(page.locator('[aria-current="page"]')).waitFor();
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+      }
+      await page.getByRole('button', { name: 'Sign out' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Sign in to Mailroom' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   test('a test key\'s console says it shows test data only', async () => {
     const tab = await openConsole(browser, cloud, { apiKey: cloud.seed.test_key });
     try {
