@@ -27,7 +27,8 @@ export function TimeChart(props: { title: string; times: readonly string[]; seri
         series: [{}, ...props.series.map((s, i) => ({ label: s.label, stroke: s.color ?? PALETTE[i % PALETTE.length], width: 2 }))],
         axes: [{}, { size: 48 }],
         scales: { y: { range: (_u, min, max) => [0, Math.max(1, max, min)] } },
-        legend: { show: true },
+        // Labels only: the values under the cursor would read '--' until the pointer is over the chart.
+        legend: { show: true, live: false },
         cursor: { drag: { x: false, y: false } },
       },
       data,

@@ -1,5 +1,6 @@
 /** The frame of every signed-in page: the header (who is signed in, the mode), the navigation, the content. */
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import type { Session } from '../lib/session';
 
 /** One entry of the navigation. */
@@ -11,6 +12,11 @@ export interface NavItem {
 /** The header, the navigation and the page; `current` is the route's first segment. */
 export function Layout(props: { session: Session; nav: readonly NavItem[]; current: string; onSignOut: () => void; children: ComponentChildren }) {
   const { session } = props;
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the navigation is one scrolling row: keep the current page's entry in sight.
+  useEffect(() => {
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [props.current]);
   const who = session.kind === 'project' ? session.project.name : (session.organization.name ?? 'Partner organization');
   return (
     <div class="frame">
@@ -36,7 +42,7 @@ export function Layout(props: { session: Session; nav: readonly NavItem[]; curre
           Test key: you see test mail only. Mail sent with this key is real mail, counted in the quota, hidden from the live view.
         </div>
       ) : null}
-      <nav class="sidenav" aria-label="Console">
+      <nav class="sidenav" aria-label="Console" ref={nav}>
         <ul>
           {props.nav.map((item) => (
             <li key={item.path}>
