@@ -33,9 +33,10 @@ function App() {
   }, []);
 
   useEffect(() => {
-    // Each view takes the keyboard focus to its content, so a screen reader starts at the new page.
+    // Each view takes the keyboard focus to its content, so a screen reader starts at the new page;
+    // so does signing in or out (the form's button that had the focus is gone).
     document.getElementById('main')?.focus({ preventScroll: true });
-  }, [route.path]);
+  }, [route.path, session?.kind]);
 
   if (error) return <ErrorNote error={error} title="The console could not start" />;
   if (session === undefined) return <Loading />;

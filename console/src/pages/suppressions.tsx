@@ -6,7 +6,7 @@ import { api, unwrap, type Schemas } from '../lib/api';
 import { formatInstant } from '../lib/format';
 import { replaceQuery } from '../lib/router';
 import { useLoad } from '../lib/use-load';
-import { ConfirmDialog } from './domains/confirm-dialog';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { DeepPager, pageOf } from './domains/deep-pager';
 import type { ProjectPageProps } from './page';
 

@@ -5,7 +5,7 @@ import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatCount, formatInstant } from '../../lib/format';
 import { href, type Route } from '../../lib/router';
 import { useLoad, usePoll } from '../../lib/use-load';
-import { ConfirmDialog } from '../templates/confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CampaignExport } from './campaign-export';
 import { CampaignReport } from './campaign-report';
 
@@ -149,7 +149,7 @@ export function CampaignView(props: { id: string; route: Route }) {
         cancelLabel="Keep it running"
         busy={acting === 'cancel'}
         onConfirm={() => void act('cancel')}
-        onClose={() => setConfirmCancel(false)}
+        onCancel={() => setConfirmCancel(false)}
       >
         <p>No more of its mail is released, and its mail not sent yet is cancelled. A cancelled campaign cannot be resumed.</p>
       </ConfirmDialog>

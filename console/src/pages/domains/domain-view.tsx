@@ -7,7 +7,7 @@ import { formatInstant } from '../../lib/format';
 import { href } from '../../lib/router';
 import type { ProjectSession } from '../../lib/session';
 import { useLoad } from '../../lib/use-load';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { RecordsTable } from './records';
 
 type View = Schemas['DomainView'];

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { Button, Card, CopyButton, ErrorNote, Field, Notice } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 type Project = Schemas['PartnerProject'];
 type Asking = 'rotate' | 'disable' | 'reactivate' | undefined;
@@ -95,8 +95,10 @@ export function ProjectActions({ project, onChanged }: { project: Project; onCha
       <ConfirmDialog
         open={asking !== undefined}
         title={asking === 'rotate' ? `Rotate the ${mode} key of ${project.name}?` : asking === 'disable' ? `Disable ${project.name}?` : `Reactivate ${project.name}?`}
-        confirm={asking === 'rotate' ? 'Rotate' : asking === 'disable' ? 'Disable' : 'Reactivate'}
-        onClose={close}
+        confirmLabel={asking === 'rotate' ? 'Rotate' : asking === 'disable' ? 'Disable' : 'Reactivate'}
+        variant={asking === 'reactivate' ? 'primary' : 'danger'}
+        onConfirm={() => close(true)}
+        onCancel={() => close(false)}
       >
         {asking === 'rotate' ? (
           <p>The current {mode} key stops working at once: every program and console using it is refused until it is given the new key.</p>

@@ -5,7 +5,7 @@ import { api, ApiError, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href, navigate } from '../../lib/router';
 import { useLoad } from '../../lib/use-load';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { TemplatePreview } from './template-preview';
 
 /** The editable fields of a template. */
@@ -154,9 +154,10 @@ export function TemplateEditor(props: { id?: string }) {
         open={confirming}
         title="Delete this template?"
         confirmLabel="Delete template"
+        cancelLabel="Keep it"
         busy={deleting}
         onConfirm={remove}
-        onClose={() => setConfirming(false)}
+        onCancel={() => setConfirming(false)}
       >
         <p>
           “{template?.name}” is deleted for good. The API refuses while a campaign or an automation step uses it.

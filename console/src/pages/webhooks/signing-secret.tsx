@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { Button, Card, CopyButton, ErrorNote, Notice } from '../../components/ui';
 import { api, unwrap } from '../../lib/api';
 import type { ProjectSession } from '../../lib/session';
-import { ConfirmDialog } from '../domains/confirm-dialog';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 
 /** Reveal, hide, copy and rotate the secret that signs the deliveries of this key's slot. */
 export function SigningSecret(props: { session: ProjectSession }) {

@@ -1,7 +1,7 @@
 /** A confirmation asked before a destructive action (remove, rotate, recreate): a native modal dialog. */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { Button } from '../../components/ui';
+import { Button } from './ui';
 
 let dialogs = 0;
 
@@ -14,6 +14,8 @@ export function ConfirmDialog(props: {
   title: string;
   children: ComponentChildren;
   confirmLabel: string;
+  /** The label of the button that keeps things as they are. @default Cancel */
+  cancelLabel?: string;
   busy?: boolean;
   variant?: 'danger' | 'primary';
   onConfirm: () => void;
@@ -47,7 +49,7 @@ export function ConfirmDialog(props: {
         {props.children}
       </div>
       <div class="actions dialog-actions">
-        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button onClick={props.onCancel}>{props.cancelLabel ?? 'Cancel'}</Button>
         <Button variant={props.variant ?? 'danger'} busy={props.busy} onClick={props.onConfirm}>
           {props.confirmLabel}
         </Button>
