@@ -38,6 +38,7 @@ const FIXTURE_PATHS = [
   '/v1/activity/{id}',
   '/v1/suppressions/{email}',
   '/v1/templates/{id}',
+  '/domains/{domain}',
   '/domains/{domain}/dns-records',
   '/domains/{domain}/verify',
   '/domains/{domain}/status',
