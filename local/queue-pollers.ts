@@ -22,6 +22,8 @@ export interface PollerSpec {
  */
 export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onError: (e: unknown) => void = console.error) {
   let running = true;
+  // Stopping cuts the long polls short: each would otherwise hold the stop for up to its wait.
+  const polls = new AbortController();
   // Batches between their receive and their delete (a test waits for none before it asserts that nothing more happens).
   let inHand = 0;
   const loops = specs.map(async (spec) => {
@@ -36,10 +38,12 @@ export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onErro
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
+          { abortSignal: polls.signal },
         );
         messages = out.Messages ?? [];
       } catch (error) {
-        if (running) onError(error);
+        if (!running) break;
+        onError(error);
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
@@ -90,6 +94,7 @@ export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onErro
     /** Stops polling and waits for the batches in flight. */
     stop: async () => {
       running = false;
+      polls.abort();
       await Promise.all(loops);
     },
   };
