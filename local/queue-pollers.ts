@@ -23,10 +23,10 @@ export interface PollerSpec {
 export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onError: (e: unknown) => void = console.error) {
   let running = true;
   // Stopping cuts the long polls short: each would otherwise hold the stop for up to its wait.
-  const polls = new AbortController();
+  const polls = specs.map(() => new AbortController());
   // Batches between their receive and their delete (a test waits for none before it asserts that nothing more happens).
   let inHand = 0;
-  const loops = specs.map(async (spec) => {
+  const loops = specs.map(async (spec, i) => {
     while (running) {
       let messages: Message[] = [];
       try {
@@ -38,7 +38,7 @@ export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onErro
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
-          { abortSignal: polls.signal },
+          { abortSignal: polls[i].signal },
         );
         messages = out.Messages ?? [];
       } catch (error) {
@@ -94,7 +94,7 @@ export function startQueuePollers(client: SQSClient, specs: PollerSpec[], onErro
     /** Stops polling and waits for the batches in flight. */
     stop: async () => {
       running = false;
-      polls.abort();
+      for (const poll of polls) poll.abort();
       await Promise.all(loops);
     },
   };
