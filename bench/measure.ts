@@ -285,13 +285,17 @@ export async function applyPublishedSesEvents(cloud: LocalCloud, sqs: SQSClient)
     applied.cpu += cpuMsSince(cpu);
     applied.invocations++;
   };
-  for (let idle = 0; idle < 3; ) {
-    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls['ses-events'], MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+  // Done when the queue is empty and the cloud is not busy (every event the simulator publishes has
+  // reached the queue), twice in a row, rather than after seconds of empty polls.
+  for (let quiet = 0; quiet < 2; ) {
+    const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls['ses-events'], MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
     const messages = out.Messages ?? [];
     if (messages.length === 0) {
-      idle++;
+      quiet = (await cloud.busy()) ? 0 : quiet + 1;
+      await new Promise((resolve) => setTimeout(resolve, 50));
       continue;
     }
+    quiet = 0;
     for (const m of messages) {
       if (!PUBLISHED_EVENT_TYPES.has(String((JSON.parse(m.Body ?? '{}') as { eventType?: string }).eventType))) continue;
       pending.push({ messageId: m.MessageId, receiptHandle: m.ReceiptHandle, body: m.Body });

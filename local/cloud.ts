@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DeleteTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SQSClient, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { refreshConfig } from '../shared/config';
 import { overrideServices, resetServices, services } from '../shared/container';
 import { queues, type QueueName } from '../shared/queues';
@@ -72,6 +72,13 @@ export interface LocalCloud {
   readonly outboxDir: string;
   /** Answers that broke their route's contract (with `checkAnswers`). */
   readonly breaches: readonly ContractBreach[];
+  /**
+   * Whether the pipeline is still at work: a message waiting, in flight or (unless `delayed` is
+   * false) delayed on a queue a worker polls, a worker or scheduled job running, or a simulated SES
+   * event on its way to its queue. One-time timers (the campaign engine's long waits) do not count.
+   * Tests wait for it to be false before they assert that nothing more happens.
+   */
+  busy(options?: { delayed?: boolean }): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -113,6 +120,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     if (dbPath) fs.mkdirSync(dbPath, { recursive: true });
     // The mailbox simulator needs the SES events queue, which exists only once SQS is up.
     let simulate: ((request: Record<string, unknown>, messageId: string) => void) | undefined;
+    let eventsOnTheirWay = 0;
     // The Node emulators bind port 0 themselves when the caller lets us choose; DynamoDB Local needs
     // a number, which another process can take before it binds: then onFreePort chooses again.
     const startDynamo = async (): Promise<RunningEmulator> =>
@@ -163,9 +171,12 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       const configurationSetArn = `arn:aws:ses:${LOCAL_REGION}:${LOCAL_ACCOUNT}:configuration-set/${(request as SentRequest).ConfigurationSetName ?? configurationSet}`;
       const refused = refusal({ kind: 'service', service: 'ses.amazonaws.com', sourceArn: configurationSetArn }, { action: 'sns:Publish', resource: sesEventsTopicArn });
       if (refused) return console.error('Mailbox simulator: SES cannot publish its events:', refused);
+      eventsOnTheirWay++;
       runAs({ kind: 'service', service: 'sns.amazonaws.com', sourceArn: sesEventsTopicArn }, () =>
         publishSimulatedEvents(sqsClient, queueUrls['ses-events'], request as SentRequest, messageId),
-      ).catch((e) => console.error('Mailbox simulator:', e));
+      )
+        .catch((e) => console.error('Mailbox simulator:', e))
+        .finally(() => eventsOnTheirWay--);
     };
     await provisionBucket(new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', credentials, forcePathStyle: true }), bucket);
 
@@ -232,6 +243,8 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // Open and click links point at this API (read at every send, so setting it now is in time).
     refreshConfig({ TRACKING_BASE_URL: api.url });
 
+    let pollers: ReturnType<typeof startQueuePollers> | undefined;
+    const polledQueues: string[] = [];
     if (options.workers !== false) {
       const specs = [];
       for (const [name, def] of Object.entries(workers)) {
@@ -239,9 +252,11 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
         const queueUrl = queueUrls[def.queue];
         const arn = (await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
         specs.push({ name, queueUrl, queueArn: arn, batchSize: queues[def.queue].batchSize, handler: (await import(path.join(ROOT, def.entry))).handler });
+        polledQueues.push(queueUrl);
       }
-      const pollers = startQueuePollers(sqsClient, specs);
-      stops.push(() => pollers.stop());
+      const started = startQueuePollers(sqsClient, specs);
+      pollers = started;
+      stops.push(() => started.stop());
     }
 
     const jobs = [];
@@ -256,7 +271,16 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       sesUrl: ses.endpoint.replace('127.0.0.1', 'localhost'),
       publishDns: async (projectId, domain) => void (await publishDomainRecords(services(), dns, projectId, domain)),
     });
-    return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, breaches, stop: stopAll };
+    const busy = async ({ delayed = true }: { delayed?: boolean } = {}): Promise<boolean> => {
+      if (eventsOnTheirWay > 0 || pollers?.busy() || timers.busy()) return true;
+      const names: QueueAttributeName[] = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', ...(delayed ? (['ApproximateNumberOfMessagesDelayed'] as const) : [])];
+      for (const queueUrl of polledQueues) {
+        const { Attributes: counts = {} } = await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: names }));
+        if (names.some((name) => Number(counts[name] ?? 0) > 0)) return true;
+      }
+      return false;
+    };
+    return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, breaches, busy, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

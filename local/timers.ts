@@ -22,6 +22,8 @@ export function startTimers(
     return { handle: setInterval(tick, job.schedule.everySeconds * 1000), inFlight: () => busy };
   });
   return {
+    /** Whether a scheduled job is running. */
+    busy: () => timers.some((t) => t.inFlight() !== undefined),
     /** Stops the timers and waits for runs in flight. */
     stop: async () => {
       timers.forEach((t) => clearInterval(t.handle));

@@ -11,7 +11,7 @@
  * runs where it is installed (CFN_LINT, else `cfn-lint` on the PATH) and the rehearsal says loudly
  * when it is not. REHEARSAL_REQUIRE_CFN_LINT=1 makes its absence an error.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,9 +50,17 @@ export function variants(): Variant[] {
   ];
 }
 
-/** Synthesizes one variant with cdk-nag; returns its template file and cdk-nag's unsuppressed errors. */
-export function synthesize(variant: Variant, outdir: string): { templateFile: string; nagErrors: string[] } {
-  const app = new App({ outdir: path.join(outdir, variant.name), context: { 'aws:cdk:bundling-stacks': [], ...variant.context } });
+/**
+ * Synthesizes one variant with cdk-nag; returns its template file and cdk-nag's unsuppressed errors.
+ * `builtinValidation: false` skips CDK's own CloudFormation validation, which only prints warnings
+ * (it fails no synth) and costs seconds a synth: where cfn-lint lints the templates it adds nothing.
+ */
+export function synthesize(variant: Variant, outdir: string, options: { builtinValidation?: boolean } = {}): { templateFile: string; nagErrors: string[] } {
+  const app = new App({
+    outdir: path.join(outdir, variant.name),
+    context: { 'aws:cdk:bundling-stacks': [], ...variant.context },
+    builtinCloudFormationValidation: options.builtinValidation ?? true,
+  });
   const stack = new EmailApiStack(app, 'Mailroom', { env: { account: '123456789012', region: variant.region } });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const assembly = app.synth();
@@ -76,12 +84,20 @@ export interface LintResult {
 }
 
 /**
- * Lints templates of one region in one cfn-lint run (its start-up costs seconds); returns each
- * file's findings.
+ * Lints templates of one region in one cfn-lint run (its start-up costs seconds); resolves to each
+ * file's findings. The run is a child process: the rehearsal synthesizes the next region meanwhile,
+ * and the regions' runs share the machine's cores.
  */
-export function lint(cfnLint: string, templateFiles: readonly string[], region: string): Map<string, LintResult> {
-  const run = spawnSync(cfnLint, ['--format', 'parseable', '--regions', region, '--', ...templateFiles], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (run.error) throw run.error;
+export async function lint(cfnLint: string, templateFiles: readonly string[], region: string): Promise<Map<string, LintResult>> {
+  const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(cfnLint, ['--format', 'parseable', '--regions', region, '--', ...templateFiles], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
   // cfn-lint's exit code is a bit mask: 1 it failed to run, 2 errors, 4 warnings, 8 informational.
   if ((run.status ?? 0) & 1) throw new Error(`cfn-lint failed to run (exit ${run.status}): ${run.stderr.trim()}`);
   const lines = run.stdout.split('\n').filter(Boolean);
@@ -98,7 +114,7 @@ export function lint(cfnLint: string, templateFiles: readonly string[], region: 
   return results;
 }
 
-function main(): number {
+async function main(): Promise<number> {
   const started = Date.now();
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-rehearsal-'));
   const cfnLint = findCfnLint();
@@ -112,17 +128,29 @@ function main(): number {
   const canary: Variant = { name: `${REGION_WITHOUT_RECEIVING}-receiving-canary`, region: REGION_WITHOUT_RECEIVING, context: { inboundDomain: EVERY_OPTION.inboundDomain } };
   let failed = 0;
   try {
-    const synthesized = [...variants(), ...(cfnLint ? [canary] : [])].map((variant) => {
+    const all = [...variants(), ...(cfnLint ? [canary] : [])];
+    const synthesized: { variant: Variant; templateFile: string; nagErrors: string[]; ms: number }[] = [];
+    // Each region's cfn-lint run starts as soon as its last template is written (the variants come
+    // region by region), so linting overlaps the synthesis of the regions after it.
+    const lintRuns: Promise<Map<string, LintResult>>[] = [];
+    for (const variant of all) {
       const t0 = Date.now();
-      return { variant, ...synthesize(variant, outdir), ms: Date.now() - t0 };
-    });
-    const linted = new Map<string, LintResult>();
-    if (cfnLint) {
-      for (const region of new Set(synthesized.map((s) => s.variant.region))) {
-        const files = synthesized.filter((s) => s.variant.region === region).map((s) => s.templateFile);
-        for (const [file, result] of lint(cfnLint, files, region)) linted.set(file, result);
+      synthesized.push({ variant, ...synthesize(variant, outdir, { builtinValidation: !cfnLint }), ms: Date.now() - t0 });
+      const regionDone = !all.slice(all.indexOf(variant) + 1).some((v) => v.region === variant.region);
+      if (cfnLint && regionDone) {
+        const files = synthesized.filter((s) => s.variant.region === variant.region).map((s) => s.templateFile);
+        const lintStarted = Date.now();
+        const run = lint(cfnLint, files, variant.region).then((results) => {
+          console.log(`cfn-lint ${variant.region}: ${files.length} templates in ${Math.round((Date.now() - lintStarted) / 1000)} s, from ${Math.round((lintStarted - started) / 1000)} s`);
+          return results;
+        });
+        // Awaited below; a synthesis that throws first must not leave this rejection unhandled.
+        run.catch(() => undefined);
+        lintRuns.push(run);
       }
     }
+    const linted = new Map<string, LintResult>();
+    for (const results of await Promise.all(lintRuns)) for (const [file, result] of results) linted.set(file, result);
     for (const { variant, templateFile, nagErrors, ms } of synthesized) {
       const lintResult = linted.get(templateFile);
       if (variant === canary) {
@@ -152,4 +180,12 @@ function main(): number {
   return failed ? 1 : 0;
 }
 
-if (require.main === module) process.exitCode = main();
+if (require.main === module) {
+  main().then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

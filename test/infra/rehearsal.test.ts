@@ -29,16 +29,16 @@ describe('the deploy rehearsal', () => {
     });
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-    it('gives each template its own errors and warnings', () => {
+    it('gives each template its own errors and warnings', async () => {
       const cfnLint = fake(['/t/a.json:10:5:10:20:E3006:Resource type does not exist', '/t/a.json:11:5:11:20:W3005:dependency', '/t/b.json:3:1:3:9:W3005:dependency'].join('\n'), 6);
-      const results = lint(cfnLint, ['/t/a.json', '/t/b.json'], 'eu-central-2');
+      const results = await lint(cfnLint, ['/t/a.json', '/t/b.json'], 'eu-central-2');
       expect(results.get('/t/a.json')).toEqual({ errors: ['10:5:10:20:E3006:Resource type does not exist'], others: ['11:5:11:20:W3005:dependency'] });
       expect(results.get('/t/b.json')).toEqual({ errors: [], others: ['3:1:3:9:W3005:dependency'] });
     });
 
-    it('fails on output it cannot attribute to a template, or when cfn-lint could not run', () => {
-      expect(() => lint(fake('Traceback: something broke', 2), ['/t/a.json'], 'us-east-1')).toThrow(/cannot attribute/);
-      expect(() => lint(fake('', 1), ['/t/a.json'], 'us-east-1')).toThrow(/failed to run/);
+    it('fails on output it cannot attribute to a template, or when cfn-lint could not run', async () => {
+      await expect(lint(fake('Traceback: something broke', 2), ['/t/a.json'], 'us-east-1')).rejects.toThrow(/cannot attribute/);
+      await expect(lint(fake('', 1), ['/t/a.json'], 'us-east-1')).rejects.toThrow(/failed to run/);
     });
   });
 });

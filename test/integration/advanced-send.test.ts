@@ -206,8 +206,8 @@ describe('POST /send-email: dry run', () => {
         variables_used: ['missing', 'name'],
       },
     });
-    // Give the workers a moment: nothing may appear.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Let the workers finish whatever was queued: nothing may appear.
+    await cloud.settled();
     expect(await tableItems()).toBe(itemsBefore);
     expect((await cloud.outbox()).length).toBe(outboxBefore);
   });
@@ -295,7 +295,7 @@ describe('sending a scheduled send at its time', () => {
     await sendScheduledNow(services(), caller, content, activityId);
     const activity = await cloud.waitForActivity(activityId, cloud.seed.live_key, (a) => a.current_status === 'delivered');
     await sendScheduledNow(services(), caller, content, activityId);
-    await new Promise((r) => setTimeout(r, 1000));
+    await cloud.settled();
     expect((await cloud.outbox()).filter((m) => m.destination.to.includes('later@example.com'))).toHaveLength(1);
     expect(rawMail(activity.message_id as string)).toContain('Hi Lea');
   });

@@ -93,7 +93,7 @@ describe('GET /v1/activity: a scheduled batch before it goes out', () => {
     const queued = await list({ status: 'queued', since, until, per_page: '200' });
     expect(queued.data.filter((a) => a.batch_id === batchId)).toHaveLength(0);
     // The background fan-out the cancel also queued changes nothing of it.
-    await sleep(2000);
+    await cloud.settled();
     expect((await list({ status: 'cancelled', since, until, per_page: '200' })).data.filter((a) => a.batch_id === batchId)).toHaveLength(3);
     expect((await cloud.api('GET', `/v1/activity/${recipients[1].activity_id}`)).body.data).toMatchObject({ current_status: 'cancelled', metadata: { n: 1 } });
   }, 60_000);
@@ -128,7 +128,7 @@ describe('GET /v1/activity: a scheduled batch when it goes out', () => {
     await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: activityKey(recipients[2].activity_id) }));
 
     for (const r of recipients) await cloud.waitForActivity(r.activity_id, cloud.seed.live_key, (a) => a.current_status === 'sent' || a.current_status === 'delivered');
-    await sleep(1000);
+    await cloud.settled();
     for (const r of recipients) expect((await list({ email: r.email })).total).toBe(1);
     const mails = (await cloud.outbox()).filter((m) => m.destination.to.some((to) => to.includes(t)));
     expect(mails.map((m) => m.destination.to[0]).sort()).toEqual(recipients.map((r) => r.email).sort());

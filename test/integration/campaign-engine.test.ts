@@ -130,7 +130,7 @@ describe('the engine step by step', () => {
     await runCampaignMessage(services(), { v: 1, kind: 'init', campaign_id: campaign.id, project_id: campaign.project_id });
     expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'pending', total_recipients: 3, step: 0 });
     expect((services().timers as LocalTimers).names()).toContain(`campaign-${campaign.id}-step-0`);
-    await sleep(500);
+    await cloud.settled({ delayed: false });
     expect(await mailsTo(tag)).toHaveLength(0);
   });
 
@@ -147,7 +147,8 @@ describe('the engine step by step', () => {
     expect((await getCursor(deps.db, campaign.id)).wave).toBe(1);
     expect((await getCampaign(deps.db, campaign.id))?.released).toBe(5);
     const mails = await waitFor(() => mailsTo(tag), (m) => m.length >= 5);
-    await sleep(1000);
+    // Its next step waits a pacing window (a delayed message); what the two runs queued is done.
+    await cloud.settled({ delayed: false });
     expect((await mailsTo(tag)).length).toBe(mails.length);
     expect(mails).toHaveLength(5);
   }, 60_000);
@@ -158,7 +159,7 @@ describe('the engine step by step', () => {
     const campaign = await campaignTo(ids, { status: 'cancelled' });
     await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
     expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'cancelled', step: 0, released: 0 });
-    await sleep(500);
+    await cloud.settled({ delayed: false });
     expect(await mailsTo(tag)).toHaveLength(0);
   });
 });
@@ -260,7 +261,7 @@ describe('crashes and redeliveries', () => {
     expect(await getCursor(deps.db, campaign.id)).toMatchObject({ step: 1, wave: 1, released: 6, exhausted: true });
     expect(await getBatch(deps.db, waveId(campaign.id, 1))).toBeUndefined();
     await waitFor(() => mailsTo(tag), (m) => m.length >= 6);
-    await sleep(1500);
+    await cloud.settled({ delayed: false });
     const addresses = (await mailsTo(tag)).map((m) => m.destination.to[0]);
     expect(addresses).toHaveLength(6);
     expect(new Set(addresses).size).toBe(6);

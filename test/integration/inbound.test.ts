@@ -70,7 +70,7 @@ async function waitForInbound(activityId: string): Promise<WebhookJob[]> {
     await readDeliveries();
     if (inboundDeliveries(activityId).length > 0) {
       // Anything more (a second delivery) would have been fanned out with it.
-      await new Promise((r) => setTimeout(r, 1500));
+      await cloud.settled();
       await readDeliveries();
       return inboundDeliveries(activityId);
     }
@@ -144,7 +144,7 @@ describe('an inbound reply, parsed and routed by rule 4', () => {
     const again = await fetch(`${cloud.baseUrl}/_local/inbound?key=${encodeURIComponent(res.body.key)}`, { method: 'POST' });
     expect(again.status).toBe(202);
     expect(((await again.json()) as { result: { results: { outcome: string }[] } }).result.results[0].outcome).toBe('duplicate');
-    await new Promise((r) => setTimeout(r, 1500));
+    await cloud.settled();
     await readDeliveries();
     expect(inboundDeliveries(sent.id)).toHaveLength(1);
   });
@@ -190,7 +190,7 @@ describe('replies that publish nothing', () => {
     expect(bounce?.from).toContain('mailer-daemon@');
     expect(bounce?.body.text).toContain('150 KB');
 
-    await new Promise((r) => setTimeout(r, 1500));
+    await cloud.settled();
     await readDeliveries();
     expect(inboundDeliveries(sent.id)).toEqual([]);
   });
@@ -200,7 +200,7 @@ describe('replies that publish nothing', () => {
     const tampered = sent.replyTo.replace(/[0-9a-f](?=@)/, (c) => (c === '0' ? '1' : '0'));
     const res = await inject(await reply(tampered, sent.messageId));
     expect(res.body.result.results[0].outcome).toBe('bad_token');
-    await new Promise((r) => setTimeout(r, 1500));
+    await cloud.settled();
     await readDeliveries();
     expect(inboundDeliveries(sent.id)).toEqual([]);
   });

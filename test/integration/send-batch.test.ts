@@ -112,13 +112,13 @@ describe('POST /v1/send-batch: sending', () => {
   it('a dry run writes nothing to the table or the outbox', async () => {
     const t = tag();
     // Earlier tests' mails settle first (their delivery events bump their records' versions).
-    await sleep(3000);
+    await cloud.settled();
     const before = await snapshot();
     const res = await cloud.api('POST', '/v1/send-batch', { body: batchBody([{ email: `dry-${t}@example.com`, name: 'Dee' }, `dry2-${t}@example.com`], { dry_run: true }) });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ dry_run: true, counts: { valid: 2, duplicates_removed: 0, suppressed: 0 } });
     expect((res.body.previews as { subject: string }[])[0].subject).toBe('Hello Dee');
-    await sleep(1500);
+    await cloud.settled();
     expect(await snapshot()).toEqual(before);
   }, 30_000);
 
@@ -132,7 +132,7 @@ describe('POST /v1/send-batch: sending', () => {
     const again = await cloud.api('POST', '/v1/send-batch', { body, headers: { 'idempotency-key': key } });
     expect(again.headers.get('idempotency-replayed')).toBe('true');
     expect(again.body.batch_id).toBe([...ids][0]);
-    await sleep(3000);
+    await cloud.settled();
     expect(await mailsTo(`idem-${t}`)).toHaveLength(1);
   }, 60_000);
 
@@ -142,7 +142,7 @@ describe('POST /v1/send-batch: sending', () => {
     await waitForMails(t, 2);
     const batchId = res.body.batch_id as string;
     expect(await expandChunk(services(), { v: 1, batch_id: batchId, project_id: cloud.seed.project_id, chunk: 0 })).toBe('already-done');
-    await sleep(3000);
+    await cloud.settled();
     expect(await mailsTo(t)).toHaveLength(2);
   }, 60_000);
 });
@@ -160,7 +160,9 @@ describe('scheduled batches (4.4)', () => {
     const [r] = res.body.recipients as { activity_id: string }[];
     expect((await cloud.api('GET', `/v1/activity/${r.activity_id}`)).body.data).toMatchObject({ current_status: 'cancelled' });
     expect((await cloud.api('DELETE', `/v1/send-batch/${batchId}`)).status).toBe(409);
-    await sleep(6000);
+    // Its fire message, delayed to its time, comes and finds it cancelled.
+    await cloud.settled();
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(at));
     expect(await mailsTo(t)).toHaveLength(0);
   }, 30_000);
 

@@ -298,7 +298,7 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     expect(second.status).toBe(202);
     expect(second.body.delivery_id).toBe(first.body.delivery_id);
     await receiver.waitFor((h) => h.headers['webhook-id'] === first.body.delivery_id);
-    await sleep(1_000);
+    await cloud.settled();
     expect(receiver.find((h) => h.path === '/idem')).toHaveLength(2);
   }, 30_000);
 
@@ -315,7 +315,7 @@ describe('POST /v1/webhooks/deliveries/{id}/redeliver', () => {
     expect((await redeliver(owner.liveKey, `whd_${Buffer.from(sk.replace(job.delivery_id, `msg_${randomUUID()}`)).toString('base64url')}`)).status).toBe(404);
     expect((await redeliver(owner.liveKey, job.delivery_id)).status).toBe(404);
     expect((await redeliver(owner.liveKey, 'whd_not-base64-of-a-key')).status).toBe(404);
-    await sleep(1_000);
+    await cloud.settled();
     expect(receiver.find((h) => h.path === '/private-to-owner')).toHaveLength(1);
     expect((await cloud.api('POST', `/v1/webhooks/deliveries/${job.delivery_id}/redeliver`, { key: null })).status).toBe(401);
   }, 30_000);

@@ -280,7 +280,7 @@ describe('deliveries through the whole pipeline', () => {
       expectSigned(hook, secret);
     }
     expect(sent.headers['webhook-id']).not.toBe(delivered.headers['webhook-id']);
-    await sleep(500);
+    await cloud.settled();
     expect(distinct(receiver.find(ofActivity(id))).map((h) => h.path)).toEqual(['/live', '/live']);
   });
 
@@ -288,7 +288,7 @@ describe('deliveries through the whole pipeline', () => {
     const id = await send(p.testKey);
     const hooks = await receiver.waitFor(ofActivity(id), 2);
     await cloud.waitForActivity(id, p.testKey, (a) => a.current_status === 'delivered');
-    await sleep(500);
+    await cloud.settled();
     const all = distinct(receiver.find(ofActivity(id)));
     expect(all.map((h) => h.body.event).sort()).toEqual(['email.delivery', 'email.send']);
     for (const hook of hooks) {
@@ -308,7 +308,7 @@ describe('deliveries through the whole pipeline', () => {
     const test = await send(p.testKey, { environment: 'staging' });
     const liveHooks = await receiver.waitFor(ofActivity(live), 2);
     const testHooks = await receiver.waitFor(ofActivity(test), 2);
-    await sleep(500);
+    await cloud.settled();
     expect(distinct(receiver.find(ofActivity(live)))).toHaveLength(2);
     expect(distinct(receiver.find(ofActivity(test)))).toHaveLength(2);
     for (const hook of liveHooks) {
@@ -374,7 +374,7 @@ describe('retries and failures', () => {
     expect(new Set(attempts.map((h) => h.raw)).size).toBe(1);
     for (let i = 1; i < attempts.length; i++) expect(attempts[i].at - attempts[i - 1].at).toBeGreaterThanOrEqual(900);
     attempts.forEach((h) => expectSigned(h, secret));
-    await sleep(2_500);
+    await cloud.settled();
     expect(receiver.find((h) => h.path === '/flaky' && h.body.event === 'email.send')).toHaveLength(5);
     expect((await failuresOf(p.liveKey)).data).toEqual([]);
   }, 60_000);
@@ -410,7 +410,7 @@ describe('retries and failures', () => {
     });
     expect(Date.parse(failure.failed_at)).toBeGreaterThanOrEqual(attempts[4].at - 1_000);
     // The delivery event of the same mail went through; no other failure appears later.
-    await sleep(1_500);
+    await cloud.settled();
     expect((await failuresOf(p.liveKey)).data).toHaveLength(1);
   }, 60_000);
 

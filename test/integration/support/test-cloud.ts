@@ -24,6 +24,12 @@ export interface TestCloud extends LocalCloud {
   outbox(): Promise<OutboxMail[]>;
   /** Publishes the project's records of a registered domain to the local DNS (`POST /_local/dns/publish`), as its owner would. */
   publishDns(domain: string, key?: string): Promise<void>;
+  /**
+   * Waits until the pipeline has nothing left to do (LocalCloud.busy false twice in a row): what a
+   * test waits for before asserting that nothing more was sent or written, instead of a fixed sleep.
+   * `delayed: false` leaves delayed messages (a send scheduled later) out. Fails after `timeoutMs`.
+   */
+  settled(options?: { delayed?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
 export interface OutboxMail {
@@ -70,6 +76,15 @@ export async function startTestCloud(options: { workers?: boolean | readonly Wor
         if (data && until(data)) return data;
         if (Date.now() > deadline) throw new Error(`Activity ${id} never matched; last: ${JSON.stringify(res.body)}`);
         await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async settled({ delayed, timeoutMs = 30_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      // Twice in a row, 50 ms apart: cheap insurance against a hand-over between two counts.
+      for (let quietLooks = 0; quietLooks < 2; ) {
+        quietLooks = (await cloud.busy({ delayed })) ? 0 : quietLooks + 1;
+        if (quietLooks < 2 && Date.now() > deadline) throw new Error(`The local cloud was still busy after ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 50));
       }
     },
     async publishDns(domain, key) {
