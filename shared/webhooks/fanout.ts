@@ -13,7 +13,12 @@ import { maxAttemptsFor, type WebhookJob } from './webhook-job';
  * timestamp and object, so no two deliveries share an id.
  */
 export function deliveryIdOf(event: ServiceEvent, url: string, slot: string): string {
-  const hex = createHash('sha256').update(`${JSON.stringify(event)}\n${url}\n${slot}`, 'utf8').digest('hex');
+  // An email event repeated by a redelivered job (deliver-send.ts, republishSent) carries a new
+  // dispatch time but the same event_timestamp: part 6's identity of an event. Leaving the dispatch
+  // time out gives the repeat the same webhook-id, which receivers drop. Events without an
+  // event_timestamp keep their dispatch time in the identity: two of them are two events.
+  const identity = typeof event.data.event_timestamp === 'string' ? { ...event, timestamp: undefined } : event;
+  const hex = createHash('sha256').update(`${JSON.stringify(identity)}\n${url}\n${slot}`, 'utf8').digest('hex');
   return `msg_${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 

@@ -15,6 +15,14 @@ describe('the webhook-id of a delivery', () => {
     expect(deliveryIdOf({ ...event, timestamp: '2026-11-27T01:41:15.102Z' } as ServiceEvent, 'https://hooks.example.com/mail', 'live')).not.toBe(id);
   });
 
+  it('is the same for an email event republished by a redelivered job (new dispatch time, same event_timestamp)', () => {
+    const sent = { ...event, data: { activity_id: 'a-1', event_timestamp: '2026-11-27T01:41:14.000Z' } } as ServiceEvent;
+    const again = { ...sent, timestamp: '2026-11-27T01:41:45.000Z' } as ServiceEvent;
+    expect(deliveryIdOf(again, 'https://hooks.example.com/mail', 'live')).toBe(deliveryIdOf(sent, 'https://hooks.example.com/mail', 'live'));
+    const later = { ...sent, data: { ...sent.data, event_timestamp: '2026-11-27T01:41:15.000Z' } } as ServiceEvent;
+    expect(deliveryIdOf(later, 'https://hooks.example.com/mail', 'live')).not.toBe(deliveryIdOf(sent, 'https://hooks.example.com/mail', 'live'));
+  });
+
   it('has the msg_ form receivers see', () => {
     expect(deliveryIdOf(event, 'https://hooks.example.com/mail', 'live')).toMatch(/^msg_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
