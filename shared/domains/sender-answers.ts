@@ -1,20 +1,13 @@
 import * as z from '../zod';
-import { instantSchema, uuidSchema } from '../http/answer-fields';
+import { senderProfileSchema } from './domain-answers';
 
-/** A sender as part 2 shows it: the project's list and the partner routes. */
+/**
+ * A sender as part 2 shows it, on the project's list and the partner routes: the fields of a sender
+ * profile, under the partner routes' own component name.
+ */
 export const senderSchema = z
-  .strictObject({
-    id: uuidSchema,
-    from_name: z.string(),
-    from_email: z.string(),
-    domain_authenticated: z.boolean(),
-    sender_source: z.enum(['manual', 'magic_link', 'auto-own-email', 'admin']),
-    can_send: z.boolean(),
-    email_verified: z.boolean(),
-    created_at: instantSchema,
-  })
+  .strictObject(senderProfileSchema.shape)
   .check(z.meta({ id: 'PartnerSender', description: 'A sender; `domain_authenticated` and `can_send` follow its domain (or, for `magic_link`, its confirmed mailbox)' }));
-
 
 /** The answer of `GET /domains/senders`: the project's senders, shaped as the partner list shows them. */
 export const senderListSchema = z

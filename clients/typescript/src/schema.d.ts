@@ -3996,6 +3996,7 @@ export interface components {
             /** @enum {string} */
             sender_source: "manual" | "magic_link" | "auto-own-email" | "admin";
             can_send: boolean;
+            /** @description False until the mailbox owner confirms, for magic-link senders */
             email_verified: boolean;
             /**
              * Format: date-time
@@ -4016,6 +4017,7 @@ export interface components {
             /** @enum {string} */
             sender_source: "manual" | "magic_link" | "auto-own-email" | "admin";
             can_send: boolean;
+            /** @description False until the mailbox owner confirms, for magic-link senders */
             email_verified: boolean;
             /**
              * Format: date-time
