@@ -4,7 +4,7 @@ import { unauthorized } from '../errors';
 import type { Clock } from '../ports';
 import { AUTH_MESSAGES, PARTNER_AUTH_MESSAGES } from '../security/api-keys';
 import type { Db } from '../store/client';
-import { SESSION_MESSAGES, type ConsoleSession } from './console-session';
+import { CONSOLE_HEADER, SESSION_MESSAGES, type ConsoleSession } from './console-session';
 import { findSession } from './console-session-repository';
 import { sessionTokenHash } from './console-session-cookie';
 
@@ -17,12 +17,24 @@ export async function liveSession(db: Db, clock: Clock, token: string): Promise<
 }
 
 /**
- * The caller a session stands for on a route of `auth`: the key it was made from, looked up as an
- * Authorization header would be, so a rotated or revoked key ends the session at once. A project
- * session cannot call partner routes, nor a partner session project routes.
+ * Who a session's key is: looked up by its hash as an Authorization header's key would be, so a
+ * rotated or revoked key ends the session at once.
+ */
+export function callerOfKey(db: Db, clock: Clock, key: Pick<ConsoleSession, 'key_hash' | 'key_kind' | 'mode'>): Promise<ProjectCaller | PartnerCaller> {
+  return key.key_kind === 'project' ? projectCallerOfHash(db, clock, key.key_hash, key.mode ?? 'live') : partnerCallerOfHash(db, key.key_hash);
+}
+
+/**
+ * The caller a session stands for on a route of `auth`. A project session cannot call partner
+ * routes, nor a partner session project routes.
  */
 export async function callerOfSession(db: Db, clock: Clock, auth: 'project' | 'partner', token: string): Promise<ProjectCaller | PartnerCaller> {
   const session = await liveSession(db, clock, token);
   if (session.key_kind !== auth) throw unauthorized((auth === 'project' ? AUTH_MESSAGES : PARTNER_AUTH_MESSAGES).missing);
-  return session.key_kind === 'project' ? projectCallerOfHash(db, clock, session.key_hash, session.mode ?? 'live') : partnerCallerOfHash(db, session.key_hash);
+  return callerOfKey(db, clock, session);
+}
+
+/** Refuses a cookie request without the console's header: what a cross-site form post would be. */
+export function requireConsoleHeader(headers: Readonly<Record<string, string | undefined>>): void {
+  if (headers[CONSOLE_HEADER] !== '1') throw unauthorized(SESSION_MESSAGES.header);
 }

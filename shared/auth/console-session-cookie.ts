@@ -14,13 +14,12 @@ export function sessionTokenHash(token: string): string {
 }
 
 /**
- * The session token a request carries, if any. API Gateway's payload 2.0 moves cookies out of the
- * headers into `cookies`; the local server passes the header too. A value of any other shape is
- * ignored, never looked up.
+ * The session token a request carries, if any: API Gateway's payload 2.0 gives the cookies apart from
+ * the headers, one `name=value` each (the local server too). A value of any other shape is ignored,
+ * never looked up.
  */
-export function sessionTokenOf(cookies: readonly string[] | undefined, cookieHeader: string | undefined): string | undefined {
-  const pairs = [...(cookies ?? []), ...(cookieHeader ? cookieHeader.split(';') : [])];
-  for (const pair of pairs) {
+export function sessionTokenOf(cookies: readonly string[] | undefined): string | undefined {
+  for (const pair of cookies ?? []) {
     const at = pair.indexOf('=');
     if (at < 0 || pair.slice(0, at).trim() !== SESSION_COOKIE) continue;
     const value = pair.slice(at + 1).trim();

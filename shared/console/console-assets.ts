@@ -36,15 +36,18 @@ function read(name: string): Buffer {
   return bytes;
 }
 
-/** The manifest of the build this function serves. */
+let manifest: ConsoleManifest | undefined;
+
+/** The manifest of the build this function serves (parsed once: the page names two hashes per request). */
 export function consoleManifest(): ConsoleManifest {
-  return JSON.parse(read('manifest.json').toString('utf8')) as ConsoleManifest;
+  manifest ??= JSON.parse(read('manifest.json').toString('utf8')) as ConsoleManifest;
+  return manifest;
 }
 
 /** A file's content hash as the manifest gives it. */
 export function hashOf(file: ConsoleFile): string {
-  const manifest = consoleManifest();
-  return file === 'app.js' ? manifest.js : manifest.css;
+  const { js, css } = consoleManifest();
+  return file === 'app.js' ? js : css;
 }
 
 /** A file's bytes, gzipped when the client takes gzip (the script shrinks about threefold). */
@@ -58,9 +61,4 @@ export function consoleFile(file: ConsoleFile, acceptEncoding: string | undefine
     cache.set(key, zipped);
   }
   return { body: zipped, gzip: true };
-}
-
-/** Forgets what was read (tests that rebuild the console). */
-export function forgetConsoleFiles(): void {
-  cache.clear();
 }

@@ -4,11 +4,11 @@ import { AUTH_MESSAGES, PREFIX_KINDS, parseAuthorization } from '../security/api
 import { badRequest, unauthorized } from '../errors';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
-import { partnerCallerOfHash, projectCallerOfHash, type PartnerCaller, type ProjectCaller } from '../auth/authenticate';
+import type { PartnerCaller, ProjectCaller } from '../auth/authenticate';
 import { SESSION_SECONDS, type ConsoleSession } from '../auth/console-session';
 import type { ConsoleSessionAnswer } from './session-answers';
 import { deleteSession, putSession } from '../auth/console-session-repository';
-import { liveSession } from '../auth/console-session-auth';
+import { callerOfKey, liveSession } from '../auth/console-session-auth';
 import { newSessionToken, sessionTokenHash } from '../auth/console-session-cookie';
 
 /** Which kind of key a text is, by its prefix; part 5's 401 when it is no key. */
@@ -37,12 +37,11 @@ export async function signIn(db: Db, clock: Clock, apiKey: string): Promise<{ to
   if (apiKey.trim() === '') throw badRequest('Missing required field: api_key');
   const kind = keyKindOf(apiKey.trim());
   const parsed = parseAuthorization(`Bearer ${apiKey.trim()}`, kind);
-  const caller = parsed.kind.kind === 'project' ? await projectCallerOfHash(db, clock, parsed.hash, parsed.kind.mode) : await partnerCallerOfHash(db, parsed.hash);
+  const key = { key_hash: parsed.hash, key_kind: parsed.kind.kind, ...(parsed.kind.kind === 'project' ? { mode: parsed.kind.mode } : {}) };
+  const caller = await callerOfKey(db, clock, key);
   const now = clock.now();
   const stored: ConsoleSession = {
-    key_hash: parsed.hash,
-    key_kind: caller.kind,
-    ...(caller.kind === 'project' ? { mode: caller.mode } : {}),
+    ...key,
     created_at: now.toISOString(),
     expires_at: new Date(now.getTime() + SESSION_SECONDS * 1000).toISOString(),
   };
@@ -54,8 +53,7 @@ export async function signIn(db: Db, clock: Clock, apiKey: string): Promise<{ to
 /** Who a session token stands for, or the console's 401 when it has ended or its key no longer works. */
 export async function readSession(db: Db, clock: Clock, token: string): Promise<ConsoleSessionAnswer> {
   const session = await liveSession(db, clock, token);
-  const caller = session.key_kind === 'project' ? await projectCallerOfHash(db, clock, session.key_hash, session.mode ?? 'live') : await partnerCallerOfHash(db, session.key_hash);
-  return describe(db, caller, session.expires_at);
+  return describe(db, await callerOfKey(db, clock, session), session.expires_at);
 }
 
 /** Ends a session wherever its cookie is (sign-out). */

@@ -2,9 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
 import { services } from '../container';
-import { AppError, badRequest, payloadTooLarge, unauthorized } from '../errors';
-import { CONSOLE_HEADER, SESSION_MESSAGES } from '../auth/console-session';
-import { callerOfSession } from '../auth/console-session-auth';
+import { AppError, badRequest, payloadTooLarge } from '../errors';
+import { callerOfSession, requireConsoleHeader } from '../auth/console-session-auth';
 import { sessionTokenOf } from '../auth/console-session-cookie';
 import { idempotencyCheck, idempotencyRecord } from './idempotency-middleware';
 import { logLambdaContext } from '../lambda-handler';
@@ -88,9 +87,9 @@ const authenticate: Middleware = {
     const { db, clock } = services();
     // The console's session cookie stands in for a key only when no Authorization header is given,
     // and only on a request that carries the console's header (shared/console/console-session.ts).
-    const token = headers.authorization === undefined ? sessionTokenOf(request.event.cookies, headers.cookie) : undefined;
+    const token = headers.authorization === undefined ? sessionTokenOf(request.event.cookies) : undefined;
     if (token !== undefined) {
-      if (headers[CONSOLE_HEADER] !== '1') throw unauthorized(SESSION_MESSAGES.header);
+      requireConsoleHeader(headers);
       request.context.api.caller = await callerOfSession(db, clock, auth, token);
     } else if (auth === 'project') request.context.api.caller = await authenticateProject(db, clock, headers.authorization);
     else request.context.api.caller = await authenticatePartner(db, headers.authorization);

@@ -6,7 +6,7 @@ import { consoleSessionSchema, projectSessionExample } from '../../../shared/con
 import { signIn } from '../../../shared/console/session-service';
 import { sessionCookie } from '../../../shared/auth/console-session-cookie';
 import { consoleSessionAccess } from './console-access';
-import { requireConsoleHeader } from './session-request';
+import { requireConsoleHeader } from '../../../shared/auth/console-session-auth';
 
 const signInSchema = z.strictObject({
   api_key: z.string().check(z.meta({ description: 'A project key (sk_live_, sk_proj_, sk_test_) or a partner key (sk_partner_)' })),

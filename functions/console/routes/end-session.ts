@@ -4,7 +4,7 @@ import { services } from '../../../shared/container';
 import { signOut } from '../../../shared/console/session-service';
 import { clearedSessionCookie, sessionTokenOf } from '../../../shared/auth/console-session-cookie';
 import { consoleSessionAccess } from './console-access';
-import { requireConsoleHeader } from './session-request';
+import { requireConsoleHeader } from '../../../shared/auth/console-session-auth';
 
 /** `DELETE /console/session`: signs out, ending the session wherever its cookie is. */
 export const endSession = defineRoute({
@@ -21,7 +21,7 @@ export const endSession = defineRoute({
   access: consoleSessionAccess,
   handle: async (request) => {
     requireConsoleHeader(request.headers);
-    const token = sessionTokenOf(request.cookies, request.headers.cookie);
+    const token = sessionTokenOf(request.cookies);
     if (token) await signOut(services().db, token);
     return { status: 204, headers: { 'cache-control': 'no-store' }, cookies: [clearedSessionCookie()], body: undefined };
   },

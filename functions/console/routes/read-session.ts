@@ -21,6 +21,6 @@ export const readConsoleSession = defineRoute({
   access: consoleSessionAccess,
   handle: async (request) => {
     const { db, clock } = services();
-    return { status: 200, headers: { 'cache-control': 'no-store' }, body: await readSession(db, clock, tokenOf(request.cookies, request.headers)) };
+    return { status: 200, headers: { 'cache-control': 'no-store' }, body: await readSession(db, clock, tokenOf(request.cookies)) };
   },
 });
