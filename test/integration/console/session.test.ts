@@ -57,6 +57,20 @@ describe('POST /console/session', () => {
     }
   });
 
+  test('a malformed body is a 400 and an over-long or odd key a 401, never a 500', async () => {
+    const post = async (body: string, type = 'application/json') => {
+      const res = await fetch(`${cloud.baseUrl}/console/session`, { method: 'POST', headers: { 'content-type': type, ...CONSOLE }, body });
+      return { status: res.status, cookie: res.headers.get('set-cookie') };
+    };
+    expect(await post('{"api_key":')).toEqual({ status: 400, cookie: null });
+    expect(await post('api_key=sk_live_x', 'application/x-www-form-urlencoded')).toEqual({ status: 400, cookie: null });
+    expect(await post(JSON.stringify({ api_key: 12 }))).toEqual({ status: 400, cookie: null });
+    expect(await post(JSON.stringify([cloud.seed.live_key]))).toEqual({ status: 400, cookie: null });
+    expect(await post(JSON.stringify({ api_key: cloud.seed.live_key, role: 'admin' }))).toEqual({ status: 400, cookie: null });
+    expect(await post(JSON.stringify({ api_key: `sk_live_${'A'.repeat(100_000)}` }))).toEqual({ status: 401, cookie: null });
+    expect(await post(JSON.stringify({ api_key: 'sk_live_\u0000\n' }))).toEqual({ status: 400, cookie: null });
+  });
+
   test('without the X-Mailroom-Console header (a cross-site form post) sign-in is refused', async () => {
     const res = await signIn(cloud.seed.live_key, {});
     expect(res.status).toBe(401);
@@ -91,6 +105,13 @@ describe('calling the API with the session cookie', () => {
     const partner = await signIn(cloud.seed.partner_key);
     expect((await withCookie('GET', '/v1/project', partner.cookie)).status).toBe(401);
     expect((await withCookie('GET', '/v1/partner/projects', partner.cookie)).status).toBe(200);
+  });
+
+  test('an over-long or odd cookie value is never looked up: the request is as one without a cookie', async () => {
+    for (const value of ['x'.repeat(8000), 'a;b', '%00', '']) {
+      const res = await withCookie('GET', '/v1/project', `__Host-mailroom_console=${value}`);
+      expect({ value: value.slice(0, 10), status: res.status }).toEqual({ value: value.slice(0, 10), status: 401 });
+    }
   });
 
   test('a cookie that names no session is refused with the console\'s message', async () => {
