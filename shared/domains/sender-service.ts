@@ -11,6 +11,7 @@ import { refuseDisabledProject } from '../projects/project-active';
 import { getProject } from '../projects/project-repository';
 import type { Project } from '../projects/project';
 import { mailboxConfirmed } from './sender-lookup';
+import { domainOf } from '../mail/addresses';
 
 // Kept apart (sender-lookup.ts) so that callers that only check a sender do not load this module's mail sending.
 export { findSenderById, mailboxConfirmed, senderPermission } from './sender-lookup';
@@ -203,5 +204,5 @@ export async function recheckDueSenders(deps: Services): Promise<number> {
 
 /** The project's senders on one domain (a project has a handful: one small query, filtered here). */
 export async function sendersOnDomain(deps: Services, projectId: string, domain: string): Promise<SenderProfile[]> {
-  return (await listSenders(deps.db, projectId)).filter((s) => s.from_email.slice(s.from_email.lastIndexOf('@') + 1).toLowerCase() === domain);
+  return (await listSenders(deps.db, projectId)).filter((s) => domainOf(s.from_email) === domain);
 }

@@ -1,8 +1,7 @@
 import { services } from '../../../shared/container';
 import { domainViewExample, domainViewSchema } from '../../../shared/domains/domain-answers';
 import { requireDomain } from '../../../shared/domains/domain-service';
-import { sendersOnDomain } from '../../../shared/domains/sender-service';
-import { presentSender } from '../../../shared/domains/sender-service';
+import { presentSender, sendersOnDomain } from '../../../shared/domains/sender-service';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { identityView, pathDomain, projectOf, readDomains } from './identity-view';
