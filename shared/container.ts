@@ -7,34 +7,12 @@ import { NodeDnsResolver } from './adapters/node-dns-resolver';
 import { SqsQueue } from './adapters/sqs-queue';
 import { systemClock } from './adapters/system-clock';
 import { config, configGeneration, type Config } from './config';
-import type { Clock, DnsResolver, Fetcher, FileStore, Mailer, Queue, SendingAccount, Timers, TrackingEdge } from './ports';
-import type { IdentityProvider } from './domains/identity-provider';
-import type { EventPublisher } from './events/events';
 import { QueueEventPublisher } from './events/queue-event-publisher';
-import { tokenSecretOf, type TokenSecret } from './secrets';
-import { createDocumentClient, type Db } from './store/client';
+import { tokenSecretOf } from './secrets';
+import { createDocumentClient } from './store/client';
+import type { Services } from './dependencies';
 
-/** Everything a service may need, built once per process from the configuration. */
-export interface Services {
-  readonly config: Config;
-  readonly db: Db;
-  readonly queue: Queue;
-  readonly mailer: Mailer;
-  readonly blobs: FileStore;
-  readonly fetcher: Fetcher;
-  readonly clock: Clock;
-  readonly identities: IdentityProvider;
-  readonly events: EventPublisher;
-  readonly dns: DnsResolver;
-  /** Serves tracking domains over HTTPS; undefined where no edge is deployed (no TRACKING_DISTRIBUTION_ID). */
-  readonly edge: TrackingEdge | undefined;
-  /** The secret that signs Reply-To, tracking, unsubscribe and view tokens (read on first use). */
-  readonly tokenSecret: TokenSecret;
-  /** One-time timers (EventBridge Scheduler): the campaign engine's waits longer than SQS's 15 minutes. */
-  readonly timers: Timers;
-  /** The SES account's send rate, which the campaign engine paces against. */
-  readonly account: SendingAccount;
-}
+export type { Services } from './dependencies';
 
 let built: { services: Services; generation: number } | undefined;
 let overrides: Partial<Services> = {};

@@ -52,18 +52,5 @@ export class ConditionFailedError extends Error {
   }
 }
 
-/** True when an AWS SDK error is DynamoDB's ConditionalCheckFailedException. */
-export function isConditionalCheckFailure(error: unknown): boolean {
-  return (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
-}
-
-/** Awaits a conditional write: true when it was written, false when its condition failed; other errors throw. */
-export async function writtenUnlessConditionFails(write: Promise<unknown>): Promise<boolean> {
-  try {
-    await write;
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
-}
+// The conditional-write idiom lives with the store; re-exported here until every caller imports it from there.
+export { isConditionalCheckFailure, writtenUnlessConditionFails } from './store/conditional-write';
