@@ -176,6 +176,8 @@ function isSource(file: string): boolean {
 }
 
 function isText(file: string): boolean {
+  // The mapping itself names the old paths, and the READMEs name the new ones.
+  if (file === 'tools/move-to-wings.ts' || file.startsWith('tools/wing-readmes/')) return false;
   if (NOT_TEXT_REWRITTEN.some((re) => re.test(file))) return false;
   return isSource(file) || file.endsWith('.md') || CONFIG_FILES.test(file);
 }
@@ -239,10 +241,12 @@ function rewriteDirnamePaths(text: string, oldPath: string, newPath: string, map
 function rewritePathMentions(text: string, file: string, map: (p: string) => string): string {
   const isDoc = file.endsWith('.md');
   const mention = isDoc ? /(?<![\w.-])(?<![\w-]\/)shared\/[\w.-]+(?:\/[\w.-]+)*/g : /(?<![\w./-])shared\/[\w.-]+(?:\/[\w.-]+)*/g;
-  let out = text.replace(mention, (path) => {
+  let out = text.replace(mention, (found) => {
+    // A sentence's full stop is not part of the path.
+    const path = found.replace(/\.+$/, '');
     const moved = map(path);
     if (moved !== path) counts.pathMentions++;
-    return moved;
+    return moved + found.slice(path.length);
   });
   out = out.replace(/(['"])shared\1(\s*,\s*)(['"])([\w.-]+)\3/g, (all, q: string, sep: string, q2: string, segment: string) => {
     const moved = map(`shared/${segment}`);
