@@ -71,6 +71,8 @@ async function main(): Promise<void> {
     await timed('campaign', async () => (await import('./campaign')).runCampaignBench());
     // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
     await timed('functions', async () => (await import('./functions')).runFunctionBench());
+    // The walk of a batch recipient: project files and folders its functions load (bench/mail-path.ts, one build).
+    await timed('mail path', async () => writeResults('mail_path', await (await import('./mail-path')).runMailPathBench()));
     // The local cloud's end-to-end throughput, API to outbox (bench/throughput.ts).
     await timed('throughput', async () => (await import('./throughput')).runThroughputBench());
     // The console's first load in Chromium: bytes and time to interactive; sets `console` (bench/console.ts).

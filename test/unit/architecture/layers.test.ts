@@ -1,13 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
  * The layering rules of docs/decisions.md ("Code layers"), checked on the source itself: the
- * folders of shared/ form no cycle, and handlers reach the store only through services.
+ * folders of shared/ form no cycle, and handlers reach the store only through services. Once shared/
+ * is in wings (WINGS.md, tools/move-to-wings.ts; shared/platform exists), a folder is
+ * `<wing>/<folder>` (a wing's own files its `<wing>/.`), and the wings' rules are checked too.
  */
 
 const ROOT = resolve(__dirname, '../../..');
 const SHARED = join(ROOT, 'shared');
+/** The layout the rules apply to: the wings once shared/platform exists, else one level of folders. */
+const IN_WINGS = existsSync(join(SHARED, 'platform'));
 
 /** Every .ts file under a directory. */
 function sourceFiles(dir: string): string[] {
@@ -29,12 +33,33 @@ function relativeImports(file: string): string[] {
   return specifiers.map((m) => m[1]).filter((s) => s.startsWith('.'));
 }
 
-/** The folder of shared/ a path belongs to ('.' for a file directly in shared/), or undefined outside shared/. */
+/**
+ * The folder of shared/ a path belongs to ('.' for a file directly in shared/), or undefined outside
+ * shared/. In wings: `<wing>/<folder>`, or `<wing>/.` for a file directly in a wing.
+ */
 function sharedFolder(path: string): string | undefined {
   const rel = relative(SHARED, path);
   if (rel.startsWith('..')) return undefined;
   const parts = rel.split(sep);
-  return parts.length > 1 ? parts[0] : '.';
+  if (parts.length === 1) return '.';
+  if (!IN_WINGS) return parts[0];
+  return parts.length === 2 ? `${parts[0]}/.` : `${parts[0]}/${parts[1]}`;
+}
+
+/** The wing of shared/ a path belongs to, or undefined outside the wings (shared/'s own files included). */
+function wingOf(path: string): string | undefined {
+  const folder = sharedFolder(path);
+  return folder === undefined || folder === '.' ? undefined : folder.split('/')[0];
+}
+
+/** Each import of `files` whose target `refuse` names a reason for, as `file imports spec (reason)`. */
+function importsRefused(files: string[], refuse: (target: string) => string | undefined): string[] {
+  return files.flatMap((file) =>
+    relativeImports(file).flatMap((spec) => {
+      const reason = refuse(resolve(dirname(file), spec));
+      return reason ? [`${relative(ROOT, file)} imports ${spec} (${reason})`] : [];
+    }),
+  );
 }
 
 /** folder -> the folders it imports from, for the folders of shared/. */
@@ -98,7 +123,7 @@ function describeCycle(component: string[], graph: Map<string, Map<string, strin
   return `cycle between ${component.join(', ')}:\n${lines.join('\n')}`;
 }
 
-describe('the folders of shared/', () => {
+describe(IN_WINGS ? 'the folders of the wings of shared/ (shared/<wing>/<folder>)' : 'the folders of shared/', () => {
   it('import from no folder that imports them back, directly or through others', () => {
     const graph = folderGraph();
     expect(graph.size).toBeGreaterThan(10);
@@ -106,6 +131,27 @@ describe('the folders of shared/', () => {
     expect(found).toEqual([]);
   });
 });
+
+// The wings' own rules exist once the wings do: before the move there is nothing they could refuse.
+if (IN_WINGS) {
+  describe('the wings of shared/', () => {
+    it('shared/platform imports no other wing: the platform is underneath everything', () => {
+      const platform = sourceFiles(join(SHARED, 'platform'));
+      const offending = importsRefused(platform, (target) => {
+        const wing = wingOf(target);
+        return wing && wing !== 'platform' ? `wing ${wing}` : undefined;
+      });
+      expect(platform.length).toBeGreaterThan(10);
+      expect(offending).toEqual([]);
+    });
+
+    it('nothing in shared/ imports composition/ (the wiring sits above it)', () => {
+      const composition = join(ROOT, 'composition');
+      const offending = importsRefused(sourceFiles(SHARED), (target) => (relative(composition, target).startsWith('..') ? undefined : 'composition/'));
+      expect(offending).toEqual([]);
+    });
+  });
+}
 
 describe('the handlers of functions/', () => {
   it('call services, never a repository (route modules included)', () => {
