@@ -5,6 +5,7 @@
  *
  *   npx tsx tools/move-to-wings.ts            move and rewrite
  *   npx tsx tools/move-to-wings.ts --dry-run  print what would move and be rewritten, change nothing
+ *   npx tsx tools/move-to-wings.ts --force    run on a tree with uncommitted changes (they get staged too)
  *
  * Driven by MOVES below, not by a list of today's files: a mapped folder that does not exist is
  * skipped, a root file of shared/ the mapping does not know stops the script before it changes
@@ -260,7 +261,17 @@ function rewritePathMentions(text: string, file: string, map: (p: string) => str
   return out;
 }
 
+/** Folders directly in shared/ that are neither a wing nor mapped: they stay where they are. */
+function unmappedFolders(): string[] {
+  return readdirSync(join(ROOT, 'shared'), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !(WINGS as readonly string[]).includes(e.name) && !(`shared/${e.name}` in FOLDER_MOVES))
+    .map((e) => `shared/${e.name}`);
+}
+
 function main(): void {
+  if (!dryRun && !process.argv.includes('--force') && git('status', '--porcelain').trim() !== '') {
+    fail('the working tree has changes: commit them first (the moves are staged with `git add -u`), or pass --force.');
+  }
   const moves = plannedMoves();
   if (moves.length === 0) {
     console.log('move-to-wings: nothing to move (already in wings?)');
@@ -284,6 +295,9 @@ function main(): void {
       counts.files++;
     }
   }
+
+  const unmapped = unmappedFolders();
+  if (unmapped.length > 0) console.log(`not in the mapping, left where they are: ${unmapped.join(', ')} (add them to FOLDER_MOVES to move them)`);
 
   if (dryRun) {
     for (const m of moves) console.log(`would move ${m.from} -> ${m.to}`);
