@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 /**
  * The layering rules of docs/decisions.md ("Code layers"), checked on the source itself: the
  * folders of shared/ form no cycle, and handlers reach the store only through services. Once shared/
- * is in wings (WINGS.md, tools/move-to-wings.ts; shared/platform exists), a folder is
+ * is in wings (shared/README.md, tools/move-to-wings.ts; shared/platform exists), a folder is
  * `<wing>/<folder>` (a wing's own files its `<wing>/.`), and the wings' rules are checked too.
  */
 
