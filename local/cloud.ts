@@ -5,7 +5,7 @@ import { DeleteTableCommand, DynamoDBClient, ResourceNotFoundException } from '@
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { refreshConfig } from '../shared/config';
-import { overrideServices, resetServices, services } from '../shared/container';
+import { overrideServices, resetServices, services } from '../composition/services';
 import { queues, type QueueName } from '../shared/queues';
 import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';

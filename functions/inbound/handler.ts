@@ -1,7 +1,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
 import { S3BlobStore } from '../../shared/adapters/s3-blob-store';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { handleInboundObject, type InboundResult } from '../../shared/inbound/handle-inbound';
 import { createdObjects } from '../../shared/inbound/s3-event';
 import { lambdaHandler } from '../../shared/lambda-handler';

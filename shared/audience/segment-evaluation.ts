@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { LEAD_SHARDS, leadShards } from '../store/keys';
 import type { AudienceJob } from './audience-job';
 import { eventConditions, eventSince, matchesFilter, type EventCondition } from './audience-filter';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { badRequest, conflict, notFound } from '../errors';
 import { batchWriteAll } from '../store/batch-write';
 import { contentionBackoff } from '../store/transact';

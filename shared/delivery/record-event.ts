@@ -1,6 +1,6 @@
 import { getActivity, statusIndexFields, updateActivityIfVersion } from '../activity/activity-repository';
 import type { Activity } from '../activity/activity';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { ConditionFailedError } from '../errors';
 import { logger } from '../logger';
 import type { DnsResolver } from '../ports';

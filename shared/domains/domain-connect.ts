@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { logger } from '../logger';
 import type { DnsRecord, SendingDomain } from './domain';
 

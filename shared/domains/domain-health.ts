@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { dayOf, hardBounceRate, readDomainCounts } from '../stats/domain-stats';
 import type { RecordPurpose, SendingDomain } from './domain';
 import { fqdn } from './dns-records';

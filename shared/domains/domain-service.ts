@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { AppError, conflict, ConditionFailedError, notFound } from '../errors';
 import type { SendingDomain } from './domain';
 import { publishAll } from './domain-events';
@@ -17,7 +17,7 @@ import { nextDomainCheckAt } from './recheck-schedule';
 import { ensureDomainSender } from './sender-service';
 import { UNKNOWN_IDENTITY, applyProviderState } from './verification-state';
 import type { SenderProfile } from './domain';
-import type { IdentityCreator } from './identity-provider';
+import type { IdentityCreator } from '../ports';
 import type { RegisterInput } from './register-request';
 
 export type { RegisterInput } from './register-request';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { logger } from '../logger';
 import { fqdn } from './dns-records';
 import type { RecordStatus, SendingDomain } from './domain';

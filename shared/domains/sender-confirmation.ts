@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { escapeHtml } from '../mail/escape-html';
 import type { Project } from '../projects/project';
 import { buildMime } from '../mail/mime';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { domainOf } from '../mail/addresses';
 import type { SenderProfile } from './domain';
 import { getDomain } from './domain-repository';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { conflict, ConditionFailedError } from '../errors';
 import type { VerifyEmailInput } from './verify-email-request';
 import type { SenderProfile, SendingDomain } from './domain';

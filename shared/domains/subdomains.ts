@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ShortLivedCache } from '../cache/short-lived-cache';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import type { Clock } from '../ports';
 import { badRequest, conflict, writtenUnlessConditionFails } from '../errors';
 import { batchGetAll } from '../store/batch-get';

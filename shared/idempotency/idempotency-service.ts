@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { conflict, unprocessable } from '../errors';
 import { logger } from '../logger';
 import { IDEMPOTENCY_CODES, IDEMPOTENCY_MESSAGES, hashIdempotencyKey } from './idempotency-key';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { getLeadsByEmail } from '../audience/lead-repository';
 import { BULK_LEAD_LIMIT, dedupeLastWins } from '../audience/lead-input';
 import { upsertLeads } from '../audience/lead-upsert';

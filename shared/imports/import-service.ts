@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { conflict, notFound } from '../errors';
 import { uuidParam } from '../audience/lead-input';
 import { getProject } from '../projects/project-repository';

@@ -1,5 +1,5 @@
 import { getActivity } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { isApiSend } from '../events/email-events';
 import { logger } from '../logger';
 import type { BlobStore } from '../ports';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import type { SendingDomain } from '../domains/domain';
 import { findVerificationPage, getDomain } from '../domains/domain-repository';
 import { checkDomain } from '../domains/domain-service';

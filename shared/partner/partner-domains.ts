@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { AppError } from '../errors';
 import type { SendingDomain } from '../domains/domain';
 import { presentRecord, verificationUrl } from '../domains/domain-presenter';

@@ -1,6 +1,6 @@
 import type { KeyMode } from '../security/api-keys';
 import type { PartnerCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { domainHealth } from '../domains/domain-health';
 import { listDomains } from '../domains/domain-repository';
 import { presentSender } from '../domains/sender-service';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { getDomain, listDomains } from '../domains/domain-repository';
 import { listSenders } from '../domains/sender-repository';
 import { ensureDomainSender, presentSender, startMailboxVerification } from '../domains/sender-service';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { hasWebhookTargets } from '../events/email-events';
 import { suppressionAddedEvent, suppressionRemovedEvent } from './suppression-events';
 import { notFound } from '../errors';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeBody } from '../activity/activity-body';
 import type { Activity } from '../activity/activity';
 import { getActivity, getActivityWithBody } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import type { CampaignTally } from '../delivery/campaign-tally';
 import { recordDeliveryEvent, type RecordOutcome } from '../delivery/record-event';
 import type { DeliveryEvent } from '../delivery/ses-event';

@@ -1,6 +1,6 @@
 import type { Activity } from '../activity/activity';
 import { config, type Config } from '../config';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { listTrackingDomainsCached } from '../domains/subdomains';
 import { logger } from '../logger';
 import { domainOf } from '../mail/addresses';

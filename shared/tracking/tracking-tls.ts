@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { getSubdomain, saveTrackingTls, trackingDomainsDueForTls, type TrackingTls } from '../domains/subdomains';
 import { logger } from '../logger';
 import type { EdgeDomainState } from '../ports';

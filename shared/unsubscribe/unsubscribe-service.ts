@@ -1,6 +1,6 @@
 import { decodeBody } from '../activity/activity-body';
 import { getActivity, getActivityWithBody } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import type { CampaignTally } from '../delivery/campaign-tally';
 import { getProject } from '../projects/project-repository';
 import { addSuppressionIfAbsent, type SuppressionEntry } from '../suppression/suppression-repository';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';
 import { getProject } from '../projects/project-repository';

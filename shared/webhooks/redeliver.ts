@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { notFound } from '../errors';
 import { keptPayload } from './delivery-log';
 import type { WebhookJob } from './webhook-job';

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Services } from '../dependencies';
 import { listCursor, type PageRequest } from '../http/pagination';
 import { pageWebhookFailures, presentWebhookFailure } from './failure-repository';
 
