@@ -13,14 +13,15 @@ type Result = APIGatewayProxyStructuredResultV2;
 
 type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
 type Request = middy.Request<Event, Result, Error, ApiContext>;
-type Services = () => Needs<'db' | 'clock'>;
+/** The services the idempotency steps read, asked for on each request (composition/services.ts passes its own). */
+type ServicesOf = () => Needs<'db' | 'clock'>;
 
 /**
  * Runs after authentication and parsing, just before the route: refuses the header where the
  * route cannot honour it, validates it, lets dry runs through untouched, and then either replays
  * the stored answer (an early response: the route does not run) or claims the key.
  */
-export const idempotencyCheck = (services: Services): Middleware => ({
+export const idempotencyCheck = (services: ServicesOf): Middleware => ({
   before: async (request) => {
     const api = request.context.api;
     const value = api.headers[IDEMPOTENCY_HEADER];
@@ -44,12 +45,12 @@ export const idempotencyCheck = (services: Services): Middleware => ({
  * before the error mapper so that its onError runs after it: it sees the final answer, the mapped
  * response of a route's AppError included, and there is one error mapping only.
  */
-export const idempotencyRecord = (services: Services): Middleware => {
+export const idempotencyRecord = (services: ServicesOf): Middleware => {
   const settle = (request: Request) => settleClaim(services, request);
   return { after: settle, onError: settle };
 };
 
-async function settleClaim(services: Services, request: Request): Promise<void> {
+async function settleClaim(services: ServicesOf, request: Request): Promise<void> {
   const claim = request.context.api?.idempotencyClaim;
   if (!claim) return;
   // Once only: a throwing `after` step would bring this back through onError.
