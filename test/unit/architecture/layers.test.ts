@@ -160,6 +160,16 @@ describe('the wiring (composition/)', () => {
 });
 
 describe('the handlers of functions/', () => {
+  it('take their scope from composition/: no handler builds a feature\'s batch objects or flushes them', () => {
+    const handlers = readdirSync(join(ROOT, 'functions'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => join(ROOT, 'functions', d.name, 'handler.ts'))
+      .filter((file) => sourceFiles(dirname(file)).includes(file));
+    const offending = handlers.filter((file) => /\bnew (CounterBatch|CampaignCounterBatch|MailMetrics)\b|\bflush(Campaign)?Counters\(/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    expect(handlers.length).toBeGreaterThan(30);
+    expect(offending).toEqual([]);
+  });
+
   it('call services, never a repository (route modules included)', () => {
     const groups = readdirSync(join(ROOT, 'functions'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(ROOT, 'functions', d.name));
     const routeModules = (dir: string) => {
