@@ -13,7 +13,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk
 import type { LocalCloud } from '../local/cloud';
 import { parseAudienceJob } from '../shared/audience/audience-job';
 import { runAudienceJob } from '../shared/audience/segment-service';
-import { services } from '../shared/container';
+import { services } from '../composition/services';
 import { importFromFile } from '../shared/imports/import-service';
 import { DynamoDBClient, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient } from '../shared/store/client';

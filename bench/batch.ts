@@ -132,7 +132,7 @@ const outboxCount = (cloud: LocalCloud) => fs.readdirSync(cloud.outboxDir).filte
  * returns the per-recipient figures. Throws when a mail is missing from the outbox.
  */
 export async function measureBatch(cloud: LocalCloud, options: { recipients: number; memory: BatchFunctionMemory; scheduled?: boolean }): Promise<BatchResult> {
-  const { overrideServices, services } = await import('../shared/container');
+  const { overrideServices, services } = await import('../composition/services');
   const { createDocumentClient } = await import('../shared/store/client');
   const { SqsQueue } = await import('../shared/adapters/sqs-queue');
   const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');

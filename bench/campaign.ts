@@ -60,7 +60,7 @@ function writeLeadsCsv(file: string, rows: number): void {
  * real workers, applies the Delivery events, and returns the per-recipient figures.
  */
 export async function measureCampaign(cloud: LocalCloud, options: { recipients: number; memoryMb: number; sendRate?: number }): Promise<CampaignResult> {
-  const { overrideServices, services } = await import('../shared/container');
+  const { overrideServices, services } = await import('../composition/services');
   const { refreshConfig } = await import('../shared/config');
   const { createDocumentClient } = await import('../shared/store/client');
   const { SqsQueue } = await import('../shared/adapters/sqs-queue');

@@ -138,7 +138,7 @@ export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
   const REQUESTS = scalePlan().function_cpu_requests;
   const { lambdaContext } = await import('../local/lambda-context');
   const { simulatedEvents } = await import('../local/mailbox-simulator');
-  const { overrideServices, resetServices, services } = await import('../shared/container');
+  const { overrideServices, resetServices, services } = await import('../composition/services');
   const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
   const { endpointGroups, schedules, workers } = await import('../shared/routes');
   // Another bench in this process may have replaced services over a cloud that is gone.

@@ -131,7 +131,7 @@ export interface SingleSendResult {
  * (Delivery for these mails) with the real ses-events worker. Returns the per-mail figures.
  */
 export async function measureSingleSends(cloud: LocalCloud, options: { mails: number; memory: FunctionMemory }): Promise<SingleSendResult> {
-  const { overrideServices, services } = await import('../shared/container');
+  const { overrideServices, services } = await import('../composition/services');
   const { createDocumentClient } = await import('../shared/store/client');
   const { SqsQueue } = await import('../shared/adapters/sqs-queue');
   const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');

@@ -5,7 +5,8 @@ import { DeleteTableCommand, DynamoDBClient, ResourceNotFoundException } from '@
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient, type QueueAttributeName } from '@aws-sdk/client-sqs';
 import { refreshConfig } from '../shared/config';
-import { overrideServices, resetServices, services } from '../shared/container';
+import { inboundStore } from '../composition/inbound';
+import { overrideServices, resetServices, services } from '../composition/services';
 import { queues, type QueueName } from '../shared/queues';
 import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
 import { inboundInjection } from '../shared/inbound/local-injection';
@@ -229,7 +230,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       // SES stores the mail (the inbound bucket's policy lets it), then S3 invokes the function.
       'POST /_local/inbound': inboundInjection(
         () => {
-          const { bucket: inboundBucket, store } = inbound.inboundStore();
+          const { bucket: inboundBucket, store } = inboundStore();
           const asSes = { kind: 'service', service: 'ses.amazonaws.com' } as const;
           return { bucket: inboundBucket, store: { get: (key: string) => store.get(key), put: (key: string, body: Buffer) => runAs(asSes, () => store.put(key, body)) } };
         },

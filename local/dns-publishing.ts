@@ -1,5 +1,5 @@
 import { parseAuthorization } from '../shared/security/api-keys';
-import type { Services } from '../shared/container';
+import type { Services } from '../composition/services';
 import { fqdn } from '../shared/domains/dns-records';
 import { getDomain } from '../shared/domains/domain-repository';
 import { subdomainsOf } from '../shared/domains/subdomains';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseAuthorization } from '../shared/security/api-keys';
-import type { Services } from '../shared/container';
+import type { Services } from '../composition/services';
 import { checkDomain, registerDomain } from '../shared/domains/domain-service';
 import { findDomainOwner } from '../shared/domains/domain-repository';
 import { findPartnerKey, getOrganization, updateOrganization } from '../shared/organizations/organization-repository';

@@ -1,7 +1,5 @@
 import type { Config } from './config';
-import type { IdentityProvider } from './domains/identity-provider';
-import type { EventPublisher } from './events/events';
-import type { Clock, DnsResolver, Fetcher, FileStore, Mailer, Queue, SendingAccount, Timers, TrackingEdge } from './ports';
+import type { Clock, DnsResolver, EventPublisher, Fetcher, FileStore, IdentityProvider, Mailer, Queue, SendingAccount, Timers, TrackingEdge } from './ports';
 import type { TokenSecret } from './secrets';
 import type { Db } from './store/client';
 

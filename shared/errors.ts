@@ -41,16 +41,6 @@ export const payloadTooLarge = (message: string, code?: string) => new AppError(
 export const unprocessable = (message: string, code?: string, extra?: Record<string, unknown>) =>
   new AppError(422, message, code, extra);
 
-/**
- * A failed conditional write, translated at the repository edge. Services decide what it means
- * (a lost race, an item that is already in its final state).
- */
-export class ConditionFailedError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ConditionFailedError';
-  }
-}
-
-// The conditional-write idiom lives with the store; re-exported here until every caller imports it from there.
-export { isConditionalCheckFailure, writtenUnlessConditionFails } from './store/conditional-write';
+// The conditional-write idiom and its error live with the store (which imports nothing from here, so the
+// platform's root files and the store form no cycle); re-exported here until every caller imports them from there.
+export { ConditionFailedError, isConditionalCheckFailure, writtenUnlessConditionFails } from './store/conditional-write';

@@ -1,5 +1,6 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { activityRoutes } from './routes';
 
 /** Endpoint group `activity`: activity queries and per-domain statistics. */
-export const handler = apiHandler('activity', activityRoutes);
+export const handler = apiHandler('activity', activityRoutes, services);

@@ -1,6 +1,6 @@
 import { parseAudienceJob } from '../../shared/audience/audience-job';
 import { runAudienceJob } from '../../shared/audience/segment-service';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 
 /** Worker of the `audience` queue: dynamic segment evaluation steps and segment cleanups. */

@@ -1,6 +1,6 @@
 import { parseCampaignMessage } from '../../shared/campaigns/engine-messages';
 import { runCampaignMessage } from '../../shared/campaigns/engine';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 
 /** Worker of the `campaigns` queue: the campaign engine's init, step and resume messages. */

@@ -1,6 +1,6 @@
 import { parseExportJob } from '../../shared/campaign-reports/campaign-export';
 import { runExport } from '../../shared/campaign-reports/export-run';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 
 /** Worker of the `exports` queue: writes a campaign's outcome CSV from its checkpoint for one time budget. */

@@ -1,5 +1,6 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { campaignsRoutes } from './routes';
 
 /** Endpoint group `campaigns`: create, read, cancel, pause and resume campaigns (4.8). */
-export const handler = apiHandler('campaigns', campaignsRoutes);
+export const handler = apiHandler('campaigns', campaignsRoutes, services);

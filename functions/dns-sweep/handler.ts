@@ -1,4 +1,4 @@
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { sweepDns } from '../../shared/domains/dns-sweep';
 import { lambdaHandler } from '../../shared/lambda-handler';
 import { logger } from '../../shared/logger';

@@ -1,4 +1,4 @@
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { recheckDueDomains } from '../../shared/domains/domain-service';
 import { recheckDueSenders } from '../../shared/domains/sender-service';
 import { lambdaHandler } from '../../shared/lambda-handler';

@@ -1,5 +1,6 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { domainsRoutes } from './routes';
 
 /** Endpoint group `domains`: sending domains, their records and verification, and senders. */
-export const handler = apiHandler('domains', domainsRoutes);
+export const handler = apiHandler('domains', domainsRoutes, services);

@@ -1,5 +1,6 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { eventsRoutes } from './routes';
 
 /** Endpoint group `events`: custom events (part 4.10). */
-export const handler = apiHandler('events', eventsRoutes);
+export const handler = apiHandler('events', eventsRoutes, services);

@@ -1,6 +1,6 @@
 import { parseImportJob } from '../../shared/imports/import-job';
 import { runImportJob } from '../../shared/imports/import-service';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { isLastReceive } from '../../shared/queue-worker/receive-count';
 

@@ -1,5 +1,6 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { leadImportsRoutes } from './routes';
 
 /** Endpoint group `lead-imports`: CSV and JSON-lines imports of leads, read in the background. */
-export const handler = apiHandler('lead-imports', leadImportsRoutes);
+export const handler = apiHandler('lead-imports', leadImportsRoutes, services);

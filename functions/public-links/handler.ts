@@ -1,5 +1,6 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { linksRoutes } from './routes';
 
 /** Endpoint group `links`: the unsubscribe and view-in-browser pages reached by signed tokens. */
-export const handler = apiHandler('links', linksRoutes);
+export const handler = apiHandler('links', linksRoutes, services);

@@ -1,5 +1,5 @@
 import { fireScheduledBatch, isBatchFire } from '../../shared/batches/fire-scheduled-batch';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
 import { parseFireMessage } from '../../shared/scheduling/scheduled-send-fire-message';

@@ -1,4 +1,4 @@
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { lambdaHandler } from '../../shared/lambda-handler';
 import { logger } from '../../shared/logger';
 import { sweepScheduledSends, type SweepResult } from '../../shared/scheduling/scheduled-sweep';

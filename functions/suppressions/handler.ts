@@ -1,5 +1,6 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { suppressionsRoutes } from './routes';
 
 /** Endpoint group `suppressions`: the project's suppression list. */
-export const handler = apiHandler('suppressions', suppressionsRoutes);
+export const handler = apiHandler('suppressions', suppressionsRoutes, services);

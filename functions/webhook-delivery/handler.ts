@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { services } from '../../shared/container';
+import { webhookDeliveryScope } from '../../composition/worker-scopes/webhook-delivery';
 import { logger } from '../../shared/logger';
 import { RetryLaterError, sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { deliverWebhook, parseWebhookJob } from '../../shared/webhooks/deliver-webhook';
@@ -17,8 +17,8 @@ const defaultPoster = (allowLoopback: boolean): WebhookPoster => new HttpWebhook
  * Webhook delivery worker: one POST per record, concurrently. A failed attempt hides its message
  * for the backoff and reports it as a batch item failure; see shared/webhooks/deliver-webhook.ts
  * and docs/webhooks.md for the attempts and the DLQ. An unreadable body is a batch item failure
- * too, so it ends in the DLQ after the queue's receives. The poster is built per invocation from
- * the configuration (ALLOW_PRIVATE_URLS, which allows loopback only), so overridden services take effect at once.
+ * too, so it ends in the DLQ after the queue's receives. The poster is built per batch from
+ * the configuration (composition/worker-scopes/webhook-delivery.ts).
  */
 export function createWebhookDeliveryHandler(posterFor: (allowLoopback: boolean) => WebhookPoster = defaultPoster) {
   return sqsBatchHandler(
@@ -38,12 +38,7 @@ export function createWebhookDeliveryHandler(posterFor: (allowLoopback: boolean)
       // A retry, or on its way to the DLQ: either way the message must come back, which is no error of ours.
       throw new RetryLaterError(`Webhook ${job.delivery_id} ${detail}`);
     },
-    {
-      start: () => {
-        const deps = services();
-        return { deps, poster: posterFor(deps.config.ALLOW_PRIVATE_URLS === 'true') };
-      },
-    },
+    webhookDeliveryScope(posterFor),
   );
 }
 

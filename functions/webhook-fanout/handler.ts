@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import type { ServiceEvent } from '../../shared/events/events';
 import { lambdaHandler } from '../../shared/lambda-handler';
 import { logger } from '../../shared/logger';

@@ -1,3 +1,4 @@
+import { services } from '../../composition/services';
 import { apiHandler } from '../../shared/http/api-handler';
 import { webhooksRoutes } from './routes';
 
@@ -6,4 +7,4 @@ import { webhooksRoutes } from './routes';
  * redeliveries, and the failed deliveries.
  * Each key sees and rotates the secret of its own slot only (routes/read-webhook-secret.ts).
  */
-export const handler = apiHandler('webhooks', webhooksRoutes);
+export const handler = apiHandler('webhooks', webhooksRoutes, services);

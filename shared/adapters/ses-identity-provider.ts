@@ -7,7 +7,7 @@ import {
   PutEmailIdentityMailFromAttributesCommand,
   SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import { IDENTITY_TAGS, type IdentityCreator, type IdentityProvider, type IdentityState, type ProviderStatus } from '../domains/identity-provider';
+import { IDENTITY_TAGS, type IdentityCreator, type IdentityProvider, type IdentityState, type ProviderStatus } from '../ports';
 
 /** Identity port over SES v2. */
 export class SesIdentityProvider implements IdentityProvider {

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { LEAD_SHARDS, leadShards } from '../store/keys';
 import type { AudienceJob } from './audience-job';
 import { eventConditions, eventSince, matchesFilter, type EventCondition } from './audience-filter';
@@ -8,7 +8,7 @@ import { readLeadShardPage } from './lead-repository';
 import type { Segment } from './segment';
 import { getSegment, recordStep, runProgress, setEvaluation, startRun } from './segment-repository';
 
-type Deps = Pick<Services, 'db' | 'queue' | 'clock'>;
+type Deps = Needs<'db' | 'queue' | 'clock'>;
 
 /** Leads read per page, and pages per step: a step stays well inside the worker's 30 s. */
 export const PAGE_SIZE = 500;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { badRequest, conflict, notFound } from '../errors';
 import { batchWriteAll } from '../store/batch-write';
 import { contentionBackoff } from '../store/transact';
@@ -23,7 +23,7 @@ import {
 } from './segment-repository';
 import { deleteDynamicGeneration } from './dynamic-members-repository';
 
-type Deps = Pick<Services, 'db' | 'queue' | 'clock'>;
+type Deps = Needs<'db' | 'queue' | 'clock'>;
 
 /** Most segments a project may have: the list and its counts are one Query each. */
 export const MAX_SEGMENTS = 500;

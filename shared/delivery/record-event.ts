@@ -1,6 +1,6 @@
 import { getActivity, statusIndexFields, updateActivityIfVersion } from '../activity/activity-repository';
 import type { Activity } from '../activity/activity';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';
@@ -29,7 +29,7 @@ export type ProjectCache = Map<string, Promise<Project | undefined>>;
  * applied the transition, so an event seen twice counts once.
  */
 export async function recordDeliveryEvent(
-  deps: Services,
+  deps: Needs<'config' | 'db' | 'clock' | 'events'>,
   event: DeliveryEvent,
   counters?: CounterBatch,
   projects: ProjectCache = new Map(),

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { ConditionFailedError } from '../errors';
 import { logger } from '../logger';
 import type { DnsResolver } from '../ports';
@@ -130,7 +130,7 @@ export async function sweepSubdomainRecords(sub: Subdomain, dns: DnsResolver, at
  * the provider re-check) got there first, the same answers are applied to a fresh read once; if
  * that loses too, the domain is skipped and the next sweep catches up.
  */
-async function saveSwept(deps: Services, current: SendingDomain, answers: SpfDmarcAnswers, at: string): Promise<void> {
+async function saveSwept(deps: Needs<'db'>, current: SendingDomain, answers: SpfDmarcAnswers, at: string): Promise<void> {
   let base: SendingDomain | undefined = current;
   for (let attempt = 0; attempt < 2 && base; attempt++) {
     const next: SendingDomain = { ...base, dns_records: applySpfAndDmarc(base.dns_records, answers, at), version: base.version + 1, updated_at: at };
@@ -146,7 +146,7 @@ async function saveSwept(deps: Services, current: SendingDomain, answers: SpfDma
 }
 
 /** Sweeps one sending domain; the number of records whose status was decided. */
-async function sweepDomain(deps: Services, domain: SendingDomain, at: string): Promise<number> {
+async function sweepDomain(deps: Needs<'db' | 'dns'>, domain: SendingDomain, at: string): Promise<number> {
   const answers = await lookupSpfAndDmarc(domain.dns_records, domain.domain, deps.dns);
   const decided = Object.values(answers).filter(Boolean).length;
   if (decided > 0) await saveSwept(deps, domain, answers, at);
@@ -154,7 +154,7 @@ async function sweepDomain(deps: Services, domain: SendingDomain, at: string): P
 }
 
 /** Sweeps the reply and tracking subdomains of a project; the number of records decided. */
-async function sweepSubdomains(deps: Services, projectId: string, at: string): Promise<number> {
+async function sweepSubdomains(deps: Needs<'db' | 'dns'>, projectId: string, at: string): Promise<number> {
   let decided = 0;
   for (const kind of ['reply', 'tracking'] as SubdomainKind[]) {
     for (const sub of await listSubdomains(deps.db, kind, projectId)) {
@@ -182,7 +182,7 @@ async function inBatches<T>(items: T[], work: (item: T) => Promise<number>): Pro
  * subdomains of the projects seen. Returns how many sending domains were swept and how many
  * records (SPF, DMARC, reply MX, tracking CNAME) got a status from DNS.
  */
-export async function sweepDns(deps: Services): Promise<{ domains: number; records: number }> {
+export async function sweepDns(deps: Needs<'db' | 'clock' | 'dns'>): Promise<{ domains: number; records: number }> {
   const at = deps.clock.now().toISOString();
   const projects = new Set<string>();
   let domains = 0;

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
 import type { DnsRecord, SendingDomain } from './domain';
 
@@ -41,7 +41,7 @@ interface Settings {
 const UNSUPPORTED: DomainConnectResult = { supported: false };
 
 /** Discovers whether the domain's DNS provider supports Domain Connect, and the URL applying our records. */
-export async function discoverDomainConnect(deps: Services, domain: SendingDomain): Promise<DomainConnectResult> {
+export async function discoverDomainConnect(deps: Needs<'config' | 'fetcher' | 'dns'>, domain: SendingDomain): Promise<DomainConnectResult> {
   const scheme = deps.config.DOMAIN_CONNECT_SCHEME;
   const variables = templateVariables(domain.dns_records);
   if (!variables) return UNSUPPORTED;
@@ -68,7 +68,7 @@ export async function discoverDomainConnect(deps: Services, domain: SendingDomai
 }
 
 /** The provider API host from TXT `_domainconnect.<domain>`, or undefined. */
-async function apiHost(deps: Services, domain: string): Promise<string | undefined> {
+async function apiHost(deps: Needs<'dns'>, domain: string): Promise<string | undefined> {
   try {
     const txt = await deps.dns.resolveTxt(`_domainconnect.${domain}`);
     // Some providers publish it with a scheme or a trailing slash; the protocol says bare host/path.
@@ -81,7 +81,7 @@ async function apiHost(deps: Services, domain: string): Promise<string | undefin
 }
 
 /** The parsed JSON object at `url`, or undefined for any failure. */
-async function fetchJson<T>(deps: Services, url: string): Promise<T | undefined> {
+async function fetchJson<T>(deps: Needs<'fetcher'>, url: string): Promise<T | undefined> {
   try {
     const { body } = await deps.fetcher.fetch(url, LIMITS);
     const parsed: unknown = JSON.parse(body.toString('utf8'));
@@ -93,7 +93,7 @@ async function fetchJson<T>(deps: Services, url: string): Promise<T | undefined>
 }
 
 /** True when `url` answers 2xx. */
-async function reachable(deps: Services, url: string): Promise<boolean> {
+async function reachable(deps: Needs<'fetcher'>, url: string): Promise<boolean> {
   try {
     await deps.fetcher.fetch(url, LIMITS);
     return true;

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { dayOf, hardBounceRate, readDomainCounts } from '../stats/domain-stats';
 import type { RecordPurpose, SendingDomain } from './domain';
 import { fqdn } from './dns-records';
@@ -49,7 +49,7 @@ export function assessDomain(domain: SendingDomain, sent: number, rate: number):
 }
 
 /** `GET /domains/health`: every domain of the project with its status, send count and permanent-bounce rate. */
-export async function domainHealth(deps: Services, projectId: string) {
+export async function domainHealth(deps: Needs<'db' | 'clock'>, projectId: string) {
   const now = deps.clock.now();
   const from = dayOf(new Date(now.getTime() - (HEALTH_WINDOW_DAYS - 1) * 86_400_000));
   const domains = await listDomains(deps.db, projectId);

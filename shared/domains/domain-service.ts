@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { AppError, conflict, ConditionFailedError, notFound } from '../errors';
 import type { SendingDomain } from './domain';
 import { publishAll } from './domain-events';
@@ -17,7 +17,7 @@ import { nextDomainCheckAt } from './recheck-schedule';
 import { ensureDomainSender } from './sender-service';
 import { UNKNOWN_IDENTITY, applyProviderState } from './verification-state';
 import type { SenderProfile } from './domain';
-import type { IdentityCreator } from './identity-provider';
+import type { IdentityCreator } from '../ports';
 import type { RegisterInput } from './register-request';
 
 export type { RegisterInput } from './register-request';
@@ -39,7 +39,7 @@ function takenElsewhere(domain: string, cause?: unknown) {
  * deployment did not create (another application's, or made by hand) or created for another
  * project is never altered or deleted from here.
  */
-function identityNotOwned(domain: string, createdBy: IdentityCreator, deps: Services) {
+function identityNotOwned(domain: string, createdBy: IdentityCreator, deps: Needs<'config'>) {
   const message =
     createdBy.deployment === deps.config.SES_IDENTITY_OWNER
       ? `Domain ${domain} has a sending identity created for another project; it cannot be changed from this one`
@@ -48,7 +48,7 @@ function identityNotOwned(domain: string, createdBy: IdentityCreator, deps: Serv
 }
 
 /** Whether the identity was created by this deployment for this project, the only ones a project may change. */
-function ownIdentity(createdBy: IdentityCreator, deps: Services, projectId: string): boolean {
+function ownIdentity(createdBy: IdentityCreator, deps: Needs<'config'>, projectId: string): boolean {
   return createdBy.deployment === deps.config.SES_IDENTITY_OWNER && createdBy.project === projectId;
 }
 
@@ -60,7 +60,7 @@ function ownIdentity(createdBy: IdentityCreator, deps: Services, projectId: stri
  * Every step is idempotent, so registering again reconciles whatever an earlier, interrupted
  * registration left (answered with `reused`).
  */
-export async function registerDomain(deps: Services, projectId: string, input: RegisterInput): Promise<Registration> {
+export async function registerDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, projectId: string, input: RegisterInput): Promise<Registration> {
   const { db, clock, identities } = deps;
   const owner = await findDomainOwner(db, input.domain);
   if (owner !== undefined && owner !== projectId) throw takenElsewhere(input.domain);
@@ -128,7 +128,7 @@ export async function registerDomain(deps: Services, projectId: string, input: R
 }
 
 /** The domain of the project, or 404. */
-export async function requireDomain(deps: Services, projectId: string, domain: string): Promise<SendingDomain> {
+export async function requireDomain(deps: Needs<'db'>, projectId: string, domain: string): Promise<SendingDomain> {
   const found = await getDomain(deps.db, projectId, domain.toLowerCase(), true);
   if (!found) throw notFound(`Domain ${domain.toLowerCase()} not found`, 'DOMAIN_NOT_FOUND');
   return found;
@@ -143,7 +143,7 @@ export async function requireDomain(deps: Services, projectId: string, domain: s
  * The write is conditional on the version read, so a transition and its events happen once even
  * when a verify call and the re-check run together; the loser simply re-reads.
  */
-export async function checkDomain(deps: Services, projectId: string, name: string, options: { resetSpfAndDmarc: boolean }): Promise<SendingDomain> {
+export async function checkDomain(deps: Needs<'db' | 'clock' | 'identities' | 'events' | 'dns'>, projectId: string, name: string, options: { resetSpfAndDmarc: boolean }): Promise<SendingDomain> {
   for (let round = 0; round < 3; round++) {
     const current = await requireDomain(deps, projectId, name);
     const state = (await deps.identities.getIdentity(current.domain)) ?? UNKNOWN_IDENTITY;
@@ -176,7 +176,7 @@ export async function checkDomain(deps: Services, projectId: string, name: strin
 }
 
 /** Publishes a domain's decided events, then clears them (a crash in between republishes, never loses). */
-export async function flushDomainEvents(deps: Services, domain: SendingDomain): Promise<SendingDomain> {
+export async function flushDomainEvents(deps: Needs<'db' | 'events'>, domain: SendingDomain): Promise<SendingDomain> {
   if (!domain.pending_events || domain.pending_events.length === 0) return domain;
   await publishAll(deps.events, domain.project_id, domain.pending_events);
   const cleared: SendingDomain = { ...domain, pending_events: undefined, version: domain.version + 1 };
@@ -194,7 +194,7 @@ export async function flushDomainEvents(deps: Services, domain: SendingDomain): 
  * creates it anew, which issues new DKIM tokens. The DKIM records are replaced and the domain goes
  * back to `pending`; a verified domain has nothing to recreate.
  */
-export async function recreateDomain(deps: Services, projectId: string, name: string): Promise<SendingDomain> {
+export async function recreateDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, projectId: string, name: string): Promise<SendingDomain> {
   const current = await requireDomain(deps, projectId, name);
   if (current.verification_status === 'verified') {
     throw conflict(`Domain ${current.domain} is verified; there is nothing to recreate`, 'DOMAIN_VERIFIED');
@@ -235,7 +235,7 @@ export async function recreateDomain(deps: Services, projectId: string, name: st
 }
 
 /** The scheduled re-check: every domain whose check is due is asked about once. */
-export async function recheckDueDomains(deps: Services): Promise<number> {
+export async function recheckDueDomains(deps: Needs<'db' | 'clock' | 'identities' | 'events' | 'dns'>): Promise<number> {
   const due = await domainsDueForCheck(deps.db, deps.clock.now().toISOString());
   for (const d of due) {
     try {

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
 import { fqdn } from './dns-records';
 import type { RecordStatus, SendingDomain } from './domain';
@@ -9,7 +9,7 @@ import type { RecordStatus, SendingDomain } from './domain';
  * the token is among the TXT values there, `mismatch` when other values are (another project's
  * token, say), `not_set` when there are none. A failed lookup proves nothing: `not_set`.
  */
-export async function ownershipStatus(deps: Pick<Services, 'dns'>, domain: SendingDomain): Promise<RecordStatus> {
+export async function ownershipStatus(deps: Needs<'dns'>, domain: SendingDomain): Promise<RecordStatus> {
   const record = domain.dns_records.find((r) => r.purpose === 'provider_verification');
   if (!record || !domain.verification_token) return 'not_set';
   let values: string[];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { escapeHtml } from '../mail/escape-html';
 import type { Project } from '../projects/project';
 import { buildMime } from '../mail/mime';
@@ -27,7 +27,7 @@ export function confirmationLink(sender: Pick<SenderProfile, 'confirmation_base_
  * makes the sender verified for that project. It goes from the address to itself, which SES allows
  * once the address is verified there, so no service-owned sender is needed.
  */
-export async function sendSenderConfirmation(deps: Pick<Services, 'mailer' | 'config'>, sender: SenderProfile, project: Pick<Project, 'id' | 'name'>): Promise<void> {
+export async function sendSenderConfirmation(deps: Needs<'mailer' | 'config'>, sender: SenderProfile, project: Pick<Project, 'id' | 'name'>): Promise<void> {
   const service = deps.config.SERVICE_NAME;
   const link = confirmationLink(sender);
   const raw = await buildMime({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { conflict, ConditionFailedError } from '../errors';
 import type { VerifyEmailInput } from './verify-email-request';
 import type { SenderProfile, SendingDomain } from './domain';
@@ -17,7 +17,7 @@ import { domainOf } from '../mail/addresses';
 export { findSenderById, mailboxConfirmed, senderPermission } from './sender-lookup';
 
 /** The sender profile of an address on a registered domain, created on first use (`manual` unless told otherwise). */
-export async function ensureDomainSender(deps: Services, projectId: string, email: string, name: string, source: SenderProfile['sender_source'] = 'manual'): Promise<SenderProfile> {
+export async function ensureDomainSender(deps: Needs<'db' | 'clock'>, projectId: string, email: string, name: string, source: SenderProfile['sender_source'] = 'manual'): Promise<SenderProfile> {
   const existing = await getSender(deps.db, projectId, email, true);
   if (existing) return existing;
   const now = deps.clock.now().toISOString();
@@ -66,7 +66,7 @@ export function presentSender(sender: SenderProfile, domain: SendingDomain | und
  * An address another project already confirmed therefore gets just this project's link, and its
  * owner decides. A disabled project may not make mail leave (403).
  */
-export async function startMailboxVerification(deps: Services, project: Project, { email, name }: VerifyEmailInput, baseUrl: string | undefined): Promise<SenderProfile> {
+export async function startMailboxVerification(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, project: Project, { email, name }: VerifyEmailInput, baseUrl: string | undefined): Promise<SenderProfile> {
   refuseDisabledProject(project);
   const existing = await getSender(deps.db, project.id, email, true);
   if (existing && existing.sender_source !== 'magic_link') {
@@ -105,7 +105,7 @@ export async function startMailboxVerification(deps: Services, project: Project,
  * project's own confirmation link (once; not for a disabled project); decides `sender.failed` when
  * SES fails the address or the request expires. `sender.verified` is never decided here.
  */
-export async function checkSender(deps: Services, projectId: string, email: string): Promise<SenderProfile | undefined> {
+export async function checkSender(deps: Needs<'config' | 'db' | 'mailer' | 'clock' | 'identities' | 'events'>, projectId: string, email: string): Promise<SenderProfile | undefined> {
   const current = await getSender(deps.db, projectId, email, true);
   if (!current || current.sender_source !== 'magic_link') return current;
   if (mailboxConfirmed(current) || current.verification_failed) return flushSenderEvents(deps, current);
@@ -140,7 +140,7 @@ export async function checkSender(deps: Services, projectId: string, email: stri
 }
 
 /** The sender a confirmation link still confirms (well formed, current, not failed or expired), or undefined. */
-export async function senderOfConfirmationLink(deps: Services, token: string | undefined): Promise<SenderProfile | undefined> {
+export async function senderOfConfirmationLink(deps: Needs<'db'>, token: string | undefined): Promise<SenderProfile | undefined> {
   if (!token || !CONFIRM_TOKEN.test(token)) return undefined;
   const found = await findSenderConfirmation(deps.db, token);
   if (!found) return undefined;
@@ -154,7 +154,7 @@ export async function senderOfConfirmationLink(deps: Services, token: string | u
  * and `sender.verified` is decided once. Undefined when the link is unknown, replaced by a newer
  * request, or its request failed or expired.
  */
-export async function confirmSender(deps: Services, token: string | undefined): Promise<SenderProfile | undefined> {
+export async function confirmSender(deps: Needs<'db' | 'clock' | 'events'>, token: string | undefined): Promise<SenderProfile | undefined> {
   for (let round = 0; round < 3; round++) {
     const current = await senderOfConfirmationLink(deps, token);
     if (!current || mailboxConfirmed(current)) return current;
@@ -182,7 +182,7 @@ export async function confirmSender(deps: Services, token: string | undefined): 
   throw conflict('The sender is being confirmed concurrently; try again', 'SENDER_BUSY');
 }
 
-async function flushSenderEvents(deps: Services, sender: SenderProfile): Promise<SenderProfile> {
+async function flushSenderEvents(deps: Needs<'db' | 'events'>, sender: SenderProfile): Promise<SenderProfile> {
   if (!sender.pending_events || sender.pending_events.length === 0) return sender;
   await publishAll(deps.events, sender.project_id, sender.pending_events);
   const cleared = { ...sender, pending_events: undefined, version: sender.version + 1 };
@@ -196,13 +196,13 @@ async function flushSenderEvents(deps: Services, sender: SenderProfile): Promise
 }
 
 /** The scheduled check of magic-link senders still waiting for their owners. */
-export async function recheckDueSenders(deps: Services): Promise<number> {
+export async function recheckDueSenders(deps: Needs<'config' | 'db' | 'mailer' | 'clock' | 'identities' | 'events'>): Promise<number> {
   const due = await sendersDueForCheck(deps.db, deps.clock.now().toISOString());
   for (const s of due) await checkSender(deps, s.project_id, s.from_email);
   return due.length;
 }
 
 /** The project's senders on one domain (a project has a handful: one small query, filtered here). */
-export async function sendersOnDomain(deps: Services, projectId: string, domain: string): Promise<SenderProfile[]> {
+export async function sendersOnDomain(deps: Needs<'db'>, projectId: string, domain: string): Promise<SenderProfile[]> {
   return (await listSenders(deps.db, projectId)).filter((s) => domainOf(s.from_email) === domain);
 }

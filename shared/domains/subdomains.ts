@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ShortLivedCache } from '../cache/short-lived-cache';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import type { Clock } from '../ports';
 import { badRequest, conflict, writtenUnlessConditionFails } from '../errors';
 import { batchGetAll } from '../store/batch-get';
@@ -194,7 +194,7 @@ function recordOf(kind: SubdomainKind, hosts: ProviderHosts): DnsRecord {
  * one is never overwritten: it is returned as it is, with `existing: true`.
  */
 export async function registerSubdomain(
-  deps: Services,
+  deps: Needs<'config' | 'db' | 'clock'>,
   projectId: string,
   kind: SubdomainKind,
   { domain: parent }: SubdomainInput,

@@ -1,5 +1,5 @@
 import type { DnsRecord, PendingEvent, RecordStatus, SendingDomain, VerificationStatus } from './domain';
-import type { IdentityState, ProviderStatus } from './identity-provider';
+import type { IdentityState, ProviderStatus } from '../ports';
 import { nextDomainCheckAt } from './recheck-schedule';
 
 const providerToRecord = (status: ProviderStatus): RecordStatus =>

@@ -1,15 +1,6 @@
-/** Outbound events (part 6): the envelope every webhook receives. */
-export interface ServiceEvent {
-  event: string;
-  /** Dispatch time. */
-  timestamp: string;
-  project_id: string;
-  is_test?: boolean;
-  environment?: string;
-  data: Record<string, unknown>;
-}
-
-/** Where events go: the events queue, from which webhooks are fanned out to the project's URLs. */
-export interface EventPublisher {
-  publish(event: ServiceEvent): Promise<void>;
-}
+/**
+ * Outbound events (part 6): the envelope every webhook receives and where events go. Both live in
+ * shared/ports.ts (Services names the publisher, and the platform imports no feature folder);
+ * re-exported here so the feature code that names them keeps its import.
+ */
+export type { EventPublisher, ServiceEvent } from '../ports';

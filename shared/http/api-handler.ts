@@ -1,7 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authenticatePartner, authenticateProject } from '../auth/authenticate';
-import { services } from '../container';
 import { AppError, badRequest, payloadTooLarge } from '../errors';
 import { callerOfSession, requireConsoleHeader } from '../auth/console-session-auth';
 import { sessionTokenOf } from '../auth/console-session-cookie';
@@ -12,6 +11,7 @@ import { reservedKeyMessage } from '../reserved-keys';
 import type { EndpointGroup } from '../routes';
 import type { ApiRoute } from './route';
 import { parseRequest } from '../validate';
+import type { Needs } from '../dependencies';
 import type { ApiContext } from './api-context';
 import type { ApiResult } from './api-types';
 import { errorResponse } from './error-body';
@@ -79,8 +79,11 @@ const jsonBody: Middleware = {
 /** Deepest nesting of objects and arrays a body may have: no field of the API needs more, and DynamoDB stores at most 32. */
 export const MAX_BODY_DEPTH = 64;
 
+/** What the framework itself reads (keys, sessions, idempotency records), asked for on each request: tests replace services between requests. */
+export type ApiServices = () => Needs<'db' | 'clock'>;
+
 /** Resolves the key to a project or organization, or throws the 401s of part 5. */
-const authenticate: Middleware = {
+const authenticate = (services: ApiServices): Middleware => ({
   before: async (request) => {
     const { auth, headers } = request.context.api;
     if (auth === 'public') return;
@@ -94,7 +97,7 @@ const authenticate: Middleware = {
     } else if (auth === 'project') request.context.api.caller = await authenticateProject(db, clock, headers.authorization);
     else request.context.api.caller = await authenticatePartner(db, headers.authorization);
   },
-};
+});
 
 /**
  * Registered first but for the idempotency record, so that its onError runs after every other
@@ -116,19 +119,20 @@ const mapErrors: Middleware = {
  * errors, normalise, authenticate, parse: a caller without a valid key learns nothing about input
  * rules, then the idempotency check: only authenticated, parsed requests are replayed or claimed),
  * then the route picked by the route key, which runs only on a body and query its schemas accept.
+ * `services` is the composition's (composition/services.ts): the platform builds none itself.
  */
-export function apiHandler(group: EndpointGroup, served: readonly ApiRoute[]) {
+export function apiHandler(group: EndpointGroup, served: readonly ApiRoute[], services: ApiServices) {
   if (served.length === 0) throw new Error(`Group ${group} serves no route`);
   const byKey = new Map(served.map((route) => [route.key, route]));
 
   return middy<Event, Result, Error, ApiContext>()
     .use(logLambdaContext<Event, Result, ApiContext>())
-    .use(idempotencyRecord)
+    .use(idempotencyRecord(services))
     .use(mapErrors)
     .use(normalize(served))
-    .use(authenticate)
+    .use(authenticate(services))
     .use(jsonBody)
-    .use(idempotencyCheck)
+    .use(idempotencyCheck(services))
     .handler(async (event, context): Promise<Result> => {
       const route = byKey.get(event.routeKey);
       if (!route) return { statusCode: 404, headers: JSON_HEADERS, body: JSON.stringify({ message: 'Not Found' }) };

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { services } from '../container';
+import type { Needs } from '../dependencies';
 import { badRequest } from '../errors';
 import type { ApiContext } from './api-context';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, REPLAYED_HEADER, checkIdempotencyKey } from '../idempotency/idempotency-key';
@@ -13,13 +13,15 @@ type Result = APIGatewayProxyStructuredResultV2;
 
 type Middleware = middy.MiddlewareObj<Event, Result, Error, ApiContext>;
 type Request = middy.Request<Event, Result, Error, ApiContext>;
+/** The services the idempotency steps read, asked for on each request (composition/services.ts passes its own). */
+type ServicesOf = () => Needs<'db' | 'clock'>;
 
 /**
  * Runs after authentication and parsing, just before the route: refuses the header where the
  * route cannot honour it, validates it, lets dry runs through untouched, and then either replays
  * the stored answer (an early response: the route does not run) or claims the key.
  */
-export const idempotencyCheck: Middleware = {
+export const idempotencyCheck = (services: ServicesOf): Middleware => ({
   before: async (request) => {
     const api = request.context.api;
     const value = api.headers[IDEMPOTENCY_HEADER];
@@ -36,16 +38,19 @@ export const idempotencyCheck: Middleware = {
     if (start.kind === 'replay') return replayed(start.response);
     api.idempotencyClaim = start.claim;
   },
-};
+});
 
 /**
  * Stores the answer of a request that holds its key, or releases the key after a 5xx. Registered
  * before the error mapper so that its onError runs after it: it sees the final answer, the mapped
  * response of a route's AppError included, and there is one error mapping only.
  */
-export const idempotencyRecord: Middleware = { after: settle, onError: settle };
+export const idempotencyRecord = (services: ServicesOf): Middleware => {
+  const settle = (request: Request) => settleClaim(services, request);
+  return { after: settle, onError: settle };
+};
 
-async function settle(request: Request): Promise<void> {
+async function settleClaim(services: ServicesOf, request: Request): Promise<void> {
   const claim = request.context.api?.idempotencyClaim;
   if (!claim) return;
   // Once only: a throwing `after` step would bring this back through onError.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { conflict, unprocessable } from '../errors';
 import { logger } from '../logger';
 import { IDEMPOTENCY_CODES, IDEMPOTENCY_MESSAGES, hashIdempotencyKey } from './idempotency-key';
@@ -11,7 +11,7 @@ export type IdempotencyStart =
   | { readonly kind: 'proceed'; readonly claim: IdempotencyClaim }
   | { readonly kind: 'replay'; readonly response: StoredResponse };
 
-type Deps = Pick<Services, 'db' | 'clock'>;
+type Deps = Needs<'db' | 'clock'>;
 
 /**
  * Claims `(project, key)` or finds why not: a completed record of the same request is replayed; a

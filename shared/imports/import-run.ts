@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { getLeadsByEmail } from '../audience/lead-repository';
 import { BULK_LEAD_LIMIT, dedupeLastWins } from '../audience/lead-input';
 import { upsertLeads } from '../audience/lead-upsert';
@@ -6,7 +6,7 @@ import { checkpoint, putRowErrors, transition, type RowError } from './import-re
 import { ImportFileError, MAX_REPORTED_ERRORS, type ImportProgress, type LeadImport } from './lead-import';
 import { readRows, type SourceRow } from './row-source';
 
-type Deps = Pick<Services, 'db' | 'clock'>;
+type Deps = Needs<'db' | 'clock'>;
 
 /** Rows per chunk: one call of the API's bulk upsert, and one checkpoint. */
 export const CHUNK_ROWS = BULK_LEAD_LIMIT;

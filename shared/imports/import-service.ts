@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { conflict, notFound } from '../errors';
 import { uuidParam } from '../audience/lead-input';
 import { getProject } from '../projects/project-repository';
@@ -13,7 +13,7 @@ import { runImport } from './import-run';
 import type { ImportCreateInput } from './import-request';
 import { presentImport, type ImportFormat, type ImportProgress, type LeadImport } from './lead-import';
 
-type ApiDeps = Pick<Services, 'db' | 'clock' | 'blobs' | 'queue'>;
+type ApiDeps = Needs<'db' | 'clock' | 'blobs' | 'queue'>;
 
 /** How long an upload URL stays valid. */
 export const UPLOAD_URL_SECONDS = 3600;
@@ -78,12 +78,12 @@ export async function startImport(deps: ApiDeps, projectId: string, rawId: strin
 }
 
 /** GET /v1/leads/imports/:id: status, progress and counts. */
-export async function showImport(deps: Pick<Services, 'db'>, projectId: string, rawId: string | undefined) {
+export async function showImport(deps: Needs<'db'>, projectId: string, rawId: string | undefined) {
   return { success: true, import: presentImport(await requireImport(deps, projectId, rawId)) };
 }
 
 /** GET /v1/leads/imports/:id/errors: the failed rows as CSV (`row,email,error`), in file order. */
-export async function importErrorReport(deps: Pick<Services, 'db'>, projectId: string, rawId: string | undefined): Promise<string> {
+export async function importErrorReport(deps: Needs<'db'>, projectId: string, rawId: string | undefined): Promise<string> {
   const record = await requireImport(deps, projectId, rawId);
   const errors = await listRowErrors(deps.db, projectId, record.id);
   return ['row,email,error', ...errors.map((e) => [String(e.row), csvCell(e.email), csvCell(e.error)].join(','))].join('\r\n') + '\r\n';
@@ -104,7 +104,7 @@ export function csvCell(value: string): string {
  * throws marks the import `failed` with the error, so it does not stay `running` after its message
  * has gone to the dead-letter queue.
  */
-export async function runImportJob(deps: Pick<Services, 'db' | 'clock' | 'blobs' | 'queue'>, job: ImportJob, options: { lastReceive?: boolean } = {}): Promise<void> {
+export async function runImportJob(deps: Needs<'db' | 'clock' | 'blobs' | 'queue'>, job: ImportJob, options: { lastReceive?: boolean } = {}): Promise<void> {
   let record = await getImport(deps.db, job.project_id, job.import_id);
   if (!record) return;
   if (record.status === 'queued') {
@@ -141,11 +141,11 @@ async function emptyStream(): Promise<NodeJS.ReadableStream> {
   return Readable.from([]);
 }
 
-async function enqueueRun(deps: Pick<Services, 'queue'>, record: Pick<LeadImport, 'project_id' | 'id'>): Promise<void> {
+async function enqueueRun(deps: Needs<'queue'>, record: Pick<LeadImport, 'project_id' | 'id'>): Promise<void> {
   await deps.queue.send('imports', { kind: 'run', project_id: record.project_id, import_id: record.id } satisfies ImportJob);
 }
 
-async function requireImport(deps: Pick<Services, 'db'>, projectId: string, rawId: string | undefined): Promise<LeadImport> {
+async function requireImport(deps: Needs<'db'>, projectId: string, rawId: string | undefined): Promise<LeadImport> {
   const record = await getImport(deps.db, projectId, uuidParam(rawId, 'import'));
   if (!record) throw notFound('Import not found');
   return record;
@@ -157,7 +157,7 @@ async function requireImport(deps: Pick<Services, 'db'>, projectId: string, rawI
  * as the worker. `open` reads the file from a byte offset.
  */
 export async function importFromFile(
-  deps: Pick<Services, 'db' | 'clock'>,
+  deps: Needs<'db' | 'clock'>,
   projectId: string,
   format: ImportFormat,
   totalBytes: number,

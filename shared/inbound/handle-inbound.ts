@@ -1,5 +1,5 @@
 import { getActivity } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { isApiSend } from '../events/email-events';
 import { logger } from '../logger';
 import type { BlobStore } from '../ports';
@@ -22,7 +22,7 @@ import { INBOUND_MARKER_DAYS, claimInboundMail, releaseInboundMail } from './inb
 import { undeliverableMail } from './undeliverable';
 
 /** What the inbound function needs: the shared services (the token secret among them) and the inbound bucket. */
-export interface InboundDeps extends Pick<Services, 'db' | 'mailer' | 'events' | 'clock' | 'config' | 'tokenSecret'> {
+export interface InboundDeps extends Needs<'db' | 'mailer' | 'events' | 'clock' | 'config' | 'tokenSecret'> {
   /** Objects of the inbound bucket (where the SES receipt rule stores each mail). */
   readonly inboundMail: BlobStore;
   /** That bucket's name: records of any other bucket are ignored. */

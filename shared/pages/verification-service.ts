@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import type { SendingDomain } from '../domains/domain';
 import { findVerificationPage, getDomain } from '../domains/domain-repository';
 import { checkDomain } from '../domains/domain-service';
@@ -10,7 +10,7 @@ import { PAGE_TOKEN } from './verification-view';
  * exist, and the domain must still carry this very token (a domain deleted and registered again
  * gets a new one, so an old link does not come back to life).
  */
-export async function domainOfPageToken(deps: Services, token: string | undefined): Promise<SendingDomain | undefined> {
+export async function domainOfPageToken(deps: Needs<'db'>, token: string | undefined): Promise<SendingDomain | undefined> {
   if (!token || !PAGE_TOKEN.test(token)) return undefined;
   const page = await findVerificationPage(deps.db, token);
   if (!page) return undefined;
@@ -19,7 +19,7 @@ export async function domainOfPageToken(deps: Services, token: string | undefine
 }
 
 /** The page's "Verify now": checks the token's domain again (SPF and DMARC from scratch), or the 404 of a dead link. */
-export async function verifyByPageToken(deps: Services, token: string | undefined): Promise<SendingDomain> {
+export async function verifyByPageToken(deps: Needs<'db' | 'clock' | 'identities' | 'events' | 'dns'>, token: string | undefined): Promise<SendingDomain> {
   const domain = await domainOfPageToken(deps, token);
   if (!domain) throw notFound('This verification link is not valid');
   return checkDomain(deps, domain.project_id, domain.domain, { resetSpfAndDmarc: true });

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { AppError } from '../errors';
 import type { SendingDomain } from '../domains/domain';
 import { presentRecord, verificationUrl } from '../domains/domain-presenter';
@@ -39,7 +39,7 @@ export function domainPack(domain: SendingDomain, reply: Subdomain | undefined, 
 }
 
 /** Adds a best-effort reply or tracking subdomain; an existing one is skipped, a failure is a warning. */
-async function addSubdomain(deps: Services, projectId: string, domain: string, kind: SubdomainKind, warnings: StepReport[], skipped: StepReport[]) {
+async function addSubdomain(deps: Needs<'config' | 'db' | 'clock'>, projectId: string, domain: string, kind: SubdomainKind, warnings: StepReport[], skipped: StepReport[]) {
   const step = kind === 'reply' ? 'reply_domain' : 'tracking_domain';
   try {
     const { subdomain, existing } = await registerSubdomain(deps, projectId, kind, { domain });
@@ -55,7 +55,7 @@ async function addSubdomain(deps: Services, projectId: string, domain: string, k
  * Onboards a domain for a client project: registers it with its sender (errors are the caller's),
  * then the reply and tracking subdomains and the verification link, best effort.
  */
-export async function onboardDomain(deps: Services, projectId: string, input: { domain: string; sender: SenderInput }, baseUrl: string | undefined) {
+export async function onboardDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, projectId: string, input: { domain: string; sender: SenderInput }, baseUrl: string | undefined) {
   const registration = await registerDomain(deps, projectId, { domain: input.domain, senderName: input.sender.name, senderEmail: input.sender.email });
   const warnings: StepReport[] = [];
   const skipped: StepReport[] = [];
@@ -73,14 +73,14 @@ export async function onboardDomain(deps: Services, projectId: string, input: { 
 }
 
 /** The pack of one domain of a project, read from the store only (no lookups, `skipped` always empty). */
-export async function readDomainPack(deps: Services, projectId: string, name: string, baseUrl: string | undefined) {
+export async function readDomainPack(deps: Needs<'db'>, projectId: string, name: string, baseUrl: string | undefined) {
   const domain = await requireDomain(deps, projectId, name);
   const { reply, tracking } = await subdomainsOf(deps.db, projectId, domain.domain);
   return domainPack(domain, reply, tracking, baseUrl);
 }
 
 /** Forces verification of identity, DKIM and return path; reply and tracking state comes back read-only. */
-export async function verifyDomainPack(deps: Services, projectId: string, name: string, baseUrl: string | undefined) {
+export async function verifyDomainPack(deps: Needs<'db' | 'clock' | 'identities' | 'events' | 'dns'>, projectId: string, name: string, baseUrl: string | undefined) {
   await requireDomain(deps, projectId, name);
   const domain = await checkDomain(deps, projectId, name, { resetSpfAndDmarc: true });
   const { reply, tracking } = await subdomainsOf(deps.db, projectId, domain.domain);
@@ -88,7 +88,7 @@ export async function verifyDomainPack(deps: Services, projectId: string, name: 
 }
 
 /** The project's domains as `GET /v1/partner/projects/{projectId}/domains` lists them. */
-export async function listDomainSummaries(deps: Services, projectId: string, baseUrl: string | undefined) {
+export async function listDomainSummaries(deps: Needs<'db'>, projectId: string, baseUrl: string | undefined) {
   const domains = await listDomains(deps.db, projectId);
   return domains.map((d) => ({
     domain: d.domain,

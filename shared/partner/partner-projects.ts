@@ -1,6 +1,6 @@
 import type { KeyMode } from '../security/api-keys';
 import type { PartnerCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { domainHealth } from '../domains/domain-health';
 import { listDomains } from '../domains/domain-repository';
 import { presentSender } from '../domains/sender-service';
@@ -24,7 +24,7 @@ import { partnerError, type CreateProjectInput } from './project-request';
 import { presentProject, presentProjectSummary } from './project-presenter';
 
 /** The project if it belongs to the caller's organization; any other id is a 404, never a 403. */
-export async function requireOwnedProject(deps: Services, caller: PartnerCaller, projectId: string): Promise<Project> {
+export async function requireOwnedProject(deps: Needs<'db'>, caller: PartnerCaller, projectId: string): Promise<Project> {
   const project = /^[0-9a-f-]{36}$/i.test(projectId) ? await getProject(deps.db, projectId.toLowerCase()) : undefined;
   if (!project || project.organization_id !== caller.organizationId) throw partnerError(404, 'NOT_FOUND', 'Project not found');
   return project;
@@ -36,7 +36,7 @@ export async function requireOwnedProject(deps: Services, caller: PartnerCaller,
  * domain and sender the domain is onboarded too; if that fails the project still exists
  * (`partial: true`, `errors[]`) and the domains POST can be retried.
  */
-export async function createPartnerProject(deps: Services, caller: PartnerCaller, input: CreateProjectInput, baseUrl: string | undefined) {
+export async function createPartnerProject(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, caller: PartnerCaller, input: CreateProjectInput, baseUrl: string | undefined) {
   const org = await getOrganization(deps.db, caller.organizationId);
   if (!org) throw partnerError(500, 'NO_OWNER', 'The organization of this key no longer exists');
 
@@ -89,14 +89,14 @@ export async function createPartnerProject(deps: Services, caller: PartnerCaller
 }
 
 /** The organization's client projects. */
-export async function listPartnerProjects(deps: Services, caller: PartnerCaller) {
+export async function listPartnerProjects(deps: Needs<'db'>, caller: PartnerCaller) {
   const ids = await listOrganizationProjectIds(deps.db, caller.organizationId);
   const projects = (await getProjects(deps.db, ids)).sort((a, b) => a.created_at.localeCompare(b.created_at));
   return { projects: projects.map(presentProjectSummary) };
 }
 
 /** One project with its domains, senders and a health block (`can_send`, `status`). */
-export async function projectOverview(deps: Services, project: Project) {
+export async function projectOverview(deps: Needs<'db' | 'clock'>, project: Project) {
   const [domains, senders, health] = await Promise.all([listDomains(deps.db, project.id), listSenders(deps.db, project.id), domainHealth(deps, project.id)]);
   const byDomain = new Map(domains.map((d) => [d.domain, d]));
   const presentedSenders = senders.map((s) => presentSender(s, byDomain.get(s.from_email.split('@')[1])));
@@ -111,19 +111,19 @@ export async function projectOverview(deps: Services, project: Project) {
 }
 
 /** Changes only the sent fields; works on a disabled project. */
-export async function patchPartnerProject(deps: Services, project: Project, fields: Record<string, unknown>) {
+export async function patchPartnerProject(deps: Needs<'db'>, project: Project, fields: Record<string, unknown>) {
   await updateProjectFields(deps.db, project.id, fields);
   return { project: presentProject((await getProject(deps.db, project.id)) as Project) };
 }
 
 /** Soft-disables a project: sending stops, keys still read, nothing is deleted. Idempotent. */
-export async function disablePartnerProject(deps: Services, project: Project) {
+export async function disablePartnerProject(deps: Needs<'db' | 'clock'>, project: Project) {
   await setClientProjectDisabled(deps.db, project, deps.clock.now().toISOString());
   return { project_id: project.id, disabled: true };
 }
 
 /** Reactivates a project (idempotent); refused with MAX_PROJECTS_REACHED when the quota is full. */
-export async function reactivatePartnerProject(deps: Services, project: Project) {
+export async function reactivatePartnerProject(deps: Needs<'db'>, project: Project) {
   if (project.disabled_at && !(await setClientProjectDisabled(deps.db, project, null))) {
     throw partnerError(403, 'MAX_PROJECTS_REACHED', 'Reactivating this project would exceed the organization\'s project quota');
   }
@@ -131,13 +131,13 @@ export async function reactivatePartnerProject(deps: Services, project: Project)
 }
 
 /** Rotates the project's live or test key; the old one stops at once, the new one is shown once. */
-export async function rotatePartnerKey(deps: Services, project: Project, mode: KeyMode) {
+export async function rotatePartnerKey(deps: Needs<'db' | 'clock'>, project: Project, mode: KeyMode) {
   const apiKey = await rotateProjectKey(deps.db, project.id, mode);
   return { project_id: project.id, mode, api_key: apiKey, rotated_at: deps.clock.now().toISOString() };
 }
 
 /** Delivery, bounce, open and click figures over a period, per sender domain and in total. */
-export async function projectStats(deps: Services, project: Project, period: { since?: string; until?: string }) {
+export async function projectStats(deps: Needs<'db' | 'clock'>, project: Project, period: { since?: string; until?: string }) {
   const now = deps.clock.now();
   // The route's query schema accepted both as dates; '' means not given.
   const until = period.until ? new Date(period.until) : now;
@@ -160,7 +160,7 @@ export async function projectStats(deps: Services, project: Project, period: { s
 }
 
 /** The organization behind the key and its project quota. */
-export async function whoAmI(deps: Services, caller: PartnerCaller) {
+export async function whoAmI(deps: Needs<'db'>, caller: PartnerCaller) {
   const org = await getOrganization(deps.db, caller.organizationId);
   if (!org) throw partnerError(500, 'NO_OWNER', 'The organization of this key no longer exists');
   return {

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { getDomain, listDomains } from '../domains/domain-repository';
 import { listSenders } from '../domains/sender-repository';
 import { ensureDomainSender, presentSender, startMailboxVerification } from '../domains/sender-service';
@@ -7,7 +7,7 @@ import { domainOf } from '../mail/addresses';
 import { partnerError } from './project-request';
 
 /** The project's senders, each with `sender_source`. */
-export async function listPartnerSenders(deps: Services, project: Project) {
+export async function listPartnerSenders(deps: Needs<'db'>, project: Project) {
   const [senders, domains] = await Promise.all([listSenders(deps.db, project.id), listDomains(deps.db, project.id)]);
   const byDomain = new Map(domains.map((d) => [d.domain, d]));
   return { senders: senders.map((s) => presentSender(s, byDomain.get(domainOf(s.from_email)))) };
@@ -20,7 +20,7 @@ export async function listPartnerSenders(deps: Services, project: Project) {
  * without the flag it is 422 DOMAIN_NOT_VERIFIED with the domain's status (null: not registered).
  */
 export async function createPartnerSender(
-  deps: Services,
+  deps: Needs<'config' | 'db' | 'clock' | 'identities'>,
   project: Project,
   input: { name: string; email: string; allowUnauthenticated: boolean },
   baseUrl?: string,

@@ -5,6 +5,17 @@
  * what a lost condition means; nothing else catches ConditionalCheckFailedException.
  */
 
+/**
+ * A failed conditional write, translated at the repository edge. Services decide what it means
+ * (a lost race, an item that is already in its final state).
+ */
+export class ConditionFailedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConditionFailedError';
+  }
+}
+
 /** True when an AWS SDK error is DynamoDB's ConditionalCheckFailedException. */
 export function isConditionalCheckFailure(error: unknown): boolean {
   return (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';

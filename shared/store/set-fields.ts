@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { isConditionalCheckFailure } from './conditional-write';
 import type { Db } from './client';
 import type { ItemKey } from './keys';
 

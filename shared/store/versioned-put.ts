@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
+import { ConditionFailedError, isConditionalCheckFailure } from './conditional-write';
 import type { Db } from './client';
 
 /**

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { hasWebhookTargets } from '../events/email-events';
 import { suppressionAddedEvent, suppressionRemovedEvent } from './suppression-events';
 import { notFound } from '../errors';
@@ -13,14 +13,14 @@ export const REMOVED_EVENTS_CAP = 200;
 export { BULK_LIMIT, parseEmails, toSuppressionEmails } from './suppression-request';
 
 /** Suppresses an address after a hard bounce or complaint; suppression.added only when it is new. */
-export async function suppressAutomatically(deps: Services, project: Project, entry: SuppressionEntry): Promise<boolean> {
+export async function suppressAutomatically(deps: Needs<'db' | 'clock' | 'events'>, project: Project, entry: SuppressionEntry): Promise<boolean> {
   const added = await addSuppressionIfAbsent(deps.db, entry);
   if (added && hasWebhookTargets(project)) await deps.events.publish(suppressionAddedEvent(entry, deps.clock.now().toISOString()));
   return added;
 }
 
 /** Adds addresses by hand (`reason: manual`, `source: api`); no suppression.added (it is for automatic ones). */
-export async function addManually(deps: Services, project: Project, body: AddSuppressionsBody): Promise<{ added: string[]; already: string[] }> {
+export async function addManually(deps: Needs<'db' | 'clock'>, project: Project, body: AddSuppressionsBody): Promise<{ added: string[]; already: string[] }> {
   const { emails, description } = toAddSuppressions(body);
   const now = deps.clock.now().toISOString();
   const added: string[] = [];
@@ -36,7 +36,7 @@ export async function addManually(deps: Services, project: Project, body: AddSup
  * Removes addresses; each one removed emits suppression.removed, up to REMOVED_EVENTS_CAP per call.
  * An address that was not suppressed is reported, not an error (a single-address removal is a 404).
  */
-export async function removeAddresses(deps: Services, project: Project, emails: string[], removedBy: string): Promise<{ removed: string[]; not_found: string[] }> {
+export async function removeAddresses(deps: Needs<'db' | 'clock' | 'events'>, project: Project, emails: string[], removedBy: string): Promise<{ removed: string[]; not_found: string[] }> {
   const removed: string[] = [];
   const missing: string[] = [];
   const notify = hasWebhookTargets(project);
@@ -55,7 +55,7 @@ export async function removeAddresses(deps: Services, project: Project, emails: 
 }
 
 /** Removes one address, or 404 when it is not on the list. */
-export async function removeOne(deps: Services, project: Project, rawEmail: string): Promise<{ email: string; removed: true }> {
+export async function removeOne(deps: Needs<'db' | 'clock' | 'events'>, project: Project, rawEmail: string): Promise<{ email: string; removed: true }> {
   const email = normalizeEmail(rawEmail);
   const { removed } = await removeAddresses(deps, project, [email], 'api');
   if (removed.length === 0) throw notFound(`${email} is not suppressed`);
@@ -79,13 +79,13 @@ export function presentSuppression(entry: SuppressionEntry) {
 }
 
 /** One page of the project's suppression list, optionally of one reason and of addresses starting with `search`, from the start or a cursor. */
-export async function listSuppressions(deps: Services, projectId: string, page: PageRequest, query: { reason?: string; search?: string; cursor?: string }) {
+export async function listSuppressions(deps: Needs<'db'>, projectId: string, page: PageRequest, query: { reason?: string; search?: string; cursor?: string }) {
   const reason = parseReasonFilter(query.reason);
   return pageSuppressions(deps.db, projectId, { ...page, reason, prefix: searchPrefix(query.search) }, listCursor(query, page));
 }
 
 /** The project's suppression entry of an address, or the 404 of `GET /v1/suppressions/{email}`. */
-export async function requireSuppression(deps: Services, projectId: string, email: string): Promise<SuppressionEntry> {
+export async function requireSuppression(deps: Needs<'db'>, projectId: string, email: string): Promise<SuppressionEntry> {
   const entry = await getSuppression(deps.db, projectId, email);
   if (!entry) throw notFound(`${email} is not suppressed`);
   return entry;

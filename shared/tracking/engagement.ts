@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeBody } from '../activity/activity-body';
 import type { Activity } from '../activity/activity';
 import { getActivity, getActivityWithBody } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import type { CampaignTally } from '../delivery/campaign-tally';
 import { recordDeliveryEvent, type RecordOutcome } from '../delivery/record-event';
 import type { DeliveryEvent } from '../delivery/ses-event';
@@ -40,7 +40,7 @@ export function pixelToken(segment: string | undefined): string | undefined {
 export type OpenOutcome = RecordOutcome | 'invalid_token';
 
 /** Records an open for a pixel token; an invalid token or an unknown activity records nothing. */
-export async function recordOpen(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch, campaigns?: CampaignTally): Promise<OpenOutcome> {
+export async function recordOpen(deps: Needs<'config' | 'db' | 'clock' | 'events' | 'tokenSecret'>, token: string | undefined, visitor: Visitor, counters?: CounterBatch, campaigns?: CampaignTally): Promise<OpenOutcome> {
   const activityId = verifyOpenToken(token, await deps.tokenSecret());
   if (!activityId) return 'invalid_token';
   // Read strongly consistent, so that recording the open can start from it without a read of its own.
@@ -57,7 +57,7 @@ export type ClickOutcome = { location: string; link: string; recorded: OpenOutco
  * ever leads to a link that was in that mail. A failure while recording the click is logged and
  * does not stop the redirect.
  */
-export async function followClick(deps: Services, token: string | undefined, visitor: Visitor, counters?: CounterBatch, campaigns?: CampaignTally): Promise<ClickOutcome> {
+export async function followClick(deps: Needs<'config' | 'db' | 'clock' | 'events' | 'tokenSecret'>, token: string | undefined, visitor: Visitor, counters?: CounterBatch, campaigns?: CampaignTally): Promise<ClickOutcome> {
   const claim = verifyClickToken(token, await deps.tokenSecret());
   if (!claim) return undefined;
   const { activity, body } = await getActivityWithBody(deps.db, claim.activityId, true);
@@ -81,7 +81,7 @@ export async function followClick(deps: Services, token: string | undefined, vis
   return { location, link, recorded };
 }
 
-function engagementEvent(deps: Services, type: 'open' | 'click', activity: Activity, visitor: Visitor, link?: string): DeliveryEvent {
+function engagementEvent(deps: Needs<'clock'>, type: 'open' | 'click', activity: Activity, visitor: Visitor, link?: string): DeliveryEvent {
   const timestamp = deps.clock.now().toISOString();
   const material = [type, activity.id, timestamp, visitor.userAgent ?? '', visitor.ipAddress ?? '', ...(link === undefined ? [] : [link])].join('|');
   const details = { userAgent: visitor.userAgent, ipAddress: visitor.ipAddress };

@@ -1,6 +1,6 @@
 import type { Activity } from '../activity/activity';
 import { config, type Config } from '../config';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { listTrackingDomainsCached } from '../domains/subdomains';
 import { logger } from '../logger';
 import { domainOf } from '../mail/addresses';
@@ -34,7 +34,7 @@ export function serviceTrackingBaseUrl(settings: Partial<Pick<Config, 'TRACKING_
  * The base URL of an activity's tracking links: the verified tracking domain served over HTTPS of
  * the sender's domain (or of the registered domain it is a subdomain of), else the service's own URL.
  */
-export async function trackingBaseUrl(deps: Pick<Services, 'db' | 'clock'>, projectId: string, senderEmail: string): Promise<string | undefined> {
+export async function trackingBaseUrl(deps: Needs<'db' | 'clock'>, projectId: string, senderEmail: string): Promise<string | undefined> {
   const domain = domainOf(senderEmail).toLowerCase();
   const verified = (await listTrackingDomainsCached(deps.db, deps.clock, projectId))
     .filter((s) => s.status === 'verified' && s.tls?.status === 'active' && (domain === s.parent_domain || domain.endsWith(`.${s.parent_domain}`)))
@@ -52,7 +52,7 @@ let warned = false;
  * reads its links from there).
  */
 export async function trackedHtml(
-  deps: Pick<Services, 'db' | 'clock'>,
+  deps: Needs<'db' | 'clock'>,
   activity: Pick<Activity, 'id' | 'project_id' | 'email_type' | 'sender_email'>,
   html: string,
   secret: string,

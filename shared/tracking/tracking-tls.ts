@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { getSubdomain, saveTrackingTls, trackingDomainsDueForTls, type TrackingTls } from '../domains/subdomains';
 import { logger } from '../logger';
 import type { EdgeDomainState } from '../ports';
@@ -34,7 +34,7 @@ export function tlsAfter(previous: TrackingTls | undefined, state: EdgeDomainSta
 }
 
 /** Runs the due HTTPS checks; the number of tracking domains the edge was asked about. */
-export async function provisionTrackingTls(deps: Pick<Services, 'db' | 'clock' | 'edge'>): Promise<number> {
+export async function provisionTrackingTls(deps: Needs<'db' | 'clock' | 'edge'>): Promise<number> {
   if (!deps.edge) return 0;
   const due = await trackingDomainsDueForTls(deps.db, deps.clock.now().toISOString());
   let asked = 0;

@@ -1,6 +1,6 @@
 import { decodeBody } from '../activity/activity-body';
 import { getActivity, getActivityWithBody } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import type { CampaignTally } from '../delivery/campaign-tally';
 import { getProject } from '../projects/project-repository';
 import { addSuppressionIfAbsent, type SuppressionEntry } from '../suppression/suppression-repository';
@@ -14,7 +14,7 @@ export type UnsubscribeTarget = UnsubscribeToken & { projectId: string; campaign
 export type UnsubscribeSource = 'one_click' | 'page';
 
 /** The token's target when the token is valid and its activity still exists; undefined otherwise. */
-export async function unsubscribeTarget(deps: Services, token: string | undefined): Promise<UnsubscribeTarget | undefined> {
+export async function unsubscribeTarget(deps: Needs<'db' | 'tokenSecret'>, token: string | undefined): Promise<UnsubscribeTarget | undefined> {
   const content = verifyUnsubscribeToken(token, await deps.tokenSecret());
   if (!content) return undefined;
   const activity = await getActivity(deps.db, content.activityId);
@@ -27,7 +27,7 @@ export async function unsubscribeTarget(deps: Services, token: string | undefine
  * event; a deleted project's address is suppressed all the same, silently. A campaign mail's
  * unsubscribe counts `unsubscribed` once: only the call that added the entry counts.
  */
-export async function unsubscribe(deps: Services, target: UnsubscribeTarget, source: UnsubscribeSource, campaigns?: CampaignTally): Promise<void> {
+export async function unsubscribe(deps: Needs<'db' | 'clock' | 'events'>, target: UnsubscribeTarget, source: UnsubscribeSource, campaigns?: CampaignTally): Promise<void> {
   const entry: SuppressionEntry = {
     project_id: target.projectId,
     email: target.email,
@@ -42,7 +42,7 @@ export async function unsubscribe(deps: Services, target: UnsubscribeTarget, sou
 }
 
 /** The HTML of the mail a view token names, or undefined when the token or the mail is gone. */
-export async function viewInBrowser(deps: Services, token: string | undefined): Promise<string | undefined> {
+export async function viewInBrowser(deps: Needs<'db' | 'tokenSecret'>, token: string | undefined): Promise<string | undefined> {
   const activityId = verifyViewToken(token, await deps.tokenSecret());
   if (!activityId) return undefined;
   const { activity, body } = await getActivityWithBody(deps.db, activityId);

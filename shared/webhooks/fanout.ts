@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';
 import { getProject } from '../projects/project-repository';
@@ -27,7 +27,7 @@ export function deliveryIdOf(event: ServiceEvent, url: string, slot: string): st
  * Reading the project here, not when the event was published, means a URL changed in between is
  * the one used.
  */
-export async function fanOut(deps: Services, events: ServiceEvent[], projects = new Map<string, Promise<Project | undefined>>()): Promise<number> {
+export async function fanOut(deps: Needs<'db' | 'queue'>, events: ServiceEvent[], projects = new Map<string, Promise<Project | undefined>>()): Promise<number> {
   const jobs: WebhookJob[] = [];
   for (const event of events) {
     if (!projects.has(event.project_id)) projects.set(event.project_id, getProject(deps.db, event.project_id));

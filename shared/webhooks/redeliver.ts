@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { notFound } from '../errors';
 import { keptPayload } from './delivery-log';
 import type { WebhookJob } from './webhook-job';
@@ -10,7 +10,7 @@ import type { WebhookJob } from './webhook-job';
  * event kind). 404 for an entry id the project has no kept payload under: unknown, another
  * project's, expired, or too big to keep. Returns the new delivery's id and the one it repeats.
  */
-export async function redeliverWebhook(deps: Pick<Services, 'db' | 'queue' | 'clock'>, projectId: string, entryId: string): Promise<{ deliveryId: string; redeliveryOf: string }> {
+export async function redeliverWebhook(deps: Needs<'db' | 'queue' | 'clock'>, projectId: string, entryId: string): Promise<{ deliveryId: string; redeliveryOf: string }> {
   const kept = await keptPayload(deps.db, projectId, entryId, deps.clock.now());
   if (!kept) throw notFound('Delivery not found, expired, or its payload was too big to keep');
   const job: WebhookJob = {

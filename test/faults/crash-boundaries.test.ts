@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { getActivity } from '../../shared/activity/activity-repository';
 import { fullTimeline } from '../../shared/activity/timeline';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import type { WorkerName } from '../../shared/routes';
 import { CLOUD_TIMEOUT_MS, sendBody } from '../integration/support/test-cloud';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';

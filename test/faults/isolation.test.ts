@@ -1,5 +1,5 @@
 import { DEMO_DOMAIN } from '../../local/seed';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { attemptEntry, logDeliveryAttempt } from '../../shared/webhooks/delivery-log';
 import type { WebhookJob } from '../../shared/webhooks/webhook-job';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { getActivity } from '../../shared/activity/activity-repository';
 import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
 import { getCursor, heldJobs, STATUS_KEEP_MS } from '../../shared/campaigns/engine-store';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { waveId } from '../../shared/campaigns/waves';
 import { batchOfDueId, campaignKey } from '../../shared/store/keys';
 import { getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../../local/free-port';
 import { getOrganization, listPartnerKeys } from '../../shared/organizations/organization-repository';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { getProject } from '../../shared/projects/project-repository';
 import { monthOf } from '../../shared/quota/monthly-quota';
 import { reserveSend } from '../../shared/quota/usage-repository';

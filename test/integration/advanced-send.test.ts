@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { overrideServices, services } from '../../shared/container';
+import { overrideServices, services } from '../../composition/services';
 import type { Queue } from '../../shared/ports';
 import { getProject } from '../../shared/projects/project-repository';
 import { sendScheduledNow } from '../../shared/sending/advanced-send';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { createProject, rotateProjectKey } from '../../shared/projects/project-service';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';

@@ -4,7 +4,7 @@ import { authenticateProject } from '../../shared/auth/authenticate';
 import { acceptBatch } from '../../shared/batches/accept-batch';
 import { parseBatchRequest } from '../../shared/batches/batch-request';
 import { getBatch } from '../../shared/batches/batch-repository';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { activityKey, batchKey } from '../../shared/store/keys';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

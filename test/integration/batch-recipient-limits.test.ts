@@ -3,7 +3,7 @@ import type { Batch, BatchRecipient } from '../../shared/batches/batch';
 import { expandChunk, type WaveCounters } from '../../shared/batches/batch-fanout';
 import { batchActivityId, newBatchId } from '../../shared/batches/batch-ids';
 import { getBatch, putBatch, putBatchBlobs } from '../../shared/batches/batch-repository';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
 /**

@@ -14,7 +14,7 @@ import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
 import { getBatch } from '../../shared/batches/batch-repository';
 import { findSenderById } from '../../shared/domains/sender-service';
 import { refreshConfig } from '../../shared/config';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { campaignCursorKey, campaignKey, campaignListIndex, campaignRateKey } from '../../shared/store/keys';
 import { windowOf } from '../../shared/campaigns/pacing';

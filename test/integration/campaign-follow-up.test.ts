@@ -4,7 +4,7 @@ import { putActivity } from '../../shared/activity/activity-repository';
 import { upsertLeads } from '../../shared/audience/lead-upsert';
 import type { Campaign } from '../../shared/campaigns/campaign';
 import { readAudiencePage, type CursorPosition } from '../../shared/campaigns/audience-cursor';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

@@ -6,7 +6,7 @@ import type { Activity, ActivityStatus } from '../../shared/activity/activity';
 import { getActivity, putActivitiesInBatch } from '../../shared/activity/activity-repository';
 import type { Campaign } from '../../shared/campaigns/campaign';
 import { CampaignCounterBatch, readCampaignCounts } from '../../shared/campaigns/campaign-counters';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { runExport } from '../../shared/campaign-reports/export-run';
 import { getExport } from '../../shared/campaign-reports/report-repository';
 import { campaignKey, campaignListIndex } from '../../shared/store/keys';

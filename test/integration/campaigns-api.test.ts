@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setEvaluation } from '../../shared/audience/segment-repository';
 import type { Campaign } from '../../shared/campaigns/campaign';
 import { getCampaign, putNewCampaign } from '../../shared/campaigns/campaign-repository';
-import { overrideServices, services } from '../../shared/container';
+import { overrideServices, services } from '../../composition/services';
 import { getSender } from '../../shared/domains/sender-repository';
 import type { Clock, Queue } from '../../shared/ports';
 import { campaignIdsObjectKey } from '../../shared/store/keys';

@@ -1,4 +1,4 @@
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { createOrganization, issuePartnerKey } from '../../shared/organizations/organization-service';
 import { batchWriteAll } from '../../shared/store/batch-write';
 import { segmentKey } from '../../shared/store/keys';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { CreateEmailIdentityCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { handler as recheck } from '../../functions/domain-recheck/handler';
-import { overrideServices, services } from '../../shared/container';
+import { overrideServices, services } from '../../composition/services';
 import { TRACKING_NOT_CONFIGURED, getSubdomain, putSubdomain } from '../../shared/domains/subdomains';
 import { createProject } from '../../shared/projects/project-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';

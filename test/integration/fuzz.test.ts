@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DEMO_DOMAIN } from '../../local/seed';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { RESERVED_KEYS } from '../../shared/reserved-keys';
 import { routeKey } from '../../shared/routes';

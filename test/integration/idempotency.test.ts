@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { overrideServices, services } from '../../shared/container';
+import { overrideServices, services } from '../../composition/services';
 import { hashIdempotencyKey } from '../../shared/idempotency/idempotency-key';
 import { claimIdempotencyKey } from '../../shared/idempotency/idempotency-repository';
 import { requestFingerprint } from '../../shared/idempotency/request-fingerprint';

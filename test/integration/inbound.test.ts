@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { updateProjectFields } from '../../shared/projects/project-repository';

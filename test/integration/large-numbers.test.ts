@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { runAdminCli } from '../../bin/admin';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { countLeads, getLeadsByEmail } from '../../shared/audience/lead-repository';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { getImport, putNewImport, transition } from '../../shared/imports/import-repository';
 import { runImport } from '../../shared/imports/import-run';
 import { newImport, runImportJob } from '../../shared/imports/import-service';

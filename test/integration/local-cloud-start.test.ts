@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalCloud } from '../../local/cloud';
-import { overrideServices, services } from '../../shared/container';
+import { overrideServices, services } from '../../composition/services';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { projectKey } from '../../shared/store/keys';
 import { startTestCloud } from './support/test-cloud';

@@ -1,4 +1,4 @@
-import { overrideServices, services } from '../../shared/container';
+import { overrideServices, services } from '../../composition/services';
 import { RECEIVING_OFF, TRACKING_NOT_CONFIGURED } from '../../shared/domains/subdomains';
 import { createOrganization, issuePartnerKey, setMaxProjects } from '../../shared/organizations/organization-service';
 import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';

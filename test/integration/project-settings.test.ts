@@ -1,4 +1,4 @@
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { getProject } from '../../shared/projects/project-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../shared/project-settings/project-settings';

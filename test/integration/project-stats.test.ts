@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as sesEvents } from '../../functions/ses-events/handler';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { overrideServices, services, type Services } from '../../shared/container';
+import { overrideServices, services, type Services } from '../../composition/services';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { MailerError, type Mailer } from '../../shared/ports';
 import { createProject } from '../../shared/projects/project-service';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { refreshConfig } from '../../shared/config';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { RECEIVING_OFF, getSubdomain } from '../../shared/domains/subdomains';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { listSenders } from '../../shared/domains/sender-repository';
 import { routeKey } from '../../shared/routes';
 import { routeTable as routes } from '../../functions/route-table';

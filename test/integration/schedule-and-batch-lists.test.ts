@@ -4,7 +4,7 @@ import { putActivity } from '../../shared/activity/activity-repository';
 import type { ProjectCaller } from '../../shared/auth/authenticate';
 import type { Batch, BatchStatus } from '../../shared/batches/batch';
 import { putBatch } from '../../shared/batches/batch-repository';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { putDomain } from '../../shared/domains/domain-repository';
 import type { ScheduledSendContent } from '../../shared/mail/advanced-send-types';
 import { getProject } from '../../shared/projects/project-repository';

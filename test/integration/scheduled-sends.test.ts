@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
 import type { ProjectCaller } from '../../shared/auth/authenticate';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import type { Queue } from '../../shared/ports';
 import { getProject } from '../../shared/projects/project-repository';
 import { claimScheduledSend } from '../../shared/scheduling/scheduled-send-repository';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { updateProjectFields } from '../../shared/projects/project-repository';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
 import { sendScheduledNow } from '../../shared/sending/advanced-send';

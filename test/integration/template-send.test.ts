@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { putSuppression } from '../../shared/suppression/suppression-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

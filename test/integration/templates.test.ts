@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { templateKey, templatesIndexedKey } from '../../shared/store/keys';
 import { recordTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { listEngagement } from '../../shared/delivery/engagement-repository';
 import { putSubdomain } from '../../shared/domains/subdomains';
 import { domainOf } from '../../shared/mail/addresses';

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { refreshConfig } from '../../shared/config';
-import { services } from '../../shared/container';
+import { services } from '../../composition/services';
 import { createProject } from '../../shared/projects/project-service';
 import type { WebhookJob } from '../../shared/webhooks/webhook-job';
 import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';

@@ -5,7 +5,7 @@ import { DeleteMessageCommand, GetQueueAttributesCommand, GetQueueUrlCommand, Re
 import { verifyWebhook } from '@mailroom/client';
 import { Webhook } from 'standardwebhooks';
 import { refreshConfig } from '../../shared/config';
-import { overrideServices, services } from '../../shared/container';
+import { overrideServices, services } from '../../composition/services';
 import { putDomain } from '../../shared/domains/domain-repository';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { createProject } from '../../shared/projects/project-service';

@@ -1,5 +1,5 @@
 import { domainStatsSchema } from '../../../shared/activity/activity-answers';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { domainStats as readDomainStats, domainStatsQuerySchema } from '../../../shared/stats/domain-stats-report';

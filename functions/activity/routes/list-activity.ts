@@ -3,7 +3,7 @@ import { activityListSchema, activityRecordExample } from '../../../shared/activ
 import { activityFilterFields, activityPosition, listActivity as listRecords, sinceNotAfterUntil, toActivityFilters } from '../../../shared/activity/activity-list';
 import { presentActivity } from '../../../shared/activity/activity-presenter';
 import { withBatchSubjects } from '../../../shared/batches/batch-activity';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
 import { defineRoute } from '../../../shared/http/route';

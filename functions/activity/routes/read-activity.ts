@@ -1,7 +1,7 @@
 import { activityAnswerSchema, activityRecordExample } from '../../../shared/activity/activity-answers';
 import { activityIncludeQuerySchema, readActivity as readRecord, toInclude } from '../../../shared/activity/activity-service';
 import { derivedBatchActivity, queuedBatchMailHtml, withBatchSubjects } from '../../../shared/batches/batch-activity';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { readActivityAccess } from './activity-access';

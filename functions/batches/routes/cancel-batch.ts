@@ -1,6 +1,6 @@
 import { batchCancelledSchema } from '../../../shared/batches/batch-answers';
 import { cancelBatch as cancelScheduledBatch } from '../../../shared/batches/manage-batch';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 

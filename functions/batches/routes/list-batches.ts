@@ -2,7 +2,7 @@ import * as z from '../../../shared/zod';
 import { batchListAnswerSchema } from '../../../shared/batches/batch-answers';
 import { batchListFilterFields, listBatches as listProjectBatches } from '../../../shared/batches/batch-list';
 import type { BatchStatus } from '../../../shared/batches/batch';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
 import { defineRoute } from '../../../shared/http/route';

@@ -1,6 +1,6 @@
 import { batchSchema } from '../../../shared/batches/batch-answers';
 import { readBatch as readScheduledBatch } from '../../../shared/batches/manage-batch';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 

@@ -1,7 +1,7 @@
 import { batchRescheduledSchema } from '../../../shared/batches/batch-answers';
 import { batchRescheduleBodySchema, refuseBatchReschedule, toBatchReschedule } from '../../../shared/batches/batch-reschedule-request';
 import { rescheduleBatch as moveBatch } from '../../../shared/batches/manage-batch';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 

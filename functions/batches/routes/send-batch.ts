@@ -1,7 +1,7 @@
 import { acceptBatch } from '../../../shared/batches/accept-batch';
 import { batchAcceptedSchema } from '../../../shared/batches/batch-answers';
 import { batchBodySchema, toBatchInput } from '../../../shared/batches/batch-request';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { publicBaseUrl } from '../../../shared/http/api-types';
 import { defineRoute } from '../../../shared/http/route';

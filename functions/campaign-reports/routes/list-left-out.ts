@@ -1,6 +1,6 @@
 import { leftOutAnswerSchema, reportNotFoundSchema } from '../../../shared/campaign-reports/campaign-report-answers';
 import { leftOutQuerySchema, listLeftOut as list } from '../../../shared/campaign-reports/campaign-report';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { CAMPAIGN_ID, reportNotFound } from './examples';

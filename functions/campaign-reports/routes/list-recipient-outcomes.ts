@@ -1,6 +1,6 @@
 import { recipientOutcomesAnswerSchema, reportNotFoundSchema } from '../../../shared/campaign-reports/campaign-report-answers';
 import { listRecipientOutcomes as list, recipientOutcomesQuerySchema } from '../../../shared/campaign-reports/campaign-report';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { CAMPAIGN_ID, reportNotFound } from './examples';

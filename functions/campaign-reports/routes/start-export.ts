@@ -1,6 +1,6 @@
 import { campaignExportAnswerSchema, reportNotFoundSchema } from '../../../shared/campaign-reports/campaign-report-answers';
 import { startExport as start } from '../../../shared/campaign-reports/campaign-report';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { reportNotFound, runningExport } from './examples';

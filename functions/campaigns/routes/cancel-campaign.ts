@@ -1,6 +1,6 @@
 import { campaignNotFoundSchema, cancelledCampaignAnswerSchema, notCancellableSchema } from '../../../shared/campaigns/campaign-answers';
 import { cancelCampaign as cancel } from '../../../shared/campaigns/manage-campaign';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { CAMPAIGN_ID, campaignNotFound } from './examples';

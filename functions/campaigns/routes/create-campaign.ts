@@ -2,7 +2,7 @@ import { campaignUnprocessableSchema, createdCampaignAnswerSchema, duplicateCamp
 import { presentCampaign } from '../../../shared/campaigns/campaign-presenter';
 import { campaignBodySchema, toCampaignRequest } from '../../../shared/campaigns/campaign-request';
 import { createCampaign as create } from '../../../shared/campaigns/create-campaign';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { CAMPAIGN_ID, createdCampaign } from './examples';

@@ -1,6 +1,6 @@
 import { campaignListAnswerSchema } from '../../../shared/campaigns/campaign-answers';
 import { campaignListQuerySchema, listCampaigns as list, parseStatusFilter } from '../../../shared/campaigns/read-campaigns';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { parsePageRequest } from '../../../shared/http/pagination';
 import { defineRoute } from '../../../shared/http/route';

@@ -1,6 +1,6 @@
 import { campaignNotFoundSchema, campaignReadAnswerSchema } from '../../../shared/campaigns/campaign-answers';
 import { readCampaign as read } from '../../../shared/campaigns/read-campaigns';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { campaignNotFound, campaignSummary } from './examples';

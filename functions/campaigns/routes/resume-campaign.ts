@@ -1,6 +1,6 @@
 import { campaignNotFoundSchema, notResumableSchema, resumedCampaignAnswerSchema } from '../../../shared/campaigns/campaign-answers';
 import { resumeCampaign as resume } from '../../../shared/campaigns/manage-campaign';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { CAMPAIGN_ID, campaignNotFound } from './examples';

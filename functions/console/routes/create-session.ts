@@ -1,7 +1,7 @@
 import * as z from '../../../shared/zod';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { consoleSessionSchema, projectSessionExample } from '../../../shared/console/session-answers';
 import { signIn } from '../../../shared/console/session-service';
 import { sessionCookie } from '../../../shared/auth/console-session-cookie';

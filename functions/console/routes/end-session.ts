@@ -1,6 +1,6 @@
 import { errors } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { signOut } from '../../../shared/console/session-service';
 import { clearedSessionCookie, sessionTokenOf } from '../../../shared/auth/console-session-cookie';
 import { consoleSessionAccess } from './console-access';

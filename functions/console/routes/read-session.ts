@@ -1,6 +1,6 @@
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { consoleSessionSchema, projectSessionExample } from '../../../shared/console/session-answers';
 import { readSession } from '../../../shared/console/session-service';
 import { consoleSessionAccess } from './console-access';

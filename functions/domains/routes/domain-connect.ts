@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainConnectSchema, domainExamples } from '../../../shared/domains/domain-answers';
 import { discoverDomainConnect } from '../../../shared/domains/domain-connect';
 import { requireDomain } from '../../../shared/domains/domain-service';

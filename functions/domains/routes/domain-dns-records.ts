@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainDnsRecordsSchema, domainExamples } from '../../../shared/domains/domain-answers';
 import { presentRecord } from '../../../shared/domains/domain-presenter';
 import { requireDomain } from '../../../shared/domains/domain-service';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, domainHealthSchema } from '../../../shared/domains/domain-answers';
 import { domainHealth } from '../../../shared/domains/domain-health';
 import { json } from '../../../shared/http/answers';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, domainStatusSchema } from '../../../shared/domains/domain-answers';
 import { requireDomain } from '../../../shared/domains/domain-service';
 import { errors, json } from '../../../shared/http/answers';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainViewExample, domainViewSchema } from '../../../shared/domains/domain-answers';
 import { requireDomain } from '../../../shared/domains/domain-service';
 import { presentSender, sendersOnDomain } from '../../../shared/domains/sender-service';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import type { SendingDomain } from '../../../shared/domains/domain';
 import { presentIdentity } from '../../../shared/domains/domain-presenter';
 import { subdomainsOf } from '../../../shared/domains/subdomains';

@@ -1,5 +1,5 @@
 import * as z from '../../../shared/zod';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, domainListSchema } from '../../../shared/domains/domain-answers';
 import { listProjectDomains } from '../../../shared/domains/domain-list';
 import { errors, json } from '../../../shared/http/answers';

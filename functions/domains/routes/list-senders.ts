@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { senderListSchema } from '../../../shared/domains/sender-answers';
 import { json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, domainRecreatedSchema } from '../../../shared/domains/domain-answers';
 import { recreateDomain } from '../../../shared/domains/domain-service';
 import { errors, json } from '../../../shared/http/answers';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, domainRegisteredSchema } from '../../../shared/domains/domain-answers';
 import { registerDomain } from '../../../shared/domains/domain-service';
 import { registerDomainBodySchema, toRegisterInput } from '../../../shared/domains/register-request';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, trackingDomainRegisteredSchema } from '../../../shared/domains/domain-answers';
 import { subdomainBodySchema } from '../../../shared/domains/subdomain-request';
 import { presentSubdomain, registerSubdomain } from '../../../shared/domains/subdomains';

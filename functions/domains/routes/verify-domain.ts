@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, domainVerifiedSchema } from '../../../shared/domains/domain-answers';
 import { checkDomain } from '../../../shared/domains/domain-service';
 import { findSenderById } from '../../../shared/domains/sender-service';

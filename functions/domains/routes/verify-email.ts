@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { domainExamples, mailboxVerificationSchema } from '../../../shared/domains/domain-answers';
 import { mailboxConfirmed, presentSender, startMailboxVerification } from '../../../shared/domains/sender-service';
 import { toVerifyEmail, verifyEmailBodySchema } from '../../../shared/domains/verify-email-request';

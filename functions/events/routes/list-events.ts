@@ -1,7 +1,7 @@
 import { listEvents } from '../../../shared/audience/custom-event-service';
 import { eventListRouteQuerySchema } from '../../../shared/audience/custom-event';
 import { eventListAnswerSchema } from '../../../shared/audience/event-answers';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { boundedPaginationBlock, parsePageRequest } from '../../../shared/http/pagination';
 import { defineRoute } from '../../../shared/http/route';

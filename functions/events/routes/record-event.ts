@@ -1,7 +1,7 @@
 import { trackEvent } from '../../../shared/audience/custom-event-service';
 import { eventBodySchema, toEventInput } from '../../../shared/audience/custom-event';
 import { eventRecordedAnswerSchema } from '../../../shared/audience/event-answers';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { recordEvents } from './event-access';

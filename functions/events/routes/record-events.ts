@@ -1,7 +1,7 @@
 import { trackEvents } from '../../../shared/audience/custom-event-service';
 import { bulkEventsBodySchema, toBulkEvents } from '../../../shared/audience/custom-event';
 import { eventsRecordedAnswerSchema } from '../../../shared/audience/event-answers';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { recordEvents } from './event-access';

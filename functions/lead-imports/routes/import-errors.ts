@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import * as z from '../../../shared/zod';

@@ -1,7 +1,7 @@
 import { addLeadToSegments } from '../../../shared/audience/lead-service';
 import { leadSegmentsAddedAnswerSchema } from '../../../shared/audience/lead-answers';
 import { membershipBodySchema, toSegmentIds } from '../../../shared/audience/lead-input';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { writeLeads } from './lead-access';

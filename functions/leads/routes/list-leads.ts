@@ -1,7 +1,7 @@
 import { listLeads } from '../../../shared/audience/lead-service';
 import { leadExample, leadListAnswerSchema } from '../../../shared/audience/lead-answers';
 import { leadListQuerySchema } from '../../../shared/audience/lead-input';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { pageQuerySchema, paginationBlock, parsePageRequest } from '../../../shared/http/pagination';
 import { defineRoute } from '../../../shared/http/route';

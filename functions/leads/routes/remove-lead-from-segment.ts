@@ -1,6 +1,6 @@
 import { removeLeadFromSegment } from '../../../shared/audience/lead-service';
 import { leadDoneAnswerSchema } from '../../../shared/audience/lead-answers';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { writeLeads } from './lead-access';

@@ -1,7 +1,7 @@
 import { removeTags } from '../../../shared/audience/lead-service';
 import { leadTagsAnswerSchema } from '../../../shared/audience/lead-answers';
 import { tagsBodySchema, toTags } from '../../../shared/audience/lead-input';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { writeLeads } from './lead-access';

@@ -1,7 +1,7 @@
 import { updateLead } from '../../../shared/audience/lead-service';
 import { leadAnswerSchema, leadExample } from '../../../shared/audience/lead-answers';
 import { leadUpdateBodySchema, toLeadUpdate } from '../../../shared/audience/lead-input';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { writeLeads } from './lead-access';

@@ -1,7 +1,7 @@
 import { upsertFromRequest } from '../../../shared/audience/lead-service';
 import { leadExample, leadUpsertAnswerSchema } from '../../../shared/audience/lead-answers';
 import { leadUpsertBodySchema } from '../../../shared/audience/lead-input';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { writeLeads } from './lead-access';

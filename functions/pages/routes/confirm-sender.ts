@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { confirmSender as confirm } from '../../../shared/domains/sender-service';
 import { errors, htmlPage } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';

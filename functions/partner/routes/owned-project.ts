@@ -1,5 +1,5 @@
 import type { PartnerCaller } from '../../../shared/auth/authenticate';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { requireOwnedProject } from '../../../shared/partner/partner-projects';
 import type { Project } from '../../../shared/projects/project';
 

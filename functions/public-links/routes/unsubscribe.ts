@@ -1,6 +1,6 @@
 import { CampaignCounterBatch } from '../../../shared/campaigns/campaign-counters';
 import { flushCampaignCounters } from '../../../shared/campaigns/campaign-counter-flush';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { htmlPage } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { renderUnsubscribedPage } from '../../../shared/unsubscribe/unsubscribe-pages';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { htmlPage } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { viewHeaders } from '../../../shared/unsubscribe/unsubscribe-pages';

@@ -1,4 +1,4 @@
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { emailParam } from '../../../shared/http/path-params';
 import { defineRoute } from '../../../shared/http/route';

@@ -1,5 +1,5 @@
 import * as z from '../../../shared/zod';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { templateDeleteConflictSchema, templateDeletedAnswerSchema } from '../../../shared/templates/template-answers';

@@ -1,7 +1,7 @@
 import * as z from '../../../shared/zod';
 import { CampaignCounterBatch } from '../../../shared/campaigns/campaign-counters';
 import { flushCampaignCounters } from '../../../shared/campaigns/campaign-counter-flush';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { defineRoute } from '../../../shared/http/route';
 import { logger } from '../../../shared/logger';
 import { flushCounters } from '../../../shared/stats/counter-flush';

@@ -6,7 +6,7 @@ import type { Campaign } from '../../../shared/campaigns/campaign';
 import { getCampaign, getCursor } from '../../../shared/campaigns/engine-store';
 import { waveId } from '../../../shared/campaigns/waves';
 import { refreshConfig } from '../../../shared/config';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { listSenders } from '../../../shared/domains/sender-repository';
 import type { FaultCloud } from './fault-cloud';
 

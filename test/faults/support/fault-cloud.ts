@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { refreshConfig } from '../../../shared/config';
-import { overrideServices, services } from '../../../shared/container';
+import { overrideServices, services } from '../../../composition/services';
 import { QueueEventPublisher } from '../../../shared/events/queue-event-publisher';
 import type { Clock } from '../../../shared/ports';
 import { updateProjectFields } from '../../../shared/projects/project-repository';

@@ -1,7 +1,7 @@
 import { getActivity } from '../../../shared/activity/activity-repository';
 import type { Activity } from '../../../shared/activity/activity';
 import { batchActivityId } from '../../../shared/batches/batch-ids';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { sendBody } from '../../integration/support/test-cloud';
 import { campaignMails, startCampaign, storedCampaign } from './campaigns';
 import type { FaultCloud } from './fault-cloud';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
 import type { LocalIamOption } from '../../../local/iam/local-iam';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import type { Activity } from '../../../shared/activity/activity';
 import type { WorkerName } from '../../../shared/routes';
 import { sharedDynamoDbTable } from './shared-dynamodb';

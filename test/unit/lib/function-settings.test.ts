@@ -8,7 +8,7 @@ const ROOT = path.join(__dirname, '../../..');
 // The container builds every adapter for every function, so it would make every function read
 // everything; the variables it reads follow from the grants (lib/access.ts), not from settings.
 // shared/function-access.ts lists every setting's name: it declares, it reads none.
-const NOT_FOLLOWED = new Set(['shared/container.ts', 'shared/config.ts', 'shared/function-access.ts']);
+const NOT_FOLLOWED = new Set(['composition/services.ts', 'shared/config.ts', 'shared/function-access.ts']);
 
 /**
  * Source without comments, so that a variable named in a comment does not count as read, and

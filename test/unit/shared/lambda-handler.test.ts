@@ -33,6 +33,11 @@ async function logLines(run: () => Promise<unknown>): Promise<Record<string, unk
   return written.map((line) => JSON.parse(line));
 }
 
+/** The services of a group of public routes: the framework reads none (no key to look up). */
+const publicOnly = (): never => {
+  throw new Error('a public route reads no services');
+};
+
 const sqsEvent: SQSEvent = { Records: [{ messageId: 'm-1', body: '{}' } as SQSEvent['Records'][number]] };
 
 const apiEvent = (routeKey: string) =>
@@ -46,7 +51,7 @@ describe('every log line of an invocation carries its Lambda request id', () => 
         return { status: 200, body: {} };
       },
       'GET /t/c/{token}': async () => ({ status: 200, body: {} }),
-    }));
+    }), publicOnly);
     const context = lambdaContext('mailroom-tracking');
     const lines = await logLines(() => handler(apiEvent('GET /t/o/{token}'), context as never));
     expect(lines).toEqual([expect.objectContaining({ message: 'inside the route', function_request_id: context.awsRequestId, function_name: 'mailroom-tracking' })]);
@@ -58,7 +63,7 @@ describe('every log line of an invocation carries its Lambda request id', () => 
       'GET /t/c/{token}': async () => {
         throw new Error('bug');
       },
-    }));
+    }), publicOnly);
     const context = lambdaContext('mailroom-tracking');
     const lines = await logLines(() => handler(apiEvent('GET /t/c/{token}'), context as never));
     expect(lines).toEqual([expect.objectContaining({ message: 'Unhandled error', function_request_id: context.awsRequestId })]);

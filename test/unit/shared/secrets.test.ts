@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
-import { services } from '../../../shared/container';
+import { services } from '../../../composition/services';
 import { tokenSecretOf } from '../../../shared/secrets';
 import { useServiceEnvironment } from '../support/service-environment';
 

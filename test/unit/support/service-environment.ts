@@ -1,5 +1,5 @@
 import { refreshConfig } from '../../../shared/config';
-import { resetServices } from '../../../shared/container';
+import { resetServices } from '../../../composition/services';
 import { queues } from '../../../shared/queues';
 
 /** A queue URL nothing listens on: unit tests never reach a real queue. */

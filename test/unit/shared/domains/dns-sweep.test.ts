@@ -1,5 +1,5 @@
 import { NodeDnsResolver } from '../../../../shared/adapters/node-dns-resolver';
-import type { Services } from '../../../../shared/container';
+import type { Services } from '../../../../composition/services';
 import { applySpfAndDmarc, sweepDns, sweepDomainRecords, sweepSubdomainRecords } from '../../../../shared/domains/dns-sweep';
 import { registrationRecords, type ProviderHosts } from '../../../../shared/domains/dns-records';
 import type { DnsRecord, SendingDomain } from '../../../../shared/domains/domain';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpFetcher } from '../../../../shared/adapters/http-fetcher';
 import { NodeDnsResolver } from '../../../../shared/adapters/node-dns-resolver';
-import type { Services } from '../../../../shared/container';
+import type { Services } from '../../../../composition/services';
 import { registrationRecords, type ProviderHosts } from '../../../../shared/domains/dns-records';
 import type { SendingDomain } from '../../../../shared/domains/domain';
 import { discoverDomainConnect } from '../../../../shared/domains/domain-connect';

@@ -1,6 +1,6 @@
 import type { SendingDomain } from '../../../../shared/domains/domain';
 import { registrationRecords } from '../../../../shared/domains/dns-records';
-import type { IdentityState } from '../../../../shared/domains/identity-provider';
+import type { IdentityState } from '../../../../shared/ports';
 import { UNKNOWN_IDENTITY, applyProviderState } from '../../../../shared/domains/verification-state';
 
 const hosts = {

@@ -8,7 +8,7 @@ import { routeTable as routes } from '../../../../functions/route-table';
 
 // The real middy stack of apiHandler, with the key lookup and the record store replaced: the store
 // below keeps records in memory under the same rule as the conditional put (assessRecord).
-jest.mock('../../../../shared/container', () => ({ services: () => ({ db: {}, clock: { now: () => new Date('2025-03-01T12:00:00Z') } }) }));
+jest.mock('../../../../composition/services', () => ({ services: () => ({ db: {}, clock: { now: () => new Date('2025-03-01T12:00:00Z') } }) }));
 jest.mock('../../../../shared/auth/authenticate', () => ({ authenticateProject: jest.fn(), authenticatePartner: jest.fn() }));
 jest.mock('../../../../shared/idempotency/idempotency-repository', () => ({
   claimIdempotencyKey: jest.fn(),
@@ -17,6 +17,7 @@ jest.mock('../../../../shared/idempotency/idempotency-repository', () => ({
 }));
 
 import { authenticateProject } from '../../../../shared/auth/authenticate';
+import { services } from '../../../../composition/services';
 import { apiHandler } from '../../../../shared/http/api-handler';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../../../shared/idempotency/idempotency-repository';
 
@@ -63,7 +64,7 @@ beforeEach(() => {
 /** A handler for `group` whose routes all run `route` (on the body as sent: no schema). */
 function handlerFor(group: EndpointGroup, route: RouteFunction) {
   const served = routes.filter((r) => r.group === group).map((r) => ({ ...r, body: undefined, query: undefined, access: { table: 'read' as const }, handle: route }));
-  return apiHandler(group, served as never) as unknown as (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+  return apiHandler(group, served as never, services) as unknown as (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 }
 
 let n = 0;

@@ -6,13 +6,14 @@ import { pageHeaders, renderErrorPage, renderNotFoundPage, renderVerificationPag
 import { pageView, verifyResult } from '../../../../shared/pages/verification-view';
 
 // The handler tests below run the real middy stack with the store and the service replaced.
-jest.mock('../../../../shared/container', () => ({ services: () => ({ db: {} }) }));
+jest.mock('../../../../composition/services', () => ({ services: () => ({ db: {} }) }));
 jest.mock('../../../../shared/domains/domain-repository', () => ({ findVerificationPage: jest.fn(), getDomain: jest.fn() }));
 jest.mock('../../../../shared/domains/domain-service', () => ({ checkDomain: jest.fn() }));
 
 import { findVerificationPage, getDomain } from '../../../../shared/domains/domain-repository';
 import { checkDomain } from '../../../../shared/domains/domain-service';
 import { fakeRoutes } from '../../support/fake-routes';
+import { services } from '../../../../composition/services';
 import { apiHandler } from '../../../../shared/http/api-handler';
 import { handler } from '../../../../functions/pages/handler';
 
@@ -210,7 +211,7 @@ describe('apiHandler with HTML bodies', () => {
     'POST /verify/{token}': async () => ({ status: 200, body: '<p>hi</p>' }),
     'GET /senders/confirm/{token}': async () => ({ status: 404, body: '' }),
     'POST /senders/confirm/{token}': async () => ({ status: 404, body: '' }),
-  }));
+  }), services);
 
   test('a string body with a text/html type is sent as is', async () => {
     const res = await call(custom, event('GET', '/verify/{token}', 't'));

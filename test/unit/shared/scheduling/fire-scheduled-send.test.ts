@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Services } from '../../../../shared/container';
+import type { Services } from '../../../../composition/services';
 import { AppError } from '../../../../shared/errors';
 import type { Queue } from '../../../../shared/ports';
 import { decideFire, fireScheduledSend, type SendNow } from '../../../../shared/scheduling/fire-scheduled-send';

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { createWebhookDeliveryHandler } from '../../../../functions/webhook-delivery/handler';
-import { overrideServices, services } from '../../../../shared/container';
+import { overrideServices, services } from '../../../../composition/services';
 import type { Queue } from '../../../../shared/ports';
 import type { Db } from '../../../../shared/store/client';
 import type { WebhookPoster } from '../../../../shared/adapters/webhook-poster';

@@ -1,0 +1,34 @@
+/**
+ * A worker's scope (BatchScope, shared/queue-worker/batch-handler.ts): what the records of one SQS
+ * batch share, the services and the counters several features gather and write once at its end.
+ * The features stay unaware of each other; composition/ puts their batch objects side by side. One
+ * file per worker, so a function reaches only its own scope (its settings and bundle stay its own).
+ */
+import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../shared/campaigns/campaign-counter-flush';
+import type { Services } from '../../shared/dependencies';
+import type { ProjectCache } from '../../shared/delivery/record-event';
+import { MailMetrics } from '../../shared/metrics/mail-metrics';
+import type { BatchScope } from '../../shared/queue-worker/batch-handler';
+import { flushCounters } from '../../shared/stats/counter-flush';
+import { CounterBatch } from '../../shared/stats/domain-stats';
+import { services } from '../services';
+
+/** The SES events worker's batch: domain and campaign counters, metrics, and the projects read once per batch. */
+export interface SesEventsBatch {
+  readonly deps: Services;
+  readonly counters: CounterBatch;
+  readonly projects: ProjectCache;
+  readonly metrics: MailMetrics;
+  readonly campaigns: CampaignCounterBatch;
+}
+
+/** The SES events worker's scope: both flushes never throw; one UpdateItem per campaign of the batch. */
+export const sesEventsScope: BatchScope<SesEventsBatch> = {
+  start: () => ({ deps: services(), counters: new CounterBatch(), projects: new Map() as ProjectCache, metrics: new MailMetrics(), campaigns: new CampaignCounterBatch() }),
+  finish: async ({ deps, counters, metrics, campaigns }) => {
+    metrics.addCounters(counters);
+    await Promise.all([flushCounters(deps, counters), flushCampaignCounters(deps, campaigns)]);
+    metrics.publish();
+  },
+};
