@@ -3,6 +3,7 @@ import type { Activity, ActivityStatus } from '../activity/activity';
 import { activityPosition, listActivity } from '../activity/activity-list';
 import type { Campaign } from '../campaigns/campaign';
 import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { badRequest, notFound } from '../errors';
 import { boundedPaginationBlock, listCursor, pageQuerySchema, parsePageRequest, type PageRequest } from '../http/pagination';
 import * as z from '../zod';
@@ -13,10 +14,10 @@ import { ACTIVITY_STATUSES, LEFT_OUT_REASONS } from './campaign-report-answers';
 import { presentExport, type CampaignExport, type ExportJob } from './campaign-export';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import { activityListPartition } from '../store/keys';
-import { readCampaignCounts } from '../campaigns/campaign-counters';
+import { getCampaign, readCampaignCounts } from '../campaigns/campaign-gateway';
 import { WALK_START, scanCampaign, type WalkPosition } from './campaign-walk';
 import { leftOutReason, recipientOutcome, type LeftOutReason } from './recipient-outcome';
-import { findProjectCampaign, getExport, latestExportId, putExportUnlessOneRuns, touchStalledExport } from './report-repository';
+import { getExport, latestExportId, putExportUnlessOneRuns, touchStalledExport } from './report-repository';
 
 const STATUSES: readonly ActivityStatus[] = ACTIVITY_STATUSES;
 const REASONS: readonly LeftOutReason[] = LEFT_OUT_REASONS;
@@ -51,9 +52,9 @@ export const DOWNLOAD_URL_SECONDS = 3600;
 const possibleId = (id: string | undefined): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(id);
 
 /** The project's campaign, or 404 `NOT_FOUND` (part 7), also for another project's campaign. */
-export async function projectCampaign(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined): Promise<Campaign> {
-  const campaign = possibleId(campaignId) ? await findProjectCampaign(deps.db, projectId, campaignId) : undefined;
-  if (!campaign) throw notFound('NOT_FOUND');
+export async function projectCampaign(deps: Needs<'db'>, projectId: string, campaignId: string | undefined): Promise<Campaign> {
+  const campaign = possibleId(campaignId) ? await getCampaign(deps.db, campaignId) : undefined;
+  if (campaign?.project_id !== projectId) throw notFound('NOT_FOUND');
   return campaign;
 }
 

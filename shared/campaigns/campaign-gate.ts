@@ -2,9 +2,9 @@ import type { BatchSendJob } from '../batches/batch-jobs';
 import type { WaveControl } from '../batches/deliver-batch-job';
 import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
-import type { CampaignStatus } from './campaign';
+import { STATUS_KEEP_MS, type CampaignStatus } from './campaign';
 import type { CampaignCounterBatch } from './campaign-counters';
-import { getCampaign, holdJob, markRateLimited, STATUS_KEEP_MS } from './engine-store';
+import { getCampaign, holdJob, markRateLimited } from './campaign-gateway';
 
 
 /** Campaign statuses a warm worker keeps (module scope: it outlives one invocation). */
@@ -21,7 +21,7 @@ export function campaignGate(deps: Pick<Services, 'db' | 'clock' | 'config'>, co
       const now = Date.now();
       let entry = kept.get(campaignId);
       if (!entry || entry.until <= now) {
-        entry = { status: (await getCampaign(deps.db, campaignId))?.status, until: now + STATUS_KEEP_MS };
+        entry = { status: (await getCampaign(deps.db, campaignId, true))?.status, until: now + STATUS_KEEP_MS };
         kept.set(campaignId, entry);
       }
       if (entry.status === 'cancelled' || entry.status === undefined) return 'cancel';

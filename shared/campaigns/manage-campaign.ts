@@ -2,7 +2,7 @@ import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { AppError, conflict } from '../errors';
 import type { Campaign, CampaignStatus } from './campaign';
-import { getCampaign, moveCampaignStatus, releaseCampaignTemplate } from './campaign-repository';
+import { getCampaign, moveCampaignStatus, releaseCampaignTemplate } from './campaign-gateway';
 import { enqueueCampaignMessage } from './engine-messages';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,9 +5,8 @@ import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema,
 import * as z from '../zod';
 import { CAMPAIGN_STATUSES } from './campaign-answers';
 import type { CampaignStatus } from './campaign';
-import { readCampaignCounts } from './campaign-counters';
 import { presentCampaignSummary, presentMetrics } from './campaign-presenter';
-import { pageCampaigns } from './campaign-repository';
+import { pageCampaigns, readCampaignCounts } from './campaign-gateway';
 import { requireCampaign } from './manage-campaign';
 import { enqueueCampaignMessage } from './engine-messages';
 
