@@ -3,7 +3,8 @@ import { writtenUnlessConditionFails } from '../store/conditional-write';
 import { BATCH_GET_LIMIT, batchGetAll } from '../store/batch-get';
 import { batchPutAll } from '../store/batch-write';
 import { stripKeys, type Db } from '../store/client';
-import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
+import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex, type ActivityListPartition } from '../store/keys';
+import type { ListQuery } from '../http/bounded-list';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
 
 /** The item a new activity record is stored as: its key, the record, version 1, its index keys and expiry. */
@@ -269,4 +270,34 @@ export async function activitiesInOrder(db: Db, partitions: readonly string[]): 
   const items = (await Promise.all(chunks.map((chunk) => batchGetAll(db, chunk.map((pk) => ({ pk, sk: ACTIVITY_SK })))))).flat();
   const byPk = new Map(items.map((item) => [item.pk as string, fromItem(item)]));
   return partitions.map((pk) => byPk.get(pk)).filter((a): a is Activity => a !== undefined);
+}
+
+/**
+ * The Query of one shard partition of an activity list index, newest first, bounded by the
+ * creation times `since`/`until` and at most `after` (inclusive), with the partition's own filter.
+ */
+export function activityListQuery(db: Db, partition: ActivityListPartition, pk: string, range: { since?: string; until?: string }, after?: string): ListQuery {
+  const until = range.until ? `${range.until}#~` : undefined;
+  const upper = after !== undefined && (until === undefined || after < until) ? after : until;
+  return {
+    TableName: db.tableName,
+    IndexName: partition.index,
+    KeyConditionExpression: `#pk = :pk${rangeCondition(range.since, upper)}`,
+    ...(partition.filter ? { FilterExpression: partition.filter.expression } : {}),
+    ExpressionAttributeNames: { '#pk': partition.pkName, ...(range.since || upper ? { '#sk': partition.skName } : {}), ...partition.filter?.names },
+    ExpressionAttributeValues: {
+      ':pk': pk,
+      ...(range.since ? { ':since': range.since } : {}),
+      ...(upper ? { ':until': upper } : {}),
+      ...partition.filter?.values,
+    },
+    ScanIndexForward: false,
+  };
+}
+
+function rangeCondition(since: string | undefined, upper: string | undefined): string {
+  if (since && upper) return ' AND #sk BETWEEN :since AND :until';
+  if (since) return ' AND #sk >= :since';
+  if (upper) return ' AND #sk <= :until';
+  return '';
 }
