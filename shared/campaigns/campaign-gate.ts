@@ -1,6 +1,6 @@
 import type { BatchSendJob } from '../batches/batch-jobs';
+import type { Needs } from '../dependencies';
 import type { WaveControl } from '../batches/deliver-batch-job';
-import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
 import { STATUS_KEEP_MS, type CampaignStatus } from './campaign';
 import type { CampaignCounterBatch } from './campaign-counters';
@@ -15,7 +15,7 @@ const kept = new Map<string, { status: CampaignStatus | undefined; until: number
  * per job (kept a few seconds per warm instance), jobs of a paused campaign held, outcomes counted
  * in the invocation's CampaignCounterBatch, SES throttling turned into `rate_limited`.
  */
-export function campaignGate(deps: Pick<Services, 'db' | 'clock' | 'config'>, counters: CampaignCounterBatch): WaveControl {
+export function campaignGate(deps: Needs<'db' | 'clock' | 'config'>, counters: CampaignCounterBatch): WaveControl {
   return {
     async decide(_projectId, campaignId) {
       const now = Date.now();
