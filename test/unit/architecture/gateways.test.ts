@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
- * One gateway per stored thing (docs/decisions.md, "Code layers"): only a gateway builds DynamoDB
+ * One gateway per stored thing (docs/decisions.md, "One gateway per stored thing"): only a gateway builds DynamoDB
  * commands. A gateway is recognised by its name: a `*-repository.ts` or `*-gateway.ts` file, a
  * file of shared/store (the table's machinery), or a file of a feature's `store/` sub-part (a
  * large gateway split in files, which only its `*-gateway.ts` module imports).
