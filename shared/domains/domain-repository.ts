@@ -25,7 +25,7 @@ import type { SendingDomain } from './domain';
 // The subdomains' keys and types (their items are kept by this gateway too, at the end of the file).
 import { writtenUnlessConditionFails } from '../store/conditional-write';
 import { REPLY_DOMAIN_SK_PREFIX, TRACKING_DOMAIN_SK_PREFIX, TRACKING_TLS_PARTITION, replyDomainKey, trackingDomainKey, trackingTlsIndex } from '../store/keys';
-import type { Subdomain, SubdomainKind, TrackingTls } from './subdomains';
+import type { Subdomain, SubdomainKind, TrackingTls } from './subdomain';
 
 export type { SendingDomain, VerificationStatus } from './domain';
 
