@@ -3,12 +3,11 @@ import { parseRequest } from '../validate';
 import { type BoundedTotal, type PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
-import { batchGetAll } from '../store/batch-get';
 import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../http/bounded-list';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
-import { RARE_STATUSES, activityKey, activityListPartition, type ActivityListPartition } from '../store/keys';
+import { RARE_STATUSES, activityListPartition, type ActivityListPartition } from '../store/keys';
 import type { Activity, ActivityStatus } from './activity';
-import { fromItem } from './activity-repository';
+import { activitiesInOrder, activityListQuery } from './activity-repository';
 
 const STATUSES: readonly ActivityStatus[] = ['queued', 'retrying', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'cancelled'];
 
@@ -118,9 +117,9 @@ export async function listActivity(db: Db, projectId: string, filters: ActivityF
   const offset = from ? 0 : (page.page - 1) * page.perPage;
 
   if (!remainder) {
-    const listed = await readMergedPage(db, (after) => partition.pks.map((pk) => shardQuery(db, partition, pk, filters, after)), partition, page, from?.after);
+    const listed = await readMergedPage(db, (after) => partition.pks.map((pk) => activityListQuery(db, partition, pk, filters, after)), partition, page, from?.after);
     const { next, ...rest } = listed;
-    return { ...rest, data: await readRecords(db, listed.entries.map((e) => e.pk as string)), nextCursor: next ? encodeCursor({ after: next } satisfies ActivityPosition) : null };
+    return { ...rest, data: await activitiesInOrder(db, listed.entries.map((e) => e.pk as string)), nextCursor: next ? encodeCursor({ after: next } satisfies ActivityPosition) : null };
   }
 
   // A remainder filter: walk the range newest first, reading records a hundred at a time, keeping the matches, within a budget.
@@ -132,7 +131,7 @@ export async function listActivity(db: Db, projectId: string, filters: ActivityF
   let more = false;
   let chunk: { pk: string; sk: string }[] = [];
   const look = async () => {
-    const byPk = new Map((await readRecords(db, chunk.map((e) => e.pk))).map((a) => [`ACT#${a.id}`, a]));
+    const byPk = new Map((await activitiesInOrder(db, chunk.map((e) => e.pk))).map((a) => [`ACT#${a.id}`, a]));
     for (const entry of chunk) {
       if (data.length === page.perPage) {
         more = true;
@@ -144,7 +143,7 @@ export async function listActivity(db: Db, projectId: string, filters: ActivityF
     }
     chunk = [];
   };
-  const queries = partition.pks.map((pk) => shardQuery(db, partition, pk, filters, from?.after));
+  const queries = partition.pks.map((pk) => activityListQuery(db, partition, pk, filters, from?.after));
   for await (const entry of newestFirst(db, queries, partition.skName, 100, from?.after)) {
     if (data.length === page.perPage || read >= budget) {
       more = true;
@@ -157,26 +156,6 @@ export async function listActivity(db: Db, projectId: string, filters: ActivityF
   if (chunk.length > 0) await look();
   const total = Math.min(matched, offset) + data.length + (more ? 1 : 0);
   return { data, total, totalIsEstimate: more, nextCursor: more && last ? encodeCursor({ after: last } satisfies ActivityPosition) : null };
-}
-
-/** The query of one shard partition, newest first, bounded by `since`/`until` and at most `after` (inclusive). */
-function shardQuery(db: Db, partition: ActivityListPartition, pk: string, filters: ActivityFilters, after?: string) {
-  const until = filters.until ? `${filters.until}#~` : undefined;
-  const upper = after !== undefined && (until === undefined || after < until) ? after : until;
-  return {
-    TableName: db.tableName,
-    IndexName: partition.index,
-    KeyConditionExpression: `#pk = :pk${rangeCondition(filters.since, upper)}`,
-    ...(partition.filter ? { FilterExpression: partition.filter.expression } : {}),
-    ExpressionAttributeNames: { '#pk': partition.pkName, ...(filters.since || upper ? { '#sk': partition.skName } : {}), ...partition.filter?.names },
-    ExpressionAttributeValues: {
-      ':pk': pk,
-      ...(filters.since ? { ':since': filters.since } : {}),
-      ...(upper ? { ':until': upper } : {}),
-      ...partition.filter?.values,
-    },
-    ScanIndexForward: false,
-  };
 }
 
 function choosePartition(projectId: string, f: ActivityFilters): { partition: ActivityListPartition; remainder?: (a: Activity) => boolean } {
@@ -195,18 +174,4 @@ function choosePartition(projectId: string, f: ActivityFilters): { partition: Ac
   if (f.isTest !== undefined) checks.push((a) => a.is_test === f.isTest);
   const remainder = checks.length > 0 ? (a: Activity) => checks.every((c) => c(a)) : undefined;
   return { partition, remainder };
-}
-
-function rangeCondition(since: string | undefined, upper: string | undefined): string {
-  if (since && upper) return ' AND #sk BETWEEN :since AND :until';
-  if (since) return ' AND #sk >= :since';
-  if (upper) return ' AND #sk <= :until';
-  return '';
-}
-
-/** The records of the given partitions, in the given order (BatchGet returns them unordered). */
-async function readRecords(db: Db, partitions: string[]): Promise<Activity[]> {
-  const items = await batchGetAll(db, partitions.map((pk) => ({ ...activityKey(pk.slice('ACT#'.length)) })));
-  const byPk = new Map(items.map((item) => [item.pk as string, fromItem(item)]));
-  return partitions.map((pk) => byPk.get(pk)).filter((a): a is Activity => a !== undefined);
 }

@@ -1,9 +1,10 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
-import { batchGetAll } from '../store/batch-get';
+import { writtenUnlessConditionFails } from '../store/conditional-write';
+import { BATCH_GET_LIMIT, batchGetAll } from '../store/batch-get';
 import { batchPutAll } from '../store/batch-write';
 import { stripKeys, type Db } from '../store/client';
-import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex } from '../store/keys';
+import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex, type ActivityListPartition } from '../store/keys';
+import type { ListQuery } from '../http/bounded-list';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
 
 /** The item a new activity record is stored as: its key, the record, version 1, its index keys and expiry. */
@@ -93,17 +94,15 @@ export type ClaimResult = 'claimed' | 'busy' | 'superseded';
  * under one pre-chosen id, or a batch mail's claim) is left as it is, never overwritten.
  */
 export async function putActivityBody(db: Db, activityId: string, content: Uint8Array, ttl: number): Promise<void> {
-  try {
-    await db.doc.send(
+  await writtenUnlessConditionFails(
+    db.doc.send(
       new PutCommand({
         TableName: db.tableName,
         Item: { ...activityBodyKey(activityId), content, ttl },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /**
@@ -116,28 +115,31 @@ export async function claimQueuedSend(
   db: Db,
   input: { activityId: string; attempt: number; leaseUntil: number; now: number },
 ): Promise<{ claim: ClaimResult | 'skipped'; activity?: Activity }> {
-  try {
-    const out = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: activityKey(input.activityId),
-        UpdateExpression: 'SET attempt = :a, lease_until = :lease',
-        ConditionExpression:
-          'attribute_exists(pk) AND current_status IN (:q, :r) AND (attribute_not_exists(attempt) OR attempt < :a OR (attempt = :a AND lease_until < :now))',
-        ExpressionAttributeValues: { ':a': input.attempt, ':lease': input.leaseUntil, ':now': input.now, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1] },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return { claim: 'claimed', activity: fromItem(out.Attributes ?? {}) };
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-    // The old item comes back on the error in its raw (marshalled) form.
-    const old = (error as { Item?: { current_status?: { S?: string }; attempt?: { N?: string } } }).Item;
-    if (!old) throw new Error(`Activity ${input.activityId} not found`);
-    if (!SENDABLE_STATUSES.includes(old.current_status?.S as ActivityStatus)) return { claim: 'skipped' };
-    return { claim: Number(old.attempt?.N ?? 0) > input.attempt ? 'superseded' : 'busy' };
-  }
+  const claim = db.doc.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: activityKey(input.activityId),
+      UpdateExpression: 'SET attempt = :a, lease_until = :lease',
+      ConditionExpression:
+        'attribute_exists(pk) AND current_status IN (:q, :r) AND (attribute_not_exists(attempt) OR attempt < :a OR (attempt = :a AND lease_until < :now))',
+      ExpressionAttributeValues: { ':a': input.attempt, ':lease': input.leaseUntil, ':now': input.now, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1] },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  );
+  if (await writtenUnlessConditionFails(claim)) return { claim: 'claimed', activity: fromItem((await claim).Attributes ?? {}) };
+  const old = await oldItemOfLostCondition<{ current_status?: { S?: string }; attempt?: { N?: string } }>(claim);
+  if (!old) throw new Error(`Activity ${input.activityId} not found`);
+  if (!SENDABLE_STATUSES.includes(old.current_status?.S as ActivityStatus)) return { claim: 'skipped' };
+  return { claim: Number(old.attempt?.N ?? 0) > input.attempt ? 'superseded' : 'busy' };
+}
+
+/** The item a lost conditional write found (ReturnValuesOnConditionCheckFailure), in its raw (marshalled) form, from the write's error. */
+function oldItemOfLostCondition<T>(lost: Promise<unknown>): Promise<T | undefined> {
+  return lost.then(
+    () => undefined,
+    (error: { Item?: T }) => error.Item,
+  );
 }
 
 /**
@@ -150,25 +152,20 @@ export async function claimSendAttempt(
   db: Db,
   input: { activityId: string; attempt: number; content: Uint8Array; leaseUntil: number; now: number; ttl: number },
 ): Promise<ClaimResult> {
-  try {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.tableName,
-        Item: { ...activityBodyKey(input.activityId), content: input.content, attempt: input.attempt, lease_until: input.leaseUntil, ttl: input.ttl },
-        // A body stored at accept carries no attempt yet: it is not a claim.
-        ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(attempt) OR attempt < :a OR (attempt = :a AND lease_until < :now)',
-        ExpressionAttributeValues: { ':a': input.attempt, ':now': input.now },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return 'claimed';
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-    // The old item comes back on the error in its raw (marshalled) form.
-    const old = (error as { Item?: { attempt?: { N?: string } | number } }).Item;
-    const held = typeof old?.attempt === 'number' ? old.attempt : Number(old?.attempt?.N ?? 0);
-    return held > input.attempt ? 'superseded' : 'busy';
-  }
+  const claim = db.doc.send(
+    new PutCommand({
+      TableName: db.tableName,
+      Item: { ...activityBodyKey(input.activityId), content: input.content, attempt: input.attempt, lease_until: input.leaseUntil, ttl: input.ttl },
+      // A body stored at accept carries no attempt yet: it is not a claim.
+      ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(attempt) OR attempt < :a OR (attempt = :a AND lease_until < :now)',
+      ExpressionAttributeValues: { ':a': input.attempt, ':now': input.now },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  );
+  if (await writtenUnlessConditionFails(claim)) return 'claimed';
+  const old = await oldItemOfLostCondition<{ attempt?: { N?: string } | number }>(claim);
+  const held = typeof old?.attempt === 'number' ? old.attempt : Number(old?.attempt?.N ?? 0);
+  return held > input.attempt ? 'superseded' : 'busy';
 }
 
 /**
@@ -264,4 +261,43 @@ export async function updateActivityIfVersion(
       }),
     ),
   );
+}
+
+/** The activity records of the given partitions (`ACT#<id>`), in that order (BatchGet answers unordered), 100 keys a call, the calls in parallel. */
+export async function activitiesInOrder(db: Db, partitions: readonly string[]): Promise<Activity[]> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < partitions.length; i += BATCH_GET_LIMIT) chunks.push(partitions.slice(i, i + BATCH_GET_LIMIT));
+  const items = (await Promise.all(chunks.map((chunk) => batchGetAll(db, chunk.map((pk) => ({ pk, sk: ACTIVITY_SK })))))).flat();
+  const byPk = new Map(items.map((item) => [item.pk as string, fromItem(item)]));
+  return partitions.map((pk) => byPk.get(pk)).filter((a): a is Activity => a !== undefined);
+}
+
+/**
+ * The Query of one shard partition of an activity list index, newest first, bounded by the
+ * creation times `since`/`until` and at most `after` (inclusive), with the partition's own filter.
+ */
+export function activityListQuery(db: Db, partition: ActivityListPartition, pk: string, range: { since?: string; until?: string }, after?: string): ListQuery {
+  const until = range.until ? `${range.until}#~` : undefined;
+  const upper = after !== undefined && (until === undefined || after < until) ? after : until;
+  return {
+    TableName: db.tableName,
+    IndexName: partition.index,
+    KeyConditionExpression: `#pk = :pk${rangeCondition(range.since, upper)}`,
+    ...(partition.filter ? { FilterExpression: partition.filter.expression } : {}),
+    ExpressionAttributeNames: { '#pk': partition.pkName, ...(range.since || upper ? { '#sk': partition.skName } : {}), ...partition.filter?.names },
+    ExpressionAttributeValues: {
+      ':pk': pk,
+      ...(range.since ? { ':since': range.since } : {}),
+      ...(upper ? { ':until': upper } : {}),
+      ...partition.filter?.values,
+    },
+    ScanIndexForward: false,
+  };
+}
+
+function rangeCondition(since: string | undefined, upper: string | undefined): string {
+  if (since && upper) return ' AND #sk BETWEEN :since AND :until';
+  if (since) return ' AND #sk >= :since';
+  if (upper) return ' AND #sk <= :until';
+  return '';
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Activity, ActivityStatus } from '../activity/activity';
 import { activityPosition, listActivity } from '../activity/activity-list';
 import type { Campaign } from '../campaigns/campaign';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { badRequest, notFound } from '../errors';
 import { boundedPaginationBlock, listCursor, pageQuerySchema, parsePageRequest, type PageRequest } from '../http/pagination';
 import * as z from '../zod';
@@ -13,10 +13,10 @@ import { ACTIVITY_STATUSES, LEFT_OUT_REASONS } from './campaign-report-answers';
 import { presentExport, type CampaignExport, type ExportJob } from './campaign-export';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import { activityListPartition } from '../store/keys';
-import { readCampaignCounts } from '../campaigns/campaign-counters';
+import { getCampaign, readCampaignCounts } from '../campaigns/campaign-gateway';
 import { WALK_START, scanCampaign, type WalkPosition } from './campaign-walk';
 import { leftOutReason, recipientOutcome, type LeftOutReason } from './recipient-outcome';
-import { findProjectCampaign, getExport, latestExportId, putExportUnlessOneRuns, touchStalledExport } from './report-repository';
+import { getExport, latestExportId, putExportUnlessOneRuns, touchStalledExport } from './report-repository';
 
 const STATUSES: readonly ActivityStatus[] = ACTIVITY_STATUSES;
 const REASONS: readonly LeftOutReason[] = LEFT_OUT_REASONS;
@@ -51,9 +51,9 @@ export const DOWNLOAD_URL_SECONDS = 3600;
 const possibleId = (id: string | undefined): id is string => typeof id === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(id);
 
 /** The project's campaign, or 404 `NOT_FOUND` (part 7), also for another project's campaign. */
-export async function projectCampaign(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined): Promise<Campaign> {
-  const campaign = possibleId(campaignId) ? await findProjectCampaign(deps.db, projectId, campaignId) : undefined;
-  if (!campaign) throw notFound('NOT_FOUND');
+export async function projectCampaign(deps: Needs<'db'>, projectId: string, campaignId: string | undefined): Promise<Campaign> {
+  const campaign = possibleId(campaignId) ? await getCampaign(deps.db, campaignId) : undefined;
+  if (campaign?.project_id !== projectId) throw notFound('NOT_FOUND');
   return campaign;
 }
 
@@ -74,7 +74,7 @@ function parseFilteredPage(query: Readonly<Record<string, string | undefined>>, 
 }
 
 /** Reads one filtered page: at most FILTERED_READS_PER_ROW records per row of the page. */
-async function scanPage<T>(deps: Pick<Services, 'db'>, projectId: string, campaign: Campaign, from: WalkPosition, page: PageRequest, keep: (a: Activity) => T | undefined) {
+async function scanPage<T>(deps: Needs<'db'>, projectId: string, campaign: Campaign, from: WalkPosition, page: PageRequest, keep: (a: Activity) => T | undefined) {
   const scan = await scanCampaign(deps.db, projectId, campaign.id, from, { want: page.perPage, maxRead: page.perPage * FILTERED_READS_PER_ROW }, keep);
   return { rows: scan.found, pagination: { per_page: page.perPage, read: scan.read, next_cursor: scan.next ? encodeCursor(scan.next) : null } };
 }
@@ -84,7 +84,7 @@ async function scanPage<T>(deps: Pick<Services, 'db'>, projectId: string, campai
  * status, newest first from the campaign index (a page reads only its own records, `page` works);
  * with one, in the campaign index's order, filtered on the records and paged by cursor.
  */
-export async function listRecipientOutcomes(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
+export async function listRecipientOutcomes(deps: Needs<'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
   const page = parsePageRequest(query);
   const status = query.status || undefined;
   if (status && !STATUSES.includes(status as ActivityStatus)) throw badRequest(STATUS_MESSAGE);
@@ -104,7 +104,7 @@ export async function listRecipientOutcomes(deps: Pick<Services, 'db'>, projectI
  * is the campaign's counter of recipients left out (a count per reason would read every record:
  * the export has each recipient's reason).
  */
-export async function listLeftOut(deps: Pick<Services, 'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
+export async function listLeftOut(deps: Needs<'db'>, projectId: string, campaignId: string | undefined, query: Readonly<Record<string, string | undefined>>) {
   const page = parsePageRequest(query);
   const reason = query.reason || undefined;
   if (reason && !REASONS.includes(reason as LeftOutReason)) throw badRequest(REASON_MESSAGE);
@@ -133,7 +133,7 @@ export const STALLED_EXPORT_MS = 40 * 60_000;
  * `POST /v1/campaigns/:id/exports`: starts a CSV export of every recipient's outcome (202; poll the
  * export). One export of a campaign runs at a time: while one runs, a repeat answers it.
  */
-export async function startExport(deps: Pick<Services, 'db' | 'queue' | 'clock'>, projectId: string, campaignId: string | undefined) {
+export async function startExport(deps: Needs<'db' | 'queue' | 'clock'>, projectId: string, campaignId: string | undefined) {
   const campaign = await projectCampaign(deps, projectId, campaignId);
   const record = newExport(projectId, campaign.id, deps.clock.now());
   // A start that loses a race re-reads: a few rounds settle any number of parallel starts.
@@ -171,7 +171,7 @@ function newExport(projectId: string, campaignId: string, now: Date): CampaignEx
 }
 
 /** Queues a stalled running export again (runs resume from the checkpoint); one repeat start per stall does. */
-async function resumeIfStalled(deps: Pick<Services, 'db' | 'queue' | 'clock'>, record: CampaignExport): Promise<CampaignExport> {
+async function resumeIfStalled(deps: Needs<'db' | 'queue' | 'clock'>, record: CampaignExport): Promise<CampaignExport> {
   const now = deps.clock.now();
   if (now.getTime() - Date.parse(record.updated_at) < STALLED_EXPORT_MS) return record;
   if (await touchStalledExport(deps.db, record, now.toISOString())) {
@@ -182,7 +182,7 @@ async function resumeIfStalled(deps: Pick<Services, 'db' | 'queue' | 'clock'>, r
 }
 
 /** `GET /v1/campaigns/:id/exports/:exportId`: the export's progress, and a download URL (valid an hour) once completed. */
-export async function showExport(deps: Pick<Services, 'db' | 'blobs'>, projectId: string, campaignId: string | undefined, exportId: string | undefined) {
+export async function showExport(deps: Needs<'db' | 'blobs'>, projectId: string, campaignId: string | undefined, exportId: string | undefined) {
   const campaign = await projectCampaign(deps, projectId, campaignId);
   const record = possibleId(exportId) ? await getExport(deps.db, campaign.id, exportId) : undefined;
   if (!record || record.project_id !== projectId) throw notFound('NOT_FOUND');

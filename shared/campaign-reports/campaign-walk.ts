@@ -1,9 +1,8 @@
-import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Activity } from '../activity/activity';
-import { fromItem } from '../activity/activity-repository';
-import { BATCH_GET_LIMIT, batchGetAll } from '../store/batch-get';
+import { activitiesInOrder } from '../activity/activity-repository';
+import { readIndexPage, type IndexPartition } from '../campaigns/campaign-gateway';
 import type { Db } from '../store/client';
-import { activityKey, activityListPartition } from '../store/keys';
+import { activityListPartition, type ActivityListPartition } from '../store/keys';
 
 /**
  * A position in a campaign's activity index (gsi6 `ACTC#<p>#c:<id>#<shard>`): the shard being read
@@ -35,22 +34,12 @@ export async function readCampaignPage(
   let position: WalkPosition | undefined = from;
   const keys: string[] = [];
   while (position && keys.length < limit) {
-    const out: QueryCommandOutput = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: partition.index,
-        KeyConditionExpression: until ? '#pk = :pk AND #sk <= :until' : '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': partition.pkName, ...(until ? { '#sk': partition.skName } : {}) },
-        ExpressionAttributeValues: { ':pk': partition.pks[position.shard], ...(until ? { ':until': `${until}#~` } : {}) },
-        ExclusiveStartKey: position.start,
-        Limit: limit - keys.length,
-      }),
-    );
-    keys.push(...(out.Items ?? []).map((item) => String(item.pk)));
-    if (out.LastEvaluatedKey) position = { shard: position.shard, start: out.LastEvaluatedKey };
+    const out = await readIndexPage(db, shardOf(partition, position.shard), { start: position.start, limit: limit - keys.length, upTo: until ? `${until}#~` : undefined });
+    keys.push(...out.items.map((item) => String(item.pk)));
+    if (out.next) position = { shard: position.shard, start: out.next };
     else position = position.shard + 1 < partition.pks.length ? { shard: position.shard + 1 } : undefined;
   }
-  return { records: await readRecords(db, keys), next: position };
+  return { records: await activitiesInOrder(db, keys), next: position };
 }
 
 /** What a bounded scan found: the kept records, and where the next scan starts (undefined at the end of the campaign). */
@@ -85,19 +74,9 @@ export async function scanCampaign<T>(
   let position: WalkPosition | undefined = from;
   while (position && read < limits.maxRead && found.length < limits.want) {
     const shard: number = position.shard;
-    const out: QueryCommandOutput = await db.doc.send(
-      new QueryCommand({
-        TableName: db.tableName,
-        IndexName: partition.index,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': partition.pkName },
-        ExpressionAttributeValues: { ':pk': partition.pks[shard] },
-        ExclusiveStartKey: position.start,
-        Limit: Math.min(SCAN_STEP, limits.maxRead - read),
-      }),
-    );
-    const entries = out.Items ?? [];
-    const records = new Map((await readRecords(db, entries.map((e) => String(e.pk)))).map((a) => [`ACT#${a.id}`, a]));
+    const out = await readIndexPage(db, shardOf(partition, shard), { start: position.start, limit: Math.min(SCAN_STEP, limits.maxRead - read) });
+    const entries = out.items;
+    const records = new Map((await activitiesInOrder(db, entries.map((e) => String(e.pk)))).map((a) => [`ACT#${a.id}`, a]));
     let stopped = false;
     for (const entry of entries) {
       read++;
@@ -112,17 +91,13 @@ export async function scanCampaign<T>(
       }
     }
     if (stopped) break;
-    if (out.LastEvaluatedKey) position = { shard, start: out.LastEvaluatedKey };
+    if (out.next) position = { shard, start: out.next };
     else position = shard + 1 < partition.pks.length ? { shard: shard + 1 } : undefined;
   }
   return { found, next: position, read };
 }
 
-/** The records of the given partitions, in order (BatchGet answers unordered), 100 keys a call. */
-async function readRecords(db: Db, partitions: string[]): Promise<Activity[]> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < partitions.length; i += BATCH_GET_LIMIT) chunks.push(partitions.slice(i, i + BATCH_GET_LIMIT));
-  const items = (await Promise.all(chunks.map((chunk) => batchGetAll(db, chunk.map((pk) => ({ ...activityKey(pk.slice('ACT#'.length)) })))))).flat();
-  const byPk = new Map(items.map((item) => [item.pk as string, fromItem(item)]));
-  return partitions.map((pk) => byPk.get(pk)).filter((a): a is Activity => a !== undefined);
+/** One shard of the campaign's activity index. */
+function shardOf(partition: ActivityListPartition, shard: number): IndexPartition {
+  return { index: partition.index, pkName: partition.pkName, skName: partition.skName, pk: partition.pks[shard] };
 }

@@ -1,9 +1,12 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
 import type { CampaignExport, ExportJob } from './campaign-export';
 import { WALK_START, readCampaignPage, type WalkPosition } from './campaign-walk';
 import { outcomeCsvHeader, outcomeCsvLine, recipientOutcome } from './recipient-outcome';
 import { checkpointPart, claimPart, finishExport, getExport, setUploadId } from './report-repository';
+
+/** What this module's use cases touch. */
+type Deps = Needs<'db' | 'clock' | 'blobs' | 'queue'>;
 
 /** Bytes a part reaches before it is uploaded: above S3's 5 MB minimum for every part but the last. */
 export const EXPORT_PART_BYTES = 8 * 1024 * 1024;
@@ -32,7 +35,7 @@ export interface ExportRunOptions {
  * after an upload only repeats that part under a new physical number, and the checkpoint, written
  * only if the export is still at that part, decides which upload counts.
  */
-export async function runExport(deps: Services, job: ExportJob, options: ExportRunOptions = {}): Promise<void> {
+export async function runExport(deps: Deps, job: ExportJob, options: ExportRunOptions = {}): Promise<void> {
   const started = Date.now();
   const budget = options.budgetMs ?? 12 * 60_000;
   const partBytes = options.partBytes ?? EXPORT_PART_BYTES;
@@ -73,7 +76,7 @@ export async function runExport(deps: Services, job: ExportJob, options: ExportR
 }
 
 /** The CSV lines of the next part: whole pages of records from the saved position until the part is full. */
-async function buildPart(deps: Services, record: CampaignExport, partBytes: number): Promise<{ body: Buffer; rows: number; next?: WalkPosition }> {
+async function buildPart(deps: Deps, record: CampaignExport, partBytes: number): Promise<{ body: Buffer; rows: number; next?: WalkPosition }> {
   const lines: string[] = record.part === 0 ? [outcomeCsvHeader()] : [];
   let bytes = lines.join('').length;
   let rows = 0;
@@ -104,7 +107,7 @@ async function buildPart(deps: Services, record: CampaignExport, partBytes: numb
  * export's parts are written within hours, so gone means completed. (The worker may only put to
  * the bucket, so it cannot look at the object itself.)
  */
-async function complete(deps: Services, record: CampaignExport, now: string): Promise<void> {
+async function complete(deps: Deps, record: CampaignExport, now: string): Promise<void> {
   try {
     await deps.blobs.completeUpload(record.object_key, record.upload_id as string, record.parts);
   } catch (error) {

@@ -1,23 +1,15 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Campaign } from '../campaigns/campaign';
-import { isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
-import { campaignExportKey, campaignKey, campaignRunningExportKey } from '../store/keys';
+import { writtenUnlessConditionFails } from '../store/conditional-write';
+import { campaignExportKey, campaignRunningExportKey } from '../store/keys';
 import { transactWrite } from '../store/transact';
 import type { CampaignExport } from './campaign-export';
 import type { WalkPosition } from './campaign-walk';
 
 /**
- * The report's reads of the campaign item and its exports' writes. The campaign is read here, not
- * through the campaigns API branch's repository, so the two branches do not share a file.
+ * The gateway of a campaign's exports: the export items and the campaign's running-export pointer.
+ * The campaign itself is read through the campaign gateway.
  */
-
-/** A campaign of the project, or undefined (another project's campaign is undefined too). */
-export async function findProjectCampaign(db: Db, projectId: string, campaignId: string): Promise<Campaign | undefined> {
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: campaignKey(campaignId) }));
-  const campaign = out.Item ? stripKeys<Campaign>(out.Item) : undefined;
-  return campaign?.project_id === projectId ? campaign : undefined;
-}
 
 /**
  * Stores a new export and points the campaign's export pointer at it, in one transaction that
@@ -47,7 +39,7 @@ export async function latestExportId(db: Db, campaignId: string): Promise<string
 
 /** Sets `updated_at` of a running export still last updated at `seen`: true for the one caller that moved it. */
 export async function touchStalledExport(db: Db, record: CampaignExport, now: string): Promise<boolean> {
-  return (await updateIf(db, record, { updated_at: now }, '#status = :running AND updated_at = :seen', { ':seen': record.updated_at })).ok;
+  return updateIf(db, record, { updated_at: now }, '#status = :running AND updated_at = :seen', { ':seen': record.updated_at });
 }
 
 /** An export of a campaign (strongly consistent: a run resumes from the latest checkpoint), or undefined. */
@@ -56,11 +48,11 @@ export async function getExport(db: Db, campaignId: string, exportId: string): P
   return out.Item ? stripKeys<CampaignExport>(out.Item) : undefined;
 }
 
-/** A conditional SET; false when the condition failed (another run got there first). */
-async function updateIf(db: Db, record: Pick<CampaignExport, 'campaign_id' | 'id'>, fields: Record<string, unknown>, condition: string, values: Record<string, unknown>, remove: string[] = [], returnNew = false) {
+/** A conditional SET (and REMOVE of `remove`); false when the condition failed (another run got there first). */
+function updateIf(db: Db, record: Pick<CampaignExport, 'campaign_id' | 'id'>, fields: Record<string, unknown>, condition: string, values: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
   const names = Object.keys(fields);
-  try {
-    const out = await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: campaignExportKey(record.campaign_id, record.id),
@@ -68,40 +60,31 @@ async function updateIf(db: Db, record: Pick<CampaignExport, 'campaign_id' | 'id
         ConditionExpression: condition,
         ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(names.map((n, i) => [`#f${i}`, n])), ...Object.fromEntries(remove.map((n, i) => [`#r${i}`, n])) },
         ExpressionAttributeValues: { ':running': 'running', ...values, ...Object.fromEntries(names.map((n, i) => [`:f${i}`, fields[n]])) },
-        ...(returnNew ? { ReturnValues: 'ALL_NEW' as const } : {}),
       }),
-    );
-    return { ok: true as const, item: out.Attributes };
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return { ok: false as const };
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Records the multipart upload's id, unless a concurrent run recorded one first. */
 export async function setUploadId(db: Db, record: CampaignExport, uploadId: string, now: string): Promise<boolean> {
-  return (await updateIf(db, record, { upload_id: uploadId, updated_at: now }, '#status = :running AND attribute_not_exists(upload_id)', {})).ok;
+  return updateIf(db, record, { upload_id: uploadId, updated_at: now }, '#status = :running AND attribute_not_exists(upload_id)', {});
 }
 
 /** Claims an attempt at part `part`: the attempt's number (1 to 9), or undefined when the export moved on. */
 export async function claimPart(db: Db, record: CampaignExport, part: number, now: string): Promise<number | undefined> {
-  try {
-    const out = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: campaignExportKey(record.campaign_id, record.id),
-        UpdateExpression: 'SET claims = claims + :one, updated_at = :now',
-        ConditionExpression: '#status = :running AND part = :part',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':part': part, ':one': 1, ':now': now },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return Number(out.Attributes?.claims);
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return undefined;
-    throw error;
-  }
+  const claim = db.doc.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: campaignExportKey(record.campaign_id, record.id),
+      UpdateExpression: 'SET claims = claims + :one, updated_at = :now',
+      ConditionExpression: '#status = :running AND part = :part',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':running': 'running', ':part': part, ':one': 1, ':now': now },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  if (!(await writtenUnlessConditionFails(claim))) return undefined;
+  return Number((await claim).Attributes?.claims);
 }
 
 /** Records part `part` as written and where the next one starts, only if the export is still at that part. */
@@ -121,10 +104,10 @@ export async function checkpointPart(
     updated_at: now,
   };
   if (written.next) fields.position = written.next;
-  return (await updateIf(db, record, fields, '#status = :running AND part = :part', { ':part': part }, written.next ? [] : ['position'])).ok;
+  return updateIf(db, record, fields, '#status = :running AND part = :part', { ':part': part }, written.next ? [] : ['position']);
 }
 
 /** Moves a running export to `completed` or `failed`. */
 export async function finishExport(db: Db, record: CampaignExport, fields: { status: 'completed' | 'failed'; completed_at?: string; error?: string; updated_at: string }): Promise<boolean> {
-  return (await updateIf(db, record, fields, '#status = :running', {})).ok;
+  return updateIf(db, record, fields, '#status = :running', {});
 }

@@ -1,15 +1,15 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Activity } from '../activity/activity';
-import { fromItem as activityFromItem } from '../activity/activity-repository';
+import { activitiesInOrder } from '../activity/activity-repository';
 import { eventConditions, eventSince, matchesFilter, type AudienceFilter, type EventCondition } from '../audience/audience-filter';
 import { emailsWithEvent } from '../audience/custom-event-repository';
 import { dynamicMembersPage } from '../audience/dynamic-members-repository';
 import type { Lead } from '../audience/lead';
-import { batchGetParallel, getLeadsByEmail, getLeadsByIds, getLeadsByKeys } from '../audience/lead-repository';
-import type { Services } from '../container';
+import { getLeadsByEmail, getLeadsByIds, getLeadsByKeys } from '../audience/lead-repository';
+import type { Needs } from '../dependencies';
 import type { Db } from '../store/client';
 import { activityListPartition, leadListPartition, leadOfMembershipPartition, leadShard, leadShards, segmentMembersPartition } from '../store/keys';
 import type { Campaign, CampaignAudience } from './campaign';
+import { readIndexPage, type IndexPartition } from './campaign-gateway';
 
 /**
  * Where the cursor stands in the frozen audience: per shard of a sharded index, the last key read
@@ -30,15 +30,7 @@ export interface AudiencePage {
 /** Object key of a campaign's `recipientIds` (a JSON array of lead ids), written at creation. */
 export const campaignIdsObjectKey = (projectId: string, campaignId: string): string => `campaigns/${projectId}/${campaignId}/ids.json`;
 
-type Deps = Pick<Services, 'db' | 'blobs' | 'clock'>;
-
-/** A sharded index partition the cursor walks in sort-key order. */
-interface Part {
-  index?: string;
-  pkName: string;
-  skName: string;
-  pk: string;
-}
+type Deps = Needs<'db' | 'blobs' | 'clock'>;
 
 /** Sort keys are `<created>#<id>`: this bound keeps entries created at or before the frozen instant (ids sort below `~`). */
 const frozenBound = (frozenAt: string) => `${frozenAt}#~`;
@@ -84,26 +76,16 @@ export async function readAudiencePage(deps: Deps, campaign: Campaign, position:
  * Reads about `limit` entries from the shards not read whole yet, an even share each in parallel
  * (so every shard advances), in sort-key order up to the frozen bound.
  */
-async function readShards(db: Db, parts: (Part & { shard: string })[], position: CursorPosition, limit: number, frozenAt?: string) {
+async function readShards(db: Db, parts: (IndexPartition & { shard: string })[], position: CursorPosition, limit: number, frozenAt?: string) {
   const shards = { ...position.shards };
   const open = parts.filter((p) => shards[p.shard] !== 'done');
   const share = Math.max(1, Math.ceil(limit / Math.max(1, open.length)));
   const pages = await Promise.all(
     open.map(async (part) => {
       const start = shards[part.shard];
-      const out = await db.doc.send(
-        new QueryCommand({
-          TableName: db.tableName,
-          IndexName: part.index,
-          KeyConditionExpression: frozenAt ? '#pk = :pk AND #sk <= :frozen' : '#pk = :pk',
-          ExpressionAttributeNames: frozenAt ? { '#pk': part.pkName, '#sk': part.skName } : { '#pk': part.pkName },
-          ExpressionAttributeValues: frozenAt ? { ':pk': part.pk, ':frozen': frozenBound(frozenAt) } : { ':pk': part.pk },
-          Limit: share,
-          ExclusiveStartKey: start === 'done' ? undefined : start,
-        }),
-      );
-      shards[part.shard] = out.LastEvaluatedKey ?? 'done';
-      return out.Items ?? [];
+      const page = await readIndexPage(db, part, { start: start === 'done' ? undefined : start, limit: share, upTo: frozenAt ? frozenBound(frozenAt) : undefined });
+      shards[part.shard] = page.next ?? 'done';
+      return page.items;
     }),
   );
   return { items: pages.flat(), position: { shards }, exhausted: parts.every((p) => shards[p.shard] === 'done') };
@@ -154,8 +136,8 @@ async function followUpPage(db: Db, campaign: Campaign, audience: Extract<Campai
   const list = activityListPartition.campaign(campaign.project_id, audience.campaign_id);
   const parts = list.pks.map((pk, s) => ({ index: list.index, pkName: list.pkName, skName: list.skName, pk, shard: String(s) }));
   const read = await readShards(db, parts, position, limit);
-  const items = await batchGetParallel(db, read.items.map((i) => ({ pk: i.pk, sk: i.sk })));
-  const activities = items.map(activityFromItem).filter((a) => (audience.audience === 'not_delivered' ? notDelivered(a) : notOpened(a)));
+  const records = await activitiesInOrder(db, read.items.map((i) => String(i.pk)));
+  const activities = records.filter((a) => (audience.audience === 'not_delivered' ? notDelivered(a) : notOpened(a)));
   const leads = [...(await getLeadsByEmail(db, campaign.project_id, [...new Set(activities.map((a) => a.recipient_primary.toLowerCase()))])).values()];
   return { leads: leads.filter((l) => l.created_at <= campaign.frozen_at), position: read.position, exhausted: read.exhausted };
 }

@@ -1,10 +1,10 @@
 import type { BatchSendJob } from '../batches/batch-jobs';
+import type { Needs } from '../dependencies';
 import type { WaveControl } from '../batches/deliver-batch-job';
-import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
-import type { CampaignStatus } from './campaign';
+import { STATUS_KEEP_MS, type CampaignStatus } from './campaign';
 import type { CampaignCounterBatch } from './campaign-counters';
-import { getCampaign, holdJob, markRateLimited, STATUS_KEEP_MS } from './engine-store';
+import { getCampaign, holdJob, markRateLimited } from './campaign-gateway';
 
 
 /** Campaign statuses a warm worker keeps (module scope: it outlives one invocation). */
@@ -15,13 +15,13 @@ const kept = new Map<string, { status: CampaignStatus | undefined; until: number
  * per job (kept a few seconds per warm instance), jobs of a paused campaign held, outcomes counted
  * in the invocation's CampaignCounterBatch, SES throttling turned into `rate_limited`.
  */
-export function campaignGate(deps: Pick<Services, 'db' | 'clock' | 'config'>, counters: CampaignCounterBatch): WaveControl {
+export function campaignGate(deps: Needs<'db' | 'clock' | 'config'>, counters: CampaignCounterBatch): WaveControl {
   return {
     async decide(_projectId, campaignId) {
       const now = Date.now();
       let entry = kept.get(campaignId);
       if (!entry || entry.until <= now) {
-        entry = { status: (await getCampaign(deps.db, campaignId))?.status, until: now + STATUS_KEEP_MS };
+        entry = { status: (await getCampaign(deps.db, campaignId, true))?.status, until: now + STATUS_KEEP_MS };
         kept.set(campaignId, entry);
       }
       if (entry.status === 'cancelled' || entry.status === undefined) return 'cancel';

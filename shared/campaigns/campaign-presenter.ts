@@ -1,5 +1,5 @@
 import type { Campaign } from './campaign';
-import type { CampaignCounts } from './campaign-counters';
+import type { CampaignCounts } from './campaign-gateway';
 
 const iso = (value: string | undefined): string | null => value ?? null;
 

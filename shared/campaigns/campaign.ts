@@ -11,6 +11,9 @@ export type CampaignStatus = 'initializing' | 'pending' | 'processing' | 'rate_l
 /** States a campaign never leaves (cancel answers 409 `NOT_CANCELLABLE`). */
 export const TERMINAL_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['completed', 'failed', 'cancelled'];
 
+/** How long a warm send worker trusts a campaign's status it read: a cancel or pause reaches every worker within this. */
+export const STATUS_KEEP_MS = 5_000;
+
 /** States in which the engine may release recipients. */
 export const RUNNING_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['processing', 'rate_limited'];
 

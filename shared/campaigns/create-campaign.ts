@@ -11,7 +11,7 @@ import { campaignIdsObjectKey } from '../store/keys';
 import type { Template } from '../templates/template';
 import { findTemplate } from '../templates/template-service';
 import type { Campaign, CampaignAudience } from './campaign';
-import { campaignsCreatedSince, getCampaign, moveCampaignStatus, putNewCampaign, releaseCampaignTemplate } from './campaign-repository';
+import { campaignsCreatedSince, getCampaign, moveCampaignStatus, putNewCampaign, releaseCampaignTemplate } from './campaign-gateway';
 import { startInstant, type CampaignRequest } from './campaign-request';
 import { comparable, DUPLICATE_SCAN_CAP, duplicateCampaignError, findDuplicate, NAME_TEMPLATE_WINDOW_MS } from './duplicate-campaign';
 import { enqueueCampaignMessage } from './engine-messages';

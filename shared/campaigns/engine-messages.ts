@@ -1,5 +1,5 @@
-import type { Services } from '../container';
 import * as z from '../zod';
+import type { Needs } from '../dependencies';
 
 /**
  * Messages of the `campaigns` queue (docs/campaigns.md):
@@ -19,6 +19,6 @@ export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
 export const parseCampaignMessage = (body: string): CampaignMessage => campaignMessageSchema.parse(JSON.parse(body));
 
 /** Puts an engine message on the `campaigns` queue, after `delaySeconds` (0 to 900). */
-export async function enqueueCampaignMessage(deps: Pick<Services, 'queue'>, message: CampaignMessage, delaySeconds = 0): Promise<void> {
+export async function enqueueCampaignMessage(deps: Needs<'queue'>, message: CampaignMessage, delaySeconds = 0): Promise<void> {
   await deps.queue.send('campaigns', message, delaySeconds > 0 ? { delaySeconds } : undefined);
 }

@@ -7,12 +7,23 @@ import { hasWebhookTargets } from '../events/email-events';
 import { logger } from '../logger';
 import { getProject } from '../projects/project-repository';
 import { RetryLaterError } from '../queue-worker/batch-handler';
-import { releaseCampaignTemplate } from './campaign-repository';
 import { readAudiencePage, type CursorPosition } from './audience-cursor';
-import { RUNNING_CAMPAIGN_STATUSES, TERMINAL_CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from './campaign';
-import { readCampaignCounts } from './campaign-counters';
+import { RUNNING_CAMPAIGN_STATUSES, STATUS_KEEP_MS, TERMINAL_CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from './campaign';
+import {
+  getCampaign,
+  getCursor,
+  heldJobs,
+  markPending,
+  moveCampaign,
+  pauseByGuard,
+  readCampaignCounts,
+  recordStep,
+  releaseCampaignTemplate,
+  releaseHeldJob,
+  saveCursor,
+  type EngineCursor,
+} from './campaign-gateway';
 import { enqueueCampaignMessage, type CampaignMessage } from './engine-messages';
-import { getCampaign, getCursor, heldJobs, markPending, moveCampaign, pauseByGuard, recordStep, releaseHeldJob, saveCursor, STATUS_KEEP_MS, type EngineCursor } from './engine-store';
 import { allowance, campaignRate, RATE_WINDOW_SECONDS, returnTokens, takeTokens } from './pacing';
 import { pausedEvent, reputationVerdict } from './reputation-guard';
 import { recipientOf } from './variables';
@@ -58,7 +69,7 @@ export async function runCampaignMessage(deps: Services, message: CampaignMessag
  * the first step at once or at `scheduled_for`.
  */
 export async function initCampaign(deps: Services, campaignId: string): Promise<void> {
-  const campaign = await getCampaign(deps.db, campaignId);
+  const campaign = await getCampaign(deps.db, campaignId, true);
   if (!campaign) return;
   // An init that died between its move and queueing the first step, delivered again: queue it now
   // (a duplicate first step is fenced like any other).
@@ -89,7 +100,7 @@ async function frozenAudienceSize(deps: Services, campaign: Campaign): Promise<n
     case 'filter':
       return campaign.recipient_count_expected ?? 0;
     case 'follow_up': {
-      const earlier = await getCampaign(deps.db, audience.campaign_id);
+      const earlier = await getCampaign(deps.db, audience.campaign_id, true);
       return campaign.recipient_count_expected ?? earlier?.released ?? 0;
     }
   }
@@ -109,7 +120,7 @@ async function stepAt(deps: Services, campaign: Campaign, step: number, at: Date
  * The cursor's conditional save is the fence: of two runs of one step, one saves and goes on.
  */
 export async function runStep(deps: Services, campaignId: string, step: number): Promise<void> {
-  const campaign = await getCampaign(deps.db, campaignId);
+  const campaign = await getCampaign(deps.db, campaignId, true);
   if (!campaign) return;
   // An ended campaign frees its template again: the release after the final move may have crashed,
   // and the marker would then keep the template "in use" for ever (idempotent: usually a no-op).
@@ -263,7 +274,7 @@ async function requeueHeldJobs(deps: Services, campaignId: string): Promise<bool
  * held jobs, so a job held by a worker that saw the pause late is sent all the same.
  */
 export async function resumeCampaign(deps: Services, campaignId: string): Promise<void> {
-  const campaign = await getCampaign(deps.db, campaignId);
+  const campaign = await getCampaign(deps.db, campaignId, true);
   if (!campaign || campaign.status === 'paused' || TERMINAL_CAMPAIGN_STATUSES.includes(campaign.status)) return;
   if (await requeueHeldJobs(deps, campaignId)) return enqueueCampaignMessage(deps, { v: 1, kind: 'resume', campaign_id: campaignId, project_id: campaign.project_id });
   await enqueueCampaignMessage(deps, { v: 1, kind: 'step', campaign_id: campaignId, project_id: campaign.project_id, step: campaign.step });

@@ -1,9 +1,12 @@
+import type { Needs } from '../dependencies';
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
 import { AppError, conflict } from '../errors';
 import type { Campaign, CampaignStatus } from './campaign';
-import { getCampaign, moveCampaignStatus, releaseCampaignTemplate } from './campaign-repository';
+import { getCampaign, moveCampaignStatus, releaseCampaignTemplate } from './campaign-gateway';
 import { enqueueCampaignMessage } from './engine-messages';
+
+/** What this module's use cases touch. */
+type Deps = Needs<'db' | 'clock' | 'queue'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NON_TERMINAL: readonly CampaignStatus[] = ['initializing', 'pending', 'processing', 'rate_limited', 'paused'];
@@ -18,7 +21,7 @@ function campaignNotFound(): AppError {
 }
 
 /** The campaign of the caller's project, or 404. */
-export async function requireCampaign(deps: Services, caller: ProjectCaller, campaignId: string | undefined, consistent = false): Promise<Campaign> {
+export async function requireCampaign(deps: Deps, caller: ProjectCaller, campaignId: string | undefined, consistent = false): Promise<Campaign> {
   if (!campaignId || !UUID.test(campaignId)) throw campaignNotFound();
   const campaign = await getCampaign(deps.db, campaignId.toLowerCase(), consistent);
   if (!campaign || campaign.project_id !== caller.project.id) throw campaignNotFound();
@@ -31,7 +34,7 @@ export async function requireCampaign(deps: Services, caller: ProjectCaller, cam
  * the read and the write.
  */
 async function moveFromCurrent(
-  deps: Services,
+  deps: Deps,
   caller: ProjectCaller,
   campaignId: string | undefined,
   allowed: readonly CampaignStatus[],
@@ -52,7 +55,7 @@ async function moveFromCurrent(
  * nothing more and the send worker cancels the mails of a cancelled campaign it has not sent yet;
  * the template is free again.
  */
-export async function cancelCampaign(deps: Services, caller: ProjectCaller, campaignId: string | undefined) {
+export async function cancelCampaign(deps: Deps, caller: ProjectCaller, campaignId: string | undefined) {
   const { after } = await moveFromCurrent(
     deps,
     caller,
@@ -74,7 +77,7 @@ export async function cancelCampaign(deps: Services, caller: ProjectCaller, camp
 }
 
 /** `POST /v1/campaigns/:id/pause`: from pending, processing or rate_limited; `pause: {reason: 'manual', at}`. */
-export async function pauseCampaign(deps: Services, caller: ProjectCaller, campaignId: string | undefined) {
+export async function pauseCampaign(deps: Deps, caller: ProjectCaller, campaignId: string | undefined) {
   const { after } = await moveFromCurrent(
     deps,
     caller,
@@ -91,7 +94,7 @@ export async function pauseCampaign(deps: Services, caller: ProjectCaller, campa
  * processing when it had started, pending otherwise; clears `pause` and queues the engine's
  * `resume` (which queues the held jobs again and steps on from the cursor).
  */
-export async function resumeCampaign(deps: Services, caller: ProjectCaller, campaignId: string | undefined) {
+export async function resumeCampaign(deps: Deps, caller: ProjectCaller, campaignId: string | undefined) {
   const { before, after } = await moveFromCurrent(
     deps,
     caller,

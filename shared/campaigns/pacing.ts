@@ -1,9 +1,7 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import type { Db } from '../store/client';
-import { campaignRateKey } from '../store/keys';
 import type { Campaign } from './campaign';
+import { giveBackToWindow, takeFromWindow, takenInWindow } from './campaign-gateway';
 
 /**
  * Pacing (docs/campaigns.md): every campaign of the deployment takes its mail from one budget per
@@ -15,7 +13,7 @@ import type { Campaign } from './campaign';
 export const RATE_WINDOW_SECONDS = 10;
 
 /** The mails a second all campaigns may send together: the account's (or CAMPAIGN_SEND_RATE) less the transactional share. */
-export async function campaignRate(deps: Pick<Services, 'config' | 'account'>): Promise<number> {
+export async function campaignRate(deps: Needs<'config' | 'account'>): Promise<number> {
   const total = deps.config.CAMPAIGN_SEND_RATE ?? (await deps.account.maxSendRate());
   return total * (1 - deps.config.TRANSACTIONAL_RATE_SHARE);
 }
@@ -31,31 +29,11 @@ export const windowOf = (now: Date): number => Math.floor(now.getTime() / 1000 /
 export async function takeTokens(db: Db, now: Date, capacity: number, want: number): Promise<number> {
   if (want <= 0) return 0;
   const window = windowOf(now);
-  const ttl = window + 3600;
-  const tryTake = async (n: number) => {
-    try {
-      await db.doc.send(
-        new UpdateCommand({
-          TableName: db.tableName,
-          Key: campaignRateKey(window),
-          UpdateExpression: 'ADD taken :n SET #ttl = :ttl',
-          ConditionExpression: 'attribute_not_exists(taken) OR taken <= :room',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':n': n, ':room': capacity - n, ':ttl': ttl },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return false;
-      throw error;
-    }
-  };
   const first = Math.min(want, capacity);
-  if (await tryTake(first)) return first;
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: campaignRateKey(window), ConsistentRead: true }));
-  const left = Math.floor(capacity - Number(out.Item?.taken ?? 0));
+  if (await takeFromWindow(db, window, first, capacity)) return first;
+  const left = Math.floor(capacity - (await takenInWindow(db, window)));
   if (left <= 0) return 0;
-  return (await tryTake(Math.min(left, want))) ? Math.min(left, want) : 0;
+  return (await takeFromWindow(db, window, Math.min(left, want), capacity)) ? Math.min(left, want) : 0;
 }
 
 /**
@@ -64,17 +42,7 @@ export async function takeTokens(db: Db, now: Date, capacity: number, want: numb
  */
 export async function returnTokens(db: Db, now: Date, unused: number): Promise<void> {
   if (unused <= 0) return;
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: campaignRateKey(windowOf(now)),
-      UpdateExpression: 'ADD taken :n',
-      ConditionExpression: 'attribute_exists(taken)',
-      ExpressionAttributeValues: { ':n': -unused },
-    }),
-  ).catch((error: unknown) => {
-    if (!isConditionalCheckFailure(error)) throw error;
-  });
+  await giveBackToWindow(db, windowOf(now), unused);
 }
 
 /** What a step may release, before the shared budget: the campaign's own limits at `now`. */

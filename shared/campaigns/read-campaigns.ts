@@ -1,15 +1,17 @@
+import type { Needs } from '../dependencies';
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
 import { badRequest } from '../errors';
 import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, type PageRequest } from '../http/pagination';
 import * as z from '../zod';
 import { CAMPAIGN_STATUSES } from './campaign-answers';
 import type { CampaignStatus } from './campaign';
-import { readCampaignCounts } from './campaign-counters';
 import { presentCampaignSummary, presentMetrics } from './campaign-presenter';
-import { pageCampaigns } from './campaign-repository';
+import { pageCampaigns, readCampaignCounts } from './campaign-gateway';
 import { requireCampaign } from './manage-campaign';
 import { enqueueCampaignMessage } from './engine-messages';
+
+/** What this module's use cases touch. */
+type Deps = Needs<'db' | 'clock' | 'queue'>;
 
 const STATUSES: readonly CampaignStatus[] = CAMPAIGN_STATUSES;
 /** How long init may take before a read queues it again: part 3 gives initialization 2 to 30 seconds. */
@@ -43,7 +45,7 @@ export function parseStatusFilter(value: string | undefined): CampaignStatus | u
  * `GET /v1/campaigns`: the project's campaigns newest first (a bounded page of the gsi1 list: see
  * shared/http/bounded-list.ts), each with its sent and failed counters. No `total_pages` (4.8).
  */
-export async function listCampaigns(deps: Services, caller: ProjectCaller, page: PageRequest, status: CampaignStatus | undefined, query: { cursor?: string }) {
+export async function listCampaigns(deps: Deps, caller: ProjectCaller, page: PageRequest, status: CampaignStatus | undefined, query: { cursor?: string }) {
   const { campaigns, ...listed } = await pageCampaigns(deps.db, caller.project.id, page, status, listCursor(query, page));
   const counts = await Promise.all(campaigns.map((c) => readCampaignCounts(deps.db, c.id)));
   return {
@@ -58,7 +60,7 @@ export async function listCampaigns(deps: Services, caller: ProjectCaller, page:
  * (a crash between the write and the enqueue): the read queues it again; the engine's init moves
  * the campaign with a conditional write, so a second init does nothing.
  */
-export async function readCampaign(deps: Services, caller: ProjectCaller, campaignId: string | undefined) {
+export async function readCampaign(deps: Deps, caller: ProjectCaller, campaignId: string | undefined) {
   const campaign = await requireCampaign(deps, caller, campaignId);
   if (campaign.status === 'initializing' && deps.clock.now().getTime() - Date.parse(campaign.created_at) > INIT_REPAIR_AFTER_MS) {
     await enqueueCampaignMessage(deps, { v: 1, kind: 'init', campaign_id: campaign.id, project_id: campaign.project_id });

@@ -1,6 +1,6 @@
 import type { ServiceEvent } from '../events/events';
 import type { Campaign, CampaignPause } from './campaign';
-import type { CampaignCounts } from './campaign-counters';
+import type { CampaignCounts } from './campaign-gateway';
 
 /**
  * The reputation guard (docs/campaigns.md): SES reviews an account from a 5% bounce rate and a

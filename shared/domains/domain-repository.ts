@@ -22,6 +22,10 @@ import {
   verificationPageKey,
 } from '../store/keys';
 import type { SendingDomain } from './domain';
+// The subdomains' keys and types (their items are kept by this gateway too, at the end of the file).
+import { writtenUnlessConditionFails } from '../store/conditional-write';
+import { REPLY_DOMAIN_SK_PREFIX, TRACKING_DOMAIN_SK_PREFIX, TRACKING_TLS_PARTITION, replyDomainKey, trackingDomainKey, trackingTlsIndex } from '../store/keys';
+import type { Subdomain, SubdomainKind, TrackingTls } from './subdomain';
 
 export type { SendingDomain, VerificationStatus } from './domain';
 
@@ -198,4 +202,100 @@ export async function putVerificationPage(db: Db, token: string, projectId: stri
 export async function findVerificationPage(db: Db, token: string): Promise<{ project_id: string; domain: string } | undefined> {
   const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: verificationPageKey(token) }));
   return out.Item ? { project_id: out.Item.project_id as string, domain: out.Item.domain as string } : undefined;
+}
+
+// ---- Reply and tracking subdomains (subdomains.ts): `RDOMAIN#` / `TDOMAIN#` items under the project, tracking ones due for an HTTPS check in gsi1.
+
+const subdomainKey = (kind: SubdomainKind, projectId: string, parent: string) =>
+  kind === 'reply' ? replyDomainKey(projectId, parent) : trackingDomainKey(projectId, parent);
+
+/** A stored subdomain without its key and index attributes (the index is derived again on every put). */
+function subdomainOf(item: Record<string, unknown>): Subdomain {
+  const { gsi1pk: _pk, gsi1sk: _sk, ...rest } = stripKeys<Record<string, unknown>>(item);
+  return rest as unknown as Subdomain;
+}
+
+/**
+ * The TLS index entry a tracking subdomain should have: one while its CNAME is verified and its
+ * HTTPS is neither active nor failed, due at its next check (a never-checked one is due at once).
+ */
+function tlsIndexOf(sub: Subdomain): Record<string, string> {
+  if (sub.kind !== 'tracking' || sub.status !== 'verified') return {};
+  if (sub.tls && sub.tls.next_check_at === null) return {};
+  return trackingTlsIndex(sub.tls?.next_check_at ?? sub.last_checked_at ?? sub.created_at, sub.project_id, sub.parent_domain);
+}
+
+/** The reply or tracking subdomain of a sending domain, or undefined. */
+export async function getSubdomain(db: Db, kind: SubdomainKind, projectId: string, parent: string, consistent = false): Promise<Subdomain | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: subdomainKey(kind, projectId, parent), ConsistentRead: consistent }));
+  return out.Item ? subdomainOf(out.Item) : undefined;
+}
+
+/** Both subdomains of one sending domain (either may be missing). */
+export async function subdomainsOf(db: Db, projectId: string, parent: string): Promise<{ reply?: Subdomain; tracking?: Subdomain }> {
+  const [reply, tracking] = await Promise.all([getSubdomain(db, 'reply', projectId, parent), getSubdomain(db, 'tracking', projectId, parent)]);
+  return { reply, tracking };
+}
+
+/** The reply and tracking subdomains of several sending domains of a project, in one BatchGet (2 keys a domain), by sending domain. */
+export async function subdomainsOfMany(db: Db, projectId: string, parents: readonly string[]): Promise<Map<string, { reply?: Subdomain; tracking?: Subdomain }>> {
+  const keys = parents.flatMap((parent) => [{ ...subdomainKey('reply', projectId, parent) }, { ...subdomainKey('tracking', projectId, parent) }]);
+  const found = new Map<string, { reply?: Subdomain; tracking?: Subdomain }>(parents.map((parent) => [parent, {}]));
+  for (const sub of (await batchGetAll(db, keys)).map(subdomainOf)) {
+    const entry = found.get(sub.parent_domain);
+    if (entry) entry[sub.kind] = sub;
+  }
+  return found;
+}
+
+/** Every reply or tracking subdomain of a project. */
+export async function listSubdomains(db: Db, kind: SubdomainKind, projectId: string): Promise<Subdomain[]> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': kind === 'reply' ? REPLY_DOMAIN_SK_PREFIX : TRACKING_DOMAIN_SK_PREFIX },
+    }),
+  );
+  return (out.Items ?? []).map(subdomainOf);
+}
+
+/** Writes a subdomain item whole, with the TLS index entry its state calls for. */
+export async function putSubdomainItem(db: Db, sub: Subdomain): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...subdomainKey(sub.kind, sub.project_id, sub.parent_domain), ...sub, ...tlsIndexOf(sub) } }));
+}
+
+/** Tracking subdomains whose HTTPS check is due (gsi1, oldest first), as (project, sending domain). */
+export async function trackingDomainsDueForTls(db: Db, nowIso: string, limit = 25): Promise<{ project_id: string; parent_domain: string }[]> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
+      ExpressionAttributeValues: { ':pk': TRACKING_TLS_PARTITION, ':now': `${nowIso}#~` },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((i) => ({ project_id: i.project_id as string, parent_domain: i.parent_domain as string }));
+}
+
+/**
+ * Sets a tracking subdomain's HTTPS state and moves (or drops) its TLS index entry, touching no
+ * other attribute. Written only while the CNAME is still verified; false when it no longer is (or the item is gone).
+ */
+export function updateTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls): Promise<boolean> {
+  const index = tlsIndexOf({ ...sub, tls });
+  const indexed = 'gsi1pk' in index;
+  return writtenUnlessConditionFails(
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: subdomainKey('tracking', sub.project_id, sub.parent_domain),
+        UpdateExpression: indexed ? 'SET tls = :tls, gsi1pk = :gpk, gsi1sk = :gsk' : 'SET tls = :tls REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#status = :verified',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':tls': tls, ':verified': 'verified', ...(indexed ? { ':gpk': index.gsi1pk, ':gsk': index.gsi1sk } : {}) },
+      }),
+    ),
+  );
 }

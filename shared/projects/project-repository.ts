@@ -4,6 +4,7 @@ import { stripKeys, type Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
 import { queryAllByPrefix } from '../store/query';
 import { setFields } from '../store/set-fields';
+import { writtenUnlessConditionFails } from '../store/conditional-write';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../security/api-keys';
 import type { Project } from './project';
@@ -288,4 +289,66 @@ async function setProjectMonthlyQuotaNow(db: Db, projectId: string, quota: numbe
     if (isConditionalCheckFailure(error)) return undefined;
     throw error;
   }
+}
+
+/** Attribute of the project item holding each webhook slot's signing secret (the dev slot has its own: docs/webhooks.md). */
+const WEBHOOK_SECRET_FIELD: Readonly<Record<'live' | 'dev', string>> = { live: 'webhook_secret', dev: 'webhook_secret_dev' };
+
+/**
+ * The project's webhook signing secret of `slot`, read strongly consistent (a rotated secret is
+ * never used again once the rotation answered): `{ exists: false }` when the project does not
+ * exist, no `secret` when none is stored yet.
+ */
+export async function storedWebhookSecret(db: Db, projectId: string, slot: 'live' | 'dev'): Promise<{ exists: boolean; secret?: string }> {
+  const field = WEBHOOK_SECRET_FIELD[slot];
+  const out = await db.doc.send(
+    new GetCommand({
+      TableName: db.tableName,
+      Key: projectKey(projectId),
+      ProjectionExpression: 'pk, #s',
+      ExpressionAttributeNames: { '#s': field },
+      ConsistentRead: true,
+    }),
+  );
+  if (!out.Item) return { exists: false };
+  const stored = out.Item[field];
+  return typeof stored === 'string' && stored ? { exists: true, secret: stored } : { exists: true };
+}
+
+/**
+ * Stores `secret` as the project's webhook secret of `slot` unless one is stored already
+ * (`if_not_exists`: two concurrent creators both end with the one stored first). The secret stored
+ * afterwards, or undefined when the project does not exist.
+ */
+export async function keepFirstWebhookSecret(db: Db, projectId: string, slot: 'live' | 'dev', secret: string): Promise<string | undefined> {
+  const field = WEBHOOK_SECRET_FIELD[slot];
+  const update = db.doc.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: projectKey(projectId),
+      UpdateExpression: 'SET #s = if_not_exists(#s, :s)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#s': field },
+      ExpressionAttributeValues: { ':s': secret },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  if (!(await writtenUnlessConditionFails(update))) return undefined;
+  return (await update).Attributes?.[field] as string;
+}
+
+/** Replaces the project's webhook secret of `slot`; false when the project does not exist. */
+export function replaceWebhookSecret(db: Db, projectId: string, slot: 'live' | 'dev', secret: string): Promise<boolean> {
+  return writtenUnlessConditionFails(
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: projectKey(projectId),
+        UpdateExpression: 'SET #s = :s',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#s': WEBHOOK_SECRET_FIELD[slot] },
+        ExpressionAttributeValues: { ':s': secret },
+      }),
+    ),
+  );
 }

@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../store/client';
-import { DOMAIN_STAT_SHARDS, DOMAIN_STAT_SK_PREFIX, domainStatKey, domainStatPartitions, domainStatRange, projectStatKey } from '../store/keys';
-import { queryAll, queryAllByPrefix } from '../store/query';
+import { DOMAIN_STAT_SHARDS, domainStatKey, projectStatKey } from '../store/keys';
+import { addToStatCounter, domainDayItems, projectDomainDayItems, type CounterWrite } from './stats-repository';
 
 /** Daily counters of one sender domain, kept as mails and events happen (never by scanning activity). */
 export const COUNTER_FIELDS = ['sent', 'sent_test', 'delivered', 'hard_bounced', 'soft_bounced', 'complained', 'unique_opens', 'unique_clicks'] as const;
@@ -22,13 +21,6 @@ export type StatsMode = 'live' | 'test';
 
 /** The UTC hour (YYYY-MM-DDTHH) of an instant. */
 export const hourOf = (at: Date | string): string => new Date(at).toISOString().slice(0, 13);
-
-/** One pending write: its key, the fields it adds to and the fields it sets. */
-interface PendingCounter {
-  key: { pk: string; sk: string };
-  counts: Record<string, number>;
-  set: Record<string, string>;
-}
 
 /**
  * Increments gathered over one batch and written with one UpdateItem per (project, domain, day):
@@ -74,7 +66,7 @@ export class CounterBatch {
 
   /** Writes every gathered increment; the batch is empty afterwards. */
   async flush(db: Db, ttl?: number): Promise<void> {
-    const writes: PendingCounter[] = [
+    const writes: CounterWrite[] = [
       ...[...this.pending.values()].map((e) => ({
         key: domainStatKey(e.projectId, e.domain, e.day, this.pickShard()),
         counts: e.counts as Record<string, number>,
@@ -88,45 +80,14 @@ export class CounterBatch {
     ];
     this.pending.clear();
     this.hourly.clear();
-    await Promise.all(writes.map((w) => db.doc.send(counterUpdate(db.tableName, w, ttl))));
+    await Promise.all(writes.map((w) => addToStatCounter(db, w, ttl)));
   }
-}
-
-/** One UpdateItem: ADD to the counts, SET the descriptive fields (and the ttl). */
-function counterUpdate(tableName: string, w: PendingCounter, ttl?: number): UpdateCommand {
-  const fields = Object.entries(w.counts);
-  const sets = Object.entries(w.set);
-  return new UpdateCommand({
-    TableName: tableName,
-    Key: w.key,
-    UpdateExpression: `ADD ${fields.map((_, i) => `#f${i} :v${i}`).join(', ')} SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')}${ttl ? ', #ttl = :ttl' : ''}`,
-    ExpressionAttributeNames: {
-      ...Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
-      ...Object.fromEntries(sets.map(([f], i) => [`#s${i}`, f])),
-      ...(ttl ? { '#ttl': 'ttl' } : {}),
-    },
-    ExpressionAttributeValues: {
-      ...Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
-      ...Object.fromEntries(sets.map(([, v], i) => [`:s${i}`, v])),
-      ...(ttl ? { ':ttl': ttl } : {}),
-    },
-  });
 }
 
 /** A domain's counters summed over the days from `fromDay` to `toDay` (inclusive). */
 export async function readDomainCounts(db: Db, projectId: string, domain: string, fromDay: string, toDay: string): Promise<DomainCounts> {
   const totals = Object.fromEntries(COUNTER_FIELDS.map((f) => [f, 0])) as DomainCounts;
-  const range = domainStatRange(domain, fromDay, toDay);
-  const shards = await Promise.all(
-    domainStatPartitions(projectId).map((pk) =>
-      queryAll(db, {
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to },
-      }),
-    ),
-  );
-  for (const item of shards.flat()) for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
+  for (const item of await domainDayItems(db, projectId, domain, fromDay, toDay)) for (const f of COUNTER_FIELDS) totals[f] += Number(item[f] ?? 0);
   return totals;
 }
 
@@ -141,8 +102,7 @@ export function hardBounceRate(counts: Pick<DomainCounts, 'sent' | 'hard_bounced
 /** Every sender domain's counters of a project between two days (inclusive), keyed by domain. */
 export async function readProjectCounts(db: Db, projectId: string, fromDay: string, toDay: string): Promise<Map<string, DomainCounts>> {
   const byDomain = new Map<string, DomainCounts>();
-  const shards = await Promise.all(domainStatPartitions(projectId).map((pk) => queryAllByPrefix(db, pk, DOMAIN_STAT_SK_PREFIX)));
-  for (const item of shards.flat()) {
+  for (const item of await projectDomainDayItems(db, projectId)) {
     const day = item.day as string;
     if (day < fromDay || day > toDay) continue;
     const domain = item.domain as string;

@@ -1,9 +1,8 @@
 import * as z from '../zod';
 import { badRequest } from '../errors';
 import type { Db } from '../store/client';
-import { projectStatPartitions, projectStatRange } from '../store/keys';
-import { queryAll } from '../store/query';
 import { hourOf, PROJECT_COUNTER_FIELDS, type ProjectCounts, type StatsMode } from './domain-stats';
+import { projectHourItems } from './stats-repository';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -72,18 +71,8 @@ export function statsPeriod(query: ProjectStatsQuery, now: Date): { interval: In
 
 /** A project's hourly counters of one mode between two hours (inclusive), summed over the shards, by hour. */
 export async function readProjectHours(db: Db, projectId: string, mode: StatsMode, fromHour: string, toHour: string): Promise<Map<string, ProjectCounts>> {
-  const range = projectStatRange(mode, fromHour, toHour);
-  const shards = await Promise.all(
-    projectStatPartitions(projectId).map((pk) =>
-      queryAll(db, {
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to },
-      }),
-    ),
-  );
   const byHour = new Map<string, ProjectCounts>();
-  for (const item of shards.flat()) {
+  for (const item of await projectHourItems(db, projectId, mode, fromHour, toHour)) {
     const hour = item.hour as string;
     const counts = byHour.get(hour) ?? zeroCounts();
     for (const f of PROJECT_COUNTER_FIELDS) counts[f] += Number(item[f] ?? 0);

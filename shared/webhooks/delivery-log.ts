@@ -1,12 +1,12 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceEvent } from '../events/events';
 import type { PostResult } from '../adapters/webhook-poster';
-import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage, type ListQuery } from '../http/bounded-list';
+import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../http/bounded-list';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { ttlAfterDays, type Db } from '../store/client';
-import { webhookDeliveryKey, webhookDeliveryPartition, webhookDeliveryPartitions } from '../store/keys';
+import { webhookDeliveryKey, webhookDeliveryPartitions } from '../store/keys';
+import { deliveryLogShardQuery, getDeliveryLogItem, putDeliveryLogItem } from './delivery-log-repository';
 import type { WebhookJob, WebhookSlot } from './webhook-job';
 
 /**
@@ -165,7 +165,7 @@ export function attemptEntry(job: WebhookJob, attempt: number, result: PostResul
 
 /** Logs one attempt: one item of at most 1 KB (1 write unit) that expires after WEBHOOK_DELIVERY_RETENTION_DAYS. */
 export async function logDeliveryAttempt(db: Db, job: WebhookJob, attempt: LoggedAttempt, now: Date): Promise<void> {
-  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: attemptItem(job, attempt, ttlAfterDays(now, WEBHOOK_DELIVERY_RETENTION_DAYS)) }));
+  await putDeliveryLogItem(db, attemptItem(job, attempt, ttlAfterDays(now, WEBHOOK_DELIVERY_RETENTION_DAYS)));
 }
 
 /** A payload kept for redelivery: which delivery it was, where it went and what it was. */
@@ -185,8 +185,7 @@ export interface KeptPayload {
 export async function keptPayload(db: Db, projectId: string, entryId: string, now: Date): Promise<KeptPayload | undefined> {
   const named = sortKeyOfEntryId(entryId);
   if (!named) return undefined;
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: { pk: webhookDeliveryPartition(projectId, named.deliveryId), sk: named.sk } }));
-  const item = out.Item;
+  const item = await getDeliveryLogItem(db, projectId, named.deliveryId, named.sk);
   if (!item || !(item.payload_gz instanceof Uint8Array) || typeof item.ttl !== 'number' || item.ttl * 1000 <= now.getTime()) return undefined;
   return {
     delivery_id: item.delivery_id as string,
@@ -217,16 +216,6 @@ const isLogSortKey = (value: string): boolean => LOG_SORT_KEY.test(value);
 function logPosition(cursor: string | undefined): LogPosition | undefined {
   if (cursor === undefined) return undefined;
   return decodeCursor(cursor, (v): v is LogPosition => isStringRecord(v, ['after']) && isLogSortKey(v.after));
-}
-
-/** The query of one shard partition, newest first, at most `after` (inclusive; the merge leaves `after` itself out). */
-function shardQuery(db: Db, pk: string, after: string | undefined): ListQuery {
-  return {
-    TableName: db.tableName,
-    KeyConditionExpression: after === undefined ? 'pk = :pk' : 'pk = :pk AND sk <= :after',
-    ExpressionAttributeValues: { ':pk': pk, ...(after === undefined ? {} : { ':after': after }) },
-    ScanIndexForward: false,
-  };
 }
 
 /** A stored entry as the API shows it (absent optional attributes as null). */
@@ -270,7 +259,7 @@ export async function pageDeliveryLog(
   const pks = webhookDeliveryPartitions(projectId);
   const names = { pkName: 'pk', skName: 'sk' };
   if (!filters.event && !filters.outcome && !filters.activityId) {
-    const listed = await readMergedPage(db, (after) => pks.map((pk) => shardQuery(db, pk, after)), names, page, from?.after);
+    const listed = await readMergedPage(db, (after) => pks.map((pk) => deliveryLogShardQuery(db, pk, after)), names, page, from?.after);
     return {
       entries: listed.entries.map(fromItem),
       total: listed.total,
@@ -289,7 +278,7 @@ export async function pageDeliveryLog(
   let read = 0;
   let last: string | undefined;
   let more = false;
-  for await (const item of newestFirst(db, pks.map((pk) => shardQuery(db, pk, from?.after)), 'sk', readAhead, from?.after)) {
+  for await (const item of newestFirst(db, pks.map((pk) => deliveryLogShardQuery(db, pk, from?.after)), 'sk', readAhead, from?.after)) {
     if (entries.length === page.perPage || read >= budget) {
       more = true;
       break;

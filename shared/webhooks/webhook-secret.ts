@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure, notFound } from '../errors';
+import { notFound } from '../errors';
+import { keepFirstWebhookSecret, replaceWebhookSecret, storedWebhookSecret } from '../projects/project-repository';
 import type { Db } from '../store/client';
-import { projectKey } from '../store/keys';
 import { WEBHOOK_SECRET_PREFIX } from './signing';
 import type { WebhookSlot } from './webhook-job';
 
@@ -20,48 +19,15 @@ export function isWebhookSecret(value: unknown): value is string {
 }
 
 /**
- * Attribute of the project item holding each slot's secret. The dev slot, where test-key traffic
- * goes, has its own secret so that the test key, which may read it, can never sign a live delivery.
- */
-const FIELDS: Readonly<Record<WebhookSlot, string>> = { live: 'webhook_secret', dev: 'webhook_secret_dev' };
-
-/**
- * The secret that signs the project's deliveries to `slot`, created on first need. `if_not_exists` makes creation a conditional
- * write: two concurrent creators both end with the one secret that was stored first. Read strongly
- * consistent, so that a rotated secret is never used again once the rotation has answered.
- * Undefined when the project does not exist.
+ * The secret that signs the project's deliveries to `slot`, created on first need (the dev slot,
+ * where test-key traffic goes, has its own secret so that the test key, which may read it, can
+ * never sign a live delivery). Creation keeps the first secret stored, so two concurrent creators
+ * both end with one secret. Undefined when the project does not exist.
  */
 export async function webhookSecretOf(db: Db, projectId: string, slot: WebhookSlot): Promise<string | undefined> {
-  const field = FIELDS[slot];
-  const out = await db.doc.send(
-    new GetCommand({
-      TableName: db.tableName,
-      Key: projectKey(projectId),
-      ProjectionExpression: 'pk, #s',
-      ExpressionAttributeNames: { '#s': field },
-      ConsistentRead: true,
-    }),
-  );
-  if (!out.Item) return undefined;
-  const stored = out.Item[field];
-  if (typeof stored === 'string' && stored) return stored;
-  try {
-    const updated = await db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: projectKey(projectId),
-        UpdateExpression: 'SET #s = if_not_exists(#s, :s)',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#s': field },
-        ExpressionAttributeValues: { ':s': generateWebhookSecret() },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    return updated.Attributes?.[field] as string;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return undefined;
-    throw error;
-  }
+  const stored = await storedWebhookSecret(db, projectId, slot);
+  if (!stored.exists) return undefined;
+  return stored.secret ?? (await keepFirstWebhookSecret(db, projectId, slot, generateWebhookSecret()));
 }
 
 /** The project's secret of `slot` for the API: 404 for a project that vanished. */
@@ -73,22 +39,7 @@ export async function readWebhookSecret(db: Db, projectId: string, slot: Webhook
 
 /** Replaces the project's secret of `slot`; deliveries signed after this returns use the new one. */
 export async function rotateWebhookSecret(db: Db, projectId: string, slot: WebhookSlot): Promise<string> {
-  const field = FIELDS[slot];
   const secret = generateWebhookSecret();
-  try {
-    await db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: projectKey(projectId),
-        UpdateExpression: 'SET #s = :s',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#s': field },
-        ExpressionAttributeValues: { ':s': secret },
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) throw notFound('Project not found');
-    throw error;
-  }
+  if (!(await replaceWebhookSecret(db, projectId, slot, secret))) throw notFound('Project not found');
   return secret;
 }

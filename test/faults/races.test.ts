@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { getActivity } from '../../shared/activity/activity-repository';
-import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
-import { getCursor, heldJobs, STATUS_KEEP_MS } from '../../shared/campaigns/engine-store';
+import { STATUS_KEEP_MS } from '../../shared/campaigns/campaign';
+import { getCursor, heldJobs, readCampaignCounts } from '../../shared/campaigns/campaign-gateway';
 import { services } from '../../composition/services';
 import { waveId } from '../../shared/campaigns/waves';
 import { batchOfDueId, campaignKey } from '../../shared/store/keys';
@@ -259,7 +259,7 @@ describe('POST /v1/campaigns/:id/cancel after a wave was queued, before the send
 describe('POST /v1/campaigns/:id/cancel while a step is about to record itself', () => {
   test('the step that released its wave before the cancel cannot move the campaign back: it stays cancelled and the wave sends nothing', async () => {
     // The step has released its wave and waits at its last write, the step record on the campaign;
-    // the cancel lands in between (engine-store.ts: recordStep's status condition must refuse it).
+    // the cancel lands in between (campaign gateway, store/campaign-items.ts: recordStep's status condition must refuse it).
     const campaign = await startCampaign(fc, unique('crecord'), 4);
     const step = await firstStep(campaign.id);
     const key = campaignKey(campaign.id);

@@ -3,10 +3,9 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { upsertLeads } from '../../shared/audience/lead-upsert';
 import { deleteLead } from '../../shared/audience/lead-service';
 import type { Campaign } from '../../shared/campaigns/campaign';
-import { readCampaignCounts } from '../../shared/campaigns/campaign-counters';
 import { runCampaignMessage } from '../../shared/campaigns/engine';
 import { enqueueCampaignMessage } from '../../shared/campaigns/engine-messages';
-import { getCampaign, getCursor, heldJobs, markRateLimited, moveCampaign } from '../../shared/campaigns/engine-store';
+import { getCampaign, getCursor, heldJobs, markRateLimited, moveCampaign, readCampaignCounts } from '../../shared/campaigns/campaign-gateway';
 import { campaignContent, releaseWave, waveId } from '../../shared/campaigns/waves';
 import { recipientOf } from '../../shared/campaigns/variables';
 import { campaignIdsObjectKey, readAudiencePage } from '../../shared/campaigns/audience-cursor';
@@ -107,7 +106,7 @@ describe('a campaign end to end in the local cloud', () => {
     await deps.blobs.put(campaignIdsObjectKey(campaign.project_id, campaign.id), Buffer.from(JSON.stringify([...ids, ...late])));
 
     await enqueueCampaignMessage(deps, { v: 1, kind: 'init', campaign_id: campaign.id, project_id: campaign.project_id });
-    const done = await waitFor(() => getCampaign(deps.db, campaign.id), (c) => c?.status === 'completed', 80_000);
+    const done = await waitFor(() => getCampaign(deps.db, campaign.id, true), (c) => c?.status === 'completed', 80_000);
     expect(done).toMatchObject({ status: 'completed', released: 39, emails_sent: 39, emails_failed: 0 });
     expect(done?.started_at).toBeDefined();
 
@@ -128,7 +127,7 @@ describe('the engine step by step', () => {
     const at = new Date(Date.now() + 3 * 3600_000);
     const campaign = await campaignTo(ids, { scheduled_for: at.toISOString() });
     await runCampaignMessage(services(), { v: 1, kind: 'init', campaign_id: campaign.id, project_id: campaign.project_id });
-    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'pending', total_recipients: 3, step: 0 });
+    expect(await getCampaign(services().db, campaign.id, true)).toMatchObject({ status: 'pending', total_recipients: 3, step: 0 });
     expect((services().timers as LocalTimers).names()).toContain(`campaign-${campaign.id}-step-0`);
     await cloud.settled({ delayed: false });
     expect(await mailsTo(tag)).toHaveLength(0);
@@ -140,12 +139,12 @@ describe('the engine step by step', () => {
     const campaign = await campaignTo(ids, { status: 'pending' });
     const deps = services();
     await runCampaignMessage(deps, { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
-    const after = await getCampaign(deps.db, campaign.id);
+    const after = await getCampaign(deps.db, campaign.id, true);
     expect(after).toMatchObject({ status: 'processing', step: 1, released: 5, exhausted: true });
     // The same message again: the step is taken.
     await runCampaignMessage(deps, { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
     expect((await getCursor(deps.db, campaign.id)).wave).toBe(1);
-    expect((await getCampaign(deps.db, campaign.id))?.released).toBe(5);
+    expect((await getCampaign(deps.db, campaign.id, true))?.released).toBe(5);
     const mails = await waitFor(() => mailsTo(tag), (m) => m.length >= 5);
     // Its next step waits a pacing window (a delayed message); what the two runs queued is done.
     await cloud.settled({ delayed: false });
@@ -158,7 +157,7 @@ describe('the engine step by step', () => {
     const ids = await leads(tag, 4);
     const campaign = await campaignTo(ids, { status: 'cancelled' });
     await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
-    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'cancelled', step: 0, released: 0 });
+    expect(await getCampaign(services().db, campaign.id, true)).toMatchObject({ status: 'cancelled', step: 0, released: 0 });
     await cloud.settled({ delayed: false });
     expect(await mailsTo(tag)).toHaveLength(0);
   });
@@ -176,7 +175,7 @@ describe('an ended campaign frees its template (the usage marker a forced templa
   it('a campaign failed because its sender profile is gone releases its marker', async () => {
     const campaign = await usingTemplate(`nosender-${randomUUID().slice(0, 8)}`, { status: 'pending', sender_profile_id: randomUUID() });
     await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
-    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'failed', failure_reason: 'The sender profile no longer exists' });
+    expect(await getCampaign(services().db, campaign.id, true)).toMatchObject({ status: 'failed', failure_reason: 'The sender profile no longer exists' });
     expect(await marked(campaign)).toBe(false);
   });
 
@@ -186,7 +185,7 @@ describe('an ended campaign frees its template (the usage marker a forced templa
     const before = await windowTaken();
     const campaign = await campaignTo(await leads(`norate-${randomUUID().slice(0, 8)}`, 2), { status: 'pending', sender_profile_id: randomUUID() });
     await runCampaignMessage({ ...services(), clock: { now: () => now } }, { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
-    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status: 'failed' });
+    expect(await getCampaign(services().db, campaign.id, true)).toMatchObject({ status: 'failed' });
     expect(await windowTaken()).toBe(before);
   });
 
@@ -196,7 +195,7 @@ describe('an ended campaign frees its template (the usage marker a forced templa
     expect(await marked(campaign)).toBe(false);
     // Delivered again: nothing left to release, nothing changes.
     await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 2 });
-    expect(await getCampaign(services().db, campaign.id)).toMatchObject({ status, step: 3 });
+    expect(await getCampaign(services().db, campaign.id, true)).toMatchObject({ status, step: 3 });
   });
 });
 
@@ -225,15 +224,15 @@ describe('batchMode (fixed clock)', () => {
     const at = (ms: number) => ({ ...services(), clock: { now: () => new Date(T.getTime() + ms) } });
     const deps = services();
     await runCampaignMessage(at(0), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 0 });
-    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ status: 'processing', released: 2, current_batch: 1, started_at: T.toISOString() });
+    expect(await getCampaign(deps.db, campaign.id, true)).toMatchObject({ status: 'processing', released: 2, current_batch: 1, started_at: T.toISOString() });
     // The next step (queued 10 s on, run here at once): the first batch is out, the second waits a day.
     await runCampaignMessage(at(10_000), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: 1 });
-    const waiting = await getCampaign(deps.db, campaign.id);
+    const waiting = await getCampaign(deps.db, campaign.id, true);
     expect(waiting).toMatchObject({ released: 2, current_batch: 2, next_batch_at: new Date(T.getTime() + 24 * 3600_000).toISOString() });
     expect((services().timers as LocalTimers).names()).toContain(`campaign-${campaign.id}-step-${waiting!.step}`);
     // The timer fires a day later.
     await runCampaignMessage(at(24 * 3600_000), { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: waiting!.step });
-    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ released: 4, current_batch: 2 });
+    expect(await getCampaign(deps.db, campaign.id, true)).toMatchObject({ released: 4, current_batch: 2 });
   }, 60_000);
 });
 
@@ -246,8 +245,8 @@ describe('the shared rate', () => {
     await runCampaignMessage(at, { v: 1, kind: 'step', campaign_id: first.id, project_id: first.project_id, step: 0 });
     await runCampaignMessage(at, { v: 1, kind: 'step', campaign_id: second.id, project_id: second.project_id, step: 0 });
     const deps = services();
-    expect((await getCampaign(deps.db, first.id))?.released).toBe(3);
-    expect((await getCampaign(deps.db, second.id))?.released).toBe(3);
+    expect((await getCampaign(deps.db, first.id, true))?.released).toBe(3);
+    expect((await getCampaign(deps.db, second.id, true))?.released).toBe(3);
   }, 60_000);
 });
 
@@ -313,10 +312,10 @@ describe('the cursor fence (issue 19: a guard no derived wave id masks)', () => 
     stale.release();
     await runA;
     expect(await getCursor(deps.db, campaign.id)).toMatchObject({ step: 2, released: 2 });
-    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ step: 2, released: 2, current_batch: 2 });
+    expect(await getCampaign(deps.db, campaign.id, true)).toMatchObject({ step: 2, released: 2, current_batch: 2 });
     // The next batch's timer fires a day later: step 2 finds the cursor where step 1 left it and releases.
     await runCampaignMessage(at(24 * 3600_000), message(2));
-    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ step: 3, released: 4 });
+    expect(await getCampaign(deps.db, campaign.id, true)).toMatchObject({ step: 3, released: 4 });
     expect(await getCursor(deps.db, campaign.id)).toMatchObject({ step: 3, wave: 2, released: 4 });
   }, 60_000);
 });
@@ -345,7 +344,7 @@ describe('cancel, pause and resume', () => {
     expect(await moveCampaign(deps.db, campaign.id, ['paused'], 'processing', { updated_at: new Date().toISOString() })).toBe(true);
     await runCampaignMessage(deps, { v: 1, kind: 'resume', campaign_id: campaign.id, project_id: campaign.project_id });
     expect(await heldJobs(deps.db, campaign.id, 10)).toHaveLength(0);
-    const done = await waitFor(() => getCampaign(deps.db, campaign.id), (c) => c?.status === 'completed', 50_000);
+    const done = await waitFor(() => getCampaign(deps.db, campaign.id, true), (c) => c?.status === 'completed', 50_000);
     expect(done).toMatchObject({ status: 'completed', released: 20, emails_sent: 20 });
     const addresses = (await mailsTo(tag)).map((m) => m.destination.to[0]);
     expect(addresses).toHaveLength(20);
@@ -362,7 +361,7 @@ describe('the reputation guard', () => {
     counters.add(campaign.id, 'hard_bounced', 30);
     await counters.flush(services().db);
     await step(campaign, 0);
-    const paused = await getCampaign(services().db, campaign.id);
+    const paused = await getCampaign(services().db, campaign.id, true);
     expect(paused).toMatchObject({ status: 'paused', released: 0, step: 0, pause: { reason: 'bounce_rate', rate: 0.06, sample: 500 } });
     expect(paused?.pause?.at).toBeDefined();
   });
@@ -375,10 +374,10 @@ describe('SES throttling', () => {
     const campaign = await campaignTo(await leads(tag, 4), { status: 'processing' });
     expect(await markRateLimited(deps.db, campaign.id, new Date().toISOString())).toBe(true);
     await step(campaign, 0);
-    expect(await getCampaign(deps.db, campaign.id)).toMatchObject({ status: 'rate_limited', step: 1, released: 4 });
+    expect(await getCampaign(deps.db, campaign.id, true)).toMatchObject({ status: 'rate_limited', step: 1, released: 4 });
 
     const clean = await campaignTo(await leads(`${tag}-clean`, 2), { status: 'rate_limited', throttled_at: new Date(Date.now() - 60_000).toISOString() });
     await step(clean, 0);
-    expect(await getCampaign(deps.db, clean.id)).toMatchObject({ status: 'processing', step: 1, released: 2 });
+    expect(await getCampaign(deps.db, clean.id, true)).toMatchObject({ status: 'processing', step: 1, released: 2 });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setEvaluation } from '../../shared/audience/segment-repository';
 import type { Campaign } from '../../shared/campaigns/campaign';
-import { getCampaign, putNewCampaign } from '../../shared/campaigns/campaign-repository';
+import { getCampaign, putNewCampaign } from '../../shared/campaigns/campaign-gateway';
 import { overrideServices, services } from '../../composition/services';
 import { getSender } from '../../shared/domains/sender-repository';
 import type { Clock, Queue } from '../../shared/ports';
@@ -400,7 +400,7 @@ describe('cancel, pause and resume', () => {
   const action = (id: unknown, what: string) => cloud.api('POST', `/v1/campaigns/${id}/${what}`);
   /** Puts a campaign in a state as the engine would. */
   const setStatus = async (id: unknown, status: string, extra: Record<string, unknown> = {}) => {
-    const { moveCampaignStatus } = await import('../../shared/campaigns/campaign-repository');
+    const { moveCampaignStatus } = await import('../../shared/campaigns/campaign-gateway');
     const c = (await getCampaign(services().db, id as string, true))!;
     expect(await moveCampaignStatus(services().db, c.id, { from: [c.status], to: status as never, now: new Date().toISOString(), set: extra })).toBeDefined();
   };

@@ -4,7 +4,7 @@ import { upsertLeads } from '../../shared/audience/lead-upsert';
 import type { Campaign } from '../../shared/campaigns/campaign';
 import { campaignIdsObjectKey } from '../../shared/campaigns/audience-cursor';
 import { enqueueCampaignMessage } from '../../shared/campaigns/engine-messages';
-import { getCampaign } from '../../shared/campaigns/engine-store';
+import { getCampaign } from '../../shared/campaigns/campaign-gateway';
 import { refreshConfig } from '../../shared/config';
 import { services } from '../../composition/services';
 import { listSenders } from '../../shared/domains/sender-repository';
@@ -155,13 +155,13 @@ describe('payload bucket grants (grantPut, grantRead)', () => {
     const stuck = await under(putOnly, async () => {
       const campaign = await campaignTo(`iam-old-${randomUUID().slice(0, 8)}`);
       await waitFor(async () => denials(/campaign-engine is not authorized to perform: s3:GetObject on resource: .*ids\.json/).length, (n) => n > 0, 15_000);
-      return getCampaign(deps.db, campaign.id);
+      return getCampaign(deps.db, campaign.id, true);
     });
     expect(stuck?.status).not.toBe('completed');
     expect(stuck?.released ?? 0).toBe(0);
 
     const campaign = await campaignTo(`iam-new-${randomUUID().slice(0, 8)}`);
-    const done = await waitFor(() => getCampaign(deps.db, campaign.id), (c) => c?.status === 'completed', 60_000);
+    const done = await waitFor(() => getCampaign(deps.db, campaign.id, true), (c) => c?.status === 'completed', 60_000);
     expect(done).toMatchObject({ status: 'completed', emails_sent: 2 });
   }, 120_000);
 });

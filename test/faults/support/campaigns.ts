@@ -3,7 +3,7 @@ import { upsertLeads } from '../../../shared/audience/lead-upsert';
 import { batchActivityId } from '../../../shared/batches/batch-ids';
 import { getBatch } from '../../../shared/batches/batch-repository';
 import type { Campaign } from '../../../shared/campaigns/campaign';
-import { getCampaign, getCursor } from '../../../shared/campaigns/engine-store';
+import { getCampaign, getCursor } from '../../../shared/campaigns/campaign-gateway';
 import { waveId } from '../../../shared/campaigns/waves';
 import { refreshConfig } from '../../../shared/config';
 import { services } from '../../../composition/services';
@@ -83,5 +83,5 @@ export async function campaignMails(campaignId: string): Promise<{ id: string; r
 
 /** The campaign as stored. */
 export async function storedCampaign(campaignId: string): Promise<Campaign | undefined> {
-  return getCampaign(services().db, campaignId);
+  return getCampaign(services().db, campaignId, true);
 }

@@ -1,0 +1,198 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { stripKeys, type Db } from '../../store/client';
+import { writtenUnlessConditionFails } from '../../store/conditional-write';
+import { campaignKey, campaignListIndex, campaignListPartition } from '../../store/keys';
+import { setFields } from '../../store/set-fields';
+import type { BoundedTotal } from '../../http/pagination';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../../http/bounded-list';
+import { transactWrite, type TransactItem } from '../../store/transact';
+import { recordTemplateUsageActions, releaseTemplateUsage as releaseTemplateUse } from '../../templates/template-repository';
+import type { Campaign, CampaignPause, CampaignStatus } from '../campaign';
+
+/**
+ * The campaign item (`CAMPAIGN#<id>`, listed in gsi1 by project): its creation, reads and every
+ * status move. Each move is one conditional UpdateItem (1 write unit + 1 for its gsi1 entry), so a
+ * redelivered or duplicated engine message, or a cancel racing a step, changes nothing twice.
+ */
+
+const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk'];
+
+/** A campaign item without its key and index attributes. */
+function campaignOf(item: Record<string, unknown>): Campaign {
+  const campaign = stripKeys<Record<string, unknown>>(item);
+  for (const name of INDEX_ATTRIBUTES) delete campaign[name];
+  return campaign as unknown as Campaign;
+}
+
+/**
+ * Writes a new campaign and records its template usage in one transaction: the template must
+ * still exist, its use count goes up, the marker is written (docs/decisions.md, "Template in use").
+ * `template_missing` when the template was deleted meanwhile; nothing is written then.
+ * 2 (campaign) + 1 (gsi1) + 2 (check) + 2 (marker) + 2 (count) = 9 write units, once per campaign.
+ */
+export async function putNewCampaign(db: Db, campaign: Campaign): Promise<'written' | 'template_missing'> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: { ...campaignKey(campaign.id), ...campaign, ...campaignListIndex(campaign.project_id, campaign.created_at, campaign.id) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...recordTemplateUsageActions(db, campaign.project_id, campaign.template_id, 'campaign', campaign.id, campaign.created_at),
+  ];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const outcome = await transactWrite(db, items);
+    if (outcome.written) return 'written';
+    if (outcome.failedConditions.includes(1)) return 'template_missing';
+    if (outcome.failedConditions.length > 0) throw new Error(`Campaign ${campaign.id} or its usage marker exists already`);
+  }
+  throw new Error(`Campaign ${campaign.id}: its creation kept conflicting with other transactions`);
+}
+
+/**
+ * A campaign by id, or undefined; callers check the project (another project's id is a 404).
+ * `consistent` for the engine and the send workers, which act on the latest state.
+ */
+export async function getCampaign(db: Db, campaignId: string, consistent = false): Promise<Campaign | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: campaignKey(campaignId), ConsistentRead: consistent }));
+  return out.Item ? campaignOf(out.Item) : undefined;
+}
+
+/**
+ * The project's campaigns created at or after `since`, newest first, at most `cap` (the duplicate
+ * windows: one gsi1 range Query, bounded).
+ */
+export async function campaignsCreatedSince(db: Db, projectId: string, since: string, cap: number): Promise<Campaign[]> {
+  const part = campaignListPartition(projectId);
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      IndexName: part.index,
+      KeyConditionExpression: '#pk = :pk AND #sk >= :since',
+      ExpressionAttributeNames: { '#pk': part.pkName, '#sk': part.skName },
+      ExpressionAttributeValues: { ':pk': part.pk, ':since': since },
+      ScanIndexForward: false,
+      Limit: cap,
+    }),
+  );
+  return (out.Items ?? []).map(campaignOf);
+}
+
+/**
+ * One page of the project's campaigns, newest first, optionally in one status (filtered in
+ * DynamoDB), from the list's start or a cursor's start key, with its bounded total
+ * (shared/http/bounded-list.ts).
+ */
+export async function pageCampaigns(
+  db: Db,
+  projectId: string,
+  page: { page: number; perPage: number },
+  status: CampaignStatus | undefined,
+  cursor: string | undefined,
+): Promise<{ campaigns: Campaign[] } & BoundedTotal> {
+  const part = campaignListPartition(projectId);
+  const query = partitionListQuery(db, part, status ? { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': status } } : undefined);
+  const from = startKeyOfCursor(cursor, ['pk', 'sk', part.pkName, part.skName], (k) => k[part.pkName] === part.pk);
+  const listed = await readBoundedPage(db, query, page, from);
+  return { campaigns: listed.items.map(campaignOf), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
+}
+
+/** A conditional update of an existing campaign. */
+interface CampaignUpdate {
+  set: Record<string, unknown>;
+  remove?: readonly string[];
+  /** Holds besides the campaign's existence; may name `#status`. */
+  condition: string;
+  values?: Record<string, unknown>;
+  names?: Record<string, string>;
+}
+
+/** The UpdateItem of a conditional campaign update, answering the new item when `returnNew`. */
+function updateCampaign(db: Db, campaignId: string, input: CampaignUpdate, returnNew = false) {
+  const update = setFields(input.set, input.remove);
+  const values = { ...input.values, ...update.ExpressionAttributeValues };
+  return db.doc.send(
+    new UpdateCommand({
+      TableName: db.tableName,
+      Key: campaignKey(campaignId),
+      UpdateExpression: update.UpdateExpression,
+      ConditionExpression: `attribute_exists(pk) AND (${input.condition})`,
+      ExpressionAttributeNames: { '#status': 'status', ...input.names, ...update.ExpressionAttributeNames },
+      ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+      ...(returnNew ? { ReturnValues: 'ALL_NEW' as const } : {}),
+    }),
+  );
+}
+
+/** `#status IN (...)` over `statuses`, their values added to `values`. */
+const statusIn = (statuses: readonly CampaignStatus[], values: Record<string, unknown>) =>
+  `#status IN (${statuses
+    .map((s, i) => {
+      values[`:st${i}`] = s;
+      return `:st${i}`;
+    })
+    .join(', ')})`;
+
+/**
+ * Moves a campaign to `to` if its status is one of `from`, setting `updated_at` to `move.now`;
+ * `set` adds fields, `remove` drops them. The new campaign, or undefined when the status was not
+ * one of `from` (a lost race or a wrong state).
+ */
+export async function moveCampaignStatus(
+  db: Db,
+  campaignId: string,
+  move: { from: readonly CampaignStatus[]; to: CampaignStatus; now: string; set?: Record<string, unknown>; remove?: readonly string[] },
+): Promise<Campaign | undefined> {
+  const values: Record<string, unknown> = {};
+  const update = updateCampaign(db, campaignId, { set: { status: move.to, updated_at: move.now, ...move.set }, remove: move.remove, condition: statusIn(move.from, values), values }, true);
+  if (!(await writtenUnlessConditionFails(update))) return undefined;
+  const out = await update;
+  return out.Attributes ? campaignOf(out.Attributes) : undefined;
+}
+
+/** Moves the campaign from one of `from` to `to` with the given fields; false when it was elsewhere. */
+export function moveCampaign(db: Db, campaignId: string, from: readonly CampaignStatus[], to: CampaignStatus, fields: Record<string, unknown>, remove?: string[]): Promise<boolean> {
+  const values: Record<string, unknown> = {};
+  return writtenUnlessConditionFails(updateCampaign(db, campaignId, { set: { status: to, ...fields }, remove, condition: statusIn(from, values), values }));
+}
+
+/** Init's move: `initializing` to `pending` with the frozen audience's counts. */
+export function markPending(db: Db, campaignId: string, counts: { total_recipients: number; total_batches?: number; current_batch?: number }, now: string): Promise<boolean> {
+  return moveCampaign(db, campaignId, ['initializing'], 'pending', { ...counts, updated_at: now });
+}
+
+/**
+ * Records step `step` on the campaign (step n to n+1) with what it changed: its status (pending to
+ * processing, rate_limited and back), `released`, `exhausted`, the batch fields. Conditional on the
+ * step and on a state the engine may act in, so a cancel or pause in between wins.
+ */
+export function recordStep(db: Db, campaignId: string, step: number, status: CampaignStatus, fields: Record<string, unknown>): Promise<boolean> {
+  const values: Record<string, unknown> = { ':step': step };
+  return writtenUnlessConditionFails(
+    updateCampaign(db, campaignId, {
+      set: { status, step: step + 1, ...fields },
+      condition: `#step = :step AND ${statusIn(['pending', 'processing', 'rate_limited'], values)}`,
+      names: { '#step': 'step' },
+      values,
+    }),
+  );
+}
+
+/** The send worker saw SES throttle a mail: `processing` becomes `rate_limited`; a campaign already so notes the time again. */
+export function markRateLimited(db: Db, campaignId: string, now: string): Promise<boolean> {
+  return moveCampaign(db, campaignId, ['processing', 'rate_limited'], 'rate_limited', { throttled_at: now, updated_at: now });
+}
+
+/** The reputation guard's pause, from a running state. */
+export function pauseByGuard(db: Db, campaignId: string, pause: CampaignPause): Promise<boolean> {
+  return moveCampaign(db, campaignId, ['pending', 'processing', 'rate_limited'], 'paused', { pause, updated_at: pause.at });
+}
+
+/**
+ * Ends a campaign's use of its template (cancel, failure, completion): removes the marker and
+ * takes one off the template's use count. Idempotent; the engine calls it at completion.
+ */
+export async function releaseCampaignTemplate(db: Db, campaign: Pick<Campaign, 'id' | 'project_id' | 'template_id'>): Promise<void> {
+  await releaseTemplateUse(db, campaign.project_id, campaign.template_id, 'campaign', campaign.id);
+}
