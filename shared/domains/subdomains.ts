@@ -1,59 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ShortLivedCache } from '../cache/short-lived-cache';
 import type { Needs } from '../dependencies';
 import type { Clock } from '../ports';
-import { badRequest, conflict, writtenUnlessConditionFails } from '../errors';
-import { batchGetAll } from '../store/batch-get';
-import { stripKeys, type Db } from '../store/client';
-import {
-  REPLY_DOMAIN_SK_PREFIX,
-  TRACKING_DOMAIN_SK_PREFIX,
-  TRACKING_TLS_PARTITION,
-  projectKey,
-  replyDomainKey,
-  trackingDomainKey,
-  trackingTlsIndex,
-} from '../store/keys';
+import { badRequest, conflict } from '../errors';
+import type { Db } from '../store/client';
 import type { DnsRecord, RecordStatus } from './domain';
+import type { Subdomain, SubdomainKind, TrackingTls } from './subdomain';
 import type { SubdomainInput } from './subdomain-request';
 import { providerHosts, type ProviderHosts } from './dns-records';
-import { getDomain } from './domain-repository';
+import { getDomain, getSubdomain, listSubdomains, putSubdomainItem, updateTrackingTls } from './domain-repository';
 
-/**
- * Reply and tracking subdomains of a sending domain. A reply domain (`reply.<domain>`, an MX to the
- * provider's inbound host) makes replies land on the project's own name; a tracking domain
- * (`track.<domain>`, a CNAME to the service's tracking endpoint) brands open and click links. Both
- * are checked by the DNS sweep.
- */
-export type SubdomainKind = 'reply' | 'tracking';
-
-export interface Subdomain {
-  project_id: string;
-  kind: SubdomainKind;
-  /** The sending domain it belongs to. */
-  parent_domain: string;
-  /** The full subdomain name (`reply.example.com`). */
-  domain: string;
-  status: 'pending' | 'verified';
-  records: DnsRecord[];
-  created_at: string;
-  last_checked_at: string | null;
-  /** Tracking domains only: whether https://<domain> is served yet (docs/decisions.md, "Tracking domains and TLS"). */
-  tls?: TrackingTls;
-}
-
-/** HTTPS of a tracking domain at the edge; links use the domain only once this is `active`. */
-export interface TrackingTls {
-  status: 'provisioning' | 'active' | 'failed';
-  /** The edge's words when not active. */
-  detail?: string;
-  /** First time the edge was asked to serve the domain. */
-  requested_at: string;
-  checked_at: string;
-  /** When the re-check job asks the edge again; null once active or failed. */
-  next_check_at: string | null;
-}
+export type { Subdomain, SubdomainKind, TrackingTls } from './subdomain';
 
 /** The refusal when the deployment has no tracking host for customers' CNAMEs to point at. */
 export const TRACKING_NOT_CONFIGURED =
@@ -65,59 +22,8 @@ export const RECEIVING_OFF =
 
 export const SUBDOMAIN_LABEL: Record<SubdomainKind, string> = { reply: 'reply', tracking: 'track' };
 
-const keyOf = (kind: SubdomainKind, projectId: string, parent: string) =>
-  kind === 'reply' ? replyDomainKey(projectId, parent) : trackingDomainKey(projectId, parent);
-
-/** A stored subdomain without its key and index attributes (the index is derived again on every put). */
-function fromItem(item: Record<string, unknown>): Subdomain {
-  const { gsi1pk: _pk, gsi1sk: _sk, ...rest } = stripKeys<Record<string, unknown>>(item);
-  return rest as unknown as Subdomain;
-}
-
-/**
- * The TLS index entry a tracking subdomain should have: one while its CNAME is verified and its
- * HTTPS is neither active nor failed, due at its next check (a never-checked one is due at once).
- */
-function tlsIndexOf(sub: Subdomain): Record<string, string> {
-  if (sub.kind !== 'tracking' || sub.status !== 'verified') return {};
-  if (sub.tls && sub.tls.next_check_at === null) return {};
-  return trackingTlsIndex(sub.tls?.next_check_at ?? sub.last_checked_at ?? sub.created_at, sub.project_id, sub.parent_domain);
-}
-
-/** The reply or tracking subdomain of a sending domain, or undefined. */
-export async function getSubdomain(db: Db, kind: SubdomainKind, projectId: string, parent: string, consistent = false): Promise<Subdomain | undefined> {
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: keyOf(kind, projectId, parent), ConsistentRead: consistent }));
-  return out.Item ? fromItem(out.Item) : undefined;
-}
-
-/** Both subdomains of one sending domain (either may be missing). */
-export async function subdomainsOf(db: Db, projectId: string, parent: string): Promise<{ reply?: Subdomain; tracking?: Subdomain }> {
-  const [reply, tracking] = await Promise.all([getSubdomain(db, 'reply', projectId, parent), getSubdomain(db, 'tracking', projectId, parent)]);
-  return { reply, tracking };
-}
-
-/** The reply and tracking subdomains of several sending domains of a project, in one BatchGet (2 keys a domain), by sending domain. */
-export async function subdomainsOfMany(db: Db, projectId: string, parents: readonly string[]): Promise<Map<string, { reply?: Subdomain; tracking?: Subdomain }>> {
-  const keys = parents.flatMap((parent) => [{ ...keyOf('reply', projectId, parent) }, { ...keyOf('tracking', projectId, parent) }]);
-  const found = new Map<string, { reply?: Subdomain; tracking?: Subdomain }>(parents.map((parent) => [parent, {}]));
-  for (const sub of (await batchGetAll(db, keys)).map(fromItem)) {
-    const entry = found.get(sub.parent_domain);
-    if (entry) entry[sub.kind] = sub;
-  }
-  return found;
-}
-
-/** Every reply or tracking subdomain of a project. */
-export async function listSubdomains(db: Db, kind: SubdomainKind, projectId: string): Promise<Subdomain[]> {
-  const out = await db.doc.send(
-    new QueryCommand({
-      TableName: db.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': projectKey(projectId).pk, ':prefix': kind === 'reply' ? REPLY_DOMAIN_SK_PREFIX : TRACKING_DOMAIN_SK_PREFIX },
-    }),
-  );
-  return (out.Items ?? []).map(fromItem);
-}
+// The subdomains' items are read and written by the domain gateway; its reads are this module's too.
+export { getSubdomain, listSubdomains, subdomainsOf, subdomainsOfMany, trackingDomainsDueForTls } from './domain-repository';
 
 /**
  * How long a warm instance trusts a project's tracking domains for the links of its mails: a
@@ -136,21 +42,7 @@ export function listTrackingDomainsCached(db: Db, clock: Clock, projectId: strin
 export async function putSubdomain(db: Db, sub: Subdomain): Promise<void> {
   // Subdomain writes are rare: this instance forgets every project's tracking domains.
   trackingDomains.forget(() => true);
-  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...keyOf(sub.kind, sub.project_id, sub.parent_domain), ...sub, ...tlsIndexOf(sub) } }));
-}
-
-/** Tracking subdomains whose HTTPS check is due (gsi1, oldest first), as (project, sending domain). */
-export async function trackingDomainsDueForTls(db: Db, nowIso: string, limit = 25): Promise<{ project_id: string; parent_domain: string }[]> {
-  const out = await db.doc.send(
-    new QueryCommand({
-      TableName: db.tableName,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk <= :now',
-      ExpressionAttributeValues: { ':pk': TRACKING_TLS_PARTITION, ':now': `${nowIso}#~` },
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).map((i) => ({ project_id: i.project_id as string, parent_domain: i.parent_domain as string }));
+  await putSubdomainItem(db, sub);
 }
 
 /**
@@ -158,23 +50,9 @@ export async function trackingDomainsDueForTls(db: Db, nowIso: string, limit = 2
  * other attribute, so a DNS sweep writing its records meanwhile keeps them. Written only while the
  * CNAME is still verified; false when it no longer is (or the item is gone).
  */
-export async function saveTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls): Promise<boolean> {
+export function saveTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls): Promise<boolean> {
   trackingDomains.forget(() => true);
-  const next = { ...sub, tls };
-  const index = tlsIndexOf(next);
-  const indexed = 'gsi1pk' in index;
-  return writtenUnlessConditionFails(
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: keyOf('tracking', sub.project_id, sub.parent_domain),
-        UpdateExpression: indexed ? 'SET tls = :tls, gsi1pk = :gpk, gsi1sk = :gsk' : 'SET tls = :tls REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#status = :verified',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':tls': tls, ':verified': 'verified', ...(indexed ? { ':gpk': index.gsi1pk, ':gsk': index.gsi1sk } : {}) },
-      }),
-    ),
-  );
+  return updateTrackingTls(db, sub, tls);
 }
 
 /**
@@ -194,7 +72,7 @@ function recordOf(kind: SubdomainKind, hosts: ProviderHosts): DnsRecord {
  * one is never overwritten: it is returned as it is, with `existing: true`.
  */
 export async function registerSubdomain(
-  deps: Needs<'config' | 'db' | 'clock'>,
+  deps: Needs<'db' | 'config' | 'clock'>,
   projectId: string,
   kind: SubdomainKind,
   { domain: parent }: SubdomainInput,
