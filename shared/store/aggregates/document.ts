@@ -1,0 +1,30 @@
+import { accessPatternTable, type Aggregate } from '../aggregate';
+import { aggregates } from '.';
+
+/** One aggregate's indexes, TTL and transitions, as a line of the document. */
+function summary(a: Aggregate): string {
+  const parts = [a.indexes.length > 0 ? `indexes ${a.indexes.join(', ')}` : 'no index'];
+  if (a.ttl) parts.push(`TTL ${a.ttl.seconds >= 86_400 ? `${a.ttl.seconds / 86_400} d` : `${a.ttl.seconds / 3600} h`}`);
+  const moves = Object.entries(a.transitions).map(([name, t]) => `${name} (${t.from.join(' | ')} -> ${t.to})`);
+  if (moves.length > 0) parts.push(`transitions: ${moves.join(', ')}`);
+  return `- **${a.name}**: ${parts.join('; ')}`;
+}
+
+/** docs/access-patterns.md: generated from the definitions, so the table cannot drift from the keys. */
+export function accessPatternsDocument(): string {
+  return [
+    '# Access patterns of the single table',
+    '',
+    'Generated from shared/store/aggregates/ by `npx tsx scripts/access-patterns.ts`; do not edit by hand (a unit test compares).',
+    'Write units (WCU) assume on-demand mode and items under 1 KB unless noted; a conditional write that fails still costs its units.',
+    '',
+    '## Aggregates',
+    '',
+    ...aggregates.map(summary),
+    '',
+    '## Keys and costs',
+    '',
+    accessPatternTable(aggregates),
+    '',
+  ].join('\n');
+}

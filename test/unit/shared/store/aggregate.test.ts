@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { applyTransition, defineAggregate, expiryOf, transitionUpdate } from '../../../../shared/store/aggregate';
+import { aggregates } from '../../../../shared/store/aggregates';
+import { accessPatternsDocument } from '../../../../shared/store/aggregates/document';
+import type { Db } from '../../../../shared/store/client';
+
+const job = defineAggregate({
+  name: 'job',
+  keys: { jobKey: (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' }) },
+  ttl: { attribute: 'ttl', seconds: 3600 },
+  transitions: {
+    start: { from: ['queued', 'paused'], to: 'running', set: ['started_at'], remove: ['paused_at'] },
+  },
+  access: [{ pattern: 'Job', pk: 'JOB#<id>', sk: 'JOB', operation: 'Put', wcu: '1' }],
+});
+
+function dbAnswering(answer: () => Promise<unknown>): { db: Db; sent: unknown[] } {
+  const sent: unknown[] = [];
+  const doc = { send: (command: { input: unknown }) => (sent.push(command.input), answer()) } as unknown as DynamoDBDocumentClient;
+  return { db: { doc, tableName: 't' }, sent };
+}
+
+describe('a declared transition', () => {
+  test('becomes one conditional update: state IN (from...), SET the state and the given fields, REMOVE the declared ones', () => {
+    const { db } = dbAnswering(async () => ({}));
+    const input = transitionUpdate(db, job, 'start', job.keys.jobKey('1'), { started_at: '2030-01-01T00:00:00.000Z' }).input;
+    expect(input.Key).toEqual({ pk: 'JOB#1', sk: 'JOB' });
+    expect(input.ConditionExpression).toBe('#state IN (:from0, :from1)');
+    expect(input.UpdateExpression).toBe('SET #f0 = :v0, #f1 = :v1 REMOVE #r0');
+    expect(input.ExpressionAttributeNames).toEqual({ '#state': 'status', '#f0': 'started_at', '#f1': 'status', '#r0': 'paused_at' });
+    expect(input.ExpressionAttributeValues).toEqual({ ':from0': 'queued', ':from1': 'paused', ':v0': '2030-01-01T00:00:00.000Z', ':v1': 'running' });
+  });
+
+  test('adds a further condition of its caller with AND', () => {
+    const { db } = dbAnswering(async () => ({}));
+    const input = transitionUpdate(db, job, 'start', job.keys.jobKey('1'), {}, { expression: '#owner = :owner', names: { '#owner': 'owner' }, values: { ':owner': 'me' } }).input;
+    expect(input.ConditionExpression).toBe('#state IN (:from0, :from1) AND (#owner = :owner)');
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':owner': 'me' });
+  });
+
+  test('refuses a field it does not declare (a programming error, not a lost race)', () => {
+    const { db } = dbAnswering(async () => ({}));
+    expect(() => transitionUpdate(db, job, 'start', job.keys.jobKey('1'), { finished_at: 'x' } as never)).toThrow('Transition job.start does not set finished_at');
+  });
+
+  test('answers true when written, false when the item was not in a from state, and throws other errors', async () => {
+    await expect(applyTransition(dbAnswering(async () => ({})).db, job, 'start', job.keys.jobKey('1'))).resolves.toBe(true);
+    const lost = Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+    await expect(applyTransition(dbAnswering(() => Promise.reject(lost)).db, job, 'start', job.keys.jobKey('1'))).resolves.toBe(false);
+    const throttled = Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' });
+    await expect(applyTransition(dbAnswering(() => Promise.reject(throttled)).db, job, 'start', job.keys.jobKey('1'))).rejects.toThrow('slow down');
+  });
+});
+
+describe('an aggregate definition', () => {
+  test('a transition must leave some state', () => {
+    expect(() => defineAggregate({ name: 'x', keys: {}, transitions: { go: { from: [], to: 'b' } }, access: [] })).toThrow('Transition x.go leaves no state');
+  });
+
+  test('its TTL gives the expiry of an item written now', () => {
+    expect(expiryOf(job, new Date('2030-01-01T00:00:00.000Z'))).toBe(Date.parse('2030-01-01T01:00:00.000Z') / 1000);
+  });
+
+  test('every stored thing declares its access patterns, and their names are unique', () => {
+    for (const a of aggregates) expect(a.access.length).toBeGreaterThan(0);
+    expect(new Set(aggregates.map((a) => a.name)).size).toBe(aggregates.length);
+  });
+
+  test('docs/access-patterns.md is what the definitions generate (npx tsx scripts/access-patterns.ts)', () => {
+    expect(readFileSync(join(__dirname, '../../../../docs/access-patterns.md'), 'utf8')).toBe(accessPatternsDocument());
+  });
+});
