@@ -42,15 +42,10 @@ export const unprocessable = (message: string, code?: string, extra?: Record<str
   new AppError(422, message, code, extra);
 
 /**
- * A failed conditional write, translated at the repository edge. Services decide what it means
- * (a lost race, an item that is already in its final state).
+ * 409: a conditional write lost a race that no service turned into its own answer: the state changed
+ * under the request, which a retry resolves (a conflict, not a fault of the service).
  */
-export class ConditionFailedError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ConditionFailedError';
-  }
-}
+export const concurrentChange = () => new AppError(409, 'The resource was changed by a concurrent request; retry', 'CONFLICT');
 
 // The conditional-write idiom lives with the store; re-exported here until every caller imports it from there.
 export { isConditionalCheckFailure, writtenUnlessConditionFails } from './store/conditional-write';

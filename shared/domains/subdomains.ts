@@ -3,7 +3,8 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { ShortLivedCache } from '../cache/short-lived-cache';
 import type { Services } from '../container';
 import type { Clock } from '../ports';
-import { badRequest, conflict, writtenUnlessConditionFails } from '../errors';
+import { badRequest, conflict } from '../errors';
+import { writtenUnlessConditionFails } from '../store/conditional-write';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
 import {
