@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ShortLivedCache } from '../cache/short-lived-cache';
 import type { Services } from '../container';
 import type { Clock } from '../ports';
 import { badRequest, conflict } from '../errors';
-import { writtenUnlessConditionFails } from '../store/conditional-write';
+import { applyTransition } from '../store/aggregate';
+import { trackingDomain } from '../store/aggregates';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
 import {
@@ -163,19 +164,10 @@ export async function saveTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls):
   trackingDomains.forget(() => true);
   const next = { ...sub, tls };
   const index = tlsIndexOf(next);
-  const indexed = 'gsi1pk' in index;
-  return writtenUnlessConditionFails(
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: keyOf('tracking', sub.project_id, sub.parent_domain),
-        UpdateExpression: indexed ? 'SET tls = :tls, gsi1pk = :gpk, gsi1sk = :gsk' : 'SET tls = :tls REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#status = :verified',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':tls': tls, ':verified': 'verified', ...(indexed ? { ':gpk': index.gsi1pk, ':gsk': index.gsi1sk } : {}) },
-      }),
-    ),
-  );
+  const key = keyOf('tracking', sub.project_id, sub.parent_domain);
+  return 'gsi1pk' in index
+    ? applyTransition(db, trackingDomain, 'recordTls', key, { tls, gsi1pk: index.gsi1pk, gsi1sk: index.gsi1sk })
+    : applyTransition(db, trackingDomain, 'settleTls', key, { tls });
 }
 
 /**

@@ -22,13 +22,15 @@ export type IndexName = 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6';
 
 /**
  * A move of an aggregate's state: allowed only while the item is in one of `from`; it sets the state
- * field to `to`, the fields of `set` the caller gives values for, and removes those of `remove`.
+ * field to `to`, the fields of `set` the caller gives values for, removes those of `remove` (a sparse
+ * index's attributes, say) and adds 1 to those of `increment` (a `version`).
  */
 export interface Transition {
   readonly from: readonly string[];
   readonly to: string;
   readonly set?: readonly string[];
   readonly remove?: readonly string[];
+  readonly increment?: readonly string[];
 }
 
 /** How long an expiring item lives before DynamoDB's TTL deletes it (the `ttl` attribute, epoch seconds). */
@@ -81,7 +83,9 @@ export type TransitionValues<T extends Transition> = T['set'] extends readonly (
 /**
  * The UpdateCommand of a declared transition on the item at `key`: condition `state IN (from...)`
  * (and `also`, e.g. a checkpoint's offset or a holder's token), SET the state to `to` and the given
- * fields, REMOVE the declared ones. A field the transition does not declare is a programming error.
+ * fields, REMOVE the declared ones, add 1 to the incremented ones. A field the transition does not
+ * declare is a programming error. `also`'s names and values must not be `#state`, `#f<n>`, `#r<n>`,
+ * `#i<n>`, `:from<n>`, `:v<n>` or `:one`, which the transition uses.
  */
 export function transitionUpdate<A extends Aggregate, N extends keyof A['transitions'] & string>(
   db: Db,
@@ -95,15 +99,18 @@ export function transitionUpdate<A extends Aggregate, N extends keyof A['transit
   const undeclared = Object.keys(values).filter((field) => !(transition.set ?? []).includes(field));
   if (undeclared.length > 0) throw new Error(`Transition ${aggregate.name}.${name} does not set ${undeclared.join(', ')}`);
   const update = setFields({ ...(values as Record<string, unknown>), [aggregate.stateField]: transition.to }, transition.remove ?? []);
+  const increments = (transition.increment ?? []).map((field, i) => ({ name: `#i${i}`, field }));
+  const updateExpression =
+    increments.length === 0 ? update.UpdateExpression : update.UpdateExpression.replace(/^SET /, `SET ${increments.map((i) => `${i.name} = ${i.name} + :one`).join(', ')}, `);
   const from = Object.fromEntries(transition.from.map((state, i) => [`:from${i}`, state]));
   const condition = `#state IN (${Object.keys(from).join(', ')})`;
   return new UpdateCommand({
     TableName: db.tableName,
     Key: key,
-    UpdateExpression: update.UpdateExpression,
+    UpdateExpression: updateExpression,
     ConditionExpression: also ? `${condition} AND (${also.expression})` : condition,
-    ExpressionAttributeNames: { ...also?.names, '#state': aggregate.stateField, ...update.ExpressionAttributeNames },
-    ExpressionAttributeValues: { ...also?.values, ...from, ...update.ExpressionAttributeValues },
+    ExpressionAttributeNames: { ...also?.names, '#state': aggregate.stateField, ...update.ExpressionAttributeNames, ...Object.fromEntries(increments.map((i) => [i.name, i.field])) },
+    ExpressionAttributeValues: { ...also?.values, ...from, ...update.ExpressionAttributeValues, ...(increments.length > 0 ? { ':one': 1 } : {}) },
   });
 }
 

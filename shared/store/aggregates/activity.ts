@@ -84,6 +84,16 @@ export const activity = defineAggregate({
     ENGAGEMENT_SK_PREFIX: 'EV#',
   },
   indexes: ['gsi3', 'gsi5', 'gsi6'],
+  stateField: 'current_status',
+  // The send worker's moves out of the sendable states (activity-repository's transitionFromSendable
+  // today); entering a rare status also sets its gsi5 attributes (activityStatusIndex).
+  transitions: {
+    send: { from: ['queued', 'retrying'], to: 'sent', set: ['message_id', 'sent_at', 'updated_at'], increment: ['version'] },
+    retry: { from: ['queued', 'retrying'], to: 'retrying', set: ['updated_at'], increment: ['version'] },
+    suppress: { from: ['queued', 'retrying'], to: 'suppressed', set: ['suppression_reason', 'updated_at', 'gsi5pk', 'gsi5sk'], increment: ['version'] },
+    fail: { from: ['queued', 'retrying'], to: 'failed', set: ['failure', 'updated_at', 'gsi5pk', 'gsi5sk'], increment: ['version'] },
+    cancel: { from: ['queued', 'retrying'], to: 'cancelled', set: ['updated_at', 'gsi5pk', 'gsi5sk'], increment: ['version'] },
+  },
   access: [
     { pattern: 'Activity record by id', pk: 'ACT#<activityId>', sk: 'ACT', operation: 'PutItem / UpdateItem', wcu: '1 put + 1 claim + 1 sent' },
     { pattern: 'Activity body (html, text, lists)', pk: 'ACT#<activityId>', sk: 'BODY', operation: 'conditional PutItem', wcu: 'ceil(gzip KB) at accept (batch mails: at the claim)' },

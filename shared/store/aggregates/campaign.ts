@@ -41,6 +41,17 @@ export const campaign = defineAggregate({
     campaignExportObjectKey: (projectId: string, campaignId: string, exportId: string): string => `exports/${projectId}/${campaignId}/${exportId}.csv`,
   },
   indexes: ['gsi1'],
+  // The engine's moves as engine-store's moveCampaign and engine.ts make them today (the API's pause,
+  // resume and cancel, computed per state in manage-campaign, are declared when that code adopts these).
+  transitions: {
+    /** The audience is frozen and counted. */
+    prepare: { from: ['initializing'], to: 'pending', set: ['total_recipients', 'total_batches', 'current_batch', 'updated_at'] },
+    failInitializing: { from: ['initializing'], to: 'failed', set: ['updated_at'] },
+    rateLimit: { from: ['processing', 'rate_limited'], to: 'rate_limited', set: ['throttled_at', 'updated_at'] },
+    pauseForQuota: { from: ['pending', 'processing', 'rate_limited'], to: 'paused', set: ['pause', 'updated_at'] },
+    fail: { from: ['pending', 'processing', 'rate_limited'], to: 'failed', set: ['failure_reason', 'updated_at'] },
+    complete: { from: ['pending', 'processing', 'rate_limited'], to: 'completed', set: ['completed_at', 'updated_at', 'emails_sent', 'emails_failed', 'step'] },
+  },
   access: [
     { pattern: 'Campaign', pk: 'CAMPAIGN#<campaignId>', sk: 'CAMPAIGN', operation: 'Put (in the creation transaction: 2 + 1 gsi1), GetItem, conditional UpdateItem (engine steps, state moves)', wcu: '1 + 1 (gsi1 entry) per write; once per engine step, not per mail' },
     { pattern: 'Campaigns of a project (gsi1)', pk: 'gsi1pk CAMPAIGNS#<p>', sk: 'gsi1sk <created>#<id>', operation: 'Query desc (list, duplicate windows: a range over the last 24 h)', wcu: "(in the campaign's writes)" },

@@ -109,6 +109,12 @@ export const trackingDomain = defineAggregate({
     trackingTlsIndex: (dueAt: string, projectId: string, parentDomain: string) => ({ gsi1pk: TRACKING_TLS_PARTITION, gsi1sk: `${dueAt}#${projectId}#${parentDomain.toLowerCase()}` }),
   },
   indexes: ['gsi1'],
+  // Its HTTPS state is written only while its CNAME is verified (a DNS sweep writing its records
+  // meanwhile keeps them): in the TLS index while the certificate is not active, out of it once it is.
+  transitions: {
+    recordTls: { from: ['verified'], to: 'verified', set: ['tls', 'gsi1pk', 'gsi1sk'] },
+    settleTls: { from: ['verified'], to: 'verified', set: ['tls'], remove: ['gsi1pk', 'gsi1sk'] },
+  },
   access: [
     { pattern: 'Tracking domain of a project', pk: 'PROJECT#<projectId>', sk: 'TRACKDOMAIN#<d>', operation: 'Query begins_with', wcu: '1 to register' },
     { pattern: 'Tracking domains awaiting TLS (gsi1)', pk: 'gsi1pk TRACKTLS', sk: 'gsi1sk <next check>', operation: 'sparse: CNAME verified, TLS not active; Query gsi1 <= now', wcu: '1 per check (rare)' },

@@ -70,6 +70,14 @@ export const scheduledSend = defineAggregate({
     },
   },
   indexes: ['gsi4', 'gsi5', 'gsi6'],
+  // scheduled-send-repository's conditional updates today; a claim and a cancel leave the due and pending indexes.
+  transitions: {
+    /** The sweep's fire message claims it (also: `scheduled_for` is still the time the message names). */
+    claim: { from: ['pending'], to: 'processing', set: ['claimed_by', 'updated_at'], remove: ['gsi5pk', 'gsi5sk', 'gsi4pk', 'gsi4sk'], increment: ['version'] },
+    /** Also: the caller's project owns it. */
+    cancel: { from: ['pending'], to: 'cancelled', set: ['updated_at'], remove: ['gsi5pk', 'gsi5sk', 'gsi4pk', 'gsi4sk'], increment: ['version'] },
+    fail: { from: ['processing'], to: 'failed', set: ['error', 'updated_at'], increment: ['version'] },
+  },
   access: [
     { pattern: 'Scheduled send by id', pk: 'SCHED#<id>', sk: 'SCHED', operation: 'Put, conditional Update', wcu: '1 to create, 1 per claim/patch/cancel' },
     { pattern: 'Scheduled sends due (gsi5, keys only)', pk: 'gsi5pk SCHEDDUE#<shard of id>', sk: 'gsi5sk <due>#<id>', operation: 'sparse: pending only; Query all 32 shards <= now + lookahead', wcu: '1 index entry at create, 1 at claim' },
@@ -111,6 +119,17 @@ export const batch = defineAggregate({
     batchOfDueId: (dueId: string): string | undefined => (dueId.startsWith(BATCH_DUE_PREFIX) ? dueId.slice(BATCH_DUE_PREFIX.length) : undefined),
   },
   indexes: ['gsi5', 'gsi6'],
+  // batch-repository's conditional updates today; a scheduled batch leaves the due index when it starts or is cancelled.
+  transitions: {
+    /** Also: `scheduled_for` is still the time the fire message names. */
+    start: { from: ['scheduled'], to: 'sending', set: ['updated_at'], remove: ['gsi5pk', 'gsi5sk'] },
+    /** Also: the caller's project owns it. */
+    cancelScheduled: { from: ['scheduled'], to: 'cancelled', set: ['updated_at'], remove: ['gsi5pk', 'gsi5sk'] },
+    /** Its fan-out could not be queued at accept time. */
+    cancelAccepted: { from: ['sending'], to: 'cancelled', set: ['updated_at'] },
+    /** The last chunk is done. */
+    finish: { from: ['sending'], to: 'sent' },
+  },
   access: [
     { pattern: 'Batch send header (status, counts)', pk: 'BATCH#<batchId>', sk: 'BATCH', operation: 'Put, GetItem, conditional Update', wcu: '1 per batch, 1 per chunk of 500 fanned out, 1 per cancel/move' },
     { pattern: 'Scheduled batches due (gsi5, keys only)', pk: 'gsi5pk SCHEDDUE#<shard>', sk: 'gsi5sk <due>#batch:<id>', operation: "the scheduled sends' due index; sparse: scheduled batches only", wcu: '1 at create, 1 at fire' },

@@ -40,6 +40,14 @@ describe('a declared transition', () => {
     expect(input.ExpressionAttributeValues).toMatchObject({ ':owner': 'me' });
   });
 
+  test('adds 1 to the fields it increments (a version)', () => {
+    const versioned = defineAggregate({ name: 'v', keys: {}, transitions: { close: { from: ['open'], to: 'closed', increment: ['version'] } }, access: [] });
+    const input = transitionUpdate(dbAnswering(async () => ({})).db, versioned, 'close', { pk: 'V#1', sk: 'V' }).input;
+    expect(input.UpdateExpression).toBe('SET #i0 = #i0 + :one, #f0 = :v0');
+    expect(input.ExpressionAttributeNames).toMatchObject({ '#i0': 'version', '#f0': 'status' });
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':one': 1, ':v0': 'closed' });
+  });
+
   test('refuses a field it does not declare (a programming error, not a lost race)', () => {
     const { db } = dbAnswering(async () => ({}));
     expect(() => transitionUpdate(db, job, 'start', job.keys.jobKey('1'), { finished_at: 'x' } as never)).toThrow('Transition job.start does not set finished_at');
