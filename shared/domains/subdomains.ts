@@ -5,7 +5,7 @@ import type { Services } from '../container';
 import type { Clock } from '../ports';
 import { badRequest, conflict } from '../errors';
 import { applyTransition } from '../store/aggregate';
-import { trackingDomain } from '../store/aggregates';
+import { trackingDomain } from '../store/aggregates/identities';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
 import {

@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { applyTransition } from '../store/aggregate';
-import { idempotencyRecord } from '../store/aggregates';
+import { idempotencyRecord } from '../store/aggregates/mail';
 import type { Db } from '../store/client';
 import { conditionalWrite, writtenUnlessConditionFails } from '../store/conditional-write';
 import { idempotencyKey } from '../store/keys';

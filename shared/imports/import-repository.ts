@@ -3,7 +3,7 @@ import { batchWriteAll } from '../store/batch-write';
 import { stripKeys, type Db } from '../store/client';
 import { queryAll } from '../store/query';
 import { applyTransition, expiryOf, type TransitionValues } from '../store/aggregate';
-import { leadImport } from '../store/aggregates';
+import { leadImport } from '../store/aggregates/audience';
 import { leadImportErrorKey, leadImportErrorPartition, leadImportKey } from '../store/keys';
 import type { ImportProgress, LeadImport } from './lead-import';
 

@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { expiryOf, putIfAbsent } from '../store/aggregate';
-import { inboundMail } from '../store/aggregates';
+import { inboundMail } from '../store/aggregates/mail';
 import type { Db } from '../store/client';
 import { inboundMailKey } from '../store/keys';
 

@@ -39,7 +39,11 @@ export interface TimeToLive {
   readonly seconds: number;
 }
 
-/** One row of the access-pattern table (keys.ts's header, docs): who reads and writes what, at what cost. */
+/**
+ * One row of the access-pattern table (docs/access-patterns.md): who reads and writes what, at what
+ * cost. Each definition file keeps its aggregates' rows beside them, apart from the definitions, so
+ * that function bundles (which import every definition through keys.ts) leave the text out.
+ */
 export interface AccessPattern {
   readonly pattern: string;
   readonly pk: string;
@@ -58,10 +62,9 @@ export interface Aggregate<K extends Record<string, unknown> = Record<string, un
   /** The attribute holding the state the transitions move (`status` unless said). */
   readonly stateField: string;
   readonly transitions: T;
-  readonly access: readonly AccessPattern[];
 }
 
-/** Declares an aggregate: its keys, indexes, TTL, state transitions and access patterns. */
+/** Declares an aggregate: its keys, indexes, TTL and state transitions. */
 export function defineAggregate<const K extends Record<string, unknown>, const T extends Record<string, Transition> = Record<never, Transition>>(definition: {
   name: string;
   keys: K;
@@ -69,7 +72,6 @@ export function defineAggregate<const K extends Record<string, unknown>, const T
   ttl?: TimeToLive;
   stateField?: string;
   transitions?: T;
-  access: readonly AccessPattern[];
 }): Aggregate<K, T> {
   for (const [name, t] of Object.entries(definition.transitions ?? {})) {
     if (t.from.length === 0) throw new Error(`Transition ${definition.name}.${name} leaves no state`);
@@ -137,8 +139,8 @@ export function expiryOf(aggregate: Aggregate, now: Date): number {
   return Math.floor(now.getTime() / 1000) + aggregate.ttl.seconds;
 }
 
-/** Renders the access-pattern rows of the aggregates as the Markdown table of keys.ts's header. */
-export function accessPatternTable(aggregates: readonly Aggregate[]): string {
-  const rows = aggregates.flatMap((a) => a.access.map((r) => `| ${[r.pattern, r.pk, r.sk, r.operation, r.wcu].join(' | ')} |`));
+/** Renders access-pattern rows as a Markdown table. */
+export function accessPatternTable(patterns: readonly AccessPattern[]): string {
+  const rows = patterns.map((r) => `| ${[r.pattern, r.pk, r.sk, r.operation, r.wcu].join(' | ')} |`);
   return ['| Entity / access pattern | pk | sk | Operation | WCU per call |', '|---|---|---|---|---|', ...rows].join('\n');
 }

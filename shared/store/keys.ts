@@ -1,7 +1,12 @@
-import {
-  activity, batch, campaign, consoleSession, customEvent, domain, domainStats, idempotencyRecord, inboundMail, lead, leadImport, monthlyUsage, organization, project,
-  projectStats, replyDomain, scheduledSend, segment, sender, suppression, template, trackingDomain, webhookDelivery,
-} from './aggregates';
+import { activity } from './aggregates/activity';
+import { customEvent, lead, leadImport, segment } from './aggregates/audience';
+import { campaign } from './aggregates/campaign';
+import { domainStats, monthlyUsage, projectStats } from './aggregates/counters';
+import { domain, replyDomain, sender, trackingDomain } from './aggregates/identities';
+import { idempotencyRecord, inboundMail, suppression, webhookDelivery } from './aggregates/mail';
+import { batch, scheduledSend } from './aggregates/scheduling';
+import { template } from './aggregates/template';
+import { consoleSession, organization, project } from './aggregates/tenancy';
 
 /**
  * Every key format of the single table, and nothing else writes a key string: what the aggregate

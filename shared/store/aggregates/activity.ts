@@ -1,4 +1,4 @@
-import { defineAggregate, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
 import { allShards, shardOf } from './shards';
 
 /**
@@ -94,7 +94,11 @@ export const activity = defineAggregate({
     fail: { from: ['queued', 'retrying'], to: 'failed', set: ['failure', 'updated_at', 'gsi5pk', 'gsi5sk'], increment: ['version'] },
     cancel: { from: ['queued', 'retrying'], to: 'cancelled', set: ['updated_at', 'gsi5pk', 'gsi5sk'], increment: ['version'] },
   },
-  access: [
+});
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const activityAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  activity: [
     { pattern: 'Activity record by id', pk: 'ACT#<activityId>', sk: 'ACT', operation: 'PutItem / UpdateItem', wcu: '1 put + 1 claim + 1 sent' },
     { pattern: 'Activity body (html, text, lists)', pk: 'ACT#<activityId>', sk: 'BODY', operation: 'conditional PutItem', wcu: 'ceil(gzip KB) at accept (batch mails: at the claim)' },
     { pattern: 'Activity with body (include=html)', pk: 'ACT#<activityId>', sk: '(all)', operation: 'Query', wcu: '0' },
@@ -104,4 +108,4 @@ export const activity = defineAggregate({
     { pattern: 'Activities of a campaign / run (gsi6)', pk: 'gsi6pk ACTC#<p>#<c|a>:<id>#<shard of id>', sk: '<created>#<id>', operation: 'sparse', wcu: '1 at put when set' },
     { pattern: 'Engagement event (open, click)', pk: 'ACT#<activityId>', sk: 'EV#<time>#<hash>', operation: 'conditional PutItem', wcu: '1 per open or click' },
   ],
-});
+};

@@ -1,4 +1,4 @@
-import { defineAggregate, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
 import { leadShard } from './shards';
 
 const leadPartition = (projectId: string, shard: number): string => `LEADS#${projectId}#${shard}`;
@@ -41,13 +41,6 @@ export const lead = defineAggregate({
     leadCounterKey: (projectId: string, shard: number): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `${LEAD_COUNT_SK_PREFIX}${shard}` }),
   },
   indexes: ['gsi3', 'gsi4'],
-  access: [
-    { pattern: 'Lead of a project (by email)', pk: 'LEADS#<p>#<shard>', sk: 'LEAD#<email lc>', operation: 'TransactWrite (cond.), BatchGet, Query begins_with (email prefix search)', wcu: '2 (transactional put)' },
-    { pattern: 'Lead id -> email', pk: 'LEADID#<p>#<id>', sk: 'LEADID', operation: "in the lead's creation transaction, BatchGet", wcu: '2 at creation, 0 after' },
-    { pattern: 'Leads newest first (gsi3, keys only)', pk: 'gsi3pk LEADT#<p>#<shard>', sk: '<created>#<id>', operation: 'Query desc per shard, merged; BatchGet', wcu: '1 (index entry at creation)' },
-    { pattern: 'Leads by name prefix (gsi4, keys only)', pk: 'gsi4pk LEADN#<p>#<shard>', sk: '<name lc>#<email>', operation: 'sparse: leads with a name; Query begins_with per shard', wcu: '1 while the lead has a name' },
-    { pattern: 'Lead counter (project total)', pk: 'PROJECT#<projectId>', sk: 'LEADCOUNT#<n>', operation: 'ADD in the writing transaction; Query begins_with sums', wcu: '2 per transaction (not per lead)' },
-  ],
 });
 
 const SEGMENT_SK_PREFIX = 'SEG#';
@@ -94,14 +87,6 @@ export const segment = defineAggregate({
     }),
   },
   indexes: ['gsi2'],
-  access: [
-    { pattern: 'Segment of a project', pk: 'PROJECT#<projectId>', sk: 'SEG#<segmentId>', operation: 'Put and Delete in a transaction with the count, GetItem, BatchGet, Query begins_with', wcu: '2 (transactional) to create or delete, 1 to rename' },
-    { pattern: 'Segment count of a project (cap 500)', pk: 'PROJECT#<projectId>', sk: 'SEGTOTAL', operation: "ADD +1 if below the cap / -1, in the segment's transaction; set once from a count where absent", wcu: '2 per segment created or deleted' },
-    { pattern: 'Segment member counter', pk: 'PROJECT#<projectId>', sk: 'SEGCOUNT#<seg>#<n>', operation: 'ADD in the writing transaction; Query begins_with sums', wcu: '2 per transaction and segment' },
-    { pattern: 'Static membership (lead in segment)', pk: 'LEADSEG#<p>#<leadId>', sk: 'SEG#<segmentId>', operation: "conditional Put/Delete in a transaction; Query (a lead's segments)", wcu: '2 + 1 (gsi2 entry)' },
-    { pattern: 'Members of a segment (gsi2)', pk: 'gsi2pk SEGM#<p>#<seg>#<shard>', sk: '<created>#<leadId>', operation: 'Query desc per shard, merged', wcu: "(in the membership's 3)" },
-    { pattern: 'Dynamic segment members of one run', pk: 'DSEG#<p>#<seg>#<gen>#<shard>', sk: '<email lc>', operation: 'BatchWrite while evaluating; Query per shard', wcu: '1 per member per evaluation' },
-  ],
 });
 
 const customEventPartition = (projectId: string, emailLc: string): string => `EVT#${projectId}#${emailLc}`;
@@ -130,11 +115,6 @@ export const customEvent = defineAggregate({
     },
   },
   indexes: ['gsi5', 'gsi6'],
-  access: [
-    { pattern: 'Custom event', pk: 'EVT#<p>#<email lc>', sk: '<timestamp>#<id>', operation: 'BatchWrite; Query desc (by email, since/until)', wcu: '1 + 2 index entries = 3' },
-    { pattern: 'Custom events by name (gsi5, keys)', pk: 'gsi5pk EVN#<p>#<event>#<shard>', sk: '<timestamp>#<id>', operation: 'Query per shard (list by name; "did X within a period")', wcu: "(in the event's 3)" },
-    { pattern: 'Custom events of a project (gsi6)', pk: 'gsi6pk EVS#<p>#<shard>', sk: '<timestamp>#<id>', operation: 'Query desc per shard, merged', wcu: "(in the event's 3)" },
-  ],
 });
 
 /** Days an import's row errors are kept for the report. */
@@ -167,8 +147,32 @@ export const leadImport = defineAggregate({
     finish: { from: ['running'], to: 'done', set: ['finished_at'] },
     fail: { from: ['running'], to: 'failed', set: ['error', 'finished_at'] },
   },
-  access: [
+});
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const audienceAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  lead: [
+    { pattern: 'Lead of a project (by email)', pk: 'LEADS#<p>#<shard>', sk: 'LEAD#<email lc>', operation: 'TransactWrite (cond.), BatchGet, Query begins_with (email prefix search)', wcu: '2 (transactional put)' },
+    { pattern: 'Lead id -> email', pk: 'LEADID#<p>#<id>', sk: 'LEADID', operation: "in the lead's creation transaction, BatchGet", wcu: '2 at creation, 0 after' },
+    { pattern: 'Leads newest first (gsi3, keys only)', pk: 'gsi3pk LEADT#<p>#<shard>', sk: '<created>#<id>', operation: 'Query desc per shard, merged; BatchGet', wcu: '1 (index entry at creation)' },
+    { pattern: 'Leads by name prefix (gsi4, keys only)', pk: 'gsi4pk LEADN#<p>#<shard>', sk: '<name lc>#<email>', operation: 'sparse: leads with a name; Query begins_with per shard', wcu: '1 while the lead has a name' },
+    { pattern: 'Lead counter (project total)', pk: 'PROJECT#<projectId>', sk: 'LEADCOUNT#<n>', operation: 'ADD in the writing transaction; Query begins_with sums', wcu: '2 per transaction (not per lead)' },
+  ],
+  segment: [
+    { pattern: 'Segment of a project', pk: 'PROJECT#<projectId>', sk: 'SEG#<segmentId>', operation: 'Put and Delete in a transaction with the count, GetItem, BatchGet, Query begins_with', wcu: '2 (transactional) to create or delete, 1 to rename' },
+    { pattern: 'Segment count of a project (cap 500)', pk: 'PROJECT#<projectId>', sk: 'SEGTOTAL', operation: "ADD +1 if below the cap / -1, in the segment's transaction; set once from a count where absent", wcu: '2 per segment created or deleted' },
+    { pattern: 'Segment member counter', pk: 'PROJECT#<projectId>', sk: 'SEGCOUNT#<seg>#<n>', operation: 'ADD in the writing transaction; Query begins_with sums', wcu: '2 per transaction and segment' },
+    { pattern: 'Static membership (lead in segment)', pk: 'LEADSEG#<p>#<leadId>', sk: 'SEG#<segmentId>', operation: "conditional Put/Delete in a transaction; Query (a lead's segments)", wcu: '2 + 1 (gsi2 entry)' },
+    { pattern: 'Members of a segment (gsi2)', pk: 'gsi2pk SEGM#<p>#<seg>#<shard>', sk: '<created>#<leadId>', operation: 'Query desc per shard, merged', wcu: "(in the membership's 3)" },
+    { pattern: 'Dynamic segment members of one run', pk: 'DSEG#<p>#<seg>#<gen>#<shard>', sk: '<email lc>', operation: 'BatchWrite while evaluating; Query per shard', wcu: '1 per member per evaluation' },
+  ],
+  customEvent: [
+    { pattern: 'Custom event', pk: 'EVT#<p>#<email lc>', sk: '<timestamp>#<id>', operation: 'BatchWrite; Query desc (by email, since/until)', wcu: '1 + 2 index entries = 3' },
+    { pattern: 'Custom events by name (gsi5, keys)', pk: 'gsi5pk EVN#<p>#<event>#<shard>', sk: '<timestamp>#<id>', operation: 'Query per shard (list by name; "did X within a period")', wcu: "(in the event's 3)" },
+    { pattern: 'Custom events of a project (gsi6)', pk: 'gsi6pk EVS#<p>#<shard>', sk: '<timestamp>#<id>', operation: 'Query desc per shard, merged', wcu: "(in the event's 3)" },
+  ],
+  leadImport: [
     { pattern: 'Lead import of a project', pk: 'PROJECT#<projectId>', sk: 'LEADIMPORT#<id>', operation: 'Put, GetItem, conditional UpdateItem (checkpoint)', wcu: '1 to create, 1 per chunk of 1,000 rows' },
     { pattern: 'Row errors of a lead import', pk: 'LEADIMPORTERR#<p>#<id>', sk: '<row, 12 digits>', operation: 'BatchWrite per chunk (the first 10,000), Query in order', wcu: '1 per failed row (TTL 30 d)' },
   ],
-});
+};

@@ -1,4 +1,4 @@
-import { defineAggregate, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
 import { allShards } from './shards';
 
 /** Shards of a campaign's counters: a 3,000-mail-a-second campaign writes each about 40 times a second. */
@@ -52,7 +52,11 @@ export const campaign = defineAggregate({
     fail: { from: ['pending', 'processing', 'rate_limited'], to: 'failed', set: ['failure_reason', 'updated_at'] },
     complete: { from: ['pending', 'processing', 'rate_limited'], to: 'completed', set: ['completed_at', 'updated_at', 'emails_sent', 'emails_failed', 'step'] },
   },
-  access: [
+});
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const campaignAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  campaign: [
     { pattern: 'Campaign', pk: 'CAMPAIGN#<campaignId>', sk: 'CAMPAIGN', operation: 'Put (in the creation transaction: 2 + 1 gsi1), GetItem, conditional UpdateItem (engine steps, state moves)', wcu: '1 + 1 (gsi1 entry) per write; once per engine step, not per mail' },
     { pattern: 'Campaigns of a project (gsi1)', pk: 'gsi1pk CAMPAIGNS#<p>', sk: 'gsi1sk <created>#<id>', operation: 'Query desc (list, duplicate windows: a range over the last 24 h)', wcu: "(in the campaign's writes)" },
     { pattern: 'Campaign recipientIds', pk: '(blob store, not the table)', sk: 'campaigns/<p>/<c>/ids.json', operation: 'S3 Put at creation, Get by the engine', wcu: '0' },
@@ -62,4 +66,4 @@ export const campaign = defineAggregate({
     { pattern: 'Campaign send rate (deployment-wide)', pk: 'RATE#campaigns', sk: 'RATE#<second>', operation: 'conditional ADD per engine step (tokens taken in that second)', wcu: '1 per step (TTL 1 h)' },
     { pattern: 'Campaign outcome export (CSV job)', pk: 'CAMPAIGN#<campaignId>', sk: 'EXPORT#<exportId>', operation: 'Put, GetItem, conditional UpdateItem per part (claim, checkpoint)', wcu: '1 to create, 2 per part of about 8 MB (60,000 rows), 1 to finish (TTL 7 d)' },
   ],
-});
+};

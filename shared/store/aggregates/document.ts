@@ -1,12 +1,27 @@
-import { accessPatternTable, type Aggregate } from '../aggregate';
+import { accessPatternTable, type AccessPattern, type Aggregate } from '../aggregate';
 import { aggregates } from '.';
+import { activityAccessPatterns } from './activity';
+import { audienceAccessPatterns } from './audience';
+import { campaignAccessPatterns } from './campaign';
+import { countersAccessPatterns } from './counters';
+import { identitiesAccessPatterns } from './identities';
+import { mailAccessPatterns } from './mail';
+import { schedulingAccessPatterns } from './scheduling';
+import { templateAccessPatterns } from './template';
+import { tenancyAccessPatterns } from './tenancy';
+
+/** The access-pattern rows of every aggregate, by the names of `aggregates`. */
+export const accessPatterns: Readonly<Record<string, readonly AccessPattern[]>> = {
+  ...tenancyAccessPatterns, ...identitiesAccessPatterns, ...mailAccessPatterns, ...activityAccessPatterns, ...countersAccessPatterns,
+  ...templateAccessPatterns, ...schedulingAccessPatterns, ...audienceAccessPatterns, ...campaignAccessPatterns,
+};
 
 /** One aggregate's indexes, TTL and transitions, as a line of the document. */
 function summary(a: Aggregate): string {
   const parts = [a.indexes.length > 0 ? `indexes ${a.indexes.join(', ')}` : 'no index'];
   if (a.ttl) parts.push(`TTL ${a.ttl.seconds >= 86_400 ? `${a.ttl.seconds / 86_400} d` : `${a.ttl.seconds / 3600} h`}`);
   const moves = Object.entries(a.transitions).map(([name, t]) => `${name} (${t.from.join(' | ')} -> ${t.to})`);
-  if (moves.length > 0) parts.push(`transitions: ${moves.join(', ')}`);
+  if (moves.length > 0) parts.push(`${a.stateField} transitions: ${moves.join(', ')}`);
   return `- **${a.name}**: ${parts.join('; ')}`;
 }
 
@@ -20,11 +35,11 @@ export function accessPatternsDocument(): string {
     '',
     '## Aggregates',
     '',
-    ...aggregates.map(summary),
+    ...Object.values(aggregates).map(summary),
     '',
     '## Keys and costs',
     '',
-    accessPatternTable(aggregates),
+    accessPatternTable(Object.keys(aggregates).flatMap((name) => accessPatterns[name] ?? [])),
     '',
   ].join('\n');
 }

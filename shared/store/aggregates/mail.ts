@@ -1,4 +1,4 @@
-import { defineAggregate, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
 import { allShards, shardOf } from './shards';
 
 /** A suppressed address of a project. */
@@ -10,7 +10,6 @@ export const suppression = defineAggregate({
     /** Prefix of a project's suppression entries. */
     SUPPRESSION_SK_PREFIX: 'SUPP#',
   },
-  access: [{ pattern: 'Suppression entry of a project', pk: 'PROJECT#<projectId>', sk: 'SUPP#<email>', operation: 'BatchGet per send', wcu: '0 (1 to add)' }],
 });
 
 /** Days the marker of a handled inbound mail is kept (the bucket expires the mails themselves after 30 days). */
@@ -24,7 +23,6 @@ export const inboundMail = defineAggregate({
     inboundMailKey: (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' }),
   },
   ttl: { attribute: 'ttl', seconds: INBOUND_MARKER_DAYS * 86_400 },
-  access: [{ pattern: 'Inbound mail handled (dedupe)', pk: 'INBOUND#<s3 key>', sk: 'INBOUND', operation: 'conditional PutItem (TTL 30 d)', wcu: '1 per reply published or bounced' }],
 });
 
 /**
@@ -60,10 +58,6 @@ export const webhookDelivery = defineAggregate({
       sk: `${attemptedAt}#${deliveryId}#${String(attempt).padStart(2, '0')}`,
     }),
   },
-  access: [
-    { pattern: 'Failed webhook delivery of a project', pk: 'PROJECT#<projectId>', sk: 'WHFAIL#<failed>#<id>', operation: 'Put (TTL 30 d), Query desc', wcu: '1 per delivery failed for good' },
-    { pattern: 'Webhook delivery attempt (log), with its gzipped payload for a redelivery', pk: 'WHDLV#<p>#<shard of delivery id, 32>', sk: '<attempted>#<id>#<nn>', operation: 'Put (TTL 3 d, item cut to 1 KB), Query desc on all 32 shards merged, GetItem by entry id', wcu: '1 per attempt' },
-  ],
 });
 
 /** Seconds an idempotency record stands (IDEMPOTENCY_RETENTION_SECONDS of idempotency-record.ts). */
@@ -83,5 +77,15 @@ export const idempotencyRecord = defineAggregate({
   transitions: {
     complete: { from: ['in_progress'], to: 'completed', set: ['response', 'completed_at'], remove: ['lease_until'] },
   },
-  access: [{ pattern: 'Idempotency record (24 h)', pk: 'IDEMP#<p>#<sha256 key>', sk: 'IDEMP', operation: 'conditional Put, Update, Delete (TTL 24 h)', wcu: '2 per request that carries the header' }],
 });
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const mailAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  suppression: [{ pattern: 'Suppression entry of a project', pk: 'PROJECT#<projectId>', sk: 'SUPP#<email>', operation: 'BatchGet per send', wcu: '0 (1 to add)' }],
+  inboundMail: [{ pattern: 'Inbound mail handled (dedupe)', pk: 'INBOUND#<s3 key>', sk: 'INBOUND', operation: 'conditional PutItem (TTL 30 d)', wcu: '1 per reply published or bounced' }],
+  webhookDelivery: [
+    { pattern: 'Failed webhook delivery of a project', pk: 'PROJECT#<projectId>', sk: 'WHFAIL#<failed>#<id>', operation: 'Put (TTL 30 d), Query desc', wcu: '1 per delivery failed for good' },
+    { pattern: 'Webhook delivery attempt (log), with its gzipped payload for a redelivery', pk: 'WHDLV#<p>#<shard of delivery id, 32>', sk: '<attempted>#<id>#<nn>', operation: 'Put (TTL 3 d, item cut to 1 KB), Query desc on all 32 shards merged, GetItem by entry id', wcu: '1 per attempt' },
+  ],
+  idempotencyRecord: [{ pattern: 'Idempotency record (24 h)', pk: 'IDEMP#<p>#<sha256 key>', sk: 'IDEMP', operation: 'conditional Put, Update, Delete (TTL 24 h)', wcu: '2 per request that carries the header' }],
+};

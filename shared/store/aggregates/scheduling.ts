@@ -1,4 +1,4 @@
-import { defineAggregate, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
 import { allShards, shardOf, type ShardedListPartitions } from './shards';
 
 /**
@@ -78,12 +78,6 @@ export const scheduledSend = defineAggregate({
     cancel: { from: ['pending'], to: 'cancelled', set: ['updated_at'], remove: ['gsi5pk', 'gsi5sk', 'gsi4pk', 'gsi4sk'], increment: ['version'] },
     fail: { from: ['processing'], to: 'failed', set: ['error', 'updated_at'], increment: ['version'] },
   },
-  access: [
-    { pattern: 'Scheduled send by id', pk: 'SCHED#<id>', sk: 'SCHED', operation: 'Put, conditional Update', wcu: '1 to create, 1 per claim/patch/cancel' },
-    { pattern: 'Scheduled sends due (gsi5, keys only)', pk: 'gsi5pk SCHEDDUE#<shard of id>', sk: 'gsi5sk <due>#<id>', operation: 'sparse: pending only; Query all 32 shards <= now + lookahead', wcu: '1 index entry at create, 1 at claim' },
-    { pattern: 'Scheduled sends of a project (gsi6, keys only)', pk: 'gsi6pk SCHEDS#<p>#<mode>#<shard of id>', sk: '<scheduled_for>#<id>', operation: 'Query per shard (16), merged; BatchGet the items', wcu: '1 at create, 2 per move' },
-    { pattern: 'Pending scheduled sends of a project (gsi4, keys only)', pk: 'gsi4pk SCHEDP#<p>#<mode>#<shard of id>', sk: '<scheduled_for>#<id>', operation: 'sparse: pending only; Query per shard (32), merged soonest first', wcu: '1 at create, 1 at claim or cancel, 2 per move' },
-  ],
 });
 
 /** Shards of a project's batch list: even 3,000 one-recipient batches a second write about 190 entries a shard. */
@@ -130,10 +124,20 @@ export const batch = defineAggregate({
     /** The last chunk is done. */
     finish: { from: ['sending'], to: 'sent' },
   },
-  access: [
+});
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const schedulingAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  scheduledSend: [
+    { pattern: 'Scheduled send by id', pk: 'SCHED#<id>', sk: 'SCHED', operation: 'Put, conditional Update', wcu: '1 to create, 1 per claim/patch/cancel' },
+    { pattern: 'Scheduled sends due (gsi5, keys only)', pk: 'gsi5pk SCHEDDUE#<shard of id>', sk: 'gsi5sk <due>#<id>', operation: 'sparse: pending only; Query all 32 shards <= now + lookahead', wcu: '1 index entry at create, 1 at claim' },
+    { pattern: 'Scheduled sends of a project (gsi6, keys only)', pk: 'gsi6pk SCHEDS#<p>#<mode>#<shard of id>', sk: '<scheduled_for>#<id>', operation: 'Query per shard (16), merged; BatchGet the items', wcu: '1 at create, 2 per move' },
+    { pattern: 'Pending scheduled sends of a project (gsi4, keys only)', pk: 'gsi4pk SCHEDP#<p>#<mode>#<shard of id>', sk: '<scheduled_for>#<id>', operation: 'sparse: pending only; Query per shard (32), merged soonest first', wcu: '1 at create, 1 at claim or cancel, 2 per move' },
+  ],
+  batch: [
     { pattern: 'Batch send header (status, counts)', pk: 'BATCH#<batchId>', sk: 'BATCH', operation: 'Put, GetItem, conditional Update', wcu: '1 per batch, 1 per chunk of 500 fanned out, 1 per cancel/move' },
     { pattern: 'Scheduled batches due (gsi5, keys only)', pk: 'gsi5pk SCHEDDUE#<shard>', sk: 'gsi5sk <due>#batch:<id>', operation: "the scheduled sends' due index; sparse: scheduled batches only", wcu: '1 at create, 1 at fire' },
     { pattern: 'Batches of a project (gsi6, keys only)', pk: 'gsi6pk BATCHES#<p>#<mode>#<shard of id>', sk: '<created>#<id>', operation: 'sparse: API batches, not campaign waves; Query desc per shard (16), merged; BatchGet the headers', wcu: '1 at create' },
     { pattern: 'Batch recipients and content', pk: '(blob store, not the table)', sk: 'batches/<p>/<b>/...', operation: 'S3 Put at accept, Get per chunk', wcu: '0' },
   ],
-});
+};

@@ -1,4 +1,4 @@
-import { defineAggregate, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
 
 /**
  * A template of a project: the template item (written whole under its `version`, in a transaction
@@ -41,7 +41,11 @@ export const template = defineAggregate({
     templateUsagePrefix: (templateId: string): string => `TPLUSE#${templateId}#`,
   },
   indexes: ['gsi1'],
-  access: [
+});
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const templateAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  template: [
     { pattern: 'Template of a project', pk: 'PROJECT#<projectId>', sk: 'TPL#<uuid>', operation: 'versioned Put (in a transaction with its list entry), GetItem', wcu: '2 per KB per create or update (transactional)' },
     { pattern: 'Template list entry (no HTML; gsi1)', pk: 'PROJECT#<projectId>', sk: 'TPLENTRY#<uuid>', operation: "Put in each template write's transaction; gsi1pk TPLS#<p>, gsi1sk <updated_at>#<internal id>; Query gsi1 desc", wcu: '2 (transactional) + 1 index per create, update or delete' },
     { pattern: 'Templates indexed marker (backfill)', pk: 'PROJECT#<projectId>', sk: 'TPLINDEXED', operation: 'GetItem per template list; Put once per project', wcu: '1 once' },
@@ -50,4 +54,4 @@ export const template = defineAggregate({
     { pattern: 'Template usage (campaign, automation)', pk: 'PROJECT#<projectId>', sk: 'TPLUSE#<tpl>#<kind>#<id>', operation: "conditional Put in the user's creation transaction, Query begins_with", wcu: '2 (transactional) per use recorded, 2 per release' },
     { pattern: 'Template use count (delete guard)', pk: 'PROJECT#<projectId>', sk: 'TPLUSES#<tpl>', operation: 'ADD +1/-1 with each marker (same transaction); ConditionCheck uses <= 0 in a delete', wcu: '2 per use recorded or released' },
   ],
-});
+};

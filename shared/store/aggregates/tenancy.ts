@@ -1,4 +1,4 @@
-import { defineAggregate, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
 
 /** Hours a console session lives (its item expires with it). */
 const CONSOLE_SESSION_HOURS = 8;
@@ -22,13 +22,6 @@ export const organization = defineAggregate({
     /** Key of the item that makes project creation with an `external_key` idempotent. */
     externalKeyKey: (organizationId: string, externalKey: string): ItemKey => ({ pk: `ORG#${organizationId}`, sk: `EXTKEY#${externalKey}` }),
   },
-  access: [
-    { pattern: 'Organization by id', pk: 'ORG#<orgId>', sk: 'ORG', operation: 'GetItem / PutItem', wcu: '1 (rare)' },
-    { pattern: 'Partner key -> organization', pk: 'PARTNERKEY#<sha256>', sk: 'PARTNERKEY', operation: 'GetItem on every call', wcu: '0 (1 to issue)' },
-    { pattern: 'Partner key record of an organization', pk: 'ORG#<orgId>', sk: 'PKEY#<keyId>', operation: 'Put / Delete (revoke)', wcu: '1 (rare)' },
-    { pattern: 'Client projects of an organization', pk: 'ORG#<orgId>', sk: 'PROJECT#<projectId>', operation: 'Query begins_with', wcu: '1 per project (in the creation transaction)' },
-    { pattern: 'External key -> project (idempotency)', pk: 'ORG#<orgId>', sk: 'EXTKEY#<key>', operation: 'conditional Put, Get', wcu: '1 per project with a key' },
-  ],
 });
 
 /** A project and the lookup from its API keys' hashes. */
@@ -40,10 +33,6 @@ export const project = defineAggregate({
     /** Key of the lookup item that maps an API key's hash to its project and mode. */
     apiKeyKey: (keyHash: string): ItemKey => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   },
-  access: [
-    { pattern: 'Project by id', pk: 'PROJECT#<projectId>', sk: 'PROJECT', operation: 'GetItem on every call', wcu: '0 (1 to create/update)' },
-    { pattern: 'API key -> project, mode', pk: 'APIKEY#<sha256>', sk: 'APIKEY', operation: 'GetItem on every call', wcu: '0 (rotation: 2 + 1 txn)' },
-  ],
 });
 
 /** A console session: the hash of its token maps to the hash of the key it signed in with. */
@@ -54,7 +43,22 @@ export const consoleSession = defineAggregate({
     consoleSessionKey: (tokenHash: string): ItemKey => ({ pk: `CONSOLESESSION#${tokenHash}`, sk: 'CONSOLESESSION' }),
   },
   ttl: { attribute: 'ttl', seconds: CONSOLE_SESSION_HOURS * 3600 },
-  access: [
+});
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const tenancyAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  organization: [
+    { pattern: 'Organization by id', pk: 'ORG#<orgId>', sk: 'ORG', operation: 'GetItem / PutItem', wcu: '1 (rare)' },
+    { pattern: 'Partner key -> organization', pk: 'PARTNERKEY#<sha256>', sk: 'PARTNERKEY', operation: 'GetItem on every call', wcu: '0 (1 to issue)' },
+    { pattern: 'Partner key record of an organization', pk: 'ORG#<orgId>', sk: 'PKEY#<keyId>', operation: 'Put / Delete (revoke)', wcu: '1 (rare)' },
+    { pattern: 'Client projects of an organization', pk: 'ORG#<orgId>', sk: 'PROJECT#<projectId>', operation: 'Query begins_with', wcu: '1 per project (in the creation transaction)' },
+    { pattern: 'External key -> project (idempotency)', pk: 'ORG#<orgId>', sk: 'EXTKEY#<key>', operation: 'conditional Put, Get', wcu: '1 per project with a key' },
+  ],
+  project: [
+    { pattern: 'Project by id', pk: 'PROJECT#<projectId>', sk: 'PROJECT', operation: 'GetItem on every call', wcu: '0 (1 to create/update)' },
+    { pattern: 'API key -> project, mode', pk: 'APIKEY#<sha256>', sk: 'APIKEY', operation: 'GetItem on every call', wcu: '0 (rotation: 2 + 1 txn)' },
+  ],
+  consoleSession: [
     { pattern: 'Console session (token hash -> key hash)', pk: 'CONSOLESESSION#<sha256 token>', sk: 'CONSOLESESSION', operation: 'Put at sign-in, GetItem per console call, Delete at sign-out (TTL 8 h)', wcu: '1 per sign-in' },
   ],
-});
+};
