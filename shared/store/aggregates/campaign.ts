@@ -48,7 +48,8 @@ export const campaign = defineAggregate({
     prepare: { from: ['initializing'], to: 'pending', set: ['total_recipients', 'total_batches', 'current_batch', 'updated_at'] },
     failInitializing: { from: ['initializing'], to: 'failed', set: ['updated_at'] },
     rateLimit: { from: ['processing', 'rate_limited'], to: 'rate_limited', set: ['throttled_at', 'updated_at'] },
-    pauseForQuota: { from: ['pending', 'processing', 'rate_limited'], to: 'paused', set: ['pause', 'updated_at'] },
+    /** The reputation guard's pause. */
+    pauseByGuard: { from: ['pending', 'processing', 'rate_limited'], to: 'paused', set: ['pause', 'updated_at'] },
     fail: { from: ['pending', 'processing', 'rate_limited'], to: 'failed', set: ['failure_reason', 'updated_at'] },
     complete: { from: ['pending', 'processing', 'rate_limited'], to: 'completed', set: ['completed_at', 'updated_at', 'emails_sent', 'emails_failed', 'step'] },
   },
