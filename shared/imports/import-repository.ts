@@ -48,7 +48,7 @@ export function checkpoint(db: Db, record: Pick<LeadImport, 'project_id' | 'id'>
 
 /** Writes failed rows for the report (BatchWrite; a replayed chunk rewrites the same items). */
 export async function putRowErrors(db: Db, projectId: string, importId: string, errors: readonly RowError[], now: Date): Promise<void> {
-  const ttl = expiryOf(leadImport, now);
+  const ttl = expiryOf(leadImport, 'row errors', now);
   await batchWriteAll(db, errors.map((e) => ({ put: { ...leadImportErrorKey(projectId, importId, e.row), ...e, ttl } })));
 }
 

@@ -11,7 +11,7 @@ import { inboundMailKey } from '../store/keys';
  */
 export function claimInboundMail(db: Db, input: { objectKey: string; outcome: string; activityId: string; now: Date }): Promise<boolean> {
   // The marker outlives the inbound object itself (the bucket expires them after 30 days).
-  return putIfAbsent(db, { ...inboundMailKey(input.objectKey), outcome: input.outcome, activity_id: input.activityId, handled_at: input.now.toISOString(), ttl: expiryOf(inboundMail, input.now) });
+  return putIfAbsent(db, { ...inboundMailKey(input.objectKey), outcome: input.outcome, activity_id: input.activityId, handled_at: input.now.toISOString(), ttl: expiryOf(inboundMail, 'markers', input.now) });
 }
 
 /** Gives a claim back after its publish or bounce failed, so that the retried event can try again. */

@@ -33,9 +33,10 @@ export interface Transition {
   readonly increment?: readonly string[];
 }
 
-/** How long an expiring item lives before DynamoDB's TTL deletes it (the `ttl` attribute, epoch seconds). */
+/** How long an aggregate's expiring items (`items` names which) live before DynamoDB's TTL deletes them (the `ttl` attribute, epoch seconds). */
 export interface TimeToLive {
   readonly attribute: 'ttl';
+  readonly items: string;
   readonly seconds: number;
 }
 
@@ -58,7 +59,8 @@ export interface Aggregate<K extends Record<string, unknown> = Record<string, un
   /** Every key builder, prefix and shard count of the aggregate's items (re-exported by keys.ts under the same names). */
   readonly keys: K;
   readonly indexes: readonly IndexName[];
-  readonly ttl?: TimeToLive;
+  /** Its items with a fixed lifetime (those whose lifetime is a setting, such as activity retention, are not listed). */
+  readonly ttl: readonly TimeToLive[];
   /** The attribute holding the state the transitions move (`status` unless said). */
   readonly stateField: string;
   readonly transitions: T;
@@ -69,14 +71,14 @@ export function defineAggregate<const K extends Record<string, unknown>, const T
   name: string;
   keys: K;
   indexes?: readonly IndexName[];
-  ttl?: TimeToLive;
+  ttl?: readonly TimeToLive[];
   stateField?: string;
   transitions?: T;
 }): Aggregate<K, T> {
   for (const [name, t] of Object.entries(definition.transitions ?? {})) {
     if (t.from.length === 0) throw new Error(`Transition ${definition.name}.${name} leaves no state`);
   }
-  return { indexes: [], stateField: 'status', transitions: {} as T, ...definition };
+  return { indexes: [], ttl: [], stateField: 'status', transitions: {} as T, ...definition };
 }
 
 /** The fields a transition may set, as its caller gives them (the state itself is set from `to`). */
@@ -133,10 +135,11 @@ export function putIfAbsent(db: Db, item: ItemKey & Record<string, unknown>): Pr
   return writtenUnlessConditionFails(db.doc.send(new PutCommand({ TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
 }
 
-/** The `ttl` attribute (epoch seconds) of an aggregate's item written at `now`. */
-export function expiryOf(aggregate: Aggregate, now: Date): number {
-  if (!aggregate.ttl) throw new Error(`${aggregate.name} items do not expire`);
-  return Math.floor(now.getTime() / 1000) + aggregate.ttl.seconds;
+/** The `ttl` attribute (epoch seconds) of an aggregate's `items` written at `now`. */
+export function expiryOf(aggregate: Aggregate, items: string, now: Date): number {
+  const lifetime = aggregate.ttl.find((t) => t.items === items);
+  if (!lifetime) throw new Error(`${aggregate.name}: its ${items} do not expire`);
+  return Math.floor(now.getTime() / 1000) + lifetime.seconds;
 }
 
 /** Renders access-pattern rows as a Markdown table. */

@@ -137,7 +137,7 @@ export const leadImport = defineAggregate({
     /** Object key of an import's uploaded file in the payload bucket. */
     leadImportObjectKey: (projectId: string, importId: string): string => `imports/${projectId}/${importId}`,
   },
-  ttl: { attribute: 'ttl', seconds: IMPORT_ERROR_RETENTION_DAYS * 86_400 },
+  ttl: [{ attribute: 'ttl', items: 'row errors', seconds: IMPORT_ERROR_RETENTION_DAYS * 86_400 }],
   transitions: {
     /** The uploaded file is there: the worker will read it. */
     enqueue: { from: ['awaiting_upload'], to: 'queued', set: ['total_bytes'] },

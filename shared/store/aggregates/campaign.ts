@@ -41,6 +41,11 @@ export const campaign = defineAggregate({
     campaignExportObjectKey: (projectId: string, campaignId: string, exportId: string): string => `exports/${projectId}/${campaignId}/${exportId}.csv`,
   },
   indexes: ['gsi1'],
+  // pacing.ts's send-rate seconds and the campaign reports' EXPORT_RETENTION_DAYS today.
+  ttl: [
+    { attribute: 'ttl', items: 'send rate seconds', seconds: 3600 },
+    { attribute: 'ttl', items: 'outcome exports', seconds: 7 * 86_400 },
+  ],
   // The engine's moves as engine-store's moveCampaign and engine.ts make them today (the API's pause,
   // resume and cancel, computed per state in manage-campaign, are declared when that code adopts these).
   transitions: {

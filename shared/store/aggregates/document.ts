@@ -19,7 +19,7 @@ export const accessPatterns: Readonly<Record<string, readonly AccessPattern[]>> 
 /** One aggregate's indexes, TTL and transitions, as a line of the document. */
 function summary(a: Aggregate): string {
   const parts = [a.indexes.length > 0 ? `indexes ${a.indexes.join(', ')}` : 'no index'];
-  if (a.ttl) parts.push(`TTL ${a.ttl.seconds >= 86_400 ? `${a.ttl.seconds / 86_400} d` : `${a.ttl.seconds / 3600} h`}`);
+  for (const t of a.ttl) parts.push(`TTL of its ${t.items} ${t.seconds >= 86_400 ? `${t.seconds / 86_400} d` : `${t.seconds / 3600} h`}`);
   const moves = Object.entries(a.transitions).map(([name, t]) => `${name} (${t.from.join(' | ')} -> ${t.to})`);
   if (moves.length > 0) parts.push(`${a.stateField} transitions: ${moves.join(', ')}`);
   return `- **${a.name}**: ${parts.join('; ')}`;

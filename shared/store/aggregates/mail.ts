@@ -22,7 +22,7 @@ export const inboundMail = defineAggregate({
     /** Key of the marker that an inbound mail (an S3 object of the inbound bucket) was handled: a redelivered S3 event finds it. */
     inboundMailKey: (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' }),
   },
-  ttl: { attribute: 'ttl', seconds: INBOUND_MARKER_DAYS * 86_400 },
+  ttl: [{ attribute: 'ttl', items: 'markers', seconds: INBOUND_MARKER_DAYS * 86_400 }],
 });
 
 /**
@@ -58,6 +58,11 @@ export const webhookDelivery = defineAggregate({
       sk: `${attemptedAt}#${deliveryId}#${String(attempt).padStart(2, '0')}`,
     }),
   },
+  // WEBHOOK_FAILURE_RETENTION_DAYS and WEBHOOK_DELIVERY_RETENTION_DAYS of shared/webhooks today.
+  ttl: [
+    { attribute: 'ttl', items: 'failed deliveries', seconds: 30 * 86_400 },
+    { attribute: 'ttl', items: 'attempts', seconds: 3 * 86_400 },
+  ],
 });
 
 /** Seconds an idempotency record stands (IDEMPOTENCY_RETENTION_SECONDS of idempotency-record.ts). */
@@ -73,7 +78,7 @@ export const idempotencyRecord = defineAggregate({
     /** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
     idempotencyKey: (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' }),
   },
-  ttl: { attribute: 'ttl', seconds: IDEMPOTENCY_RETENTION_SECONDS },
+  ttl: [{ attribute: 'ttl', items: 'records', seconds: IDEMPOTENCY_RETENTION_SECONDS }],
   transitions: {
     complete: { from: ['in_progress'], to: 'completed', set: ['response', 'completed_at'], remove: ['lease_until'] },
   },

@@ -42,7 +42,7 @@ export const consoleSession = defineAggregate({
     /** Key of a console session, by the hash of its token. */
     consoleSessionKey: (tokenHash: string): ItemKey => ({ pk: `CONSOLESESSION#${tokenHash}`, sk: 'CONSOLESESSION' }),
   },
-  ttl: { attribute: 'ttl', seconds: CONSOLE_SESSION_HOURS * 3600 },
+  ttl: [{ attribute: 'ttl', items: 'sessions', seconds: CONSOLE_SESSION_HOURS * 3600 }],
 });
 
 /** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */

@@ -5,11 +5,15 @@ import { applyTransition, defineAggregate, expiryOf, transitionUpdate } from '..
 import { aggregates } from '../../../../shared/store/aggregates';
 import { accessPatterns, accessPatternsDocument } from '../../../../shared/store/aggregates/document';
 import type { Db } from '../../../../shared/store/client';
+import { EXPORT_RETENTION_DAYS } from '../../../../shared/campaign-reports/campaign-report';
+import { IDEMPOTENCY_RETENTION_SECONDS } from '../../../../shared/idempotency/idempotency-record';
+import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../../../../shared/webhooks/delivery-log';
+import { WEBHOOK_FAILURE_RETENTION_DAYS } from '../../../../shared/webhooks/failure-repository';
 
 const job = defineAggregate({
   name: 'job',
   keys: { jobKey: (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' }) },
-  ttl: { attribute: 'ttl', seconds: 3600 },
+  ttl: [{ attribute: 'ttl', items: 'jobs', seconds: 3600 }],
   transitions: {
     start: { from: ['queued', 'paused'], to: 'running', set: ['started_at'], remove: ['paused_at'] },
   },
@@ -66,8 +70,9 @@ describe('an aggregate definition', () => {
     expect(() => defineAggregate({ name: 'x', keys: {}, transitions: { go: { from: [], to: 'b' } } })).toThrow('Transition x.go leaves no state');
   });
 
-  test('its TTL gives the expiry of an item written now', () => {
-    expect(expiryOf(job, new Date('2030-01-01T00:00:00.000Z'))).toBe(Date.parse('2030-01-01T01:00:00.000Z') / 1000);
+  test('its TTL gives the expiry of an item written now; items it does not declare do not expire', () => {
+    expect(expiryOf(job, 'jobs', new Date('2030-01-01T00:00:00.000Z'))).toBe(Date.parse('2030-01-01T01:00:00.000Z') / 1000);
+    expect(() => expiryOf(job, 'logs', new Date())).toThrow('job: its logs do not expire');
   });
 
   test('every stored thing has its access patterns, and nothing else does; their names are unique', () => {
@@ -75,6 +80,14 @@ describe('an aggregate definition', () => {
     for (const rows of Object.values(accessPatterns)) expect(rows.length).toBeGreaterThan(0);
     const names = Object.values(aggregates).map((a) => a.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  test('the lifetimes declared for items other gateways still expire themselves are theirs', () => {
+    const lifetime = (a: keyof typeof aggregates, items: string) => aggregates[a].ttl.find((t) => t.items === items)?.seconds;
+    expect(lifetime('webhookDelivery', 'failed deliveries')).toBe(WEBHOOK_FAILURE_RETENTION_DAYS * 86_400);
+    expect(lifetime('webhookDelivery', 'attempts')).toBe(WEBHOOK_DELIVERY_RETENTION_DAYS * 86_400);
+    expect(lifetime('campaign', 'outcome exports')).toBe(EXPORT_RETENTION_DAYS * 86_400);
+    expect(lifetime('idempotencyRecord', 'records')).toBe(IDEMPOTENCY_RETENTION_SECONDS);
   });
 
   test('docs/access-patterns.md is what the definitions generate (npx tsx scripts/access-patterns.ts)', () => {
