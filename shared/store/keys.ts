@@ -17,9 +17,9 @@ import { consoleSession, organization, project } from './aggregates/tenancy';
  * with its entity's prefix. Write units (WCU) assume on-demand mode and items under 1 KB unless
  * noted; a conditional write that fails still costs its units.
  *
- * The access-pattern table (entity, pk, sk, operation, WCU per call) is generated from each
- * aggregate's `access` rows: docs/access-patterns.md (`npx tsx scripts/access-patterns.ts`; a unit
- * test fails when it is stale).
+ * The access-pattern table (entity, pk, sk, operation, WCU per call) is generated from the rows each
+ * definition file keeps beside its aggregates: docs/access-patterns.md (`npx tsx
+ * scripts/access-patterns.ts`; a unit test fails when it is stale).
  *
  * Domain items carry their DNS records (about 2 KB, 2 to 3 WCU a write); domains change rarely.
  *
