@@ -41,6 +41,12 @@ export const payloadTooLarge = (message: string, code?: string) => new AppError(
 export const unprocessable = (message: string, code?: string, extra?: Record<string, unknown>) =>
   new AppError(422, message, code, extra);
 
-// The conditional-write idiom and its error live with the store (which imports nothing from here, so the
-// platform's root files and the store form no cycle); re-exported here until every caller imports them from there.
-export { ConditionFailedError, isConditionalCheckFailure, writtenUnlessConditionFails } from './store/conditional-write';
+/**
+ * 409: a conditional write lost a race that no service turned into its own answer: the state changed
+ * under the request, which a retry resolves (a conflict, not a fault of the service).
+ */
+export const concurrentChange = () => new AppError(409, 'The resource was changed by a concurrent request; retry', 'CONFLICT');
+
+// The conditional-write idiom lives with the store (which imports nothing from here); re-exported here
+// until the send path's folders import it from there.
+export { isConditionalCheckFailure, writtenUnlessConditionFails } from './store/conditional-write';

@@ -3,6 +3,7 @@ import { batchGetAll, BATCH_GET_LIMIT } from '../store/batch-get';
 import type { Db } from '../store/client';
 import { queryAll } from '../store/query';
 import type { TransactItem } from '../store/transact';
+import { versionedPut } from '../store/versioned-put';
 import {
   COUNTER_SHARDS,
   LEAD_COUNT_SK_PREFIX,
@@ -22,6 +23,11 @@ import type { Lead } from './lead';
 /** The stored item of a lead: its key, its index attributes and its fields. */
 export function leadItemOf(lead: Lead): Record<string, unknown> {
   return { ...leadKey(lead.project_id, lead.email), ...leadIndexes(lead.project_id, lead), ...lead };
+}
+
+/** Replaces a lead whose stored version is still `expectedVersion`; false when another write got there first. */
+export function putLeadVersion(db: Db, lead: Lead, expectedVersion: number): Promise<boolean> {
+  return versionedPut(db, leadItemOf(lead), expectedVersion);
 }
 
 /** A lead from a stored item (keys and index attributes dropped). */

@@ -1,11 +1,10 @@
-import { ConditionFailedError, badRequest, conflict, notFound } from '../errors';
+import { badRequest, concurrentChange, conflict, notFound } from '../errors';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import { leadShards, segmentMembersPartition, leadOfMembershipPartition } from '../store/keys';
 import { contentionBackoff, transactWrite } from '../store/transact';
-import { versionedPut } from '../store/versioned-put';
 import { TAGS_KEY, leadName, presentLead, tagsOf, withoutTags, type Lead } from './lead';
 import { parseLeadListQuery, toUpsertInputs, upsertDataFields, uuidParam, parseEmail, type LeadUpdate, type LeadUpsertBody } from './lead-input';
 import {
@@ -19,7 +18,7 @@ import {
   moveLeadActions,
   newestLeadPartitions,
   pageNewestAcrossShards,
-  leadItemOf,
+  putLeadVersion,
   replaceLeadAction,
 } from './lead-repository';
 import { dataNames, leadLimitProblem, type LimitNames } from './lead-limits';
@@ -252,13 +251,9 @@ async function rewriteData(
     const name = leadName(data);
     const { name_lc: _old, ...rest } = lead;
     const next: Lead = { ...rest, data, updated_at: clock.now().toISOString(), version: lead.version + 1, ...(name ? { name_lc: name } : {}) };
-    try {
-      await versionedPut(db, leadItemOf(next), lead.version, 'Lead');
-      return next;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || attempt >= WRITE_ATTEMPTS) throw error;
-      await contentionBackoff(attempt);
-    }
+    if (await putLeadVersion(db, next, lead.version)) return next;
+    if (attempt >= WRITE_ATTEMPTS) throw concurrentChange();
+    await contentionBackoff(attempt);
   }
 }
 

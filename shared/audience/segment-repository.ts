@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
+import { conditionalWrite, writtenUnlessConditionFails } from '../store/conditional-write';
 import { countAll, queryAll, queryAllByPrefix } from '../store/query';
 import { transactWrite, type TransactItem } from '../store/transact';
 import {
@@ -79,8 +79,8 @@ export async function countSegments(db: Db, projectId: string): Promise<void> {
 /** Replaces a segment's name and description (not its type or filter); false when it is gone. */
 export async function renameSegment(db: Db, projectId: string, segmentId: string, fields: { name?: string; description?: string | null }, now: string): Promise<boolean> {
   const sets = ['updated_at = :now', ...(fields.name !== undefined ? ['#name = :name'] : []), ...(fields.description !== undefined ? ['description = :d'] : [])];
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: segmentKey(projectId, segmentId),
@@ -89,12 +89,8 @@ export async function renameSegment(db: Db, projectId: string, segmentId: string
         ExpressionAttributeNames: fields.name !== undefined ? { '#name': 'name' } : undefined,
         ExpressionAttributeValues: { ':now': now, ...(fields.name !== undefined ? { ':name': fields.name } : {}), ...(fields.description !== undefined ? { ':d': fields.description } : {}) },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** One segment, or undefined. */
@@ -136,8 +132,8 @@ export async function deleteSegmentItem(db: Db, projectId: string, segmentId: st
 
 /** Records a dynamic segment's evaluation state; `ifGeneration` makes it conditional on the run still being current. */
 export async function setEvaluation(db: Db, projectId: string, segmentId: string, evaluation: SegmentEvaluation, options: { currentGeneration?: number; ifGeneration?: number } = {}): Promise<boolean> {
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: segmentKey(projectId, segmentId),
@@ -149,12 +145,8 @@ export async function setEvaluation(db: Db, projectId: string, segmentId: string
           ...(options.ifGeneration !== undefined ? { ':if': options.ifGeneration } : {}),
         },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Transaction action that adds a lead to a segment unless it is a member already. */
@@ -237,8 +229,8 @@ export async function membersPage(db: Db, part: { index: string; pkName: string;
 
 /** Starts run `generation` of a dynamic segment: its evaluation state and an empty per-shard progress. */
 export async function startRun(db: Db, projectId: string, segmentId: string, evaluation: SegmentEvaluation): Promise<boolean> {
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: segmentKey(projectId, segmentId),
@@ -246,12 +238,8 @@ export async function startRun(db: Db, projectId: string, segmentId: string, eva
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':e': evaluation, ':empty': {}, ':zero': 0 },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Progress of one shard of a run. */
@@ -273,8 +261,8 @@ export async function runProgress(db: Db, projectId: string, segmentId: string):
  * when the shard finished, how many shards are done.
  */
 export async function recordStep(db: Db, projectId: string, segmentId: string, generation: number, shard: number, step: number, progress: ShardProgress): Promise<{ recorded: boolean; shardsDone?: number }> {
-  try {
-    const out = await db.doc.send(
+  const outcome = await conditionalWrite(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: segmentKey(projectId, segmentId),
@@ -284,10 +272,8 @@ export async function recordStep(db: Db, projectId: string, segmentId: string, g
         ExpressionAttributeValues: { ':p': progress, ':g': generation, ...(step === 0 ? {} : { ':step': step }), ...(progress.done ? { ':one': 1 } : {}) },
         ReturnValues: 'UPDATED_NEW',
       }),
-    );
-    return { recorded: true, shardsDone: progress.done ? Number(out.Attributes?.run_done ?? 0) : undefined };
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return { recorded: false };
-    throw error;
-  }
+    ),
+  );
+  if (!outcome.written) return { recorded: false };
+  return { recorded: true, shardsDone: progress.done ? Number(outcome.output.Attributes?.run_done ?? 0) : undefined };
 }

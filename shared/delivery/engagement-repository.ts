@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TimelineEvent } from '../activity/activity';
-import { writtenUnlessConditionFails } from '../errors';
+import { putIfAbsent } from '../store/aggregate';
 import { stripKeys, type Db } from '../store/client';
 import { ENGAGEMENT_SK_PREFIX, activityPartition, engagementEventKey } from '../store/keys';
 
@@ -12,15 +12,7 @@ export async function engagementRecorded(db: Db, activityId: string, event: Time
 
 /** Stores an open or click beside its activity; false when it was already there. */
 export async function putEngagement(db: Db, activityId: string, event: TimelineEvent, ttl: number): Promise<boolean> {
-  return writtenUnlessConditionFails(
-    db.doc.send(
-      new PutCommand({
-        TableName: db.tableName,
-        Item: { ...engagementEventKey(activityId, event.event_timestamp, event.id), ...event, ttl },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+  return putIfAbsent(db, { ...engagementEventKey(activityId, event.event_timestamp, event.id), ...event, ttl });
 }
 
 /** Every open and click of an activity, oldest first. */

@@ -1,5 +1,4 @@
 import type { Needs } from '../dependencies';
-import { ConditionFailedError } from '../errors';
 import { logger } from '../logger';
 import type { DnsResolver } from '../ports';
 import type { DnsRecord, RecordStatus, SendingDomain } from './domain';
@@ -134,13 +133,8 @@ async function saveSwept(deps: Needs<'db'>, current: SendingDomain, answers: Spf
   let base: SendingDomain | undefined = current;
   for (let attempt = 0; attempt < 2 && base; attempt++) {
     const next: SendingDomain = { ...base, dns_records: applySpfAndDmarc(base.dns_records, answers, at), version: base.version + 1, updated_at: at };
-    try {
-      await saveDomain(deps.db, next, base.version);
-      return;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      base = attempt === 0 ? await getDomain(deps.db, current.project_id, current.domain, true) : undefined;
-    }
+    if (await saveDomain(deps.db, next, base.version)) return;
+    base = attempt === 0 ? await getDomain(deps.db, current.project_id, current.domain, true) : undefined;
   }
   logger.info('Domain changed during the DNS sweep; skipped until the next sweep', { domain: current.domain });
 }

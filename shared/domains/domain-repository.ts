@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
+import { writtenUnlessConditionFails } from '../store/conditional-write';
 import { queryAllByPrefix } from '../store/query';
 import { versionedPut } from '../store/versioned-put';
 import {
@@ -23,7 +23,8 @@ import {
 } from '../store/keys';
 import type { SendingDomain } from './domain';
 // The subdomains' keys and types (their items are kept by this gateway too, at the end of the file).
-import { writtenUnlessConditionFails } from '../store/conditional-write';
+import { applyTransition } from '../store/aggregate';
+import { trackingDomain } from '../store/aggregates/identities';
 import { REPLY_DOMAIN_SK_PREFIX, TRACKING_DOMAIN_SK_PREFIX, TRACKING_TLS_PARTITION, replyDomainKey, trackingDomainKey, trackingTlsIndex } from '../store/keys';
 import type { Subdomain, SubdomainKind, TrackingTls } from './subdomain';
 
@@ -89,8 +90,9 @@ async function ensureDomainListEntries(db: Db, projectId: string): Promise<void>
   const items = await queryAllByPrefix(db, projectKey(projectId).pk, DOMAIN_SK_PREFIX);
   for (const item of items.filter((i) => !i.gsi4pk)) {
     const index = domainListIndex(projectId, String(item.created_at), String(item.domain));
-    try {
-      await db.doc.send(
+    // A lost condition: a recreate since wrote the domain with its own entry.
+    await writtenUnlessConditionFails(
+      db.doc.send(
         new UpdateCommand({
           TableName: db.tableName,
           Key: domainKey(projectId, String(item.domain)),
@@ -98,10 +100,8 @@ async function ensureDomainListEntries(db: Db, projectId: string): Promise<void>
           ConditionExpression: 'created_at = :created',
           ExpressionAttributeValues: { ':pk': index.gsi4pk, ':sk': index.gsi4sk, ':created': item.created_at },
         }),
-      );
-    } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
-    }
+      ),
+    );
   }
   await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...domainsIndexedKey(projectId), indexed_at: new Date().toISOString() } }));
 }
@@ -109,9 +109,10 @@ async function ensureDomainListEntries(db: Db, projectId: string): Promise<void>
 /**
  * Writes a domain record whole, conditionally: a new record must not exist yet, an existing one
  * must still be at `expectedVersion` (so two verifications cannot both make the same transition).
+ * False when another write got there first.
  */
-export async function saveDomain(db: Db, record: SendingDomain, expectedVersion: number | 'new'): Promise<void> {
-  await versionedPut(db, toItem(record), expectedVersion, `Domain ${record.domain}`);
+export function saveDomain(db: Db, record: SendingDomain, expectedVersion: number | 'new'): Promise<boolean> {
+  return versionedPut(db, toItem(record), expectedVersion);
 }
 
 /** Writes a domain record whole with no condition (seed and reconciliation of the local demo domain). */
@@ -138,23 +139,20 @@ export async function findDomainOwner(db: Db, domain: string): Promise<string | 
 
 /**
  * Ties a verified domain name to the project that proved it owns it. The write is conditional, so
- * of two projects that prove ownership the first one wins; the second gets ConditionFailedError.
- * Calling it again for the owner is harmless.
+ * of two projects that prove ownership the first one wins; the second gets false. Calling it again
+ * for the owner is harmless (true).
  */
-export async function claimVerifiedDomain(db: Db, domain: string, projectId: string): Promise<void> {
-  try {
-    await db.doc.send(
+export function claimVerifiedDomain(db: Db, domain: string, projectId: string): Promise<boolean> {
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new PutCommand({
         TableName: db.tableName,
         Item: { ...domainClaimKey(domain), project_id: projectId, verified: true },
         ConditionExpression: 'attribute_not_exists(pk) OR project_id = :p OR verified = :f',
         ExpressionAttributeValues: { ':p': projectId, ':f': false },
       }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) throw new ConditionFailedError(`Domain ${domain} is verified by another project`, { cause: error });
-    throw error;
-  }
+    ),
+  );
 }
 
 /** Domains whose next provider check is due at `nowIso` or earlier (oldest first, over every shard). */
@@ -285,17 +283,8 @@ export async function trackingDomainsDueForTls(db: Db, nowIso: string, limit = 2
  */
 export function updateTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls): Promise<boolean> {
   const index = tlsIndexOf({ ...sub, tls });
-  const indexed = 'gsi1pk' in index;
-  return writtenUnlessConditionFails(
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: subdomainKey('tracking', sub.project_id, sub.parent_domain),
-        UpdateExpression: indexed ? 'SET tls = :tls, gsi1pk = :gpk, gsi1sk = :gsk' : 'SET tls = :tls REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#status = :verified',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':tls': tls, ':verified': 'verified', ...(indexed ? { ':gpk': index.gsi1pk, ':gsk': index.gsi1sk } : {}) },
-      }),
-    ),
-  );
+  const key = subdomainKey('tracking', sub.project_id, sub.parent_domain);
+  return 'gsi1pk' in index
+    ? applyTransition(db, trackingDomain, 'recordTls', key, { tls, gsi1pk: index.gsi1pk, gsi1sk: index.gsi1sk })
+    : applyTransition(db, trackingDomain, 'settleTls', key, { tls });
 }

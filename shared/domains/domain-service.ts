@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Needs } from '../dependencies';
-import { AppError, conflict, ConditionFailedError, notFound } from '../errors';
+import { AppError, conflict, notFound } from '../errors';
 import type { SendingDomain } from './domain';
 import { publishAll } from './domain-events';
 import {
@@ -76,50 +76,47 @@ export async function registerDomain(deps: Needs<'config' | 'db' | 'clock' | 'id
     const now = clock.now();
     const existing = await getDomain(db, projectId, input.domain, true);
     let domain: SendingDomain;
-    try {
-      if (existing) {
-        const tokensChanged = dkimTokens.length > 0 && dkimTokens.join() !== existing.dkim_tokens.join();
-        domain = {
-          ...existing,
-          dkim_tokens: tokensChanged ? dkimTokens : existing.dkim_tokens,
-          dns_records: tokensChanged ? withDkimTokens(existing.dns_records, dkimTokens, hosts) : existing.dns_records,
-          verification_page_token: existing.verification_page_token ?? pageToken(),
-          external_key: existing.external_key ?? input.externalKey,
-          version: existing.version + 1,
-          updated_at: now.toISOString(),
-        };
-        await saveDomain(db, domain, existing.version);
-      } else {
-        const identityId = randomUUID();
-        domain = {
-          project_id: projectId,
-          domain: input.domain,
-          identity_id: identityId,
-          verification_status: 'pending',
-          can_send: false,
-          sender_profile_id: '',
-          verification_token: randomBytes(32).toString('base64'),
-          dkim_tokens: dkimTokens,
-          dns_records: registrationRecords({ identityId, token: '', dkimTokens, hosts }),
-          verification_page_token: pageToken(),
-          external_key: input.externalKey,
-          version: 1,
-          check_count: 0,
-          next_check_at: nextDomainCheckAt(now.toISOString(), now),
-          last_checked_at: null,
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-        };
-        domain.dns_records[0].value = domain.verification_token;
-        const sender = await ensureDomainSender(deps, projectId, input.senderEmail, input.senderName);
-        domain.sender_profile_id = sender.id;
-        await saveDomain(db, domain, 'new');
-      }
-    } catch (error) {
-      // Another registration of the same domain won the race: reconcile against its record.
-      if (error instanceof ConditionFailedError) continue;
-      throw error;
+    let saved: boolean;
+    if (existing) {
+      const tokensChanged = dkimTokens.length > 0 && dkimTokens.join() !== existing.dkim_tokens.join();
+      domain = {
+        ...existing,
+        dkim_tokens: tokensChanged ? dkimTokens : existing.dkim_tokens,
+        dns_records: tokensChanged ? withDkimTokens(existing.dns_records, dkimTokens, hosts) : existing.dns_records,
+        verification_page_token: existing.verification_page_token ?? pageToken(),
+        external_key: existing.external_key ?? input.externalKey,
+        version: existing.version + 1,
+        updated_at: now.toISOString(),
+      };
+      saved = await saveDomain(db, domain, existing.version);
+    } else {
+      const identityId = randomUUID();
+      domain = {
+        project_id: projectId,
+        domain: input.domain,
+        identity_id: identityId,
+        verification_status: 'pending',
+        can_send: false,
+        sender_profile_id: '',
+        verification_token: randomBytes(32).toString('base64'),
+        dkim_tokens: dkimTokens,
+        dns_records: registrationRecords({ identityId, token: '', dkimTokens, hosts }),
+        verification_page_token: pageToken(),
+        external_key: input.externalKey,
+        version: 1,
+        check_count: 0,
+        next_check_at: nextDomainCheckAt(now.toISOString(), now),
+        last_checked_at: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      };
+      domain.dns_records[0].value = domain.verification_token;
+      const sender = await ensureDomainSender(deps, projectId, input.senderEmail, input.senderName);
+      domain.sender_profile_id = sender.id;
+      saved = await saveDomain(db, domain, 'new');
     }
+    // Another registration of the same domain won the race: reconcile against its record.
+    if (!saved) continue;
     await putVerificationPage(db, domain.verification_page_token as string, projectId, domain.domain);
     const sender = await ensureDomainSender(deps, projectId, input.senderEmail, input.senderName);
     return { domain, sender, reused: existing !== undefined };
@@ -152,24 +149,15 @@ export async function checkDomain(deps: Needs<'db' | 'clock' | 'identities' | 'e
     next.version = current.version + 1;
     if (next.verification_status === 'verified' && current.verification_status !== 'verified') {
       // Claimed before the record says verified, so no project is ever verified without owning the name.
-      try {
-        await claimVerifiedDomain(deps.db, next.domain, projectId);
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        // The loser keeps its registration, pending and unable to send, and its check schedule moves on.
+      if (!(await claimVerifiedDomain(deps.db, next.domain, projectId))) {
+        // The loser keeps its registration, pending and unable to send, and its check schedule moves
+        // on (unless another check wrote first: then that one's record stands).
         const lost = applyProviderState(current, state, deps.clock.now(), { ...options, ownership: 'mismatch' }).next;
-        await saveDomain(deps.db, { ...lost, version: current.version + 1 }, current.version).catch((e) => {
-          if (!(e instanceof ConditionFailedError)) throw e;
-        });
-        throw takenElsewhere(next.domain, error);
+        await saveDomain(deps.db, { ...lost, version: current.version + 1 }, current.version);
+        throw takenElsewhere(next.domain);
       }
     }
-    try {
-      await saveDomain(deps.db, next, current.version);
-    } catch (error) {
-      if (error instanceof ConditionFailedError) continue;
-      throw error;
-    }
+    if (!(await saveDomain(deps.db, next, current.version))) continue;
     return flushDomainEvents(deps, next);
   }
   throw conflict(`Domain ${name} is being verified concurrently; try again`, 'DOMAIN_BUSY');
@@ -180,13 +168,7 @@ export async function flushDomainEvents(deps: Needs<'db' | 'events'>, domain: Se
   if (!domain.pending_events || domain.pending_events.length === 0) return domain;
   await publishAll(deps.events, domain.project_id, domain.pending_events);
   const cleared: SendingDomain = { ...domain, pending_events: undefined, version: domain.version + 1 };
-  try {
-    await saveDomain(deps.db, cleared, domain.version);
-    return cleared;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return domain;
-    throw error;
-  }
+  return (await saveDomain(deps.db, cleared, domain.version)) ? cleared : domain;
 }
 
 /**
@@ -225,12 +207,7 @@ export async function recreateDomain(deps: Needs<'config' | 'db' | 'clock' | 'id
     version: current.version + 1,
     updated_at: now.toISOString(),
   };
-  try {
-    await saveDomain(deps.db, next, current.version);
-  } catch (error) {
-    if (error instanceof ConditionFailedError) throw conflict(`Domain ${name} changed concurrently; try again`, 'DOMAIN_BUSY', {}, error);
-    throw error;
-  }
+  if (!(await saveDomain(deps.db, next, current.version))) throw conflict(`Domain ${name} changed concurrently; try again`, 'DOMAIN_BUSY');
   return next;
 }
 

@@ -36,9 +36,9 @@ export async function listSenders(db: Db, projectId: string): Promise<SenderProf
   return (out.Items ?? []).map(fromItem);
 }
 
-/** Writes a sender whole, conditional on its version (or on its absence when new). */
-export async function saveSender(db: Db, sender: SenderProfile, expectedVersion: number | 'new'): Promise<void> {
-  await versionedPut(db, toItem(sender), expectedVersion, `Sender ${sender.from_email}`);
+/** Writes a sender whole, conditional on its version (or on its absence when new); false when another write got there first. */
+export function saveSender(db: Db, sender: SenderProfile, expectedVersion: number | 'new'): Promise<boolean> {
+  return versionedPut(db, toItem(sender), expectedVersion);
 }
 
 /** Magic-link senders whose mailbox check is due. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Needs } from '../dependencies';
-import { conflict, ConditionFailedError } from '../errors';
+import { concurrentChange, conflict } from '../errors';
 import type { VerifyEmailInput } from './verify-email-request';
 import type { SenderProfile, SendingDomain } from './domain';
 import { publishAll } from './domain-events';
@@ -33,13 +33,8 @@ export async function ensureDomainSender(deps: Needs<'db' | 'clock'>, projectId:
     created_at: now,
     updated_at: now,
   };
-  try {
-    await saveSender(deps.db, sender, 'new');
-    return sender;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return (await getSender(deps.db, projectId, email, true)) as SenderProfile;
-    throw error;
-  }
+  if (await saveSender(deps.db, sender, 'new')) return sender;
+  return (await getSender(deps.db, projectId, email, true)) as SenderProfile;
 }
 
 /** A sender as part 2 shows it; `domain_authenticated` and `can_send` come from the domain's state. */
@@ -96,7 +91,7 @@ export async function startMailboxVerification(deps: Needs<'config' | 'db' | 'cl
   // one when SES already has the address verified.
   if (identity?.verifiedForSending) sender.next_check_at = now.toISOString();
   await putSenderConfirmation(deps.db, sender.confirmation_token as string, project.id, email);
-  await saveSender(deps.db, sender, existing ? existing.version : 'new');
+  if (!(await saveSender(deps.db, sender, existing ? existing.version : 'new'))) throw concurrentChange();
   return sender;
 }
 
@@ -130,12 +125,7 @@ export async function checkSender(deps: Needs<'config' | 'db' | 'mailer' | 'cloc
     }
   }
   next.pending_events = events.length > 0 ? events : undefined;
-  try {
-    await saveSender(deps.db, next, current.version);
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return getSender(deps.db, projectId, email, true);
-    throw error;
-  }
+  if (!(await saveSender(deps.db, next, current.version))) return getSender(deps.db, projectId, email, true);
   return flushSenderEvents(deps, next);
 }
 
@@ -171,12 +161,7 @@ export async function confirmSender(deps: Needs<'db' | 'clock' | 'events'>, toke
       version: current.version + 1,
       updated_at: at,
     };
-    try {
-      await saveSender(deps.db, next, current.version);
-    } catch (error) {
-      if (error instanceof ConditionFailedError) continue;
-      throw error;
-    }
+    if (!(await saveSender(deps.db, next, current.version))) continue;
     return flushSenderEvents(deps, next);
   }
   throw conflict('The sender is being confirmed concurrently; try again', 'SENDER_BUSY');
@@ -186,13 +171,7 @@ async function flushSenderEvents(deps: Needs<'db' | 'events'>, sender: SenderPro
   if (!sender.pending_events || sender.pending_events.length === 0) return sender;
   await publishAll(deps.events, sender.project_id, sender.pending_events);
   const cleared = { ...sender, pending_events: undefined, version: sender.version + 1 };
-  try {
-    await saveSender(deps.db, cleared, sender.version);
-    return cleared;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return sender;
-    throw error;
-  }
+  return (await saveSender(deps.db, cleared, sender.version)) ? cleared : sender;
 }
 
 /** The scheduled check of magic-link senders still waiting for their owners. */

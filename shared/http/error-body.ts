@@ -1,4 +1,4 @@
-import { AppError, ConditionFailedError } from '../errors';
+import { AppError } from '../errors';
 import type { AuthKind } from '../routes';
 
 /**
@@ -7,9 +7,6 @@ import type { AuthKind } from '../routes';
  * carries the request id, never the message or stack.
  */
 export function errorResponse(error: unknown, auth: AuthKind, requestId: string): { status: number; body: Record<string, unknown> } {
-  // A conditional write that lost a race and that no service turned into its own answer: the state
-  // changed under the request, which a retry resolves. A conflict, not a fault of the service.
-  if (error instanceof ConditionFailedError) error = new AppError(409, 'The resource was changed by a concurrent request; retry', 'CONFLICT');
   if (error instanceof AppError) {
     const body: Record<string, unknown> = { error: error.message, ...error.extra };
     if (auth === 'partner') {

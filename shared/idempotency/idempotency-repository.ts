@@ -1,7 +1,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { applyTransition } from '../store/aggregate';
+import { idempotencyRecord } from '../store/aggregates/mail';
 import type { Db } from '../store/client';
+import { conditionalWrite, writtenUnlessConditionFails } from '../store/conditional-write';
 import { idempotencyKey } from '../store/keys';
 import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RETENTION_SECONDS, epochSeconds, type IdempotencyRecord, type StoredResponse } from './idempotency-record';
 
@@ -24,8 +26,8 @@ export type ClaimOutcome = { readonly claimed: true } | { readonly claimed: fals
  */
 export async function claimIdempotencyKey(db: Db, input: { claim: IdempotencyClaim; fingerprint: string; now: Date }): Promise<ClaimOutcome> {
   const now = epochSeconds(input.now);
-  try {
-    await db.doc.send(
+  const outcome = await conditionalWrite(
+    db.doc.send(
       new PutCommand({
         TableName: db.tableName,
         Item: {
@@ -43,13 +45,10 @@ export async function claimIdempotencyKey(db: Db, input: { claim: IdempotencyCla
         ExpressionAttributeValues: { ':now': now, ':in_progress': 'in_progress', ':fingerprint': input.fingerprint },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
-    );
-    return { claimed: true };
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-    const old = (error as { Item?: Record<string, unknown> }).Item;
-    return { claimed: false, existing: old ? recordFromItem(old) : undefined };
-  }
+    ),
+  );
+  if (outcome.written) return { claimed: true };
+  return { claimed: false, existing: outcome.standing ? recordFromItem(outcome.standing) : undefined };
 }
 
 /**
@@ -57,32 +56,24 @@ export async function claimIdempotencyKey(db: Db, input: { claim: IdempotencyCla
  * first request). False when the claim was lost (taken over after the lease ran out). 1 WCU for
  * an answer under about 1 KB.
  */
-export async function completeIdempotencyKey(db: Db, input: { claim: IdempotencyClaim; response: StoredResponse; now: Date }): Promise<boolean> {
-  return writtenUnlessConditionFails(
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: idempotencyKey(input.claim.projectId, input.claim.keyHash),
-        UpdateExpression: 'SET #status = :completed, #response = :response, completed_at = :at REMOVE #lease',
-        ConditionExpression: '#status = :in_progress AND #token = :token',
-        ExpressionAttributeNames: { '#status': 'status', '#response': 'response', '#lease': 'lease_until', '#token': 'token' },
-        ExpressionAttributeValues: {
-          ':completed': 'completed',
-          ':in_progress': 'in_progress',
-          ':token': input.claim.token,
-          // One attribute: the record reads back the same from a failed put's raw item.
-          ':response': encodeResponse(input.response),
-          ':at': input.now.toISOString(),
-        },
-      }),
-    ),
+export function completeIdempotencyKey(db: Db, input: { claim: IdempotencyClaim; response: StoredResponse; now: Date }): Promise<boolean> {
+  return applyTransition(
+    db,
+    idempotencyRecord,
+    'complete',
+    idempotencyKey(input.claim.projectId, input.claim.keyHash),
+    // One attribute: the record reads back the same from a failed put's raw item.
+    { response: encodeResponse(input.response), completed_at: input.now.toISOString() },
+    // Only the holder of the claim completes it.
+    { expression: '#token = :token', names: { '#token': 'token' }, values: { ':token': input.claim.token } },
   );
 }
 
 /** Deletes the held record (after a 5xx or a crash of the route), so that a retry runs again. */
 export async function releaseIdempotencyKey(db: Db, claim: IdempotencyClaim): Promise<void> {
-  try {
-    await db.doc.send(
+  // A lost condition: someone else holds the key now, and the record is theirs to finish.
+  await writtenUnlessConditionFails(
+    db.doc.send(
       new DeleteCommand({
         TableName: db.tableName,
         Key: idempotencyKey(claim.projectId, claim.keyHash),
@@ -90,11 +81,8 @@ export async function releaseIdempotencyKey(db: Db, claim: IdempotencyClaim): Pr
         ExpressionAttributeNames: { '#token': 'token' },
         ExpressionAttributeValues: { ':token': claim.token },
       }),
-    );
-  } catch (error) {
-    // Someone else holds the key now: the record is theirs to finish.
-    if (!isConditionalCheckFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /** Answers above this are stored gzipped: a 10,000-recipient batch answer (about 900 KB) would not fit an item. */

@@ -1,13 +1,11 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../store/batch-write';
-import { stripKeys, ttlAfterDays, type Db } from '../store/client';
+import { stripKeys, type Db } from '../store/client';
 import { queryAll } from '../store/query';
-import { setFieldsIf } from '../store/set-fields';
+import { applyTransition, expiryOf, type TransitionValues } from '../store/aggregate';
+import { leadImport } from '../store/aggregates/audience';
 import { leadImportErrorKey, leadImportErrorPartition, leadImportKey } from '../store/keys';
-import type { ImportProgress, ImportStatus, LeadImport } from './lead-import';
-
-/** Days an import's row errors are kept for the report. */
-export const IMPORT_ERROR_RETENTION_DAYS = 30;
+import type { ImportProgress, LeadImport } from './lead-import';
 
 /** One failed row, as the report lists it. */
 export interface RowError {
@@ -27,9 +25,12 @@ export async function getImport(db: Db, projectId: string, importId: string): Pr
   return out.Item ? stripKeys<LeadImport>(out.Item) : undefined;
 }
 
-/** Moves an import between states if it is still in `from`; false when it was not (another caller moved it first). */
-export async function transition(db: Db, record: Pick<LeadImport, 'project_id' | 'id'>, from: ImportStatus, fields: Partial<LeadImport> & { status: ImportStatus }): Promise<boolean> {
-  return setFieldsIf(db, leadImportKey(record.project_id, record.id), fields, { expression: '#status = :from', names: { '#status': 'status' }, values: { ':from': from } });
+/** A move of an import's state, as leadImport declares it (from which states, to which, setting which fields). */
+export type ImportTransition = Exclude<keyof typeof leadImport.transitions, 'checkpoint'>;
+
+/** Moves an import by one of its declared transitions; false when it was not in a `from` state (another caller moved it first). */
+export function transition<N extends ImportTransition>(db: Db, record: Pick<LeadImport, 'project_id' | 'id'>, name: N, fields: TransitionValues<(typeof leadImport.transitions)[N]>): Promise<boolean> {
+  return applyTransition(db, leadImport, name, leadImportKey(record.project_id, record.id), fields);
 }
 
 /**
@@ -37,17 +38,17 @@ export async function transition(db: Db, record: Pick<LeadImport, 'project_id' |
  * still at the offset the chunk started from. False when another run got there first: its figures
  * stand and this run stops, so nothing is counted twice.
  */
-export async function checkpoint(db: Db, record: Pick<LeadImport, 'project_id' | 'id'>, fromOffset: number, progress: ImportProgress, extra: { checkpointed_at: string; columns?: string[] }): Promise<boolean> {
-  return setFieldsIf(db, leadImportKey(record.project_id, record.id), { ...progress, ...extra }, {
-    expression: '#status = :running AND #offset = :from',
-    names: { '#status': 'status', '#offset': 'offset' },
-    values: { ':running': 'running', ':from': fromOffset },
+export function checkpoint(db: Db, record: Pick<LeadImport, 'project_id' | 'id'>, fromOffset: number, progress: ImportProgress, extra: { checkpointed_at: string; columns?: string[] }): Promise<boolean> {
+  return applyTransition(db, leadImport, 'checkpoint', leadImportKey(record.project_id, record.id), { ...progress, ...extra }, {
+    expression: '#offset = :from',
+    names: { '#offset': 'offset' },
+    values: { ':from': fromOffset },
   });
 }
 
 /** Writes failed rows for the report (BatchWrite; a replayed chunk rewrites the same items). */
 export async function putRowErrors(db: Db, projectId: string, importId: string, errors: readonly RowError[], now: Date): Promise<void> {
-  const ttl = ttlAfterDays(now, IMPORT_ERROR_RETENTION_DAYS);
+  const ttl = expiryOf(leadImport, 'row errors', now);
   await batchWriteAll(db, errors.map((e) => ({ put: { ...leadImportErrorKey(projectId, importId, e.row), ...e, ttl } })));
 }
 

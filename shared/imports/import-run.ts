@@ -74,14 +74,14 @@ export async function runImport(deps: Deps, record: LeadImport, open: (offset: n
     if (!(error instanceof ImportFileError)) throw error;
     // The rows read before the fault are settled, so the counts say how far the file was good.
     if (chunk.length > 0 && !(await settle(chunk))) return 'superseded';
-    await transition(deps.db, record, 'running', { status: 'failed', error: error.message, finished_at: deps.clock.now().toISOString() });
+    await transition(deps.db, record, 'fail', { error: error.message, finished_at: deps.clock.now().toISOString() });
     return 'failed';
   } finally {
     // Stopping early (paused, superseded, failed) leaves the S3 response open otherwise.
     (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   }
   if (!(await settle(chunk))) return 'superseded';
-  await transition(deps.db, record, 'running', { status: 'done', finished_at: deps.clock.now().toISOString() });
+  await transition(deps.db, record, 'finish', { finished_at: deps.clock.now().toISOString() });
   return 'done';
 }
 

@@ -72,7 +72,7 @@ export async function startImport(deps: ApiDeps, projectId: string, rawId: strin
   if (record.status !== 'awaiting_upload') throw conflict('Import already started', 'IMPORT_STARTED');
   const size = await deps.blobs.size(leadImportObjectKey(projectId, record.id));
   if (size === undefined) throw conflict('Nothing was uploaded for this import yet: PUT the file to the upload URL first', 'IMPORT_NOT_UPLOADED');
-  if (!(await transition(deps.db, record, 'awaiting_upload', { status: 'queued', total_bytes: size }))) throw conflict('Import already started', 'IMPORT_STARTED');
+  if (!(await transition(deps.db, record, 'enqueue', { total_bytes: size }))) throw conflict('Import already started', 'IMPORT_STARTED');
   await enqueueRun(deps, record);
   return { success: true, import: presentImport({ ...record, status: 'queued', total_bytes: size }) };
 }
@@ -109,7 +109,7 @@ export async function runImportJob(deps: Needs<'db' | 'clock' | 'blobs' | 'queue
   if (!record) return;
   if (record.status === 'queued') {
     const startedAt = deps.clock.now().toISOString();
-    if (!(await transition(deps.db, record, 'queued', { status: 'running', started_at: startedAt }))) return;
+    if (!(await transition(deps.db, record, 'start', { started_at: startedAt }))) return;
     record = { ...record, status: 'running', started_at: startedAt };
   }
   // Done, failed, or never uploaded: a stale or repeated message.
@@ -123,8 +123,7 @@ export async function runImportJob(deps: Needs<'db' | 'clock' | 'blobs' | 'queue
   } catch (error) {
     if (!options.lastReceive) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    const failed = await transition(deps.db, record, 'running', {
-      status: 'failed',
+    const failed = await transition(deps.db, record, 'fail', {
       error: `The import stopped after ${queues.imports.maxReceiveCount} failed runs: ${reason}`,
       finished_at: deps.clock.now().toISOString(),
     });
@@ -168,7 +167,7 @@ export async function importFromFile(
   const record = newImport(projectId, format, 'cli', deps.clock.now().toISOString(), totalBytes);
   await putNewImport(deps.db, record);
   const startedAt = deps.clock.now().toISOString();
-  await transition(deps.db, record, 'queued', { status: 'running', started_at: startedAt });
+  await transition(deps.db, record, 'start', { started_at: startedAt });
   await runImport(deps, { ...record, status: 'running', started_at: startedAt }, open, { onProgress });
   return presentImport((await getImport(deps.db, projectId, record.id))!);
 }

@@ -4,7 +4,6 @@ import { isApiSend } from '../events/email-events';
 import { logger } from '../logger';
 import type { BlobStore } from '../ports';
 import { getProject } from '../projects/project-repository';
-import { ttlAfterDays } from '../store/client';
 import { webhookTargets } from '../webhooks/routing';
 import { inboundEvent } from './inbound-event';
 import {
@@ -18,7 +17,7 @@ import {
   replyCandidates,
   sesVerdict,
 } from './inbound-mail';
-import { INBOUND_MARKER_DAYS, claimInboundMail, releaseInboundMail } from './inbound-repository';
+import { claimInboundMail, releaseInboundMail } from './inbound-repository';
 import { undeliverableMail } from './undeliverable';
 
 /** What the inbound function needs: the shared services (the token secret among them) and the inbound bucket. */
@@ -103,7 +102,7 @@ export async function handleInboundObject(deps: InboundDeps, object: InboundObje
 
   const now = deps.clock.now();
   const claim = (outcome: InboundOutcome) =>
-    claimInboundMail(deps.db, { objectKey: key, outcome, activityId: activity.id, at: now.toISOString(), ttl: ttlAfterDays(now, INBOUND_MARKER_DAYS) });
+    claimInboundMail(deps.db, { objectKey: key, outcome, activityId: activity.id, now });
   /** Runs `action` once per object: claimed first, given back if it fails so that a retry can do it. */
   const once = async (outcome: InboundOutcome, action: () => Promise<unknown>, extra: Record<string, unknown>): Promise<InboundResult> => {
     if (!(await claim(outcome))) return log('duplicate', { activity_id: activity.id });

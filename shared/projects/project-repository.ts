@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError, isConditionalCheckFailure } from '../errors';
 import { stripKeys, type Db } from '../store/client';
+import { conditionalWrite } from '../store/conditional-write';
+import { transactWrite, type TransactItem } from '../store/transact';
 import { batchGetAll } from '../store/batch-get';
 import { queryAllByPrefix } from '../store/query';
 import { setFields } from '../store/set-fields';
@@ -72,45 +73,35 @@ export async function createProjectWithKeys(db: Db, project: Project): Promise<v
 
 /**
  * Replaces a project's live or test key: the old lookup is deleted in the same transaction, so the
- * old key stops working at once. Fails with ConditionFailedError if another rotation won the race.
+ * old key stops working at once. False when another rotation won the race.
  */
-export async function replaceProjectKey(db: Db, projectId: string, mode: KeyMode, oldHash: string, newHash: string): Promise<void> {
+export async function replaceProjectKey(db: Db, projectId: string, mode: KeyMode, oldHash: string, newHash: string): Promise<boolean> {
   return changingProject(projectId, () => replaceProjectKeyNow(db, projectId, mode, oldHash, newHash));
 }
 
-async function replaceProjectKeyNow(db: Db, projectId: string, mode: KeyMode, oldHash: string, newHash: string): Promise<void> {
+async function replaceProjectKeyNow(db: Db, projectId: string, mode: KeyMode, oldHash: string, newHash: string): Promise<boolean> {
   const field = HASH_FIELD[mode];
-  try {
-    await db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: db.tableName,
-              Key: projectKey(projectId),
-              UpdateExpression: 'SET #f = :new',
-              ConditionExpression: '#f = :old',
-              ExpressionAttributeNames: { '#f': field },
-              ExpressionAttributeValues: { ':new': newHash, ':old': oldHash },
-            },
-          },
-          { Delete: { TableName: db.tableName, Key: apiKeyKey(oldHash) } },
-          {
-            Put: {
-              TableName: db.tableName,
-              Item: { ...apiKeyKey(newHash), project_id: projectId, mode },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    if ((error as { name?: string }).name === 'TransactionCanceledException') {
-      throw new ConditionFailedError(`Key of project ${projectId} changed concurrently`, { cause: error });
-    }
-    throw error;
-  }
+  const outcome = await transactWrite(db, [
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: projectKey(projectId),
+        UpdateExpression: 'SET #f = :new',
+        ConditionExpression: '#f = :old',
+        ExpressionAttributeNames: { '#f': field },
+        ExpressionAttributeValues: { ':new': newHash, ':old': oldHash },
+      },
+    },
+    { Delete: { TableName: db.tableName, Key: apiKeyKey(oldHash) } },
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: { ...apiKeyKey(newHash), project_id: projectId, mode },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  return outcome.written;
 }
 
 /** Which project and mode a key hash belongs to; strongly consistent so a rotated key fails at once. */
@@ -130,7 +121,7 @@ export type ClientProjectConflict = 'external_key_taken' | 'quota_reached';
  */
 export async function createClientProject(db: Db, project: Project, externalKey?: string): Promise<ClientProjectConflict | undefined> {
   const organizationId = project.organization_id;
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+  const items: TransactItem[] = [
     {
       Update: {
         TableName: db.tableName,
@@ -154,16 +145,11 @@ export async function createClientProject(db: Db, project: Project, externalKey?
       },
     });
   }
-  try {
-    await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
-    return undefined;
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (!reasons) throw error;
-    if (externalKey && reasons[5]?.Code === 'ConditionalCheckFailed') return 'external_key_taken';
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'quota_reached';
-    throw error;
-  }
+  const outcome = await transactWrite(db, items);
+  if (outcome.written) return undefined;
+  if (externalKey && outcome.failedConditions.includes(5)) return 'external_key_taken';
+  if (outcome.failedConditions.includes(0)) return 'quota_reached';
+  throw new Error(`Client project ${project.id} was not created: a condition of its transaction failed or another transaction held an item`);
 }
 
 /** The project an organization created with this external key, if any. */
@@ -206,15 +192,10 @@ async function updateProjectFieldsNow(db: Db, projectId: string, fields: Record<
  */
 export async function updateProjectFieldsReturning(db: Db, projectId: string, fields: Record<string, unknown>): Promise<Project | undefined> {
   return changingProject(projectId, async () => {
-    try {
-      const out = await db.doc.send(
-        new UpdateCommand({ TableName: db.tableName, Key: projectKey(projectId), ...setFields(fields), ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_NEW' }),
-      );
-      return out.Attributes ? stripKeys<Project>(out.Attributes) : undefined;
-    } catch (error) {
-      if (isConditionalCheckFailure(error)) return undefined;
-      throw error;
-    }
+    const outcome = await conditionalWrite(
+      db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: projectKey(projectId), ...setFields(fields), ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_NEW' })),
+    );
+    return outcome.written && outcome.output.Attributes ? stripKeys<Project>(outcome.output.Attributes) : undefined;
   });
 }
 
@@ -229,39 +210,29 @@ export async function setClientProjectDisabled(db: Db, project: Project, disable
 
 async function setClientProjectDisabledNow(db: Db, project: Project, disabledAt: string | null): Promise<boolean> {
   const disabling = disabledAt !== null;
-  try {
-    await db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: db.tableName,
-              Key: projectKey(project.id),
-              UpdateExpression: 'SET disabled_at = :d',
-              ConditionExpression: disabling ? 'attribute_not_exists(disabled_at) OR disabled_at = :null' : 'disabled_at <> :null',
-              ExpressionAttributeValues: { ':d': disabledAt, ':null': null },
-            },
-          },
-          {
-            Update: {
-              TableName: db.tableName,
-              Key: organizationKey(project.organization_id),
-              UpdateExpression: 'ADD active_projects :n',
-              ConditionExpression: disabling ? 'attribute_exists(pk)' : 'max_projects = :null OR active_projects < max_projects',
-              ExpressionAttributeValues: disabling ? { ':n': -1 } : { ':n': 1, ':null': null },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (!reasons) throw error;
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') return true;
-    if (reasons[1]?.Code === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
+  const outcome = await transactWrite(db, [
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: projectKey(project.id),
+        UpdateExpression: 'SET disabled_at = :d',
+        ConditionExpression: disabling ? 'attribute_not_exists(disabled_at) OR disabled_at = :null' : 'disabled_at <> :null',
+        ExpressionAttributeValues: { ':d': disabledAt, ':null': null },
+      },
+    },
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: organizationKey(project.organization_id),
+        UpdateExpression: 'ADD active_projects :n',
+        ConditionExpression: disabling ? 'attribute_exists(pk)' : 'max_projects = :null OR active_projects < max_projects',
+        ExpressionAttributeValues: disabling ? { ':n': -1 } : { ':n': 1, ':null': null },
+      },
+    },
+  ]);
+  if (outcome.written || outcome.failedConditions.includes(0)) return true;
+  if (outcome.failedConditions.includes(1)) return false;
+  throw new Error(`Project ${project.id} was changed by a concurrent transaction`);
 }
 
 /**
@@ -273,8 +244,8 @@ export async function setProjectMonthlyQuota(db: Db, projectId: string, quota: n
 }
 
 async function setProjectMonthlyQuotaNow(db: Db, projectId: string, quota: number | 'unlimited' | null): Promise<Project | undefined> {
-  try {
-    const out = await db.doc.send(
+  const outcome = await conditionalWrite(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: projectKey(projectId),
@@ -283,12 +254,9 @@ async function setProjectMonthlyQuotaNow(db: Db, projectId: string, quota: numbe
         ...(quota === null ? {} : { ExpressionAttributeValues: { ':q': quota } }),
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return out.Attributes ? stripKeys<Project>(out.Attributes) : undefined;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return outcome.written && outcome.output.Attributes ? stripKeys<Project>(outcome.output.Attributes) : undefined;
 }
 
 /** Attribute of the project item holding each webhook slot's signing secret (the dev slot has its own: docs/webhooks.md). */

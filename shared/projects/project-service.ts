@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { generateKey, type KeyMode } from '../security/api-keys';
-import { ConditionFailedError, conflict, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
 import type { Project } from './project';
@@ -55,11 +55,6 @@ export async function rotateProjectKey(db: Db, projectId: string, mode: KeyMode)
   if (!project) throw notFound('Project not found');
   const fresh = generateKey(mode);
   const oldHash = mode === 'live' ? project.live_key_hash : project.test_key_hash;
-  try {
-    await replaceProjectKey(db, projectId, mode, oldHash, fresh.hash);
-  } catch (error) {
-    if (error instanceof ConditionFailedError) throw conflict('The key was rotated concurrently; try again', 'KEY_ROTATION_CONFLICT', {}, error);
-    throw error;
-  }
+  if (!(await replaceProjectKey(db, projectId, mode, oldHash, fresh.hash))) throw conflict('The key was rotated concurrently; try again', 'KEY_ROTATION_CONFLICT');
   return fresh.plaintext;
 }

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from './conditional-write';
 import type { Db } from './client';
-import type { ItemKey } from './keys';
+import { writtenUnlessConditionFails } from './conditional-write';
+import type { ItemKey } from './aggregate';
 
 /**
  * The parts of an UpdateCommand that SET each field (undefined ones left out) and REMOVE each of
@@ -25,10 +25,10 @@ export interface SetCondition {
 }
 
 /** Sets the fields of the item at `key` if `condition` holds: false when it did not (another caller moved the item first). */
-export async function setFieldsIf(db: Db, key: ItemKey, fields: Record<string, unknown>, condition: SetCondition): Promise<boolean> {
+export function setFieldsIf(db: Db, key: ItemKey, fields: Record<string, unknown>, condition: SetCondition): Promise<boolean> {
   const set = setFields(fields);
-  try {
-    await db.doc.send(
+  return writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: key,
@@ -37,10 +37,6 @@ export async function setFieldsIf(db: Db, key: ItemKey, fields: Record<string, u
         ExpressionAttributeNames: { ...condition.names, ...set.ExpressionAttributeNames },
         ExpressionAttributeValues: { ...condition.values, ...set.ExpressionAttributeValues },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { putIfAbsent } from '../store/aggregate';
 import { stripKeys, type Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
 import type { BoundedTotal } from '../http/pagination';
@@ -40,20 +41,8 @@ export async function putSuppression(db: Db, entry: SuppressionEntry): Promise<v
 }
 
 /** Adds an entry unless the address is already suppressed; true when this call added it. */
-export async function addSuppressionIfAbsent(db: Db, entry: SuppressionEntry): Promise<boolean> {
-  try {
-    await db.doc.send(
-      new PutCommand({
-        TableName: db.tableName,
-        Item: { ...suppressionKey(entry.project_id, entry.email), ...entry, email: entry.email.toLowerCase() },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+export function addSuppressionIfAbsent(db: Db, entry: SuppressionEntry): Promise<boolean> {
+  return putIfAbsent(db, { ...suppressionKey(entry.project_id, entry.email), ...entry, email: entry.email.toLowerCase() });
 }
 
 /** Removes an address; returns the entry it removed, or undefined when it was not suppressed. */

@@ -1,5 +1,4 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError } from '../errors';
 import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { stripKeys, type Db } from '../store/client';
@@ -90,10 +89,10 @@ export async function putNewTemplate(db: Db, template: Template): Promise<void> 
 
 /**
  * Replaces a template whose stored version is still `expectedVersion`, and its list entry, in one
- * transaction. A changed version, or another transaction on the template, is ConditionFailedError
- * (the caller re-reads and retries).
+ * transaction. False when the version changed or another transaction held the template (the caller
+ * re-reads and retries).
  */
-export async function putTemplateVersion(db: Db, template: Template, expectedVersion: number): Promise<void> {
+export async function putTemplateVersion(db: Db, template: Template, expectedVersion: number): Promise<boolean> {
   const outcome = await transactWrite(db, [
     {
       Put: {
@@ -106,7 +105,7 @@ export async function putTemplateVersion(db: Db, template: Template, expectedVer
     },
     putTemplateEntry(db, template),
   ]);
-  if (!outcome.written) throw new ConditionFailedError('Template changed concurrently');
+  return outcome.written;
 }
 
 /** A template by uuid, or undefined. */

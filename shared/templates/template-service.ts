@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConditionFailedError, badRequest, conflict, notFound } from '../errors';
+import { badRequest, concurrentChange, conflict, notFound } from '../errors';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import type { Clock } from '../ports';
 import type { Db } from '../store/client';
@@ -109,12 +109,8 @@ export async function updateTemplate(db: Db, clock: Clock, projectId: string, ra
   for (let attempt = 1; ; attempt++) {
     const current = await requireTemplate(db, projectId, rawId);
     const next: Template = { ...current, ...changes, version: current.version + 1, updated_at: clock.now().toISOString() };
-    try {
-      await putTemplateVersion(db, next, current.version);
-      return next;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || attempt >= UPDATE_ATTEMPTS) throw error;
-    }
+    if (await putTemplateVersion(db, next, current.version)) return next;
+    if (attempt >= UPDATE_ATTEMPTS) throw concurrentChange();
   }
 }
 

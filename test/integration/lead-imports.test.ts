@@ -193,7 +193,7 @@ describe('resuming an import', () => {
     const { db, clock } = services();
     const record = newImport(projectId, 'csv', 'cli', clock.now().toISOString(), Buffer.byteLength(text));
     await putNewImport(db, record);
-    await transition(db, record, 'queued', { status: 'running', started_at: clock.now().toISOString() });
+    await transition(db, record, 'start', { started_at: clock.now().toISOString() });
     const open = async (offset: number) => Readable.from([Buffer.from(text).subarray(offset)]);
     return { projectId, record: (await getImport(db, projectId, record.id))!, open };
   }
@@ -265,7 +265,7 @@ describe('an import whose runs keep failing', () => {
     const text = sampleCsv(10, 'broken').text;
     const record = newImport(projectId, 'csv', 'content', deps.clock.now().toISOString(), Buffer.byteLength(text));
     await putNewImport(deps.db, record);
-    await transition(deps.db, record, 'queued', { status: 'running', started_at: deps.clock.now().toISOString() });
+    await transition(deps.db, record, 'start', { started_at: deps.clock.now().toISOString() });
     const broken = { ...deps, blobs: { ...deps.blobs, readFrom: async () => Promise.reject(new Error('S3 is unreachable')) } };
     const job = { kind: 'run' as const, project_id: projectId, import_id: record.id };
 

@@ -1,4 +1,4 @@
-import { AppError, ConditionFailedError, badRequest, conflict, notFound, unauthorized } from '../../../../shared/errors';
+import { AppError, badRequest, concurrentChange, conflict, notFound, unauthorized } from '../../../../shared/errors';
 import { errorResponse } from '../../../../shared/http/error-body';
 
 describe('errorResponse (part 7)', () => {
@@ -59,7 +59,7 @@ describe('errorResponse (part 7)', () => {
 
   describe('lost races', () => {
     test('a conditional write no service answered for is a 409 CONFLICT, not a 500', () => {
-      const error = new ConditionFailedError('Sender a@example.com changed concurrently');
+      const error = concurrentChange();
       expect(errorResponse(error, 'project', 'r')).toEqual({ status: 409, body: { error: 'The resource was changed by a concurrent request; retry' } });
       expect(errorResponse(error, 'partner', 'r')).toMatchObject({ status: 409, body: { code: 'CONFLICT', error_code: 'CONFLICT' } });
     });

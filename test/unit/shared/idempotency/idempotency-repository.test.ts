@@ -77,7 +77,18 @@ describe('completeIdempotencyKey', () => {
     await expect(completeIdempotencyKey(db, { claim, response, now: NOW })).resolves.toBe(true);
     const input = doc.commandCalls(UpdateCommand)[0].args[0].input;
     expect(input.Key).toEqual(idempotencyKey('p-1', 'a'.repeat(64)));
-    expect(input.ExpressionAttributeValues).toMatchObject({ ':token': 'tok-1', ':response': JSON.stringify(response) });
+    // The record's `complete` transition: from in_progress, held by this token, to completed with the answer.
+    expect(input.ConditionExpression).toBe('#state IN (:from0) AND (#token = :token)');
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':from0': 'in_progress', ':token': 'tok-1' });
+    // setFields names each SET field #f<n> and its value :v<n>.
+    const setTo = (field: string) => {
+      const name = Object.keys(input.ExpressionAttributeNames!).find((k) => k.startsWith('#f') && input.ExpressionAttributeNames![k] === field)!;
+      return input.ExpressionAttributeValues![name.replace('#f', ':v')];
+    };
+    expect(setTo('status')).toBe('completed');
+    expect(setTo('response')).toBe(JSON.stringify(response));
+    expect(input.UpdateExpression).toMatch(/REMOVE #r0$/);
+    expect(input.ExpressionAttributeNames!['#r0']).toBe('lease_until');
   });
 
   test('false when the claim was lost', async () => {

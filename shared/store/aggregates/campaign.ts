@@ -1,0 +1,75 @@
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { allShards } from './shards';
+
+/** Shards of a campaign's counters: a 3,000-mail-a-second campaign writes each about 40 times a second. */
+const CAMPAIGN_COUNTER_SHARDS = 8;
+const campaignCounterKey = (campaignId: string, shard: number): ItemKey => ({ pk: `CAMPSTAT#${campaignId}#${shard}`, sk: 'COUNTS' });
+
+/**
+ * A campaign (part 2, Campaign) and what lives in its partition: its engine cursor, the jobs held
+ * while it is paused, its outcome exports; its sharded counters; the deployment-wide send rate.
+ */
+export const campaign = defineAggregate({
+  name: 'campaign',
+  keys: {
+    /** Key of a campaign's item (part 2, Campaign). */
+    campaignKey: (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CAMPAIGN' }),
+    /** Object key of a campaign's `recipientIds` (deduplicated lead ids, JSON) in the payload bucket. */
+    campaignIdsObjectKey: (projectId: string, campaignId: string): string => `campaigns/${projectId}/${campaignId}/ids.json`,
+    /** gsi1 attributes of a campaign: its project's campaigns, newest first (list, duplicate windows). */
+    campaignListIndex: (projectId: string, createdAt: string, campaignId: string) => ({ gsi1pk: `CAMPAIGNS#${projectId}`, gsi1sk: `${createdAt}#${campaignId}` }),
+    /** The gsi1 partition of a project's campaigns. */
+    campaignListPartition: (projectId: string) => ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: `CAMPAIGNS#${projectId}` }),
+    /** Key of a campaign's engine cursor (its position in the frozen audience), apart from the campaign so reads of the campaign stay small. */
+    campaignCursorKey: (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'CURSOR' }),
+    /** Key of a send job of a paused campaign, held until the campaign resumes. */
+    campaignHeldJobKey: (campaignId: string, jobId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: `HELD#${jobId}` }),
+    /** Prefix of a campaign's held jobs. */
+    CAMPAIGN_HELD_SK_PREFIX: 'HELD#',
+    CAMPAIGN_COUNTER_SHARDS,
+    /** Key of one shard of a campaign's counters. */
+    campaignCounterKey,
+    /** Keys of every shard of a campaign's counters (BatchGet and sum). */
+    campaignCounterKeys: (campaignId: string): ItemKey[] => allShards(CAMPAIGN_COUNTER_SHARDS).map((s) => campaignCounterKey(campaignId, s)),
+    /** Key of the deployment-wide campaign send rate's tokens taken in one second (epoch seconds). */
+    campaignRateKey: (epochSecond: number): ItemKey => ({ pk: 'RATE#campaigns', sk: `RATE#${epochSecond}` }),
+    /** Key of an outcome export of a campaign (its state and checkpoint; the CSV itself is in the payload bucket). */
+    campaignExportKey: (campaignId: string, exportId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: `EXPORT#${exportId}` }),
+    /** The pointer to a campaign's latest export: at most one export of a campaign runs at a time. */
+    campaignRunningExportKey: (campaignId: string): ItemKey => ({ pk: `CAMPAIGN#${campaignId}`, sk: 'EXPORT_RUNNING' }),
+    /** Object key of a campaign export's CSV in the payload bucket. */
+    campaignExportObjectKey: (projectId: string, campaignId: string, exportId: string): string => `exports/${projectId}/${campaignId}/${exportId}.csv`,
+  },
+  indexes: ['gsi1'],
+  // pacing.ts's send-rate seconds and the campaign reports' EXPORT_RETENTION_DAYS today.
+  ttl: [
+    { attribute: 'ttl', items: 'send rate seconds', seconds: 3600 },
+    { attribute: 'ttl', items: 'outcome exports', seconds: 7 * 86_400 },
+  ],
+  // The engine's moves as engine-store's moveCampaign and engine.ts make them today (the API's pause,
+  // resume and cancel, computed per state in manage-campaign, are declared when that code adopts these).
+  transitions: {
+    /** The audience is frozen and counted. */
+    prepare: { from: ['initializing'], to: 'pending', set: ['total_recipients', 'total_batches', 'current_batch', 'updated_at'] },
+    failInitializing: { from: ['initializing'], to: 'failed', set: ['updated_at'] },
+    rateLimit: { from: ['processing', 'rate_limited'], to: 'rate_limited', set: ['throttled_at', 'updated_at'] },
+    /** The reputation guard's pause. */
+    pauseByGuard: { from: ['pending', 'processing', 'rate_limited'], to: 'paused', set: ['pause', 'updated_at'] },
+    fail: { from: ['pending', 'processing', 'rate_limited'], to: 'failed', set: ['failure_reason', 'updated_at'] },
+    complete: { from: ['pending', 'processing', 'rate_limited'], to: 'completed', set: ['completed_at', 'updated_at', 'emails_sent', 'emails_failed', 'step'] },
+  },
+});
+
+/** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */
+export const campaignAccessPatterns: Record<string, readonly AccessPattern[]> = {
+  campaign: [
+    { pattern: 'Campaign', pk: 'CAMPAIGN#<campaignId>', sk: 'CAMPAIGN', operation: 'Put (in the creation transaction: 2 + 1 gsi1), GetItem, conditional UpdateItem (engine steps, state moves)', wcu: '1 + 1 (gsi1 entry) per write; once per engine step, not per mail' },
+    { pattern: 'Campaigns of a project (gsi1)', pk: 'gsi1pk CAMPAIGNS#<p>', sk: 'gsi1sk <created>#<id>', operation: 'Query desc (list, duplicate windows: a range over the last 24 h)', wcu: "(in the campaign's writes)" },
+    { pattern: 'Campaign recipientIds', pk: '(blob store, not the table)', sk: 'campaigns/<p>/<c>/ids.json', operation: 'S3 Put at creation, Get by the engine', wcu: '0' },
+    { pattern: 'Campaign engine cursor', pk: 'CAMPAIGN#<campaignId>', sk: 'CURSOR', operation: 'conditional Put per engine step (after its mail is queued)', wcu: '1 per step' },
+    { pattern: 'Campaign jobs held while paused', pk: 'CAMPAIGN#<campaignId>', sk: 'HELD#<jobId>', operation: "Put when a paused campaign's job arrives, Query + Delete at resume", wcu: '1 per job of up to 50 mails (rare)' },
+    { pattern: 'Campaign counters', pk: 'CAMPSTAT#<campaignId>#<shard>', sk: 'COUNTS', operation: 'ADD once per worker batch, random shard; Query-free GetItem of all 8', wcu: '1 per batch of mails or events' },
+    { pattern: 'Campaign send rate (deployment-wide)', pk: 'RATE#campaigns', sk: 'RATE#<second>', operation: 'conditional ADD per engine step (tokens taken in that second)', wcu: '1 per step (TTL 1 h)' },
+    { pattern: 'Campaign outcome export (CSV job)', pk: 'CAMPAIGN#<campaignId>', sk: 'EXPORT#<exportId>', operation: 'Put, GetItem, conditional UpdateItem per part (claim, checkpoint)', wcu: '1 to create, 2 per part of about 8 MB (60,000 rows), 1 to finish (TTL 7 d)' },
+  ],
+};

@@ -1,0 +1,103 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { transitionFromSendable } from '../../../../shared/activity/activity-repository';
+import { cancelAcceptedBatch, cancelScheduledBatch, startScheduledBatch } from '../../../../shared/batches/batch-repository';
+import { markPending, markRateLimited, moveCampaign, pauseByGuard } from '../../../../shared/campaigns/campaign-gateway';
+import { cancelPendingScheduledSend, claimScheduledSend, markScheduledSendFailed } from '../../../../shared/scheduling/scheduled-send-repository';
+import { transitionUpdate, type Aggregate, type Transition } from '../../../../shared/store/aggregate';
+import { activity, batch, campaign, scheduledSend } from '../../../../shared/store/aggregates';
+import { createDocumentClient, type Db } from '../../../../shared/store/client';
+
+/**
+ * The transitions declared for gateways that do not use them yet (sending, batches, scheduling,
+ * campaigns) say what those gateways write today: from which states, to which, which fields set,
+ * removed and incremented. Each repository call is captured and read back into those terms, and so
+ * is the declared transition's own command: when the two differ, the declaration is wrong.
+ */
+const doc = mockClient(DynamoDBDocumentClient);
+beforeEach(() => doc.on(UpdateCommand).resolves({ Attributes: {} }));
+afterEach(() => doc.reset());
+afterAll(() => doc.restore());
+const db: Db = { doc: createDocumentClient(new DynamoDBClient({ region: 'us-east-1' })), tableName: 'mailroom' };
+
+/** What an update does to a state machine, read from its expressions. */
+function effect(input: UpdateCommandInput, stateField: string) {
+  const names = input.ExpressionAttributeNames ?? {};
+  const values = input.ExpressionAttributeValues ?? {};
+  const name = (token: string) => names[token] ?? token;
+  const [, setPart = '', removePart = ''] = /^(?:SET (.*?))?(?: ?REMOVE (.*))?$/.exec(input.UpdateExpression!)!;
+  const set: string[] = [];
+  const increment: string[] = [];
+  let to: unknown;
+  for (const clause of setPart ? setPart.split(/,\s*(?![^()]*\))/) : []) {
+    const [left, right] = clause.split(' = ').map((s) => s.trim());
+    if (right === `${left} + :one`) increment.push(name(left));
+    else if (name(left) === stateField) to = values[right];
+    else set.push(name(left));
+  }
+  const remove = removePart ? removePart.split(',').map((s) => name(s.trim())) : [];
+  const token = Object.keys(names).find((k) => names[k] === stateField) ?? stateField;
+  const condition = input.ConditionExpression!;
+  const inList = new RegExp(`${token} IN \\(([^)]*)\\)`).exec(condition);
+  const equal = new RegExp(`${token} = (:\\w+)`).exec(condition);
+  const from = inList ? inList[1].split(',').map((v) => values[v.trim()]) : equal ? [values[equal[1]]] : [];
+  return { from: [...from].sort(), to, set: set.sort(), remove: remove.sort(), increment: increment.sort() };
+}
+
+/** The effect of a declared transition, given values for every field it sets. */
+function declared(aggregate: Aggregate, name: string) {
+  const transition = aggregate.transitions[name] as Transition;
+  const values = Object.fromEntries((transition.set ?? []).map((f) => [f, `value of ${f}`]));
+  return effect(transitionUpdate(db, aggregate, name, { pk: 'P', sk: 'S' }, values as never).input, aggregate.stateField);
+}
+
+/** The effect of the one update a repository call sends. */
+async function written(call: () => Promise<unknown>, stateField: string) {
+  await call();
+  const calls = doc.commandCalls(UpdateCommand);
+  expect(calls).toHaveLength(1);
+  return effect(calls[0].args[0].input, stateField);
+}
+
+const record = { id: 'act-1', project_id: 'p-1', created_at: '2030-01-01T00:00:00.000Z' };
+const now = '2030-01-01T00:00:00.000Z';
+
+describe('the declared transitions say what the gateways write today', () => {
+  test.each([
+    ['send', () => transitionFromSendable(db, record, 'sent', { message_id: 'm', sent_at: now, updated_at: now })],
+    ['retry', () => transitionFromSendable(db, record, 'retrying', { updated_at: now })],
+    ['suppress', () => transitionFromSendable(db, record, 'suppressed', { suppression_reason: 'bounce', updated_at: now })],
+    ['fail', () => transitionFromSendable(db, record, 'failed', { failure: { reason: 'x' }, updated_at: now })],
+    ['cancel', () => transitionFromSendable(db, record, 'cancelled', { updated_at: now })],
+  ])('activity.%s', async (name, call) => {
+    expect(await written(call, 'current_status')).toEqual(declared(activity, name));
+  });
+
+  test.each([
+    ['claim', () => claimScheduledSend(db, { id: 's-1', scheduledFor: now, claimedBy: 'm-1', now })],
+    ['cancel', () => cancelPendingScheduledSend(db, 's-1', 'p-1', now)],
+    ['fail', () => markScheduledSendFailed(db, 's-1', 'boom', now)],
+  ])('scheduledSend.%s', async (name, call) => {
+    expect(await written(call, 'status')).toEqual(declared(scheduledSend, name));
+  });
+
+  test.each([
+    ['start', () => startScheduledBatch(db, 'b-1', now, now)],
+    ['cancelScheduled', () => cancelScheduledBatch(db, 'b-1', 'p-1', now)],
+    ['cancelAccepted', () => cancelAcceptedBatch(db, 'b-1', now)],
+  ])('batch.%s', async (name, call) => {
+    expect(await written(call, 'status')).toEqual(declared(batch, name));
+  });
+
+  test.each([
+    ['prepare', () => markPending(db, 'c-1', { total_recipients: 1, total_batches: 1, current_batch: 0 }, now)],
+    ['rateLimit', () => markRateLimited(db, 'c-1', now)],
+    ['pauseByGuard', () => pauseByGuard(db, 'c-1', { at: now } as never)],
+    ['fail', () => moveCampaign(db, 'c-1', ['pending', 'processing', 'rate_limited'], 'failed', { failure_reason: 'x', updated_at: now })],
+    ['complete', () => moveCampaign(db, 'c-1', ['pending', 'processing', 'rate_limited'], 'completed', { completed_at: now, updated_at: now, emails_sent: 1, emails_failed: 0, step: 2 })],
+    ['failInitializing', () => moveCampaign(db, 'c-1', ['initializing'], 'failed', { updated_at: now })],
+  ])('campaign.%s', async (name, call) => {
+    expect(await written(call, 'status')).toEqual(declared(campaign, name));
+  });
+});
