@@ -1,3 +1,4 @@
+import { storableProblem, storedValueProblem as storedWithin } from '../store/storable-value';
 import * as z from '../zod';
 import { badRequest } from '../errors';
 import { isEmail, normalizeEmail } from '../mail/addresses';
@@ -61,39 +62,12 @@ export function parseEmail(value: unknown, field: string): string {
   return normalizeEmail(parseRequest(z.object({ [field]: emailFieldSchema }), { [field]: value })[field]);
 }
 
-// DynamoDB's number range, and its nesting limit (32) with room for the item's own levels.
-const MAX_NUMBER = 9.9e125;
-const MIN_NUMBER = 1e-130;
-const MAX_DEPTH = 16;
-
-/** Why a JSON value cannot be stored as is (also for custom event properties): numbers out of DynamoDB's range, empty keys, deep nesting. */
-export function storableProblem(value: unknown, depth = 0): string | undefined {
-  if (depth > MAX_DEPTH) return `is nested more than ${MAX_DEPTH} levels deep`;
-  if (typeof value === 'number') {
-    const abs = Math.abs(value);
-    if (!Number.isFinite(value) || abs > MAX_NUMBER || (abs !== 0 && abs < MIN_NUMBER)) return 'holds a number out of range';
-  } else if (Array.isArray(value)) {
-    for (const v of value) {
-      const problem = storableProblem(v, depth + 1);
-      if (problem) return problem;
-    }
-  } else if (isObject(value)) {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === '') return 'may not have an empty key';
-      const problem = storableProblem(v, depth + 1);
-      if (problem) return problem;
-    }
-  }
-  return undefined;
-}
-
 /**
- * Why a JSON value cannot be stored within `maxBytes`: storableProblem, then its serialized size.
- * The depth check comes first: serializing a value nested thousands deep would overflow the stack.
+ * Why a JSON value cannot be stored as is (the store's rule, also for custom event properties), and
+ * the same within `maxBytes` (a lead's data: MAX_DATA_BYTES).
  */
-export function storedValueProblem(value: unknown, maxBytes = MAX_DATA_BYTES): string | undefined {
-  return storableProblem(value) ?? (Buffer.byteLength(JSON.stringify(value)) > maxBytes ? `is larger than ${maxBytes / 1024} KB` : undefined);
-}
+export { storableProblem };
+export const storedValueProblem = (value: unknown, maxBytes = MAX_DATA_BYTES): string | undefined => storedWithin(value, maxBytes);
 
 /** Why a `tags` value is refused: non-empty strings, at most MAX_TAGS of MAX_TAG_LENGTH characters (trimmed). */
 function tagsProblem(value: unknown): string | undefined {

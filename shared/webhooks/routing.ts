@@ -1,6 +1,8 @@
 import type { ServiceEvent } from '../events/events';
 import type { Project } from '../projects/project';
-import type { WebhookSlot } from './webhook-job';
+
+/** A project's two webhook slots: live-key traffic goes to `live`, test-key traffic to `dev`. */
+export type WebhookSlot = 'live' | 'dev';
 
 export interface WebhookTarget {
   url: string;

@@ -2,7 +2,9 @@ import type { KeyMode } from '../security/api-keys';
 import type { ServiceEvent } from '../events/events';
 
 /** Which of the project's two slots a URL belongs to; sent as `X-Svc-Environment`. */
-export type WebhookSlot = 'live' | 'dev';
+import type { WebhookSlot } from './routing';
+
+export type { WebhookSlot } from './routing';
 
 /** The slot a key's traffic goes to: test-key sends are delivered to the dev slot. */
 export const slotOfKeyMode = (mode: KeyMode): WebhookSlot => (mode === 'live' ? 'live' : 'dev');
