@@ -28,8 +28,11 @@ export const FOLDER_MOVES: Readonly<Record<string, string>> = {
   'shared/cache': 'shared/platform/cache',
   'shared/idempotency': 'shared/platform/idempotency',
   'shared/queue-worker': 'shared/platform/queue-worker',
-  'shared/metrics': 'shared/platform/metrics',
-  'shared/openapi': 'shared/platform/openapi',
+  // the tenants every request is scoped by: what authentication reads
+  'shared/projects': 'shared/platform/projects',
+  'shared/organizations': 'shared/platform/organizations',
+  // the API's document, drawn from every wing's route modules and webhook payloads: above shared/
+  'shared/openapi': 'composition/openapi',
   // mail-pipeline
   'shared/sending': 'shared/mail-pipeline/sending',
   'shared/batches': 'shared/mail-pipeline/batches',
@@ -42,7 +45,8 @@ export const FOLDER_MOVES: Readonly<Record<string, string>> = {
   'shared/quota': 'shared/mail-pipeline/quota',
   'shared/activity': 'shared/mail-pipeline/activity',
   'shared/delivery': 'shared/mail-pipeline/delivery',
-  'shared/stats': 'shared/mail-pipeline/stats',
+  'shared/metrics': 'shared/mail-pipeline/metrics',
+  'shared/events': 'shared/mail-pipeline/events',
   'shared/inbound': 'shared/mail-pipeline/inbound',
   // audience
   'shared/audience': 'shared/audience/leads',
@@ -53,15 +57,31 @@ export const FOLDER_MOVES: Readonly<Record<string, string>> = {
   // identities
   'shared/domains': 'shared/identities/domains',
   'shared/pages': 'shared/identities/pages',
+  'shared/stats': 'shared/identities/stats',
   // notifications
-  'shared/events': 'shared/notifications/events',
   'shared/webhooks': 'shared/notifications/webhooks',
   // tenancy
-  'shared/projects': 'shared/tenancy/projects',
-  'shared/organizations': 'shared/tenancy/organizations',
   'shared/partner': 'shared/tenancy/partner',
   'shared/project-settings': 'shared/tenancy/project-settings',
   'shared/console': 'shared/tenancy/console',
+};
+
+/**
+ * Single files that leave their folder for another wing (taken before their folder moves): the
+ * vocabulary of mail and the public pages' frame sit under every wing that uses them.
+ */
+export const FILE_MOVES: Readonly<Record<string, string>> = {
+  'shared/mail/addresses.ts': 'shared/platform/mail/addresses.ts',
+  'shared/mail/mime.ts': 'shared/platform/mail/mime.ts',
+  'shared/mail/escape-html.ts': 'shared/platform/mail/escape-html.ts',
+  'shared/mail/html-text.ts': 'shared/platform/mail/html-text.ts',
+  'shared/mail/header-policy.ts': 'shared/platform/mail/header-policy.ts',
+  // which of a project's webhook URLs an event goes to: read by the pipeline (inbound) and the webhooks
+  'shared/webhooks/routing.ts': 'shared/platform/projects/webhook-routing.ts',
+  'shared/pages/page-layout.ts': 'shared/platform/pages/page-layout.ts',
+  'shared/pages/page-headers.ts': 'shared/platform/pages/page-headers.ts',
+  'shared/events/events.ts': 'shared/platform/core/events.ts',
+  'shared/events/queue-event-publisher.ts': 'shared/platform/adapters/queue-event-publisher.ts',
 };
 
 /** Root files of shared/ that move to shared/platform/core/. */
@@ -124,6 +144,11 @@ function plannedMoves(): Move[] {
     fail(`root file(s) of shared/ not in the mapping: ${unknown.map((n) => `shared/${n}`).join(', ')}. Add each to CORE_FILES or STAY_AT_ROOT (tools/move-to-wings.ts), or move it into a folder, then run again.`);
   }
   const moves: Move[] = [];
+  for (const [from, to] of Object.entries(FILE_MOVES)) {
+    if (!existsSync(join(ROOT, from))) continue;
+    if (existsSync(join(ROOT, to))) fail(`${to} already exists and ${from} too.`);
+    moves.push({ from, to, kind: 'file' });
+  }
   for (const [from, to] of Object.entries(FOLDER_MOVES)) {
     const source = join(ROOT, from);
     if (!existsSync(source) || !statSync(source).isDirectory()) continue;
@@ -151,15 +176,16 @@ function mapper(moves: readonly Move[]): (path: string) => string {
   const folders = moves.filter((m) => m.kind === 'folder').sort((a, b) => b.from.length - a.from.length);
   const files = moves.filter((m) => m.kind === 'file');
   return (path) => {
-    for (const m of folders) {
-      if (path === m.from) return m.to;
-      if (path.startsWith(`${m.from}/`)) return m.to + path.slice(m.from.length);
-    }
+    // A file that leaves its folder is found before the folder's own move.
     for (const m of files) {
       const stem = m.from.replace(/\.ts$/, '');
       const stemTo = m.to.replace(/\.ts$/, '');
       if (path === stem) return stemTo;
       if (path.startsWith(`${stem}.`)) return stemTo + path.slice(stem.length);
+    }
+    for (const m of folders) {
+      if (path === m.from) return m.to;
+      if (path.startsWith(`${m.from}/`)) return m.to + path.slice(m.from.length);
     }
     return path;
   };
@@ -306,8 +332,17 @@ function main(): void {
   }
 
   let filesMoved = 0;
+  // A single file leaves its folder before that folder moves, and lands after the folder it joins
+  // has moved: it waits under a temporary name in between.
+  const parked = new Map<Move, string>();
+  for (const m of moves.filter((move) => move.from in FILE_MOVES)) {
+    const temporary = `${m.from}.moving-to-wings`;
+    git('mv', m.from, temporary);
+    parked.set(m, temporary);
+  }
   for (const m of moves) {
     filesMoved += m.kind === 'folder' ? git('ls-files', '--', m.from).split('\n').filter(Boolean).length : 1;
+    if (parked.has(m)) continue;
     mkdirSync(dirname(join(ROOT, m.to)), { recursive: true });
     if (m.to.startsWith(`${m.from}/`)) {
       // A folder into its own subfolder (audience -> audience/leads): through a temporary name.
@@ -318,6 +353,11 @@ function main(): void {
     } else {
       git('mv', m.from, m.to);
     }
+  }
+  for (const [m, temporary] of parked) {
+    const from = mapper(moves.filter((move) => move.kind === 'folder'))(temporary);
+    mkdirSync(dirname(join(ROOT, m.to)), { recursive: true });
+    git('mv', from, m.to);
   }
   for (const [file, text] of rewritten) writeFileSync(join(ROOT, file), text);
 
