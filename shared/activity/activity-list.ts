@@ -3,7 +3,7 @@ import { parseRequest } from '../validate';
 import { type BoundedTotal, type PageRequest } from '../http/pagination';
 import { isDomainName } from '../mail/addresses';
 import type { Db } from '../store/client';
-import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../http/bounded-list';
+import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../store/bounded-list';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import { RARE_STATUSES, activityListPartition, type ActivityListPartition } from '../store/keys';
 import type { Activity, ActivityStatus } from './activity';

@@ -4,7 +4,7 @@ import { BATCH_GET_LIMIT, batchGetAll } from '../store/batch-get';
 import { batchPutAll } from '../store/batch-write';
 import { stripKeys, type Db } from '../store/client';
 import { ACTIVITY_BODY_SK, ACTIVITY_SK, ENGAGEMENT_SK_PREFIX, RARE_STATUSES, activityBodyKey, activityIndexes, activityKey, activityPartition, activityStatusIndex, type ActivityListPartition } from '../store/keys';
-import type { ListQuery } from '../http/bounded-list';
+import type { ListQuery } from '../store/bounded-list';
 import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type ActivityStatus, type TimelineEvent } from './activity';
 
 /** The item a new activity record is stored as: its key, the record, version 1, its index keys and expiry. */

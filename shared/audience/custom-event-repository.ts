@@ -2,7 +2,7 @@ import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../store/batch-write';
 import type { Db } from '../store/client';
 import type { PageRequest } from '../http/pagination';
-import { readMergedPage, type ListQuery } from '../http/bounded-list';
+import { readMergedPage, type ListQuery } from '../store/bounded-list';
 import { customEventIndexes, customEventKey, customEventListPartition, customEventPartition, emailOfCustomEventPartition, leadShards } from '../store/keys';
 import type { CustomEvent } from './custom-event';
 import { batchGetParallel } from './lead-repository';

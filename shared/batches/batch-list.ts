@@ -1,7 +1,7 @@
 import * as z from '../zod';
 import type { ProjectCaller } from '../auth/authenticate';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
-import { readShardedPage } from '../http/sharded-list';
+import { readShardedPage } from '../store/sharded-list';
 import type { Db } from '../store/client';
 import { batchListPartitions } from '../store/keys';
 import type { Batch, BatchStatus } from './batch';

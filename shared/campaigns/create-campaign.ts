@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { getSegment } from '../audience/segment-repository';
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { findSenderById, senderPermission } from '../domains/sender-lookup';
 import { AppError, badRequest, notFound, unprocessable } from '../errors';
 import { logger } from '../logger';
@@ -21,7 +21,7 @@ import { enqueueCampaignMessage } from './engine-messages';
  * duplicate unless confirmed, stores `recipientIds`, writes the campaign in `initializing` with its
  * template usage (one transaction) and queues the engine's `init`. The campaign as written.
  */
-export async function createCampaign(deps: Services, caller: ProjectCaller, request: CampaignRequest): Promise<Campaign> {
+export async function createCampaign(deps: Needs<'db' | 'queue' | 'blobs' | 'clock'>, caller: ProjectCaller, request: CampaignRequest): Promise<Campaign> {
   refuseDisabledProject(caller.project);
   const projectId = caller.project.id;
   const now = deps.clock.now();
@@ -103,14 +103,14 @@ function templateNotFound(ref: CampaignRequest['template']): AppError {
 }
 
 /** The template the request names, in the caller's project: 404 `Template not found with ID ...` as template sends answer. */
-async function requireTemplate(deps: Services, projectId: string, ref: CampaignRequest['template']): Promise<Template> {
+async function requireTemplate(deps: Needs<'db'>, projectId: string, ref: CampaignRequest['template']): Promise<Template> {
   const template = await findTemplate(deps.db, projectId, ref.kind === 'uuid' ? ref.id : String(ref.internalId));
   if (!template) throw templateNotFound(ref);
   return template;
 }
 
 /** The sender profile must be the project's own (404 otherwise) and able to send now (422 `SENDER_NOT_VERIFIED`). */
-async function requireSendingProfile(deps: Services, projectId: string, senderProfileId: string): Promise<void> {
+async function requireSendingProfile(deps: Needs<'db'>, projectId: string, senderProfileId: string): Promise<void> {
   const sender = await findSenderById(deps, projectId, senderProfileId);
   if (!sender) throw notFound(`Sender profile not found with ID ${senderProfileId}`);
   if ((await senderPermission(deps, projectId, sender.from_email)) === 'none') {
@@ -121,7 +121,7 @@ async function requireSendingProfile(deps: Services, projectId: string, senderPr
 }
 
 /** The stored audience: a segment must be the project's (a dynamic one evaluated at least once), a follow-up's campaign too. */
-async function resolveAudience(deps: Services, projectId: string, request: CampaignRequest): Promise<CampaignAudience> {
+async function resolveAudience(deps: Needs<'db'>, projectId: string, request: CampaignRequest): Promise<CampaignAudience> {
   const source = request.audience;
   switch (source.kind) {
     case 'ids':

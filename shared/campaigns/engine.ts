@@ -1,7 +1,7 @@
 import { countLeads } from '../audience/lead-repository';
 import { getSegment, segmentMemberCounts } from '../audience/segment-repository';
 import { MAX_BATCH_RECIPIENTS } from '../batches/batch-ids';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { findSenderById } from '../domains/sender-service';
 import { hasWebhookTargets } from '../events/email-events';
 import { logger } from '../logger';
@@ -52,7 +52,7 @@ const SETTLE_CHECK_SECONDS = RATE_WINDOW_SECONDS;
 const QUIET_COMPLETION_MS = 15 * 60_000;
 
 /** Runs one message of the campaign engine (docs/campaigns.md). */
-export async function runCampaignMessage(deps: Services, message: CampaignMessage): Promise<void> {
+export async function runCampaignMessage(deps: Needs<'config' | 'db' | 'queue' | 'blobs' | 'clock' | 'events' | 'timers' | 'account'>, message: CampaignMessage): Promise<void> {
   switch (message.kind) {
     case 'init':
       return initCampaign(deps, message.campaign_id);
@@ -68,7 +68,7 @@ export async function runCampaignMessage(deps: Services, message: CampaignMessag
  * follow-up takes the caller's `recipientCount` as its estimate until the cursor is exhausted), then
  * the first step at once or at `scheduled_for`.
  */
-export async function initCampaign(deps: Services, campaignId: string): Promise<void> {
+export async function initCampaign(deps: Needs<'db' | 'queue' | 'clock' | 'timers'>, campaignId: string): Promise<void> {
   const campaign = await getCampaign(deps.db, campaignId, true);
   if (!campaign) return;
   // An init that died between its move and queueing the first step, delivered again: queue it now
@@ -85,7 +85,7 @@ export async function initCampaign(deps: Services, campaignId: string): Promise<
 }
 
 /** The frozen audience's size from counters (never by reading the audience). */
-async function frozenAudienceSize(deps: Services, campaign: Campaign): Promise<number> {
+async function frozenAudienceSize(deps: Needs<'db'>, campaign: Campaign): Promise<number> {
   const audience = campaign.audience;
   switch (audience.kind) {
     case 'ids':
@@ -107,7 +107,7 @@ async function frozenAudienceSize(deps: Services, campaign: Campaign): Promise<n
 }
 
 /** Puts step `step` on the queue at `at`: a delay up to 15 minutes, a one-time schedule beyond. */
-async function stepAt(deps: Services, campaign: Campaign, step: number, at: Date): Promise<void> {
+async function stepAt(deps: Needs<'queue' | 'clock' | 'timers'>, campaign: Campaign, step: number, at: Date): Promise<void> {
   const message: CampaignMessage = { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step };
   const seconds = Math.ceil((at.getTime() - deps.clock.now().getTime()) / 1000);
   if (seconds <= MAX_QUEUE_DELAY_SECONDS) return enqueueCampaignMessage(deps, message, Math.max(0, seconds));
@@ -119,7 +119,7 @@ async function stepAt(deps: Services, campaign: Campaign, step: number, at: Date
  * one); one for a step not reached yet is retried (its predecessor has not recorded itself yet).
  * The cursor's conditional save is the fence: of two runs of one step, one saves and goes on.
  */
-export async function runStep(deps: Services, campaignId: string, step: number): Promise<void> {
+export async function runStep(deps: Needs<'config' | 'db' | 'queue' | 'blobs' | 'clock' | 'events' | 'timers' | 'account'>, campaignId: string, step: number): Promise<void> {
   const campaign = await getCampaign(deps.db, campaignId, true);
   if (!campaign) return;
   // An ended campaign frees its template again: the release after the final move may have crashed,
@@ -206,7 +206,7 @@ export async function runStep(deps: Services, campaignId: string, step: number):
 }
 
 /** After the cursor's save: the next step queued (at the pace's time), then the step recorded on the campaign. */
-async function finishStep(deps: Services, campaign: Campaign, step: number, cursor: EngineCursor, now: Date, nextBatchAt: Date | undefined, throttled = false, currentBatch?: number): Promise<void> {
+async function finishStep(deps: Needs<'db' | 'queue' | 'clock' | 'timers'>, campaign: Campaign, step: number, cursor: EngineCursor, now: Date, nextBatchAt: Date | undefined, throttled = false, currentBatch?: number): Promise<void> {
   const at = nextBatchAt && nextBatchAt > now ? nextBatchAt : new Date(now.getTime() + (cursor.exhausted ? SETTLE_CHECK_SECONDS : RATE_WINDOW_SECONDS) * 1000);
   await stepAt(deps, campaign, step + 1, at);
   const status: CampaignStatus = campaign.status === 'rate_limited' && throttled ? 'rate_limited' : 'processing';
@@ -227,7 +227,7 @@ async function finishStep(deps: Services, campaign: Campaign, step: number, curs
  * released recipient (sent, failed, suppressed or cancelled), or once those counts stood still for
  * QUIET_COMPLETION_MS; until then the step checks again every SETTLE_CHECK_SECONDS.
  */
-async function settle(deps: Services, campaign: Campaign, step: number, cursor: EngineCursor, counts: Awaited<ReturnType<typeof readCampaignCounts>>, now: Date): Promise<void> {
+async function settle(deps: Needs<'db' | 'queue' | 'clock' | 'timers'>, campaign: Campaign, step: number, cursor: EngineCursor, counts: Awaited<ReturnType<typeof readCampaignCounts>>, now: Date): Promise<void> {
   const accounted = counts.sent + counts.failed + counts.suppressed + counts.cancelled;
   const settled = cursor.settled?.count === accounted ? cursor.settled : { count: accounted, since: now.toISOString() };
   const quiet = now.getTime() - new Date(settled.since).getTime() >= QUIET_COMPLETION_MS;
@@ -260,7 +260,7 @@ const REQUEUE_DELAY_SECONDS = Math.ceil(STATUS_KEEP_MS / 1000) + 1;
  * is queued (a crash in between queues one twice: its claims send nothing twice). True when more
  * may be left.
  */
-async function requeueHeldJobs(deps: Services, campaignId: string): Promise<boolean> {
+async function requeueHeldJobs(deps: Needs<'db' | 'queue'>, campaignId: string): Promise<boolean> {
   const held = await heldJobs(deps.db, campaignId, HELD_PER_RESUME);
   if (held.length === 0) return false;
   await deps.queue.sendBatch('batch-send', held.map((h) => h.job), { delaySeconds: held.map(() => REQUEUE_DELAY_SECONDS) });
@@ -273,7 +273,7 @@ async function requeueHeldJobs(deps: Services, campaignId: string): Promise<bool
  * paused go back to the send queue, then the step the pause stopped runs. Each step also requeues
  * held jobs, so a job held by a worker that saw the pause late is sent all the same.
  */
-export async function resumeCampaign(deps: Services, campaignId: string): Promise<void> {
+export async function resumeCampaign(deps: Needs<'db' | 'queue'>, campaignId: string): Promise<void> {
   const campaign = await getCampaign(deps.db, campaignId, true);
   if (!campaign || campaign.status === 'paused' || TERMINAL_CAMPAIGN_STATUSES.includes(campaign.status)) return;
   if (await requeueHeldJobs(deps, campaignId)) return enqueueCampaignMessage(deps, { v: 1, kind: 'resume', campaign_id: campaignId, project_id: campaign.project_id });

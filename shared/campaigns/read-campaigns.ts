@@ -43,7 +43,7 @@ export function parseStatusFilter(value: string | undefined): CampaignStatus | u
 
 /**
  * `GET /v1/campaigns`: the project's campaigns newest first (a bounded page of the gsi1 list: see
- * shared/http/bounded-list.ts), each with its sent and failed counters. No `total_pages` (4.8).
+ * shared/store/bounded-list.ts), each with its sent and failed counters. No `total_pages` (4.8).
  */
 export async function listCampaigns(deps: Deps, caller: ProjectCaller, page: PageRequest, status: CampaignStatus | undefined, query: { cursor?: string }) {
   const { campaigns, ...listed } = await pageCampaigns(deps.db, caller.project.id, page, status, listCursor(query, page));

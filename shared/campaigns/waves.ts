@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Batch, BatchContent, BatchRecipient } from '../batches/batch';
 import { chunkJobs } from '../batches/batch-jobs';
 import { getBatch, putBatch, putBatchBlobs } from '../batches/batch-repository';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { isConditionalCheckFailure } from '../errors';
 import { ttlAfterDays } from '../store/client';
 import type { Campaign } from './campaign';
@@ -49,7 +49,7 @@ export interface Wave {
  * fan-out and the claims make that a no-op for what was done.
  */
 export async function releaseWave(
-  deps: Pick<Services, 'db' | 'blobs' | 'queue' | 'clock' | 'config'>,
+  deps: Needs<'db' | 'blobs' | 'queue' | 'clock' | 'config'>,
   input: { campaign: Campaign; wave: number; content: BatchContent; recipients: BatchRecipient[]; position: CursorPosition; exhausted: boolean },
 ): Promise<Wave> {
   const { campaign } = input;

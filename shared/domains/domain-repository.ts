@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage } from '../store/bounded-list';
+import { startKeyOfCursor } from '../http/cursor';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';

@@ -1,40 +1,35 @@
 import { badRequest } from '../errors';
+import { isStringRecord, readCursor } from '../store/cursor';
 
 /**
  * Opaque list cursors (`cursor` in, `next_cursor` out): a position as base64url JSON. A cursor is
  * only ever read back through a check that it names a position of the same list, so a forged one
- * can move within that list and never outside it.
+ * can move within that list and never outside it. The codec is the store's (shared/store/cursor.ts,
+ * whose list readers write `next_cursor`); reading a client's cursor back, with its 400, is here.
  */
 
-/** A position as the cursor a client passes back. */
-export function encodeCursor(position: unknown): string {
-  return Buffer.from(JSON.stringify(position), 'utf8').toString('base64url');
-}
+// Re-exported for the services that build their own cursors (leads, custom events, activity, reports).
+export { encodeCursor, isKeyString, isStringRecord } from '../store/cursor';
 
 /** The position a cursor names, when `check` accepts it; otherwise 400 `cursor is not valid for this list`. */
 export function decodeCursor<T>(cursor: string, check: (value: unknown) => value is T): T {
-  let value: unknown;
-  try {
-    if (cursor.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badRequest('cursor is not valid for this list');
-  }
-  if (!check(value)) throw badRequest('cursor is not valid for this list');
+  const value = readCursor(cursor, check);
+  if (value === undefined) throw badRequest('cursor is not valid for this list');
   return value;
 }
 
 /**
- * A string DynamoDB takes as a key value: not empty, at most 1,024 characters, well-formed UTF-16
- * (a lone surrogate cannot be encoded), without U+10FFFF (the bound above every prefix's keys).
+ * The start key a bounded list's cursor names (shared/store/bounded-list.ts, `cursorOfStartKey`):
+ * exactly the key attributes `names`, each a key string, and accepted by `within` (that it is an
+ * entry of this very list), else 400 `cursor is not valid for this list`.
  */
-export function isKeyString(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= 1024 && !/\p{Cs}/u.test(value) && !value.includes('\u{10FFFF}');
+export function startKeyOfCursor(cursor: string | undefined, names: readonly string[], within: (key: Record<string, string>) => boolean): Record<string, string> | undefined {
+  if (cursor === undefined) return undefined;
+  return decodeCursor(cursor, (v): v is Record<string, string> => isStringRecord(v, names) && within(v));
 }
 
-/** A plain object whose keys are exactly `keys`, each a key string (isKeyString). */
-export function isStringRecord(value: unknown, keys: readonly string[]): value is Record<string, string> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const own = Object.keys(value);
-  return own.length === keys.length && keys.every((k) => isKeyString((value as Record<string, unknown>)[k]));
+/** The position a sharded list's cursor names (shared/store/sharded-list.ts writes `{ after }`): one key string. */
+export function positionOfCursor(cursor: string | undefined): string | undefined {
+  if (cursor === undefined) return undefined;
+  return decodeCursor(cursor, (v): v is { after: string } => isStringRecord(v, ['after'])).after;
 }

@@ -1,17 +1,16 @@
 import * as z from '../zod';
 import { badRequest } from '../errors';
+import type { BoundedTotal, PageRequest } from '../store/paging';
 import { parseRequest } from '../validate';
+
+// The page a list reads and what it answers besides its rows are the store's paging terms (its list readers take them).
+export { COUNT_WINDOW, type BoundedTotal, type PageRequest } from '../store/paging';
 
 /** Page size when none is asked for, and the most a caller may ask for (part 4.0). */
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
 /** Deeper pages are refused: their offset must stay a count DynamoDB takes as a query Limit. */
 export const MAX_PAGE = 1_000_000;
-
-export interface PageRequest {
-  readonly page: number;
-  readonly perPage: number;
-}
 
 /** A page parameter: absent or '' for the default, else digits naming at least 1 (read before any bound). */
 const pageNumber = (name: string, bound: { max: number; message: string }) =>
@@ -48,9 +47,6 @@ export function paginationBlock(request: PageRequest, total: number, withTotalPa
  */
 export const LIST_PAGE_DEPTH = 1_000;
 
-/** A list's `total` counts at most this many entries beyond its page; past that it is a lower bound. */
-export const COUNT_WINDOW = 1_000;
-
 /** The `cursor` query parameter of a list that pages by cursor beyond LIST_PAGE_DEPTH. */
 export const cursorQuerySchema = z.object({
   cursor: z.optional(z.string().check(z.meta({ description: 'The previous answer\'s `pagination.next_cursor`: reads on from there' }))),
@@ -67,16 +63,6 @@ export function listCursor(query: Readonly<Record<string, string | undefined>>, 
     throw badRequest(`page * per_page may not exceed ${LIST_PAGE_DEPTH}; pass the previous page's next_cursor as cursor to read on`);
   }
   return cursor;
-}
-
-/** What a bounded list read answers besides its rows. */
-export interface BoundedTotal {
-  /** Entries before this page, on it, and after it up to COUNT_WINDOW. */
-  total: number;
-  /** True when the count stopped at its window: more entries may follow than `total` says. */
-  totalIsEstimate: boolean;
-  /** The cursor of the next page; null once the list is at its end. */
-  nextCursor: string | null;
 }
 
 /** The `pagination` block of a bounded list: paginationBlock plus `total_is_estimate` and `next_cursor`. */

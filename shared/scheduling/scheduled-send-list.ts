@@ -3,7 +3,7 @@ import type { ProjectCaller } from '../auth/authenticate';
 import { fromItem as activityOfItem } from '../activity/activity-repository';
 import type { Activity } from '../activity/activity';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
-import { readShardedPage } from '../http/sharded-list';
+import { readShardedPage } from '../store/sharded-list';
 import { batchGetAll } from '../store/batch-get';
 import type { Db } from '../store/client';
 import { activityKey, scheduledListPartitions, scheduledListSortKey } from '../store/keys';

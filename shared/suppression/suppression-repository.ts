@@ -3,7 +3,8 @@ import { putIfAbsent } from '../store/aggregate';
 import { stripKeys, type Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
 import type { BoundedTotal } from '../http/pagination';
-import { cursorOfStartKey, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
+import { cursorOfStartKey, readBoundedPage } from '../store/bounded-list';
+import { startKeyOfCursor } from '../http/cursor';
 import { SUPPRESSION_SK_PREFIX, projectKey, suppressionKey } from '../store/keys';
 
 /** Why an address is suppressed. */
@@ -59,7 +60,7 @@ export async function getSuppression(db: Db, projectId: string, email: string): 
 
 /**
  * One page of a project's list, ordered by address, from the list's start (offset pages) or from a
- * cursor's start key, with its bounded total (shared/http/bounded-list.ts): a request reads at most
+ * cursor's start key, with its bounded total (shared/store/bounded-list.ts): a request reads at most
  * its offset and page and COUNT_WINDOW entries after it; a `reason` filter is applied in DynamoDB,
  * reading at most ten entries per entry skipped or shown. An address `prefix` (lowercased) narrows
  * the key condition itself, so a search reads only the addresses it shows and counts.

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage } from '../store/bounded-list';
+import { startKeyOfCursor } from '../http/cursor';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { stripKeys, type Db } from '../store/client';
 import { queryAllByPrefix } from '../store/query';
@@ -125,7 +126,7 @@ export async function getTemplateByInternalId(db: Db, projectId: string, interna
 /**
  * One page of the project's templates, most recently updated first, optionally only those whose
  * name contains `search` (lowercased; filtered in DynamoDB on the entry's `name_lc`), from the list's
- * start or a cursor's start key, with its bounded total (shared/http/bounded-list.ts). Read from the
+ * start or a cursor's start key, with its bounded total (shared/store/bounded-list.ts). Read from the
  * list entries (gsi1, no HTML): `html` comes back empty.
  */
 export async function pageTemplateEntries(

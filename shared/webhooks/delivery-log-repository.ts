@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ListQuery } from '../http/bounded-list';
+import type { ListQuery } from '../store/bounded-list';
 import type { Db } from '../store/client';
 import { webhookDeliveryPartition } from '../store/keys';
 

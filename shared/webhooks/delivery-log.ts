@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ServiceEvent } from '../events/events';
 import type { PostResult } from '../adapters/webhook-poster';
-import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../http/bounded-list';
+import { FILTERED_READS_PER_ENTRY, newestFirst, readMergedPage } from '../store/bounded-list';
 import { decodeCursor, encodeCursor, isStringRecord } from '../http/cursor';
 import type { BoundedTotal, PageRequest } from '../http/pagination';
 import { ttlAfterDays, type Db } from '../store/client';

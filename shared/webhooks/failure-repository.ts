@@ -1,7 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
 import type { BoundedTotal } from '../http/pagination';
-import { cursorOfStartKey, readBoundedPage, startKeyOfCursor } from '../http/bounded-list';
+import { cursorOfStartKey, readBoundedPage } from '../store/bounded-list';
+import { startKeyOfCursor } from '../http/cursor';
 import { WEBHOOK_FAILURE_SK_PREFIX, projectKey, webhookFailureKey } from '../store/keys';
 import type { WebhookSlot } from './webhook-job';
 
@@ -34,7 +35,7 @@ export async function putWebhookFailure(db: Db, failure: WebhookFailure, ttl: nu
 
 /**
  * One page of a project's failed deliveries, newest first, from the list's start (offset pages) or
- * a cursor's start key, with its bounded total (shared/http/bounded-list.ts).
+ * a cursor's start key, with its bounded total (shared/store/bounded-list.ts).
  */
 export async function pageWebhookFailures(
   db: Db,

@@ -6,7 +6,7 @@ import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
 import { defineRoute } from '../../../shared/http/route';
-import { positionOfCursor } from '../../../shared/http/sharded-list';
+import { positionOfCursor } from '../../../shared/http/cursor';
 
 /** The query: the page first, then the status, then the cursor. */
 const listBatchesQuerySchema = z.object({ ...pageQuerySchema.shape, ...batchListFilterFields, ...cursorQuerySchema.shape });

@@ -1,5 +1,4 @@
-import { CampaignCounterBatch } from '../../../shared/campaigns/campaign-counters';
-import { flushCampaignCounters } from '../../../shared/campaigns/campaign-counter-flush';
+import { withUnsubscribeCounters } from '../../../composition/request-scopes/unsubscribe';
 import { services } from '../../../composition/services';
 import { htmlPage } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
@@ -31,9 +30,7 @@ export const unsubscribe = defineRoute({
     guarded(request.requestId, 'Unsubscribe', async () => {
       const target = await unsubscribeTarget(services(), request.params.token);
       if (!target) return invalidLink();
-      const campaigns = new CampaignCounterBatch();
-      await suppressTarget(services(), target, isOneClick(request.body) ? 'one_click' : 'page', campaigns);
-      await flushCampaignCounters(services(), campaigns);
+      await withUnsubscribeCounters(services(), ({ campaigns }) => suppressTarget(services(), target, isOneClick(request.body) ? 'one_click' : 'page', campaigns));
       return linkPage(200, (nonce) => renderUnsubscribedPage(target.email, nonce));
     }),
 });

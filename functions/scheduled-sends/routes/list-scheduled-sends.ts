@@ -3,7 +3,7 @@ import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
 import { defineRoute } from '../../../shared/http/route';
-import { positionOfCursor } from '../../../shared/http/sharded-list';
+import { positionOfCursor } from '../../../shared/http/cursor';
 import { scheduledSendExample, scheduledSendListAnswerSchema } from '../../../shared/scheduling/scheduled-send-answers';
 import { fromNotAfterTo, listScheduledSends as listSends, scheduledListFilterFields, toScheduledListFilters } from '../../../shared/scheduling/scheduled-send-list';
 

@@ -1,11 +1,8 @@
-import { CampaignCounterBatch } from '../../../shared/campaigns/campaign-counters';
-import { flushCampaignCounters } from '../../../shared/campaigns/campaign-counter-flush';
+import { withEngagementCounters } from '../../../composition/request-scopes/engagement';
 import { services } from '../../../composition/services';
 import { htmlPage } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
 import { logger } from '../../../shared/logger';
-import { flushCounters } from '../../../shared/stats/counter-flush';
-import { CounterBatch } from '../../../shared/stats/domain-stats';
 import { followClick, visitorOf } from '../../../shared/tracking/engagement';
 import { invalidLinkPage, trackingErrorPage } from '../../../shared/tracking/responses';
 import { trackingAccess } from './tracking-access';
@@ -25,12 +22,9 @@ export const clickRedirect = defineRoute({
   },
   access: trackingAccess,
   handle: async (request) => {
-    const counters = new CounterBatch();
-    const campaigns = new CampaignCounterBatch();
     try {
-      const click = await followClick(services(), request.params.token, visitorOf(request.headers), counters, campaigns);
+      const click = await withEngagementCounters(services(), ({ counters, campaigns }) => followClick(services(), request.params.token, visitorOf(request.headers), counters, campaigns));
       if (!click) return invalidLinkPage();
-      await Promise.all([flushCounters(services(), counters), flushCampaignCounters(services(), campaigns)]);
       return {
         status: 302,
         headers: { location: click.location, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },

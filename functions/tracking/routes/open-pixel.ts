@@ -1,11 +1,8 @@
 import * as z from '../../../shared/zod';
-import { CampaignCounterBatch } from '../../../shared/campaigns/campaign-counters';
-import { flushCampaignCounters } from '../../../shared/campaigns/campaign-counter-flush';
+import { withEngagementCounters } from '../../../composition/request-scopes/engagement';
 import { services } from '../../../composition/services';
 import { defineRoute } from '../../../shared/http/route';
 import { logger } from '../../../shared/logger';
-import { flushCounters } from '../../../shared/stats/counter-flush';
-import { CounterBatch } from '../../../shared/stats/domain-stats';
 import { pixelToken, recordOpen, visitorOf } from '../../../shared/tracking/engagement';
 import { TRANSPARENT_GIF } from '../../../shared/tracking/responses';
 import { trackingAccess } from './tracking-access';
@@ -25,12 +22,9 @@ export const openPixel = defineRoute({
   },
   access: trackingAccess,
   handle: async (request) => {
-    const counters = new CounterBatch();
-    const campaigns = new CampaignCounterBatch();
     try {
-      await recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters, campaigns);
       // Only the first human (or machine) open of a mail adds to its campaign: later opens write no counter.
-      await Promise.all([flushCounters(services(), counters), flushCampaignCounters(services(), campaigns)]);
+      await withEngagementCounters(services(), ({ counters, campaigns }) => recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters, campaigns));
     } catch (error) {
       logger.error('Recording an open failed', { requestId: request.requestId, error: error as Error });
     }

@@ -4,7 +4,8 @@ import { writtenUnlessConditionFails } from '../../store/conditional-write';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../../store/keys';
 import { setFields } from '../../store/set-fields';
 import type { BoundedTotal } from '../../http/pagination';
-import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../../http/bounded-list';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage } from '../../store/bounded-list';
+import { startKeyOfCursor } from '../../http/cursor';
 import { transactWrite, type TransactItem } from '../../store/transact';
 import { recordTemplateUsageActions, releaseTemplateUsage as releaseTemplateUse } from '../../templates/template-repository';
 import type { Campaign, CampaignPause, CampaignStatus } from '../campaign';
@@ -82,7 +83,7 @@ export async function campaignsCreatedSince(db: Db, projectId: string, since: st
 /**
  * One page of the project's campaigns, newest first, optionally in one status (filtered in
  * DynamoDB), from the list's start or a cursor's start key, with its bounded total
- * (shared/http/bounded-list.ts).
+ * (shared/store/bounded-list.ts).
  */
 export async function pageCampaigns(
   db: Db,

@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { COUNT_WINDOW } from '../../../../shared/http/pagination';
+import { COUNT_WINDOW } from '../../../../shared/store/paging';
 import { pageSuppressions } from '../../../../shared/suppression/suppression-repository';
-import { readBoundedPage } from '../../../../shared/http/bounded-list';
+import { readBoundedPage } from '../../../../shared/store/bounded-list';
 import { createDocumentClient, type Db } from '../../../../shared/store/client';
 import { entriesRead, serveQueries } from '../../support/fake-index';
 

@@ -1,7 +1,7 @@
 import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { COUNT_WINDOW, type PageRequest } from './pagination';
-import { decodeCursor, encodeCursor, isStringRecord } from './cursor';
-import type { Db } from '../store/client';
+import type { Db } from './client';
+import { encodeCursor } from './cursor';
+import { COUNT_WINDOW, type PageRequest } from './paging';
 
 /** A list's query, without the paging fields this module sets. */
 export type ListQuery = Omit<QueryCommandInput, 'ExclusiveStartKey' | 'Select' | 'Limit'>;
@@ -94,16 +94,7 @@ export async function readBoundedPage(db: Db, query: ListQuery, page: PageReques
   return { items, total: before + items.length + after.count, totalIsEstimate: after.more || skip > 0, ...(next ? { next } : {}) };
 }
 
-/**
- * The start key a list cursor names: exactly the key attributes `names`, each a key string, and
- * accepted by `within` (that it is an entry of this very list), else 400 `cursor is not valid for this list`.
- */
-export function startKeyOfCursor(cursor: string | undefined, names: readonly string[], within: (key: Record<string, string>) => boolean): Record<string, string> | undefined {
-  if (cursor === undefined) return undefined;
-  return decodeCursor(cursor, (v): v is Record<string, string> => isStringRecord(v, names) && within(v));
-}
-
-/** The cursor of a page's `next` start key, or null at the list's end. */
+/** The cursor of a page's `next` start key, or null at the list's end (read back by shared/http/cursor.ts `startKeyOfCursor`). */
 export const cursorOfStartKey = (next: Record<string, unknown> | undefined): string | null => (next ? encodeCursor(next) : null);
 
 /**

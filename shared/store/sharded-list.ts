@@ -1,9 +1,9 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { COUNT_WINDOW, type BoundedTotal, type PageRequest } from './pagination';
 import { FILTERED_READS_PER_ENTRY, countUpTo, type ListQuery } from './bounded-list';
-import { decodeCursor, encodeCursor, isStringRecord } from './cursor';
-import type { Db } from '../store/client';
-import type { ShardedListPartitions } from '../store/keys';
+import type { Db } from './client';
+import { encodeCursor } from './cursor';
+import type { ShardedListPartitions } from './keys';
+import { COUNT_WINDOW, type BoundedTotal, type PageRequest } from './paging';
 
 /** Entries are read (and their rows loaded) this many at a time when a filter is checked on the rows. */
 const LOAD_CHUNK = 100;
@@ -29,12 +29,7 @@ export interface ShardedPage<T> extends BoundedTotal {
   rows: T[];
 }
 
-/** The position a list cursor of this module names: one key string. */
-export function positionOfCursor(cursor: string | undefined): string | undefined {
-  if (cursor === undefined) return undefined;
-  return decodeCursor(cursor, (v): v is { after: string } => isStringRecord(v, ['after'])).after;
-}
-
+/** The cursor of the position `after` (read back by shared/http/cursor.ts `positionOfCursor`). */
 const cursorOf = (after: string): string => encodeCursor({ after });
 
 /**

@@ -1,0 +1,28 @@
+/**
+ * A request's scope: like a worker's (composition/worker-scopes/), what one request of a public
+ * route gathers from several features and writes once at its end. The features stay unaware of
+ * each other; composition/ puts their batch objects side by side. One file per scope, so a function
+ * reaches only its own (its settings and bundle stay its own).
+ */
+import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../shared/campaigns/campaign-counter-flush';
+import type { Needs } from '../../shared/dependencies';
+import { flushCounters } from '../../shared/stats/counter-flush';
+import { CounterBatch } from '../../shared/stats/domain-stats';
+
+/** What an open or a click counts: the domain and project counters, and its campaign's. */
+export interface EngagementCounters {
+  readonly counters: CounterBatch;
+  readonly campaigns: CampaignCounterBatch;
+}
+
+/**
+ * Runs `work` (an open or a click of the tracking routes) with fresh counters and writes them once
+ * it returns. Both flushes never throw; if `work` throws nothing is written (it is the caller's error).
+ */
+export async function withEngagementCounters<T>(deps: Needs<'db' | 'clock'>, work: (scope: EngagementCounters) => Promise<T>): Promise<T> {
+  const scope: EngagementCounters = { counters: new CounterBatch(), campaigns: new CampaignCounterBatch() };
+  const result = await work(scope);
+  await Promise.all([flushCounters(deps, scope.counters), flushCampaignCounters(deps, scope.campaigns)]);
+  return result;
+}
