@@ -3,8 +3,7 @@ import { campaignGate } from '../../shared/campaigns/campaign-gate';
 import { services } from '../../shared/container';
 import { MailMetrics } from '../../shared/metrics/mail-metrics';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
-import { deliverSend } from '../../shared/sending/deliver-send';
-import { parseSendJob } from '../../shared/sending/send-job';
+import { deliverMail, parseSendJob } from '../../shared/mail-pipeline';
 import { flushCounters } from '../../shared/stats/counter-flush';
 import { CounterBatch } from '../../shared/stats/domain-stats';
 
@@ -12,7 +11,7 @@ import { CounterBatch } from '../../shared/stats/domain-stats';
 export const handler = sqsBatchHandler(
   async (record, batch) => {
     const job = parseSendJob(record.body);
-    if ((await deliverSend(batch.deps, job, batch.counters, campaignGate(batch.deps, batch.campaigns))) === 'failed') batch.metrics.add(job.project_id, 'Failed');
+    if ((await deliverMail(batch.deps, job, batch.counters, campaignGate(batch.deps, batch.campaigns))) === 'failed') batch.metrics.add(job.project_id, 'Failed');
   },
   {
     start: () => ({ deps: services(), counters: new CounterBatch(), metrics: new MailMetrics(), campaigns: new CampaignCounterBatch() }),

@@ -1,7 +1,6 @@
 import type { Services } from '../container';
 import { logger } from '../logger';
-import { EARLY_TOLERANCE_MS } from '../scheduling/fire-scheduled-send';
-import { enqueueFire, type FireMessage } from '../scheduling/scheduled-send-fire-message';
+import { enqueueFire, isEarly, type FireMessage } from '../mail-pipeline';
 import { batchOfDueId } from '../store/keys';
 import { chunkJobs } from './batch-jobs';
 import { getBatch, startScheduledBatch } from './batch-repository';
@@ -25,7 +24,7 @@ export async function fireScheduledBatch(deps: Services, message: FireMessage): 
     return 'dropped';
   }
   if (batch.status === 'scheduled') {
-    if (now.getTime() < Date.parse(batch.scheduled_for) - EARLY_TOLERANCE_MS) {
+    if (isEarly(batch.scheduled_for, now)) {
       await enqueueFire(deps.queue, { id: message.id, scheduled_for: batch.scheduled_for }, now);
       return 'requeued';
     }

@@ -1,8 +1,7 @@
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { badRequest, conflict, notFound } from '../errors';
-import { enqueueFire, isWithinLookahead } from '../scheduling/scheduled-send-fire-message';
-import { resolveScheduledAt } from '../scheduling/resolve-scheduled-at';
+import { deferAccept, resolveScheduledAt } from '../mail-pipeline';
 import { ttlAfterDays } from '../store/client';
 import { scheduledBatchDueId } from '../store/keys';
 import { MAX_SCHEDULE_AHEAD_DAYS } from './accept-batch';
@@ -64,7 +63,7 @@ export async function rescheduleBatch(deps: Services, caller: ProjectCaller, bat
     ttl: ttlAfterDays(schedule.instant, deps.config.ACTIVITY_RETENTION_DAYS),
   });
   if (!moved) throw notScheduled((await getBatch(deps.db, batch.id, true)) ?? batch);
-  if (isWithinLookahead(schedule.instant, now)) await enqueueFire(deps.queue, { id: scheduledBatchDueId(batch.id), scheduled_for: scheduledFor }, now);
+  await deferAccept(deps, { id: scheduledBatchDueId(batch.id), scheduled_for: scheduledFor }, now);
   return { success: true, batch_id: batch.id, rescheduled: batch.recipient_count, scheduled_for: scheduledFor, scheduled_for_local: schedule.local, timezone: schedule.timezone };
 }
 

@@ -5,7 +5,7 @@ import { logger } from '../logger';
 import { getProject } from '../projects/project-repository';
 import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import type { ScheduledSend } from './scheduled-send';
-import { enqueueFire, type FireMessage } from './scheduled-send-fire-message';
+import { enqueueFire, isEarly, type FireMessage } from '../mail-pipeline';
 import { claimScheduledSend, getScheduledSend, markScheduledSendFailed } from './scheduled-send-repository';
 
 /**
@@ -14,9 +14,6 @@ import { claimScheduledSend, getScheduledSend, markScheduledSendFailed } from '.
  * other way round.
  */
 export type SendNow = (deps: Services, caller: ProjectCaller, content: ScheduledSendContent, activityId: string) => Promise<void>;
-
-/** A message may arrive this much before its time (clock skew, rounding) and still fire. */
-export const EARLY_TOLERANCE_MS = 1000;
 
 /** Why a fire message does nothing. */
 export type DropReason = 'missing' | 'cancelled' | 'failed' | 'rescheduled' | 'claimed-elsewhere';
@@ -43,7 +40,7 @@ export function decideFire(send: ScheduledSend | undefined, message: FireMessage
   // A moved send has a newer message of its own; this one names the old time.
   if (Date.parse(send.scheduled_for) !== Date.parse(message.scheduled_for)) return { action: 'drop', reason: 'rescheduled' };
   if (send.status === 'processing') return send.claimed_by === messageId ? { action: 'resume' } : { action: 'drop', reason: 'claimed-elsewhere' };
-  if (now.getTime() < Date.parse(send.scheduled_for) - EARLY_TOLERANCE_MS) return { action: 'requeue' };
+  if (isEarly(send.scheduled_for, now)) return { action: 'requeue' };
   return { action: 'claim' };
 }
 

@@ -3,7 +3,7 @@ import { asAddressList, isEmail } from '../mail/addresses';
 import type { AdvancedEmailType, AdvancedSendInput, SendSource } from '../mail/advanced-send-types';
 import { isRefusedCustomHeader } from '../mail/header-policy';
 import { parseRequest } from '../validate';
-import { SEND_LIMITS } from './limits';
+import { SEND_LIMITS } from '../mail-pipeline';
 import { dedupe, isBlank, optionalText, present } from './request-fields';
 import { SEND_EMAIL_MESSAGES, attachmentsSchema, environmentSchema, optionalAddresses, toAttachments } from './send-email-request';
 

@@ -3,20 +3,27 @@ import { getActivity, putActivityBody } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { type AppError, notFound } from '../errors';
-import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve-scheduled-at';
 import { createScheduledSend } from '../scheduling/scheduled-send-service';
 import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { isTemplateError } from '../templates/render';
 import { findTemplate } from '../templates/template-service';
-import { checkProjectCanSend, packStoredSendJob, queueSends, recordFailedSend, type QueuedSend } from './accept-send';
+import {
+  checkProjectCanSend,
+  composeMail,
+  encodeMailBody,
+  HTML_PREVIEW_LIMIT,
+  packStoredSendJob,
+  queueSends,
+  recordFailedSend,
+  resolveScheduledAt,
+  type ComposedMail,
+  type MailContent,
+  type QueuedSend,
+  type ResolvedSchedule,
+} from '../mail-pipeline';
 import type { AdvancedSendInput, ScheduledSendContent } from '../mail/advanced-send-types';
-import { composeMail, type ComposedMail, type MailContent } from './compose-mail';
-import { encodeMailBody } from './mail-body';
 import { ttlAfterDays } from '../store/client';
-
-/** `html_preview` of a dry run is cut to this many characters (part 8). */
-export const HTML_PREVIEW_LIMIT = 8000;
 
 /**
  * `POST /send-email` (part 4.5): a dry run (nothing written), a scheduled send (one recipient,

@@ -2,7 +2,7 @@ import * as z from '../zod';
 import { asAddressList, isEmail } from '../mail/addresses';
 import { parseRequest } from '../validate';
 import { dedupe } from './request-fields';
-import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
+import { ENVIRONMENT_PATTERN, POLICY_MESSAGES, SEND_LIMITS } from '../mail-pipeline';
 import type { AttachmentInput } from '../mail/advanced-send-types';
 
 /** A validated `POST /v1/send-email` request. */
@@ -28,7 +28,7 @@ export const SEND_EMAIL_MESSAGES = {
   bccTooMany: 'bcc accepts at most 10 addresses',
   attachmentsShape: 'attachments must be an array',
   attachmentsTooMany: 'attachments accepts at most 10 items',
-  environmentNotConfigured: 'ENVIRONMENT_NOT_CONFIGURED',
+  environmentNotConfigured: POLICY_MESSAGES.environmentNotConfigured,
 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

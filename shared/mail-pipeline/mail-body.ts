@@ -1,7 +1,7 @@
 import { encodeBody } from '../activity/activity-body';
 import type { Services } from '../container';
 import { mailReplyTo } from './reply-token';
-import type { SendPayload } from './send-job';
+import type { SendPayload } from './job';
 
 /**
  * The stored body of a mail (gzipped): the HTML as the worker sends it before tracking rewrites
