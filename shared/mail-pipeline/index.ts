@@ -4,11 +4,13 @@
  * imports. Its stages, each in its own module beside this one:
  *
  * - accept (accept.ts): the activity record `queued`, its stored body, its `send` job; all or nothing.
- * - deferred accept (deferred-accept.ts, scheduled-at/): `scheduled_at` read, the due index's fire
- *   message, its delays, the early tolerance; the same for a scheduled send and a scheduled batch.
+ * - deferred accept (deferred-accept.ts; resolve-scheduled-at.ts and its readers): `scheduled_at`
+ *   read, the due index's fire message, its delays, the early tolerance; the same for a scheduled
+ *   send and a scheduled batch.
  * - render (render.ts): content, template and recipient into one mail's payload.
- * - policies (policies.ts, limits.ts): preview limit, default subject, environments, chunk size,
- *   the request limits; suppression and quota are applied by the deliverer.
+ * - policies (policies.ts, limits.ts, request-fields.ts): preview limit, default subject,
+ *   environments, chunk size, the request limits and the fields every send's request shares;
+ *   suppression and quota are applied by the deliverer.
  * - deliver (deliver.ts): THE one place a mail is handed to SES, at most once per attempt.
  * - retry (retry.ts): the one retry path, backoff and error codes, whatever the mail's origin.
  * - record (mail-body.ts, job.ts, reply-token.ts): what is stored and queued of a mail.
@@ -31,10 +33,11 @@ export { deliverMail, failUnrenderable, type CampaignHooks, type DeliveryOutcome
 export { INLINE_PAYLOAD_LIMIT_BYTES, loadPayload, packSendJob, parseSendJob, type SendJob, type SendPayload } from './job';
 export { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
 export { encodeMailBody } from './mail-body';
+export { dedupe, environmentSchema, isBlank, optionalText, present } from './request-fields';
 export { BATCH_CHUNK_SIZE, checkProjectCanSend, defaultSubject, DRY_RUN_PREVIEWS, HTML_PREVIEW_LIMIT, POLICY_MESSAGES } from './policies';
 export { composeMail, isEmptyHtml, SAMPLE_CART_ITEMS, threadingHeaders, type ComposedMail, type MailContent } from './render';
 export { activityFromReplyAddress, mailReplyTo, replyAddress } from './reply-token';
 export { MAX_SEND_ATTEMPTS, retryDelaySeconds, retryOrFail } from './retry';
-export { resolveScheduledAt, type ResolvedSchedule } from './scheduled-at/resolve-scheduled-at';
-export { looksLikeIsoTimestamp, parseIsoTimestamp, readIsoTimestamp } from './scheduled-at/iso-timestamp';
-export { displayTimeZone, isValidTimeZone, offsetLabel } from './scheduled-at/time-zones';
+export { resolveScheduledAt, type ResolvedSchedule } from './resolve-scheduled-at';
+export { looksLikeIsoTimestamp, parseIsoTimestamp, readIsoTimestamp } from './iso-timestamp';
+export { displayTimeZone, isValidTimeZone, offsetLabel } from './time-zones';

@@ -4,8 +4,8 @@ import type { AdvancedEmailType, AdvancedSendInput, SendSource } from '../mail/a
 import { isRefusedCustomHeader } from '../mail/header-policy';
 import { parseRequest } from '../validate';
 import { SEND_LIMITS } from '../mail-pipeline';
-import { dedupe, isBlank, optionalText, present } from './request-fields';
-import { SEND_EMAIL_MESSAGES, attachmentsSchema, environmentSchema, optionalAddresses, toAttachments } from './send-email-request';
+import { dedupe, environmentSchema, isBlank, optionalText, present } from '../mail-pipeline';
+import { SEND_EMAIL_MESSAGES, attachmentsSchema, optionalAddresses, toAttachments } from './send-email-request';
 
 /** Messages of `POST /send-email`; part 7 quotes only the scheduling one, the rest are ours. */
 export const ADVANCED_SEND_MESSAGES = {

@@ -1,8 +1,7 @@
 import * as z from '../zod';
 import { isEmail, normalizeEmail } from '../mail/addresses';
 import { parseRequest } from '../validate';
-import { environmentSchema } from './send-email-request';
-import { POLICY_MESSAGES } from '../mail-pipeline';
+import { environmentSchema, POLICY_MESSAGES } from '../mail-pipeline';
 
 /** Messages of part 7 for `/v1/send-template-email`, to the letter. */
 export const TEMPLATE_SEND_MESSAGES = {
