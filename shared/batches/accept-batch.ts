@@ -1,5 +1,8 @@
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
+
+/** What accepting a batch touches: the header and records, the blobs, the fan-out queue, the clock, the signing secret. */
+type AcceptBatchDeps = Needs<'db' | 'queue' | 'blobs' | 'clock' | 'config' | 'tokenSecret'>;
 import { AppError, badRequest, notFound } from '../errors';
 import {
   BATCH_CHUNK_SIZE,
@@ -41,7 +44,7 @@ export const MAX_SCHEDULE_AHEAD_DAYS = 13;
  * each activity id is derived from the batch id (batch-ids.ts). A scheduled one writes its records
  * (writeScheduledRecords).
  */
-export async function acceptBatch(deps: Services, caller: ProjectCaller, input: BatchInput, requestBaseUrl?: string) {
+export async function acceptBatch(deps: AcceptBatchDeps, caller: ProjectCaller, input: BatchInput, requestBaseUrl?: string) {
   checkProjectCanSend(caller, input.content.environment);
   const projectId = caller.project.id;
   const template = input.content.templateId ? await findTemplate(deps.db, projectId, input.content.templateId) : undefined;
@@ -112,7 +115,7 @@ export async function acceptBatch(deps: Services, caller: ProjectCaller, input: 
  * them without reading them back. An immediate batch skips this: its fan-out writes the records
  * within seconds. They live as long as a record sent at the latest time the batch can be moved to.
  */
-async function writeScheduledRecords(deps: Services, batch: Batch, recipients: BatchRecipient[], now: Date): Promise<void> {
+async function writeScheduledRecords(deps: Needs<'db' | 'config'>, batch: Batch, recipients: BatchRecipient[], now: Date): Promise<void> {
   const times = { created_at: batch.created_at, updated_at: batch.created_at };
   const records = recipients.map((r, i) => storedRecipientActivity(batchRecipientActivity(batch, r, batchActivityId(batch.id, i), 'queued', times)));
   const latest = new Date(now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000);
@@ -121,7 +124,7 @@ async function writeScheduledRecords(deps: Services, batch: Batch, recipients: B
 }
 
 /** A scheduled batch the API could not accept whole: cancelled, and its chunks queued to turn what was written `cancelled`. */
-async function withdrawScheduledBatch(deps: Services, batch: Batch, now: Date): Promise<void> {
+async function withdrawScheduledBatch(deps: Needs<'db' | 'queue'>, batch: Batch, now: Date): Promise<void> {
   if (await cancelScheduledBatch(deps.db, batch.id, batch.project_id, now.toISOString())) await deps.queue.sendBatch('fanout', chunkJobs(batch));
 }
 
@@ -150,7 +153,7 @@ function answer(batch: Batch, input: BatchInput, schedule: ResolvedSchedule | un
 
 /** The dry-run answer: the first recipients rendered, and counts; reads only, writes nothing. */
 async function dryRun(
-  deps: Services,
+  deps: Needs<'db'>,
   caller: ProjectCaller,
   input: BatchInput,
   template: Template | undefined,

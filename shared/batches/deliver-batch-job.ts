@@ -1,7 +1,7 @@
 import { getActivity, transitionFromSendable } from '../activity/activity-repository';
-import type { Services } from '../dependencies';
 import { AppError } from '../errors';
-import { deliverMail, failUnrenderable, type CampaignHooks, type DeliveryOutcome } from '../mail-pipeline';
+import { deliverMail, failUnrenderable, type CampaignHooks, type DeliverDeps, type DeliveryOutcome } from '../mail-pipeline';
+import type { Needs } from '../dependencies';
 import type { CounterBatch } from '../stats/domain-stats';
 import { findTemplate } from '../templates/template-service';
 import { batchActivityId } from './batch-ids';
@@ -31,7 +31,7 @@ a redelivered job sends nobody twice), suppression, quota, SES and backoff as ev
  * and an unexpected error is thrown only after every recipient had its turn (the redelivery then
  * finds the sent ones claimed and skips them). `contents` keeps the batch's content across jobs.
  */
-export async function deliverBatchJob(deps: Services, job: BatchSendJob, counters?: CounterBatch, contents?: BatchContentCache, control?: WaveControl): Promise<DeliveryOutcome[]> {
+export async function deliverBatchJob(deps: DeliverDeps, job: BatchSendJob, counters?: CounterBatch, contents?: BatchContentCache, control?: WaveControl): Promise<DeliveryOutcome[]> {
   if (job.campaign_id && control) {
     const decision = await control.decide(job.project_id, job.campaign_id);
     if (decision === 'hold') {
@@ -89,7 +89,7 @@ function isItemTooLarge(error: unknown): boolean {
  * A cancelled campaign's job: each mail still sendable becomes `cancelled` (once: the transition is
  * conditional) and is counted; none is sent. Mails already handed to SES are left as they are.
  */
-async function cancelJob(deps: Services, job: BatchSendJob, campaignId: string, campaign: CampaignHooks): Promise<DeliveryOutcome[]> {
+async function cancelJob(deps: Needs<'db' | 'clock'>, job: BatchSendJob, campaignId: string, campaign: CampaignHooks): Promise<DeliveryOutcome[]> {
   const now = deps.clock.now().toISOString();
   const outcomes = await Promise.all(
     job.recipients.map(async (recipient): Promise<DeliveryOutcome> => {

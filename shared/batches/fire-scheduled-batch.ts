@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
 import { enqueueFire, isEarly, type FireMessage } from '../mail-pipeline';
 import { batchOfDueId } from '../store/keys';
@@ -15,7 +15,7 @@ export type BatchFireOutcome = 'started' | 'requeued' | 'dropped';
  * `sending` at the same time queues the chunks again: a crash may have come between the two
  * steps, and the fan-out expands a chunk once whatever its messages.
  */
-export async function fireScheduledBatch(deps: Services, message: FireMessage): Promise<BatchFireOutcome> {
+export async function fireScheduledBatch(deps: Needs<'db' | 'queue' | 'clock'>, message: FireMessage): Promise<BatchFireOutcome> {
   const batchId = batchOfDueId(message.id);
   const batch = batchId ? await getBatch(deps.db, batchId, true) : undefined;
   const now = deps.clock.now();

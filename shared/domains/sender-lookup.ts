@@ -1,4 +1,5 @@
 import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { domainOf } from '../mail/addresses';
 import type { SenderProfile } from './domain';
 import { getDomain } from './domain-repository';
@@ -10,7 +11,7 @@ export function mailboxConfirmed(sender: SenderProfile): boolean {
 }
 
 /** Whether mail may go out from `email`, and whether it is signed by the domain's DKIM. */
-export async function senderPermission(deps: Services, projectId: string, email: string): Promise<'domain' | 'mailbox' | 'none'> {
+export async function senderPermission(deps: Needs<'db'>, projectId: string, email: string): Promise<'domain' | 'mailbox' | 'none'> {
   const domain = await getDomain(deps.db, projectId, domainOf(email));
   if (domain?.can_send) return 'domain';
   const sender = await getSender(deps.db, projectId, email);

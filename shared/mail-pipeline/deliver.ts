@@ -3,7 +3,7 @@ import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events
 import { suppressedEvent } from '../suppression/suppression-events';
 import type { ServiceEvent } from '../events/events';
 import { claimQueuedSend, claimSendAttempt, getActivity, type ClaimResult, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';
-import type { Needs, Services } from '../dependencies';
+import type { Needs } from '../dependencies';
 import { senderPermission } from '../domains/sender-service';
 import { MailerError } from '../ports';
 import { getProject, getProjectCached } from '../projects/project-repository';
@@ -36,6 +36,9 @@ export interface CampaignHooks {
   throttled(campaignId: string): Promise<void>;
 }
 
+/** What delivering a mail touches: the record, the payload store, SES, attachment URLs, the retry queue, events. */
+export type DeliverDeps = Needs<'db' | 'clock' | 'config' | 'queue' | 'blobs' | 'fetcher' | 'mailer' | 'events' | 'tokenSecret'>;
+
 /** A claim outlives the worker's timeout, so only a crashed holder's claim can be taken over. */
 const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
 
@@ -47,7 +50,7 @@ const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
  * the last moment (project, sender, suppression, quota), SES, and the record of what became of it;
  * a passing SES error goes to the one retry path (retry.ts).
  */
-export async function deliverMail(deps: Services, job: SendJob, counters?: CounterBatch, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
+export async function deliverMail(deps: DeliverDeps, job: SendJob, counters?: CounterBatch, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
   const secret = await deps.tokenSecret();
   const payload = await loadPayload(deps.blobs, job);
@@ -198,7 +201,7 @@ async function afterSesAccepted<T>(write: () => Promise<T>): Promise<T> {
  * loses no event, and a receiver deduplicates the repeat on (event, activity_id, event_timestamp)
  * as part 6 says (when SES's Send event recorded the send first, it published with that same time).
  */
-async function republishSent(deps: Services, job: SendJob): Promise<void> {
+async function republishSent(deps: Needs<'db' | 'clock' | 'events'>, job: SendJob): Promise<void> {
   const activity = await getActivity(deps.db, job.activity_id, true);
   if (!activity?.sent_at || !activity.message_id) return;
   const project = await getProjectCached(deps.db, deps.clock, job.project_id);
@@ -208,7 +211,7 @@ async function republishSent(deps: Services, job: SendJob): Promise<void> {
 
 /** The claim of a mail whose body the API did not store: the body write, then the record (consistent). */
 async function claimWithBody(
-  deps: Services,
+  deps: Needs<'db' | 'config'>,
   job: SendJob,
   content: Uint8Array,
   leaseUntil: number,

@@ -29,7 +29,7 @@ export {
   SWEEP_OVERLAP_SECONDS,
   type FireMessage,
 } from './deferred-accept';
-export { deliverMail, failUnrenderable, type CampaignHooks, type DeliveryOutcome } from './deliver';
+export { deliverMail, failUnrenderable, type CampaignHooks, type DeliverDeps, type DeliveryOutcome } from './deliver';
 export { INLINE_PAYLOAD_LIMIT_BYTES, loadPayload, packSendJob, parseSendJob, type SendJob, type SendPayload } from './job';
 export { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
 export { encodeMailBody } from './mail-body';

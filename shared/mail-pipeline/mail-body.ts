@@ -1,5 +1,5 @@
 import { encodeBody } from '../activity/activity-body';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { mailReplyTo } from './reply-token';
 import type { SendPayload } from './job';
 
@@ -8,7 +8,7 @@ import type { SendPayload } from './job';
  * its links, the text, the recipients, the Reply-To and the attachments' names. The API stores it
  * at accept and a batch mail's claim at send, from the same payload, so both store the same bytes.
  */
-export function encodeMailBody(deps: Pick<Services, 'config'>, activityId: string, payload: SendPayload, secret: string): Uint8Array {
+export function encodeMailBody(deps: Needs<'config'>, activityId: string, payload: SendPayload, secret: string): Uint8Array {
   return encodeBody({
     html: payload.html,
     text: payload.text,

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { AppError, unprocessable } from '../errors';
 import { renderTemplate, templateVariableNames } from '../templates/render';
 import type { RenderFormat, Template } from '../templates/template';
@@ -47,7 +47,7 @@ export const SAMPLE_CART_ITEMS = [
  * HTML lacks the link. `in_reply_to` and `references` become the threading headers.
  */
 export function composeMail(
-  deps: Pick<Services, 'config'>,
+  deps: Needs<'config'>,
   input: {
     content: MailContent;
     template?: Template;
