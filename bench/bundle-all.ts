@@ -15,5 +15,5 @@ export async function bundleAll(root: string, functions: readonly { name: string
   const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('', '');
   const entryPoints = Object.fromEntries(functions.map(({ name, entry }) => [`${name}/index`, path.join(root, entry)]));
   const result = await esbuild.build({ ...options, entryPoints, outdir, absWorkingDir: root, metafile: true });
-  return Object.fromEntries(functions.map(({ name }) => [name, bundleReportOf(root, path.join(outdir, name, 'index.js'), result.metafile, 'output')]));
+  return Object.fromEntries(functions.map(({ name }) => [name, bundleReportOf(root, path.join(outdir, name, 'index.js'), result.metafile)]));
 }

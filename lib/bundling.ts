@@ -66,17 +66,17 @@ export async function bundleFunction(root: string, entry: string, outdir: string
 
 /**
  * The report of one output file of a build: its size, bytes per source, duplicated packages, and
- * the externals imported by the build's inputs (a build of one function) or by that output's own
- * (a build of many, so that functions do not mix).
+ * the externals imported by the inputs that output holds (in a build of many, functions do not mix;
+ * a module esbuild read but left out, as a `sideEffects: false` folder's unused one, requires nothing).
  */
-export function bundleReportOf(root: string, file: string, metafile: Metafile, scope: 'build' | 'output' = 'build'): BundleReport {
+export function bundleReportOf(root: string, file: string, metafile: Metafile): BundleReport {
   const output = metafile.outputs[path.relative(root, file).split(path.sep).join('/')];
   if (!output) throw new Error(`esbuild wrote no ${file}`);
   return {
     file,
     bytes: output.bytes,
     bytesBySource: bySource(output.inputs),
-    externals: externalsOf(metafile, Object.keys(scope === 'build' ? metafile.inputs : output.inputs)),
+    externals: externalsOf(metafile, Object.keys(output.inputs)),
     duplicates: duplicatesOf(Object.keys(output.inputs)),
   };
 }

@@ -2,7 +2,7 @@ import { fireScheduledBatch, isBatchFire } from '../../shared/batches/fire-sched
 import { services } from '../../composition/services';
 import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
 import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
-import { parseFireMessage } from '../../shared/scheduling/scheduled-send-fire-message';
+import { parseFireMessage } from '../../shared/mail-pipeline';
 import { sendScheduledNow } from '../../shared/sending/advanced-send';
 
 /** Worker of the `scheduled` queue: fires each scheduled send, and each scheduled batch, at its time, at most once. */

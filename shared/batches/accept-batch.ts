@@ -1,11 +1,20 @@
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
+
+/** What accepting a batch touches: the header and records, the blobs, the fan-out queue, the clock, the signing secret. */
+type AcceptBatchDeps = Needs<'db' | 'queue' | 'blobs' | 'clock' | 'config' | 'tokenSecret'>;
 import { AppError, badRequest, notFound } from '../errors';
-import { enqueueFire, isWithinLookahead } from '../scheduling/scheduled-send-fire-message';
-import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve-scheduled-at';
-import { checkProjectCanSend, defaultSubject } from '../sending/accept-send';
-import { HTML_PREVIEW_LIMIT } from '../sending/advanced-send';
-import { TEMPLATE_SEND_MESSAGES } from '../sending/template-send-request';
+import {
+  BATCH_CHUNK_SIZE,
+  checkProjectCanSend,
+  defaultSubject,
+  deferAccept,
+  DRY_RUN_PREVIEWS,
+  HTML_PREVIEW_LIMIT,
+  POLICY_MESSAGES,
+  resolveScheduledAt,
+  type ResolvedSchedule,
+} from '../mail-pipeline';
 import { logger } from '../logger';
 import { ttlAfterDays } from '../store/client';
 import { scheduledBatchDueId } from '../store/keys';
@@ -21,14 +30,8 @@ import { cancelAcceptedBatch, cancelScheduledBatch, markRecordsWritten, putBatch
 import { batchRecipientActivity, storedRecipientActivity } from './batch-record';
 import { putActivitiesInBatch } from '../activity/activity-repository';
 
-/** Recipients per chunk: one blob, one fan-out message, 20 BatchWrite requests. */
-export const BATCH_CHUNK_SIZE = 500;
-
 /** BatchWrite requests in flight at once while the API writes a scheduled batch's records (a 10,000-recipient batch is 400). */
 const ACCEPT_WRITE_LANES = 16;
-
-/** Recipients a dry run renders in its preview. */
-export const DRY_RUN_PREVIEWS = 3;
 
 /** The payload bucket expires objects after 14 days (lib/storage.ts); a batch must go out before. */
 export const MAX_SCHEDULE_AHEAD_DAYS = 13;
@@ -41,11 +44,11 @@ export const MAX_SCHEDULE_AHEAD_DAYS = 13;
  * each activity id is derived from the batch id (batch-ids.ts). A scheduled one writes its records
  * (writeScheduledRecords).
  */
-export async function acceptBatch(deps: Services, caller: ProjectCaller, input: BatchInput, requestBaseUrl?: string) {
+export async function acceptBatch(deps: AcceptBatchDeps, caller: ProjectCaller, input: BatchInput, requestBaseUrl?: string) {
   checkProjectCanSend(caller, input.content.environment);
   const projectId = caller.project.id;
   const template = input.content.templateId ? await findTemplate(deps.db, projectId, input.content.templateId) : undefined;
-  if (input.content.templateId && !template) throw notFound(TEMPLATE_SEND_MESSAGES.notFound(input.content.templateId));
+  if (input.content.templateId && !template) throw notFound(POLICY_MESSAGES.templateNotFound(input.content.templateId));
   const now = deps.clock.now();
   const schedule = input.scheduledAt ? resolveSchedule(input, caller, now) : undefined;
   const content: BatchContent = { ...input.content, requestBaseUrl };
@@ -98,11 +101,9 @@ export async function acceptBatch(deps: Services, caller: ProjectCaller, input: 
       await cancelAcceptedBatch(deps.db, batchId, now.toISOString()).catch(() => undefined);
       throw new AppError(502, 'Failed to process request', undefined, {}, { cause: error });
     }
-  } else if (isWithinLookahead(schedule.instant, now)) {
-    // The sweep queues it as well, so a lost early message costs nothing but the log line.
-    await enqueueFire(deps.queue, { id: scheduledBatchDueId(batchId), scheduled_for: batch.scheduled_for! }, now).catch((error: Error) =>
-      logger.warn('Early fire message of a scheduled batch not queued; the sweep will', { batchId, error }),
-    );
+  } else {
+    // The deferred accept: the sweep queues it as well, so a lost early message costs nothing but a log line.
+    await deferAccept(deps, { id: scheduledBatchDueId(batchId), scheduled_for: batch.scheduled_for! }, now);
   }
   return answer(batch, input, schedule);
 }
@@ -114,7 +115,7 @@ export async function acceptBatch(deps: Services, caller: ProjectCaller, input: 
  * them without reading them back. An immediate batch skips this: its fan-out writes the records
  * within seconds. They live as long as a record sent at the latest time the batch can be moved to.
  */
-async function writeScheduledRecords(deps: Services, batch: Batch, recipients: BatchRecipient[], now: Date): Promise<void> {
+async function writeScheduledRecords(deps: Needs<'db' | 'config'>, batch: Batch, recipients: BatchRecipient[], now: Date): Promise<void> {
   const times = { created_at: batch.created_at, updated_at: batch.created_at };
   const records = recipients.map((r, i) => storedRecipientActivity(batchRecipientActivity(batch, r, batchActivityId(batch.id, i), 'queued', times)));
   const latest = new Date(now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000);
@@ -123,7 +124,7 @@ async function writeScheduledRecords(deps: Services, batch: Batch, recipients: B
 }
 
 /** A scheduled batch the API could not accept whole: cancelled, and its chunks queued to turn what was written `cancelled`. */
-async function withdrawScheduledBatch(deps: Services, batch: Batch, now: Date): Promise<void> {
+async function withdrawScheduledBatch(deps: Needs<'db' | 'queue'>, batch: Batch, now: Date): Promise<void> {
   if (await cancelScheduledBatch(deps.db, batch.id, batch.project_id, now.toISOString())) await deps.queue.sendBatch('fanout', chunkJobs(batch));
 }
 
@@ -152,7 +153,7 @@ function answer(batch: Batch, input: BatchInput, schedule: ResolvedSchedule | un
 
 /** The dry-run answer: the first recipients rendered, and counts; reads only, writes nothing. */
 async function dryRun(
-  deps: Services,
+  deps: Needs<'db'>,
   caller: ProjectCaller,
   input: BatchInput,
   template: Template | undefined,

@@ -1,5 +1,5 @@
 import type { Services } from '../container';
-import { composeMail, type ComposedMail } from '../sending/compose-mail';
+import { composeMail, type ComposedMail } from '../mail-pipeline';
 import type { Template } from '../templates/template';
 import type { BatchContent } from './batch';
 

@@ -1,8 +1,7 @@
 import * as z from '../zod';
 import { storedValueProblem } from '../audience/lead-input';
 import { isEmail, normalizeEmail } from '../mail/addresses';
-import { isBlank, optionalText, present } from '../sending/request-fields';
-import { environmentSchema } from '../sending/send-email-request';
+import { environmentSchema, isBlank, optionalText, present } from '../mail-pipeline';
 import { parseRequest } from '../validate';
 import type { BatchContent, BatchRecipient } from './batch';
 import { MAX_BATCH_RECIPIENTS } from './batch-ids';

@@ -1,9 +1,7 @@
-import { getActivity, markFailed, transitionFromSendable } from '../activity/activity-repository';
-import type { Services } from '../container';
+import { getActivity, transitionFromSendable } from '../activity/activity-repository';
 import { AppError } from '../errors';
-import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
-import { getProject } from '../projects/project-repository';
-import { deliverSend, type CampaignHooks, type DeliveryOutcome } from '../sending/deliver-send';
+import { deliverMail, failUnrenderable, type CampaignHooks, type DeliverDeps, type DeliveryOutcome } from '../mail-pipeline';
+import type { Needs } from '../dependencies';
 import type { CounterBatch } from '../stats/domain-stats';
 import { findTemplate } from '../templates/template-service';
 import { batchActivityId } from './batch-ids';
@@ -25,13 +23,15 @@ export interface WaveControl extends CampaignHooks {
 const PARALLEL_RECIPIENTS = 10;
 
 /**
- * Sends each recipient of a batch job as its own mail, through the single send's path: the
- * per-activity claim (so a redelivered job sends nobody twice), suppression, quota, SES, retries.
+ * The batch-send worker's producer step: renders each recipient of a batch job into its mail and
+ * hands it to the pipeline's one deliverer (deliverMail), as attempt 1 of its activity; a retry
+ * goes on through the pipeline's one retry path like any mail's: the same per-activity claim (so
+a redelivered job sends nobody twice), suppression, quota, SES and backoff as every other mail.
  * One recipient's failure does not stop the others: a mail that cannot be rendered fails alone,
  * and an unexpected error is thrown only after every recipient had its turn (the redelivery then
  * finds the sent ones claimed and skips them). `contents` keeps the batch's content across jobs.
  */
-export async function deliverBatchJob(deps: Services, job: BatchSendJob, counters?: CounterBatch, contents?: BatchContentCache, control?: WaveControl): Promise<DeliveryOutcome[]> {
+export async function deliverBatchJob(deps: DeliverDeps, job: BatchSendJob, counters?: CounterBatch, contents?: BatchContentCache, control?: WaveControl): Promise<DeliveryOutcome[]> {
   if (job.campaign_id && control) {
     const decision = await control.decide(job.project_id, job.campaign_id);
     if (decision === 'hold') {
@@ -48,20 +48,20 @@ export async function deliverBatchJob(deps: Services, job: BatchSendJob, counter
 
   const sendOne = async (recipient: JobRecipient): Promise<DeliveryOutcome> => {
     const activityId = batchActivityId(job.batch_id, recipient.index);
-    if (content.templateId && !template) return failRecipient(deps, activityId, `Template ${content.templateId} no longer exists`, control);
+    if (content.templateId && !template) return failUnrenderable(deps, activityId, `Template ${content.templateId} no longer exists`, control);
     let payload;
     try {
       ({ payload } = composeBatchMail(deps, { content, template, recipient, activityId, projectId: job.project_id, secret }));
     } catch (error) {
       // Bad data for this one recipient (a template error, an empty render): this mail fails, not the job.
-      if (error instanceof AppError && error.status < 500) return failRecipient(deps, activityId, error.message, control);
+      if (error instanceof AppError && error.status < 500) return failUnrenderable(deps, activityId, error.message, control);
       throw error;
     }
     try {
-      return await deliverSend(deps, { v: 1, activity_id: activityId, project_id: job.project_id, attempt: 1, payload }, counters, control);
+      return await deliverMail(deps, { v: 1, activity_id: activityId, project_id: job.project_id, attempt: 1, payload }, counters, control);
     } catch (error) {
       // The claim stores the rendered mail: one this recipient's data makes too large to store can never be sent.
-      if (isItemTooLarge(error)) return failRecipient(deps, activityId, 'The rendered mail is too large to store and send (more than 400 KB compressed)', control);
+      if (isItemTooLarge(error)) return failUnrenderable(deps, activityId, 'The rendered mail is too large to store and send (more than 400 KB compressed)', control);
       throw error;
     }
   };
@@ -85,28 +85,11 @@ function isItemTooLarge(error: unknown): boolean {
   return e?.name === 'ValidationException' && /item size/i.test(e.message ?? '');
 }
 
-/** Fails one batch mail for good (`template_error`), emitting `email.failed` once. */
-async function failRecipient(deps: Services, activityId: string, message: string, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
-  const activity = await getActivity(deps.db, activityId, true);
-  if (!activity) throw new Error(`Activity ${activityId} not found`);
-  const failure = { error_code: 'template_error', error_message: message, permanent: true } as const;
-  const now = deps.clock.now().toISOString();
-  if (await markFailed(deps.db, activity, failure, now)) {
-    if (!isApiSend(activity)) {
-      if (activity.campaign_id) campaign?.count(activity.campaign_id, 'failed');
-      return 'failed';
-    }
-    const project = await getProject(deps.db, activity.project_id);
-    if (project && hasWebhookTargets(project)) await deps.events.publish(failedEvent(activity, failure, now));
-  }
-  return 'failed';
-}
-
 /**
  * A cancelled campaign's job: each mail still sendable becomes `cancelled` (once: the transition is
  * conditional) and is counted; none is sent. Mails already handed to SES are left as they are.
  */
-async function cancelJob(deps: Services, job: BatchSendJob, campaignId: string, campaign: CampaignHooks): Promise<DeliveryOutcome[]> {
+async function cancelJob(deps: Needs<'db' | 'clock'>, job: BatchSendJob, campaignId: string, campaign: CampaignHooks): Promise<DeliveryOutcome[]> {
   const now = deps.clock.now().toISOString();
   const outcomes = await Promise.all(
     job.recipients.map(async (recipient): Promise<DeliveryOutcome> => {

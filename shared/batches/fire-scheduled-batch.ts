@@ -1,7 +1,6 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
-import { EARLY_TOLERANCE_MS } from '../scheduling/fire-scheduled-send';
-import { enqueueFire, type FireMessage } from '../scheduling/scheduled-send-fire-message';
+import { enqueueFire, isEarly, type FireMessage } from '../mail-pipeline';
 import { batchOfDueId } from '../store/keys';
 import { chunkJobs } from './batch-jobs';
 import { getBatch, startScheduledBatch } from './batch-repository';
@@ -16,7 +15,7 @@ export type BatchFireOutcome = 'started' | 'requeued' | 'dropped';
  * `sending` at the same time queues the chunks again: a crash may have come between the two
  * steps, and the fan-out expands a chunk once whatever its messages.
  */
-export async function fireScheduledBatch(deps: Services, message: FireMessage): Promise<BatchFireOutcome> {
+export async function fireScheduledBatch(deps: Needs<'db' | 'queue' | 'clock'>, message: FireMessage): Promise<BatchFireOutcome> {
   const batchId = batchOfDueId(message.id);
   const batch = batchId ? await getBatch(deps.db, batchId, true) : undefined;
   const now = deps.clock.now();
@@ -25,7 +24,7 @@ export async function fireScheduledBatch(deps: Services, message: FireMessage): 
     return 'dropped';
   }
   if (batch.status === 'scheduled') {
-    if (now.getTime() < Date.parse(batch.scheduled_for) - EARLY_TOLERANCE_MS) {
+    if (isEarly(batch.scheduled_for, now)) {
       await enqueueFire(deps.queue, { id: message.id, scheduled_for: batch.scheduled_for }, now);
       return 'requeued';
     }

@@ -1,8 +1,10 @@
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
+
+/** What reading, moving and cancelling a batch touch. */
+type ManageBatchDeps = Needs<'db' | 'queue' | 'clock' | 'config'>;
 import { badRequest, conflict, notFound } from '../errors';
-import { enqueueFire, isWithinLookahead } from '../scheduling/scheduled-send-fire-message';
-import { resolveScheduledAt } from '../scheduling/resolve-scheduled-at';
+import { deferAccept, resolveScheduledAt } from '../mail-pipeline';
 import { ttlAfterDays } from '../store/client';
 import { scheduledBatchDueId } from '../store/keys';
 import { MAX_SCHEDULE_AHEAD_DAYS } from './accept-batch';
@@ -15,7 +17,7 @@ import { cancelScheduledBatch, getBatch, moveScheduledBatch } from './batch-repo
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The batch of the caller's project, or 404 (also for another project's id). */
-async function requireBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined): Promise<Batch> {
+async function requireBatch(deps: ManageBatchDeps, caller: ProjectCaller, batchId: string | undefined): Promise<Batch> {
   if (!batchId || !UUID.test(batchId)) throw badRequest('batchId must be a uuid');
   const batch = await getBatch(deps.db, batchId.toLowerCase(), true);
   if (!batch || batch.project_id !== caller.project.id) throw notFound('Batch not found');
@@ -29,7 +31,7 @@ function notScheduled(batch: Pick<Batch, 'id' | 'status'>) {
 }
 
 /** `GET /v1/send-batch/:batchId` (4.4): status, counts by state and the scheduled time, while the batch has not gone out. */
-export async function readBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined) {
+export async function readBatch(deps: ManageBatchDeps, caller: ProjectCaller, batchId: string | undefined) {
   const batch = await requireBatch(deps, caller, batchId);
   if (batch.status === 'sending' || batch.status === 'sent') throw notScheduled(batch);
   const state = batch.status === 'cancelled' ? 'cancelled' : 'queued';
@@ -48,7 +50,7 @@ export async function readBatch(deps: Services, caller: ProjectCaller, batchId: 
 }
 
 /** `PATCH /v1/send-batch/:batchId` (4.4): the new `scheduled_at` (as on POST) and optional `timezone`, validated by the route. */
-export async function rescheduleBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined, request: BatchRescheduleInput) {
+export async function rescheduleBatch(deps: ManageBatchDeps, caller: ProjectCaller, batchId: string | undefined, request: BatchRescheduleInput) {
   const batch = await requireBatch(deps, caller, batchId);
   if (batch.status !== 'scheduled') throw notScheduled(batch);
   const now = deps.clock.now();
@@ -64,7 +66,7 @@ export async function rescheduleBatch(deps: Services, caller: ProjectCaller, bat
     ttl: ttlAfterDays(schedule.instant, deps.config.ACTIVITY_RETENTION_DAYS),
   });
   if (!moved) throw notScheduled((await getBatch(deps.db, batch.id, true)) ?? batch);
-  if (isWithinLookahead(schedule.instant, now)) await enqueueFire(deps.queue, { id: scheduledBatchDueId(batch.id), scheduled_for: scheduledFor }, now);
+  await deferAccept(deps, { id: scheduledBatchDueId(batch.id), scheduled_for: scheduledFor }, now);
   return { success: true, batch_id: batch.id, rescheduled: batch.recipient_count, scheduled_for: scheduledFor, scheduled_for_local: schedule.local, timezone: schedule.timezone };
 }
 
@@ -73,7 +75,7 @@ export async function rescheduleBatch(deps: Services, caller: ProjectCaller, bat
  * `cancelled` before answering, so every filter of the activity list shows them so at once. Its
  * chunks are queued first: should this call stop half-way, the fan-out turns the rest `cancelled`.
  */
-export async function cancelBatch(deps: Services, caller: ProjectCaller, batchId: string | undefined) {
+export async function cancelBatch(deps: ManageBatchDeps, caller: ProjectCaller, batchId: string | undefined) {
   const batch = await requireBatch(deps, caller, batchId);
   if (batch.status !== 'scheduled') throw notScheduled(batch);
   if (!(await cancelScheduledBatch(deps.db, batch.id, caller.project.id, deps.clock.now().toISOString()))) {

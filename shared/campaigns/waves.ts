@@ -7,9 +7,7 @@ import { isConditionalCheckFailure } from '../errors';
 import { ttlAfterDays } from '../store/client';
 import type { Campaign } from './campaign';
 import type { CursorPosition } from './audience-cursor';
-
-/** Recipients per chunk, as a batch's (BATCH_CHUNK_SIZE of accept-batch.ts, whose imports would bring the API's settings here). */
-const BATCH_CHUNK_SIZE = 500;
+import { BATCH_CHUNK_SIZE } from '../mail-pipeline';
 
 /**
  * The batch id of wave `wave` of a campaign: derived, so a replayed step writes the same wave and

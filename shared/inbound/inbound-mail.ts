@@ -1,6 +1,6 @@
 import { simpleParser, type AddressObject, type HeaderLines, type ParsedMail } from 'mailparser';
 import addressparser from 'nodemailer/lib/addressparser';
-import { activityFromReplyAddress } from '../sending/reply-token';
+import { activityFromReplyAddress } from '../mail-pipeline';
 
 /**
  * Reading an inbound reply: the raw message as the SES receipt rule stored it, parsed with

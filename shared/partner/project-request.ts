@@ -2,7 +2,7 @@ import * as z from '../zod';
 import { AppError } from '../errors';
 import { isDomainName } from '../mail/addresses';
 import { isEmail } from '../mail/addresses';
-import { ENVIRONMENT_PATTERN } from '../sending/limits';
+import { ENVIRONMENT_PATTERN } from '../mail-pipeline';
 import { parseRequest, refusedAs } from '../validate';
 
 /** Partner error: the message plus the stable code partner bodies repeat as `code` and `error_code`. */

@@ -1,22 +1,22 @@
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { AppError } from '../errors';
 import { logger } from '../logger';
 import { getProject } from '../projects/project-repository';
 import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import type { ScheduledSend } from './scheduled-send';
-import { enqueueFire, type FireMessage } from './scheduled-send-fire-message';
+import { enqueueFire, isEarly, type AcceptDeps, type FireMessage } from '../mail-pipeline';
 import { claimScheduledSend, getScheduledSend, markScheduledSendFailed } from './scheduled-send-repository';
+
+/** What firing a scheduled send touches: its item, and the pipeline's accept (with `email.failed` for a mail that cannot be built). */
+export type FireDeps = AcceptDeps & Needs<'events'>;
 
 /**
  * Sends a scheduled send's content now, as the activity `activityId` (the advanced send's
  * `sendScheduledNow`). Passed in by the worker, because sending depends on scheduling and not the
  * other way round.
  */
-export type SendNow = (deps: Services, caller: ProjectCaller, content: ScheduledSendContent, activityId: string) => Promise<void>;
-
-/** A message may arrive this much before its time (clock skew, rounding) and still fire. */
-export const EARLY_TOLERANCE_MS = 1000;
+export type SendNow = (deps: FireDeps, caller: ProjectCaller, content: ScheduledSendContent, activityId: string) => Promise<void>;
 
 /** Why a fire message does nothing. */
 export type DropReason = 'missing' | 'cancelled' | 'failed' | 'rescheduled' | 'claimed-elsewhere';
@@ -43,7 +43,7 @@ export function decideFire(send: ScheduledSend | undefined, message: FireMessage
   // A moved send has a newer message of its own; this one names the old time.
   if (Date.parse(send.scheduled_for) !== Date.parse(message.scheduled_for)) return { action: 'drop', reason: 'rescheduled' };
   if (send.status === 'processing') return send.claimed_by === messageId ? { action: 'resume' } : { action: 'drop', reason: 'claimed-elsewhere' };
-  if (now.getTime() < Date.parse(send.scheduled_for) - EARLY_TOLERANCE_MS) return { action: 'requeue' };
+  if (isEarly(send.scheduled_for, now)) return { action: 'requeue' };
   return { action: 'claim' };
 }
 
@@ -53,7 +53,7 @@ export function decideFire(send: ScheduledSend | undefined, message: FireMessage
  * activity `email_id` and queues the mail. A permanent refusal (AppError below 500: project
  * disabled, template deleted...) marks the send `failed`; anything else is thrown, for SQS to retry.
  */
-export async function fireScheduledSend(deps: Services, message: FireMessage, messageId: string, sendNow: SendNow): Promise<FireDecision> {
+export async function fireScheduledSend(deps: FireDeps, message: FireMessage, messageId: string, sendNow: SendNow): Promise<FireDecision> {
   const now = deps.clock.now();
   const send = await getScheduledSend(deps.db, message.id, true);
   const decision = decideFire(send, message, messageId, now);
@@ -79,7 +79,7 @@ export async function fireScheduledSend(deps: Services, message: FireMessage, me
 }
 
 /** Sends a claimed send in its project and mode; records a permanent refusal on the send. */
-async function deliver(deps: Services, send: ScheduledSend, sendNow: SendNow): Promise<void> {
+async function deliver(deps: FireDeps, send: ScheduledSend, sendNow: SendNow): Promise<void> {
   const project = await getProject(deps.db, send.project_id);
   if (!project) {
     await markScheduledSendFailed(deps.db, send.id, 'Project not found', deps.clock.now().toISOString());

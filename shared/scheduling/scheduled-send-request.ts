@@ -1,8 +1,7 @@
 import * as z from '../zod';
 import { AppError } from '../errors';
 import { parseRequest } from '../validate';
-import { parseIsoTimestamp, readIsoTimestamp } from './iso-timestamp';
-import { isValidTimeZone, offsetLabel } from './time-zones';
+import { isValidTimeZone, offsetLabel, parseIsoTimestamp, readIsoTimestamp } from '../mail-pipeline';
 
 /** A valid `PATCH /v1/scheduled-sends/:id` body: the new instant and the zone label its text carried. */
 export interface RescheduleRequest {

@@ -3,11 +3,10 @@ import { getActivity } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
 import type { Services } from '../container';
 import { AppError, badRequest, conflict } from '../errors';
-import { logger } from '../logger';
 import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import { ttlAfterDays, type Db } from '../store/client';
 import { deriveScheduledStatus, presentScheduledSend, type ScheduledSend, type ScheduledSendResource, type ScheduledSendStatus } from './scheduled-send';
-import { enqueueFire, isWithinLookahead } from './scheduled-send-fire-message';
+import { deferAccept } from '../mail-pipeline';
 import { cancelPendingScheduledSend, getScheduledSend, moveScheduledSend, putScheduledSend } from './scheduled-send-repository';
 import { toRescheduleRequest, timezoneAfterMove, type RescheduleBody } from './scheduled-send-request';
 
@@ -23,9 +22,8 @@ export const MAX_CONTENT_BYTES = 350_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Stores a pending scheduled send. One due within the sweep's lookahead also gets its fire message
- * now, so that it does not wait for the next sweep; if that enqueue fails the sweep sends it (the
- * send is stored, so the request has succeeded). `scheduledFor` is the caller's to check (part 4.5
+ * Stores a pending scheduled send, then the pipeline's deferred accept (deferAccept) queues its
+ * fire message at once if it is due within the sweep's lookahead. `scheduledFor` is the caller's to check (part 4.5
  * rule 1): a time already past simply fires at once.
  */
 export async function createScheduledSend(
@@ -55,7 +53,7 @@ export async function createScheduledSend(
     version: 1,
   };
   await putScheduledSend(deps.db, send, expiry(deps, input.scheduledFor));
-  await fireSoonIfDue(deps, send, now);
+  await deferAccept(deps, send, now);
   return send;
 }
 
@@ -85,7 +83,7 @@ export async function rescheduleScheduledSend(deps: ScheduledSendDeps, caller: P
     ttl: expiry(deps, request.instant),
   });
   if (!result.changed) throw await lostRace(deps.db, caller, id);
-  await fireSoonIfDue(deps, result.send, now);
+  await deferAccept(deps, result.send, now);
   return presentScheduledSend(result.send, 'pending');
 }
 
@@ -137,15 +135,4 @@ async function lostRace(db: Db, caller: ProjectCaller, id: string): Promise<AppE
 /** Kept as long as the activity it creates: retention days after its time. */
 function expiry(deps: ScheduledSendDeps, scheduledFor: Date): number {
   return ttlAfterDays(scheduledFor, deps.config.ACTIVITY_RETENTION_DAYS);
-}
-
-/** Queues the fire message now for a send the sweep may already have passed by. */
-async function fireSoonIfDue(deps: ScheduledSendDeps, send: ScheduledSend, now: Date): Promise<void> {
-  if (!isWithinLookahead(new Date(send.scheduled_for), now)) return;
-  try {
-    await enqueueFire(deps.queue, send, now);
-  } catch (error) {
-    // The send is stored and in the due index: the next sweep queues it.
-    logger.warn('Could not queue a scheduled send due soon; the sweep will', { id: send.id, error: error as Error });
-  }
 }

@@ -1,7 +1,6 @@
 import type { Services } from '../container';
 import { logger } from '../logger';
-import type { FireMessage } from './scheduled-send-fire-message';
-import { fireDelaySeconds, SWEEP_LOOKAHEAD_SECONDS } from './scheduled-send-fire-message';
+import { fireDelaySeconds, SWEEP_LOOKAHEAD_SECONDS, type FireMessage } from '../mail-pipeline';
 import { queryDueScheduledSends, type DueEntry } from './scheduled-send-repository';
 
 /** What one sweep queued. */

@@ -3,9 +3,9 @@ import { asAddressList, isEmail } from '../mail/addresses';
 import type { AdvancedEmailType, AdvancedSendInput, SendSource } from '../mail/advanced-send-types';
 import { isRefusedCustomHeader } from '../mail/header-policy';
 import { parseRequest } from '../validate';
-import { SEND_LIMITS } from './limits';
-import { dedupe, isBlank, optionalText, present } from './request-fields';
-import { SEND_EMAIL_MESSAGES, attachmentsSchema, environmentSchema, optionalAddresses, toAttachments } from './send-email-request';
+import { SEND_LIMITS } from '../mail-pipeline';
+import { dedupe, environmentSchema, isBlank, optionalText, present } from '../mail-pipeline';
+import { SEND_EMAIL_MESSAGES, attachmentsSchema, optionalAddresses, toAttachments } from './send-email-request';
 
 /** Messages of `POST /send-email`; part 7 quotes only the scheduling one, the rest are ours. */
 export const ADVANCED_SEND_MESSAGES = {

@@ -1,28 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { getActivity, putActivityBody } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { type AppError, notFound } from '../errors';
-import { resolveScheduledAt, type ResolvedSchedule } from '../scheduling/resolve-scheduled-at';
 import { createScheduledSend } from '../scheduling/scheduled-send-service';
 import type { Template } from '../templates/template';
 import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { isTemplateError } from '../templates/render';
 import { findTemplate } from '../templates/template-service';
-import { checkProjectCanSend, packStoredSendJob, queueSends, recordFailedSend, type QueuedSend } from './accept-send';
+import {
+  checkProjectCanSend,
+  composeMail,
+  encodeMailBody,
+  HTML_PREVIEW_LIMIT,
+  packStoredSendJob,
+  queueSends,
+  recordFailedSend,
+  resolveScheduledAt,
+  type AcceptDeps,
+  type ComposedMail,
+  type MailContent,
+  type QueuedSend,
+  type ResolvedSchedule,
+} from '../mail-pipeline';
 import type { AdvancedSendInput, ScheduledSendContent } from '../mail/advanced-send-types';
-import { composeMail, type ComposedMail, type MailContent } from './compose-mail';
-import { encodeMailBody } from './mail-body';
 import { ttlAfterDays } from '../store/client';
-
-/** `html_preview` of a dry run is cut to this many characters (part 8). */
-export const HTML_PREVIEW_LIMIT = 8000;
 
 /**
  * `POST /send-email` (part 4.5): a dry run (nothing written), a scheduled send (one recipient,
  * kept until its time), or an immediate send of one mail per recipient.
  */
-export async function acceptAdvancedSend(deps: Services, caller: ProjectCaller, input: AdvancedSendInput, requestBaseUrl?: string) {
+export async function acceptAdvancedSend(deps: AcceptDeps, caller: ProjectCaller, input: AdvancedSendInput, requestBaseUrl?: string) {
   checkProjectCanSend(caller, input.environment);
   const template = input.templateId ? await requireTemplate(deps, caller.project.id, input.templateId) : undefined;
   const schedule = input.scheduledAt
@@ -61,7 +69,7 @@ export async function acceptAdvancedSend(deps: Services, caller: ProjectCaller, 
  * `queued` (the send worker's claim makes a duplicate job harmless). Permanent problems (project
  * disabled, environment removed, template deleted or empty) throw an AppError below 500.
  */
-export async function sendScheduledNow(deps: Services, caller: ProjectCaller, content: ScheduledSendContent, activityId: string): Promise<void> {
+export async function sendScheduledNow(deps: AcceptDeps & Needs<'events'>, caller: ProjectCaller, content: ScheduledSendContent, activityId: string): Promise<void> {
   checkProjectCanSend(caller, content.environment);
   const template = content.templateId ? await requireTemplate(deps, caller.project.id, content.templateId) : undefined;
   let composed: ComposedMail;
@@ -95,7 +103,7 @@ export async function sendScheduledNow(deps: Services, caller: ProjectCaller, co
 
 /** The failed activity (and `email.failed`) of a scheduled send whose template cannot be rendered. */
 async function recordTemplateFailure(
-  deps: Services,
+  deps: Needs<'db' | 'clock' | 'config' | 'events'>,
   caller: ProjectCaller,
   content: ScheduledSendContent,
   template: Template | undefined,
@@ -107,7 +115,7 @@ async function recordTemplateFailure(
   await recordFailedSend(deps, caller, send, { error_code: 'template_error', error_message: error.message, permanent: true });
 }
 
-async function requireTemplate(deps: Services, projectId: string, templateId: string): Promise<Template> {
+async function requireTemplate(deps: Needs<'db'>, projectId: string, templateId: string): Promise<Template> {
   const template = await findTemplate(deps.db, projectId, templateId);
   if (!template) throw notFound(TEMPLATE_SEND_MESSAGES.notFound(templateId));
   return template;
@@ -190,7 +198,7 @@ function scheduledWarnings(input: AdvancedSendInput): string[] {
   return warnings;
 }
 
-async function scheduleSend(deps: Services, caller: ProjectCaller, input: AdvancedSendInput, template: Template | undefined, schedule: ResolvedSchedule) {
+async function scheduleSend(deps: AcceptDeps, caller: ProjectCaller, input: AdvancedSendInput, template: Template | undefined, schedule: ResolvedSchedule) {
   // Content that cannot be rendered now is refused now (400/422), not discovered at its time.
   composeMail(deps, {
     content: { ...mailContent(input, input.recipients[0]), cc: [], bcc: [], attachments: [] },
@@ -219,7 +227,7 @@ async function scheduleSend(deps: Services, caller: ProjectCaller, input: Advanc
 
 /** The preview of part 4.5: rendered as the first mail would be, with nothing written anywhere. */
 async function dryRun(
-  deps: Services,
+  deps: Needs<'config' | 'tokenSecret'>,
   caller: ProjectCaller,
   input: AdvancedSendInput,
   template: Template | undefined,

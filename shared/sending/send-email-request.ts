@@ -1,8 +1,7 @@
 import * as z from '../zod';
 import { asAddressList, isEmail } from '../mail/addresses';
 import { parseRequest } from '../validate';
-import { dedupe } from './request-fields';
-import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
+import { dedupe, environmentSchema, POLICY_MESSAGES, SEND_LIMITS } from '../mail-pipeline';
 import type { AttachmentInput } from '../mail/advanced-send-types';
 
 /** A validated `POST /v1/send-email` request. */
@@ -28,7 +27,7 @@ export const SEND_EMAIL_MESSAGES = {
   bccTooMany: 'bcc accepts at most 10 addresses',
   attachmentsShape: 'attachments must be an array',
   attachmentsTooMany: 'attachments accepts at most 10 items',
-  environmentNotConfigured: 'ENVIRONMENT_NOT_CONFIGURED',
+  environmentNotConfigured: POLICY_MESSAGES.environmentNotConfigured,
 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -106,18 +105,6 @@ const attachmentList = z
   .check(z.refine((list) => list.length <= SEND_LIMITS.attachmentsPerEmail, { message: SEND_EMAIL_MESSAGES.attachmentsTooMany, when: ({ value }) => Array.isArray(value) }));
 z.globalRegistry.add(attachmentList, { maxItems: SEND_LIMITS.attachmentsPerEmail });
 export const attachmentsSchema = z.nullish(attachmentList);
-
-/** The optional `environment` name (pattern and length of part 8); '' reads as absent. */
-export const environmentSchema = z.nullish(
-  z
-    .string({ error: 'environment must match [a-zA-Z0-9_.-] and be at most 64 characters' })
-    .check(
-      z.refine(
-        (v) => v === '' || (ENVIRONMENT_PATTERN.test(v) && v.length <= SEND_LIMITS.environmentMaxLength),
-        'environment must match [a-zA-Z0-9_.-] and be at most 64 characters',
-      ),
-    ),
-);
 
 /**
  * The body of `POST /v1/send-email`. Keys are in the order part 7 checks them; the missing-fields

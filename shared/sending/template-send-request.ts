@@ -1,15 +1,15 @@
 import * as z from '../zod';
 import { isEmail, normalizeEmail } from '../mail/addresses';
 import { parseRequest } from '../validate';
-import { environmentSchema } from './send-email-request';
+import { environmentSchema, POLICY_MESSAGES } from '../mail-pipeline';
 
 /** Messages of part 7 for `/v1/send-template-email`, to the letter. */
 export const TEMPLATE_SEND_MESSAGES = {
   nothingToSend: 'Missing required fields: template_id/template_internal_id, OR recipient_email + sender_email + html_body',
   missingAddresses: 'Missing required fields: recipient_email, sender_email',
   internalIdContext: 'template_internal_id requires valid project context',
-  notFound: (id: string | number) => `Template not found with ID ${id}`,
-  empty: 'TEMPLATE_EMPTY',
+  notFound: POLICY_MESSAGES.templateNotFound,
+  empty: POLICY_MESSAGES.templateEmpty,
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

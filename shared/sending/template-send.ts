@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { notFound, unprocessable } from '../errors';
-import { checkProjectCanSend, defaultSubject, queueSend } from './accept-send';
-import { isEmptyHtml } from './compose-mail';
+import { checkProjectCanSend, defaultSubject, isEmptyHtml, queueSend, type AcceptDeps } from '../mail-pipeline';
 import { findSuppressed } from '../suppression/suppression-repository';
 import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
 import { renderTemplate, templateVariableNames } from '../templates/render';
@@ -12,7 +11,7 @@ import { getTemplate, getTemplateByInternalId } from '../templates/template-repo
 import { TEMPLATE_SEND_MESSAGES, type TemplateSendInput } from './template-send-request';
 
 /** The template of the project named by uuid or internal id (undefined when there is none). */
-function findTemplateByRef(deps: Services, projectId: string, ref: { id?: string; internalId?: number }): Promise<Template | undefined> {
+function findTemplateByRef(deps: Needs<'db'>, projectId: string, ref: { id?: string; internalId?: number }): Promise<Template | undefined> {
   return ref.id ? getTemplate(deps.db, projectId, ref.id) : getTemplateByInternalId(deps.db, projectId, ref.internalId as number);
 }
 
@@ -23,7 +22,7 @@ function findTemplateByRef(deps: Services, projectId: string, ref: { id?: string
  * the URL, and the RFC 8058 headers. Replies go to the sender, not to a reply token.
  */
 export async function sendTemplateEmail(
-  deps: Services,
+  deps: AcceptDeps,
   caller: ProjectCaller,
   input: TemplateSendInput,
   /** Where the API was reached; unsubscribe and view links point there. */

@@ -7,7 +7,7 @@ import { putDomain } from '../../shared/domains/domain-repository';
 import { createProject } from '../../shared/projects/project-service';
 import { updateProjectFields } from '../../shared/projects/project-repository';
 import { putSuppression } from '../../shared/suppression/suppression-repository';
-import { activityFromReplyAddress } from '../../shared/sending/reply-token';
+import { activityFromReplyAddress } from '../../shared/mail-pipeline/reply-token';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

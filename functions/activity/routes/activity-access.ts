@@ -8,5 +8,5 @@ import type { FunctionAccess } from '../../../shared/function-access';
 export const readActivityAccess: FunctionAccess = {
   table: 'read',
   payloads: 'read',
-  settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
+  settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
 };

@@ -1,7 +1,7 @@
 import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/http/answers';
 import { defineRoute } from '../../../shared/http/route';
-import { acceptSingleSend } from '../../../shared/sending/accept-send';
+import { acceptSingleSend } from '../../../shared/sending/single-send';
 import { sendAnswerSchema } from '../../../shared/sending/send-answers';
 import { sendEmailBodySchema, toSingleSend } from '../../../shared/sending/send-email-request';
 import { sendAccess } from './send-access';

@@ -22,7 +22,36 @@ function code(file: string): string {
     .replace(/\bsettings:\s*\[[^\]]*\]/g, '');
 }
 
-/** Every module a handler reaches through relative imports (`import type` included: it names what the code reads). */
+/**
+ * A barrel's names and the modules they come from, when the file only re-exports
+ * (shared/mail-pipeline/index.ts); undefined for any other file.
+ */
+function barrelExports(file: string): Map<string, string> | undefined {
+  if (!file.endsWith('/index.ts')) return undefined;
+  const text = code(file);
+  const statements = [...text.matchAll(/export\s*\{([^}]*)\}\s*from\s*'(\.{1,2}\/[^']+)';?/g)];
+  if (statements.length === 0 || text.replace(/export\s*\{[^}]*\}\s*from\s*'[^']+';?/g, '').trim() !== '') return undefined;
+  const names = new Map<string, string>();
+  for (const [, list, spec] of statements) for (const name of namesOf(list)) names.set(name, spec);
+  return names;
+}
+
+/** The names of an import or export list (`a, type B, c as d` -> a, B, c). */
+function namesOf(list: string): string[] {
+  return list.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter(Boolean);
+}
+
+/** The .ts file a relative specifier of `file` names. */
+function resolveSpec(file: string, spec: string): string | undefined {
+  const base = path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec));
+  return [`${base}.ts`, `${base}/index.ts`].find((f) => fs.existsSync(path.join(ROOT, f)));
+}
+
+/**
+ * Every module a handler reaches through relative imports (`import type` included: it names what the
+ * code reads). Through a barrel only the modules of the names imported are followed, as esbuild
+ * bundles them (the pipeline's folder declares `sideEffects: false`).
+ */
 function reachable(entry: string): Set<string> {
   const seen = new Set<string>();
   const pending = [entry];
@@ -30,10 +59,21 @@ function reachable(entry: string): Set<string> {
     const file = pending.pop()!;
     if (seen.has(file) || NOT_FOLLOWED.has(file)) continue;
     seen.add(file);
-    for (const [, spec] of code(file).matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
-      const base = path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec));
-      const found = [`${base}.ts`, `${base}/index.ts`].find((f) => fs.existsSync(path.join(ROOT, f)));
-      if (found) pending.push(found);
+    const text = code(file);
+    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+      const found = resolveSpec(file, spec);
+      if (!found) continue;
+      const barrel = barrelExports(found);
+      const named = [...text.matchAll(new RegExp(`\\{([^}]*)\\}\\s*from\\s*'${spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}'`, 'g'))];
+      if (!barrel || named.length === 0) {
+        pending.push(found);
+        continue;
+      }
+      for (const name of named.flatMap(([, list]) => namesOf(list))) {
+        const from = barrel.get(name);
+        const module = from && resolveSpec(found, from);
+        if (module) pending.push(module);
+      }
     }
   }
   return seen;
@@ -58,7 +98,7 @@ describe('the settings each function is given (lib/access.ts)', () => {
   });
 
   it('the check sees a setting read a few imports away', () => {
-    // send -> ... -> shared/sending/accept-send.ts reads SERVICE_NAME for the default subject.
+    // send -> ... -> shared/mail-pipeline/policies.ts reads SERVICE_NAME for the default subject.
     expect(settingsRead(endpointGroups.send.entry)).toContain('SERVICE_NAME');
     expect(settingsRead(endpointGroups.templates.entry)).not.toContain('SERVICE_NAME');
   });

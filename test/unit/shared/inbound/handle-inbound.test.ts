@@ -10,7 +10,7 @@ import type { OutgoingMail } from '../../../../shared/ports';
 import type { Project } from '../../../../shared/projects/project';
 import type { Db } from '../../../../shared/store/client';
 import { activityKey, inboundMailKey, projectKey } from '../../../../shared/store/keys';
-import { replyAddress } from '../../../../shared/sending/reply-token';
+import { replyAddress } from '../../../../shared/mail-pipeline/reply-token';
 
 const SECRET = 'inbound-secret-123';
 const BUCKET = 'inbound-bucket';

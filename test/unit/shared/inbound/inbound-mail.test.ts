@@ -11,7 +11,7 @@ import {
   replyCandidates,
   sesVerdict,
 } from '../../../../shared/inbound/inbound-mail';
-import { replyAddress } from '../../../../shared/sending/reply-token';
+import { replyAddress } from '../../../../shared/mail-pipeline/reply-token';
 
 const SECRET = 'inbound-secret-123';
 const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';

@@ -6,7 +6,7 @@ import { AppError } from '../../../../shared/errors';
 import type { Queue } from '../../../../shared/ports';
 import { decideFire, fireScheduledSend, type SendNow } from '../../../../shared/scheduling/fire-scheduled-send';
 import type { ScheduledSend } from '../../../../shared/scheduling/scheduled-send';
-import type { FireMessage } from '../../../../shared/scheduling/scheduled-send-fire-message';
+import type { FireMessage } from '../../../../shared/mail-pipeline/deferred-accept';
 import { encodeContent } from '../../../../shared/scheduling/scheduled-send-repository';
 import { createDocumentClient } from '../../../../shared/store/client';
 import { projectKey, scheduledSendKey } from '../../../../shared/store/keys';

@@ -5,7 +5,7 @@ import {
   parseIsoTimestamp,
   resolveScheduledAt,
   type ResolvedSchedule,
-} from '../../../../shared/scheduling/resolve-scheduled-at';
+} from '../../../../shared/mail-pipeline/resolve-scheduled-at';
 
 // Wednesday 2026-06-10 12:00 UTC: 08:00 in New York (EDT), 14:00 in Berlin, 21:00 in Tokyo,
 // 22:30 on Lord Howe Island (+10:30 in winter).

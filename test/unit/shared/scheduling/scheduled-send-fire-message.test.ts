@@ -6,7 +6,7 @@ import {
   MAX_DELAY_SECONDS,
   parseFireMessage,
   SWEEP_LOOKAHEAD_SECONDS,
-} from '../../../../shared/scheduling/scheduled-send-fire-message';
+} from '../../../../shared/mail-pipeline/deferred-accept';
 import type { Queue } from '../../../../shared/ports';
 
 const NOW = new Date('2030-01-01T09:00:00.000Z');

@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpFetcher } from '../../../../shared/adapters/http-fetcher';
 import { RetryLaterError } from '../../../../shared/queue-worker/batch-handler';
-import { AttachmentMemory } from '../../../../shared/sending/attachment-memory';
-import { AttachmentError, resolveAttachments } from '../../../../shared/sending/attachments';
-import { SEND_LIMITS } from '../../../../shared/sending/limits';
+import { AttachmentMemory } from '../../../../shared/mail-pipeline/attachment-memory';
+import { AttachmentError, resolveAttachments } from '../../../../shared/mail-pipeline/attachments';
+import { SEND_LIMITS } from '../../../../shared/mail-pipeline/limits';
 import { WORKER_TIMEOUT_SECONDS, queues } from '../../../../shared/queues';
 
 /**

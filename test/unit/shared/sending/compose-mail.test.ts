@@ -1,4 +1,4 @@
-import { composeMail, isEmptyHtml, SAMPLE_CART_ITEMS, threadingHeaders, type MailContent } from '../../../../shared/sending/compose-mail';
+import { composeMail, isEmptyHtml, SAMPLE_CART_ITEMS, threadingHeaders, type MailContent } from '../../../../shared/mail-pipeline/render';
 import { AppError } from '../../../../shared/errors';
 import type { Template } from '../../../../shared/templates/template';
 import { useServiceEnvironment } from '../../support/service-environment';

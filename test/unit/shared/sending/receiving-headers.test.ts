@@ -1,9 +1,9 @@
 import { decodeBody } from '../../../../shared/activity/activity-body';
 import { config, refreshConfig } from '../../../../shared/config';
 import { buildMime } from '../../../../shared/mail/mime';
-import { encodeMailBody } from '../../../../shared/sending/mail-body';
-import { activityFromReplyAddress, mailReplyTo } from '../../../../shared/sending/reply-token';
-import type { SendPayload } from '../../../../shared/sending/send-job';
+import { encodeMailBody } from '../../../../shared/mail-pipeline/mail-body';
+import { activityFromReplyAddress, mailReplyTo } from '../../../../shared/mail-pipeline/reply-token';
+import type { SendPayload } from '../../../../shared/mail-pipeline/job';
 import { unsubscribeLinks } from '../../../../shared/unsubscribe';
 import { useServiceEnvironment } from '../../support/service-environment';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { activityFromReplyAddress, replyAddress } from '../../../../shared/sending/reply-token';
+import { activityFromReplyAddress, replyAddress } from '../../../../shared/mail-pipeline/reply-token';
 
 const SECRET = 'reply-secret-1';
 const DOMAIN = 'inbound.example.com';

@@ -1,4 +1,4 @@
-import { retryDelaySeconds } from '../../../../shared/sending/retry-policy';
+import { retryDelaySeconds } from '../../../../shared/mail-pipeline/retry';
 
 describe('retryDelaySeconds', () => {
   test.each<[number, number, number]>([

@@ -1,4 +1,4 @@
-import { loadPayload, parseSendJob } from '../../../../shared/sending/send-job';
+import { loadPayload, parseSendJob } from '../../../../shared/mail-pipeline/job';
 import type { BlobStore } from '../../../../shared/ports';
 
 const ACTIVITY = '0b6f3c9e-7a1d-4c2b-9e8f-1a2b3c4d5e6f';

@@ -1,6 +1,18 @@
 import * as z from '../zod';
+import type { Needs } from '../dependencies';
+import { logger } from '../logger';
 import type { Queue } from '../ports';
 import { schedules } from '../routes';
+
+/**
+ * The deferred accept, one for every send with a `scheduled_at` (a scheduled send, a scheduled
+ * batch): the producer stores the accepted send with its entry in the due index (gsi5), then
+ * `deferAccept` queues its fire message at once when it is due within the sweep's lookahead; the
+ * minute sweep (scheduling/scheduled-sweep.ts) queues every other one from the due index; the
+ * `scheduled` queue's worker fires it at its time (`isEarly` sends a message that came early back
+ * to wait). Both kinds share the index, the message, the delays and the tolerance; what firing does
+ * stays each producer's own (a scheduled send becomes one mail, a batch queues its chunks).
+ */
 
 /** SQS's longest message delay. */
 export const MAX_DELAY_SECONDS = 900;
@@ -44,4 +56,26 @@ export function isWithinLookahead(dueAt: Date, now: Date): boolean {
 export async function enqueueFire(queue: Queue, send: { id: string; scheduled_for: string }, now: Date): Promise<void> {
   const message: FireMessage = { v: 1, id: send.id, scheduled_for: send.scheduled_for };
   await queue.send('scheduled', message, { delaySeconds: fireDelaySeconds(new Date(send.scheduled_for), now) });
+}
+
+/** A message may arrive this much before its time (clock skew, rounding) and still fire. */
+export const EARLY_TOLERANCE_MS = 1000;
+
+/** Whether a fire message for `scheduledFor` came too early to fire: it is queued again for the rest of the wait. */
+export function isEarly(scheduledFor: string, now: Date): boolean {
+  return now.getTime() < Date.parse(scheduledFor) - EARLY_TOLERANCE_MS;
+}
+
+/**
+ * The second half of a deferred accept, after the send is stored in the due index: one due within
+ * the sweep's lookahead gets its fire message now, so that it does not wait for the next sweep. If
+ * that enqueue fails the sweep queues it (the send is stored, so the request has succeeded).
+ */
+export async function deferAccept(deps: Needs<'queue'>, due: { id: string; scheduled_for: string }, now: Date): Promise<void> {
+  if (!isWithinLookahead(new Date(due.scheduled_for), now)) return;
+  try {
+    await enqueueFire(deps.queue, due, now);
+  } catch (error) {
+    logger.warn('Could not queue the fire message of a send due soon; the sweep will', { id: due.id, error: error as Error });
+  }
 }

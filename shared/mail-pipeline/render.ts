@@ -1,12 +1,11 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { AppError, unprocessable } from '../errors';
 import { renderTemplate, templateVariableNames } from '../templates/render';
 import type { RenderFormat, Template } from '../templates/template';
-import { TEMPLATE_SEND_MESSAGES } from './template-send-request';
 import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
-import { defaultSubject } from './accept-send';
+import { defaultSubject, POLICY_MESSAGES } from './policies';
 import type { AdvancedEmailType } from '../mail/advanced-send-types';
-import type { SendPayload } from './send-job';
+import type { SendPayload } from './job';
 import type { AttachmentInput } from '../mail/advanced-send-types';
 
 /** One mail of an advanced send: the request's content for one recipient. */
@@ -48,7 +47,7 @@ export const SAMPLE_CART_ITEMS = [
  * HTML lacks the link. `in_reply_to` and `references` become the threading headers.
  */
 export function composeMail(
-  deps: Pick<Services, 'config'>,
+  deps: Needs<'config'>,
   input: {
     content: MailContent;
     template?: Template;
@@ -83,7 +82,7 @@ export function composeMail(
   // Only the HTML escapes variables: the Subject and the text part show them as given.
   const render = (source: string, field: string, format: RenderFormat, cacheKey?: string) => renderTemplate(source, variables, { format, preview: input.preview, cacheKey, field }).output;
   let html = renders ? render(htmlSource, 'html', 'html', template && !input.preview ? `${template.id}:${template.version}` : undefined) : htmlSource;
-  if (renders && isEmptyHtml(html)) throw unprocessable(TEMPLATE_SEND_MESSAGES.empty, 'TEMPLATE_EMPTY');
+  if (renders && isEmptyHtml(html)) throw unprocessable(POLICY_MESSAGES.templateEmpty, 'TEMPLATE_EMPTY');
   if (links) html = ensureUnsubscribeFooter(html, String(variables.unsubscribe_url));
   const subject = renders ? render(subjectSource, 'subject', 'header') : subjectSource;
   const text = content.text !== undefined && renders ? render(content.text, 'text', 'text') : content.text;

@@ -1,5 +1,6 @@
 import * as z from '../zod';
 import { normalizeEmail } from '../mail/addresses';
+import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
 
 /** Field pieces shared by the send endpoints' request schemas. */
 
@@ -24,3 +25,15 @@ export function dedupe(list: string[]): string[] {
   const seen = new Set<string>();
   return list.map(normalizeEmail).filter((a) => (seen.has(a) ? false : (seen.add(a), true)));
 }
+
+/** The optional `environment` name (pattern and length of part 8); '' reads as absent. */
+export const environmentSchema = z.nullish(
+  z
+    .string({ error: 'environment must match [a-zA-Z0-9_.-] and be at most 64 characters' })
+    .check(
+      z.refine(
+        (v) => v === '' || (ENVIRONMENT_PATTERN.test(v) && v.length <= SEND_LIMITS.environmentMaxLength),
+        'environment must match [a-zA-Z0-9_.-] and be at most 64 characters',
+      ),
+    ),
+);

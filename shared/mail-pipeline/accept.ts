@@ -2,60 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Activity, ActivityFailure } from '../activity/activity';
 import { markFailed, putActivity, putActivityBody } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
-import { AppError, badRequest, isConditionalCheckFailure } from '../errors';
+import type { Needs } from '../dependencies';
+import { AppError } from '../errors';
 import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
-import { refuseDisabledProject } from '../projects/project-active';
-import type { Services } from '../container';
 import { ttlAfterDays } from '../store/client';
+import { writtenUnlessConditionFails } from '../store/conditional-write';
 import { encodeMailBody } from './mail-body';
-import { packSendJob, type SendPayload } from './send-job';
-import type { SingleSendInput } from './send-email-request';
-import { SEND_EMAIL_MESSAGES } from './send-email-request';
+import { packSendJob, type SendPayload } from './job';
 
-export interface SingleSendAnswer {
-  message: string;
-  email_id: string;
-  project_id: string;
-}
-
-/** Refuses sends that the project's state or settings rule out before anything is written. */
-export function checkProjectCanSend(caller: ProjectCaller, environment: string | undefined): void {
-  refuseDisabledProject(caller.project);
-  if (environment !== undefined && !caller.project.inbound_webhook_environments?.[environment]) {
-    throw badRequest(SEND_EMAIL_MESSAGES.environmentNotConfigured, 'ENVIRONMENT_NOT_CONFIGURED', { environment });
-  }
-}
-
-/**
- * `POST /v1/send-email`: writes the activity record (`queued`), enqueues one send job, answers.
- * No SES call and no suppression or domain check here: part 3 decides those in the background.
- */
-export async function acceptSingleSend(deps: Services, caller: ProjectCaller, input: SingleSendInput): Promise<SingleSendAnswer> {
-  checkProjectCanSend(caller, input.environment);
-  const subject = input.subject ?? defaultSubject(deps);
-  const activityId = await queueSend(deps, caller, {
-    emailType: 'api',
-    environment: input.environment,
-    recipientCount: input.to.length + input.cc.length + input.bcc.length,
-    payload: {
-      from_email: input.senderEmail,
-      from_name: input.senderName,
-      to: input.to,
-      cc: input.cc,
-      bcc: input.bcc,
-      subject,
-      html: input.html,
-      text: input.text,
-      attachments: input.attachments,
-    },
-  });
-  return { message: 'Email queued for sending', email_id: activityId, project_id: caller.project.id };
-}
-
-/** The subject of a send that names none (part 4.1). */
-export function defaultSubject(deps: Pick<Services, 'config'>): string {
-  return `Email from ${deps.config.SERVICE_NAME}`;
-}
+/** What accepting a mail touches: the record and its body, the queue, the clock, the signing secret. */
+export type AcceptDeps = Needs<'db' | 'queue' | 'blobs' | 'clock' | 'config' | 'tokenSecret'>;
 
 /** What every accepted send has: its payload and the record's own fields. */
 export interface QueuedSend {
@@ -76,7 +32,7 @@ export interface QueuedSend {
  * Writes the activity record (`queued`) and enqueues its send job. If the queue refuses the job the
  * send is not accepted: the record is marked failed and the caller gets 502.
  */
-export async function queueSend(deps: Services, caller: ProjectCaller, send: QueuedSend): Promise<string> {
+export async function queueSend(deps: AcceptDeps, caller: ProjectCaller, send: QueuedSend): Promise<string> {
   const [id] = await queueSends(deps, caller, [send]);
   return id;
 }
@@ -88,7 +44,7 @@ export async function queueSend(deps: Services, caller: ProjectCaller, send: Que
  * through) and the caller gets 502, so a retry cannot send a mail twice.
  */
 export async function queueSends(
-  deps: Services,
+  deps: AcceptDeps,
   caller: ProjectCaller,
   sends: QueuedSend[],
   /**
@@ -125,7 +81,7 @@ export async function queueSends(
 }
 
 /** The first send job of a mail whose body is stored (the worker claims on the record). */
-export function packStoredSendJob(deps: Pick<Services, 'blobs'>, projectId: string, activityId: string, payload: SendPayload) {
+export function packStoredSendJob(deps: Needs<'blobs'>, projectId: string, activityId: string, payload: SendPayload) {
   return packSendJob(deps.blobs, { activity_id: activityId, project_id: projectId, attempt: 1, body_stored: true }, payload);
 }
 
@@ -134,14 +90,11 @@ export function packStoredSendJob(deps: Pick<Services, 'blobs'>, projectId: stri
  * activity is written and failed at once, and `email.failed` is emitted once, like a failure in
  * the send worker. Idempotent on `send.activityId`: a redelivery finds the record and changes nothing.
  */
-export async function recordFailedSend(deps: Services, caller: ProjectCaller, send: QueuedSend, failure: ActivityFailure): Promise<void> {
+export async function recordFailedSend(deps: Needs<'db' | 'clock' | 'config' | 'events'>, caller: ProjectCaller, send: QueuedSend, failure: ActivityFailure): Promise<void> {
   const now = deps.clock.now().toISOString();
   const activity = newActivity(caller, send, now);
-  try {
-    await putActivity(deps.db, activity, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS));
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-  }
+  // Lost (a redelivery finds the record written): the failure below is then a no-op too.
+  await writtenUnlessConditionFails(putActivity(deps.db, activity, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS)));
   if ((await markFailed(deps.db, activity, failure, now)) && isApiSend(activity) && hasWebhookTargets(caller.project)) {
     await deps.events.publish(failedEvent(activity, failure, now));
   }

@@ -3,10 +3,10 @@ import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events
 import { suppressedEvent } from '../suppression/suppression-events';
 import type { ServiceEvent } from '../events/events';
 import { claimQueuedSend, claimSendAttempt, getActivity, type ClaimResult, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { senderPermission } from '../domains/sender-service';
 import { MailerError } from '../ports';
-import { getProjectCached } from '../projects/project-repository';
+import { getProject, getProjectCached } from '../projects/project-repository';
 import { logger } from '../logger';
 import { reserveMonthlySend } from '../quota/send-quota';
 import { WORKER_TIMEOUT_SECONDS } from '../queues';
@@ -19,8 +19,8 @@ import { AttachmentError, resolveAttachments } from './attachments';
 import { htmlToText } from '../mail/html-text';
 import { buildMime } from '../mail/mime';
 import { mailReplyTo } from './reply-token';
-import { MAX_SEND_ATTEMPTS, retryDelaySeconds } from './retry-policy';
-import { loadPayload, type SendJob } from './send-job';
+import { retryOrFail } from './retry';
+import { loadPayload, type SendJob } from './job';
 import { encodeMailBody } from './mail-body';
 import { trackedHtml } from '../tracking/tracking-service';
 
@@ -36,14 +36,21 @@ export interface CampaignHooks {
   throttled(campaignId: string): Promise<void>;
 }
 
+/** What delivering a mail touches: the record, the payload store, SES, attachment URLs, the retry queue, events. */
+export type DeliverDeps = Needs<'db' | 'clock' | 'config' | 'queue' | 'blobs' | 'fetcher' | 'mailer' | 'events' | 'tokenSecret'>;
+
 /** A claim outlives the worker's timeout, so only a crashed holder's claim can be taken over. */
 const LEASE_SECONDS = WORKER_TIMEOUT_SECONDS + 5;
 
 /**
- * Hands one activity to SES, at most once per attempt: the claim is a conditional write, so a
- * redelivered message finds the attempt taken (or the activity already final) and sends nothing.
+ * THE deliverer: every mail, whatever sent it (an API send, a scheduled send at its time, a batch's
+ * or a campaign wave's recipient, a retry), reaches SES here and nowhere else. One attempt of one
+ * activity, at most once: the claim is a conditional write, so a redelivered message finds the
+ * attempt taken (or the activity already final) and sends nothing. Then the policies decided at
+ * the last moment (project, sender, suppression, quota), SES, and the record of what became of it;
+ * a passing SES error goes to the one retry path (retry.ts).
  */
-export async function deliverSend(deps: Services, job: SendJob, counters?: CounterBatch, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
+export async function deliverMail(deps: DeliverDeps, job: SendJob, counters?: CounterBatch, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
   const { db, clock } = deps;
   const secret = await deps.tokenSecret();
   const payload = await loadPayload(deps.blobs, job);
@@ -145,7 +152,7 @@ export async function deliverSend(deps: Services, job: SendJob, counters?: Count
       await quota.release();
       // Throttling on a campaign's mail: the campaign goes `rate_limited` (the engine halves its pace), never to failure.
       if (error.kind === 'throttled' && activity.campaign_id) await campaign?.throttled(activity.campaign_id);
-      return handleMailerError(deps, job, activity, error, fail);
+      return retryOrFail(deps, job, activity, error, fail);
     }
 
     const sentAt = at();
@@ -194,7 +201,7 @@ async function afterSesAccepted<T>(write: () => Promise<T>): Promise<T> {
  * loses no event, and a receiver deduplicates the repeat on (event, activity_id, event_timestamp)
  * as part 6 says (when SES's Send event recorded the send first, it published with that same time).
  */
-async function republishSent(deps: Services, job: SendJob): Promise<void> {
+async function republishSent(deps: Needs<'db' | 'clock' | 'events'>, job: SendJob): Promise<void> {
   const activity = await getActivity(deps.db, job.activity_id, true);
   if (!activity?.sent_at || !activity.message_id) return;
   const project = await getProjectCached(deps.db, deps.clock, job.project_id);
@@ -204,7 +211,7 @@ async function republishSent(deps: Services, job: SendJob): Promise<void> {
 
 /** The claim of a mail whose body the API did not store: the body write, then the record (consistent). */
 async function claimWithBody(
-  deps: Services,
+  deps: Needs<'db' | 'config'>,
   job: SendJob,
   content: Uint8Array,
   leaseUntil: number,
@@ -225,33 +232,22 @@ async function claimWithBody(
   return { claim, activity };
 }
 
-/** Throttling and transient errors retry with backoff; anything else, or the last attempt, fails for good. */
-async function handleMailerError(
-  deps: Services,
-  job: SendJob,
-  activity: Activity,
-  error: MailerError,
-  fail: (code: FailureCode, message: string, permanent: boolean) => Promise<DeliveryOutcome>,
-): Promise<DeliveryOutcome> {
-  switch (error.kind) {
-    case 'sender_not_verified':
-      return fail('sender_not_verified', error.message, true);
-    case 'quota_exceeded':
-      return fail('quota_exceeded', error.message, false);
-    case 'rejected':
-      return fail('rejected', error.message, true);
-    case 'throttled':
-    case 'transient': {
-      if (job.attempt >= MAX_SEND_ATTEMPTS) {
-        return error.kind === 'throttled'
-          ? fail('rate_limit_exhausted', `Sending rate limit still exceeded after ${MAX_SEND_ATTEMPTS} attempts`, false)
-          : fail('send_failed', `${error.message} (after ${MAX_SEND_ATTEMPTS} attempts)`, false);
-      }
-      const next = job.attempt + 1;
-      // Enqueue first: if we crash before the status write, the retry still happens.
-      await deps.queue.send('send', { ...job, attempt: next }, { delaySeconds: retryDelaySeconds(next) });
-      await transitionFromSendable(deps.db, activity, 'retrying', { updated_at: deps.clock.now().toISOString() });
-      return 'retry_scheduled';
+/**
+ * Fails for good (`template_error`) a mail that could not be rendered for its recipient (a batch's
+ * or a wave's), so it never reaches the claim; `email.failed` (or the campaign's count) once.
+ */
+export async function failUnrenderable(deps: Needs<'db' | 'events' | 'clock'>, activityId: string, message: string, campaign?: CampaignHooks): Promise<DeliveryOutcome> {
+  const activity = await getActivity(deps.db, activityId, true);
+  if (!activity) throw new Error(`Activity ${activityId} not found`);
+  const failure = { error_code: 'template_error', error_message: message, permanent: true } as const;
+  const now = deps.clock.now().toISOString();
+  if (await markFailed(deps.db, activity, failure, now)) {
+    if (!isApiSend(activity)) {
+      if (activity.campaign_id) campaign?.count(activity.campaign_id, 'failed');
+      return 'failed';
     }
+    const project = await getProject(deps.db, activity.project_id);
+    if (project && hasWebhookTargets(project)) await deps.events.publish(failedEvent(activity, failure, now));
   }
+  return 'failed';
 }

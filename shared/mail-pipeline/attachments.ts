@@ -2,7 +2,7 @@ import { FetchError, type Fetcher } from '../ports';
 import { RetryLaterError } from '../queue-worker/batch-handler';
 import { AttachmentMemory, AttachmentMemoryFull } from './attachment-memory';
 import { SEND_LIMITS } from './limits';
-import type { SendPayload } from './send-job';
+import type { SendPayload } from './job';
 
 /** An attachment that cannot be used: the send fails for good with `attachment_error`. */
 export class AttachmentError extends Error {
