@@ -103,8 +103,8 @@ export const CORE_FILES: readonly string[] = [
 ];
 const CORE = 'shared/platform/core';
 
-/** Root files of shared/ that stay: the wiring helper moves container.ts to composition/; README.md is the wings' table. */
-const STAY_AT_ROOT = new Set(['container.ts', 'README.md']);
+/** Root files of shared/ that stay: README.md, the wings' table. */
+const STAY_AT_ROOT = new Set(['README.md']);
 
 /** The wings, each with a README in tools/wing-readmes/. */
 export const WINGS = ['platform', 'mail-pipeline', 'audience', 'marketing', 'identities', 'notifications', 'tenancy'] as const;

@@ -1,6 +1,6 @@
 import type { Activity } from '../activity/activity';
 import { batchRecipientActivity } from './batch-record';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { AppError } from '../errors';
 import type { BlobStore } from '../ports';
 import type { Db } from '../store/client';
@@ -47,7 +47,7 @@ export async function withBatchSubjects(db: Db, activities: readonly Activity[])
  * nothing is written per recipient. Undefined for a mail not of a batch of `projectId`, or one
  * whose data cannot be rendered (it will fail with `template_error`).
  */
-export async function queuedBatchMailHtml(deps: Pick<Services, 'db' | 'blobs' | 'config' | 'tokenSecret'>, projectId: string, activityId: string): Promise<string | undefined> {
+export async function queuedBatchMailHtml(deps: Needs<'db' | 'blobs' | 'config' | 'tokenSecret'>, projectId: string, activityId: string): Promise<string | undefined> {
   const place = batchOfActivity(activityId);
   if (!place) return undefined;
   const batch = await getBatch(deps.db, place.batchId);

@@ -1,6 +1,6 @@
 import type { Activity, ActivityStatus } from '../activity/activity';
 import { existingActivities, putActivitiesInBatch, transitionFromSendable } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
 import { ttlAfterDays } from '../store/client';
 import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
@@ -36,7 +36,7 @@ export const INVALID_ADDRESS_REASON = 'invalid_address';
  * `queued`; a queued one whose recipient must not be sent moves on by a conditional update. The
  * mails' own claims keep a duplicate job from sending twice.
  */
-export async function expandChunk(deps: Services, job: ChunkJob, counters?: WaveCounters, stats?: CounterBatch): Promise<ChunkOutcome> {
+export async function expandChunk(deps: Needs<'config' | 'db' | 'queue' | 'blobs' | 'clock' | 'events'>, job: ChunkJob, counters?: WaveCounters, stats?: CounterBatch): Promise<ChunkOutcome> {
   const batch = await getBatch(deps.db, job.batch_id, true);
   if (!batch || batch.project_id !== job.project_id) return 'missing';
   // A chunk is expanded once the batch is going out, or to record its cancellation.
@@ -107,7 +107,7 @@ export async function expandChunk(deps: Services, job: ChunkJob, counters?: Wave
  * redelivery, for a cancelled batch (its DELETE wrote them, unless it crashed) and for a scheduled
  * batch whose accept may have written some but not all.
  */
-async function recordsBefore(deps: Services, batch: Batch, ids: string[], seenBefore: boolean): Promise<Map<string, Pick<Activity, 'current_status' | 'created_at'>>> {
+async function recordsBefore(deps: Needs<'db'>, batch: Batch, ids: string[], seenBefore: boolean): Promise<Map<string, Pick<Activity, 'current_status' | 'created_at'>>> {
   const atAccept = batch.records_written === true;
   if (seenBefore || batch.status === 'cancelled' || (batch.scheduled_for !== undefined && !atAccept)) return existingActivities(deps.db, ids);
   if (atAccept) return new Map(ids.map((id) => [id, { current_status: 'queued', created_at: batch.created_at }]));
@@ -119,7 +119,7 @@ async function recordsBefore(deps: Services, batch: Batch, ids: string[], seenBe
  * cancelled), each conditionally, so a record a send worker took meanwhile is left alone. Returns
  * the records moved by this call (their events are this call's to emit).
  */
-async function moveRecords(deps: Services, records: Activity[]): Promise<Activity[]> {
+async function moveRecords(deps: Needs<'db'>, records: Activity[]): Promise<Activity[]> {
   const moved = await Promise.all(
     records.map(async (record) => {
       const { id: _id, project_id: _p, created_at: _c, current_status: status, ...fields } = record;
@@ -136,7 +136,7 @@ function pick(from: Record<string, unknown>, names: string[]): Record<string, un
 }
 
 /** `email.suppressed` for the records this run wrote as suppressed (part 3: batch sends are API sends). */
-async function publishSuppressed(deps: Services, batch: Batch, records: Activity[], suppressed: Map<string, SuppressionEntry>, now: string): Promise<void> {
+async function publishSuppressed(deps: Needs<'db' | 'events'>, batch: Batch, records: Activity[], suppressed: Map<string, SuppressionEntry>, now: string): Promise<void> {
   // Campaign mails emit no email.suppressed (part 6: email events are for API sends).
   const written = records.filter((r) => r.current_status === 'suppressed' && isApiSend(r));
   if (written.length === 0) return;
@@ -149,7 +149,7 @@ async function publishSuppressed(deps: Services, batch: Batch, records: Activity
 }
 
 /** `email.failed` for the records this run wrote as failed (an API send's final failure, part 6). */
-async function publishFailed(deps: Services, batch: Batch, records: Activity[], now: string): Promise<void> {
+async function publishFailed(deps: Needs<'db' | 'events'>, batch: Batch, records: Activity[], now: string): Promise<void> {
   const written = records.filter((r) => r.current_status === 'failed' && r.failure && isApiSend(r));
   if (written.length === 0) return;
   const project = await getProject(deps.db, batch.project_id);

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { composeMail, type ComposedMail } from '../mail-pipeline';
 import type { Template } from '../templates/template';
 import type { BatchContent } from './batch';
@@ -9,7 +9,7 @@ import type { BatchContent } from './batch';
  * (the default) get tracking, the RFC 8058 headers and the footer, as template sends do.
  */
 export function composeBatchMail(
-  deps: Pick<Services, 'config'>,
+  deps: Needs<'config'>,
   input: {
     content: BatchContent;
     template?: Template;

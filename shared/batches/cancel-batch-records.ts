@@ -1,5 +1,5 @@
 import { fromItem, putActivitiesInBatch } from '../activity/activity-repository';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { batchGetAll } from '../store/batch-get';
 import { ttlAfterDays } from '../store/client';
 import { activityKey } from '../store/keys';
@@ -18,7 +18,7 @@ const PARALLEL_STEPS = 8;
  * records were not all written at accept is left to its fan-out (queued by the cancel), which
  * writes what is missing as `cancelled`. Reads the table only (no payload object).
  */
-export async function markBatchRecordsCancelled(deps: Pick<Services, 'db' | 'clock' | 'config'>, batch: Batch): Promise<void> {
+export async function markBatchRecordsCancelled(deps: Needs<'db' | 'clock' | 'config'>, batch: Batch): Promise<void> {
   if (batch.records_written !== true) return;
   const now = deps.clock.now();
   const ttl = ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS);

@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
 import type { Project } from '../projects/project';
 import { effectiveQuota, monthOf, quotaExceededMessage } from './monthly-quota';
@@ -14,7 +14,7 @@ const NOTHING_TO_RELEASE: SendReservation = { ok: true, release: async () => und
  * One mail is one unit, whatever its number of recipients. A project without a limit costs nothing
  * here: no read, no write.
  */
-export async function reserveMonthlySend(deps: Pick<Services, 'db' | 'clock' | 'config'>, project: Project): Promise<SendReservation> {
+export async function reserveMonthlySend(deps: Needs<'db' | 'clock' | 'config'>, project: Project): Promise<SendReservation> {
   const quota = effectiveQuota(project, deps.config);
   if (quota === null) return NOTHING_TO_RELEASE;
   const now = deps.clock.now();

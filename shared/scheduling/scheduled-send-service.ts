@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getActivity } from '../activity/activity-repository';
 import type { ProjectCaller } from '../auth/authenticate';
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { AppError, badRequest, conflict } from '../errors';
 import type { ScheduledSendContent } from '../mail/advanced-send-types';
 import { ttlAfterDays, type Db } from '../store/client';
@@ -11,7 +11,7 @@ import { cancelPendingScheduledSend, getScheduledSend, moveScheduledSend, putSch
 import { toRescheduleRequest, timezoneAfterMove, type RescheduleBody } from './scheduled-send-request';
 
 /** What the scheduled-send service needs. */
-export type ScheduledSendDeps = Pick<Services, 'db' | 'queue' | 'clock' | 'config'>;
+export type ScheduledSendDeps = Needs<'db' | 'queue' | 'clock' | 'config'>;
 
 /**
  * Largest stored content (JSON): a DynamoDB item holds 400 KB, and the item's other fields and
@@ -58,7 +58,7 @@ export async function createScheduledSend(
 }
 
 /** `GET /v1/scheduled-sends/:id`: the resource, its status refined by the activity once it fired. */
-export async function readScheduledSend(deps: Pick<Services, 'db'>, caller: ProjectCaller, rawId: string | undefined): Promise<ScheduledSendResource> {
+export async function readScheduledSend(deps: Needs<'db'>, caller: ProjectCaller, rawId: string | undefined): Promise<ScheduledSendResource> {
   const send = await requireScheduledSend(deps.db, caller, rawId);
   return presentScheduledSend(send, await currentStatus(deps.db, send));
 }

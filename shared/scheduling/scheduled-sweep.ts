@@ -1,4 +1,4 @@
-import type { Services } from '../container';
+import type { Needs } from '../dependencies';
 import { logger } from '../logger';
 import { fireDelaySeconds, SWEEP_LOOKAHEAD_SECONDS, type FireMessage } from '../mail-pipeline';
 import { queryDueScheduledSends, type DueEntry } from './scheduled-send-repository';
@@ -17,7 +17,7 @@ export interface SweepResult {
  * delay), so a minute with thousands of sends due is a few hundred requests. A send may get two
  * messages (overlap, or the API's own early message): the worker's claim keeps one.
  */
-export async function sweepScheduledSends(deps: Pick<Services, 'db' | 'queue' | 'clock'>): Promise<SweepResult> {
+export async function sweepScheduledSends(deps: Needs<'db' | 'queue' | 'clock'>): Promise<SweepResult> {
   const now = deps.clock.now();
   const due = await queryDueScheduledSends(deps.db, new Date(now.getTime() + SWEEP_LOOKAHEAD_SECONDS * 1000));
   const delays = due.map((entry) => fireDelaySeconds(new Date(entry.scheduledFor), now));

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
@@ -146,16 +146,12 @@ describe('the folders of shared/', () => {
 });
 
 describe('the wiring (composition/)', () => {
-  /** The folders whose import of the type-only shared/container.ts waits for their own branch (see that file). */
-  const NOT_YET_MOVED = ['sending', 'batches', 'scheduling', 'mail', 'quota'];
-
-  it('is where every function, the local cloud, the tests and the benchmarks get their services: shared/container.ts builds nothing', () => {
+  it('is where every function, the local cloud, the tests and the benchmarks get their services: shared/ builds none', () => {
     const outside = ['functions', 'local', 'test', 'bench', 'lib', 'scripts', 'composition'].flatMap((dir) => sourceFiles(join(ROOT, dir)));
     expect(outside.length).toBeGreaterThan(100);
-    expect(importsInto(outside, join(SHARED, 'container'))).toEqual([]);
-    const waiting = sourceFiles(SHARED).filter((file) => !NOT_YET_MOVED.includes(sharedFolder(file)!));
-    expect(importsInto(waiting, join(SHARED, 'container'))).toEqual([]);
-    expect(readFileSync(join(SHARED, 'container.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').trim()).toBe("export type { Services } from './dependencies';");
+    expect(importsInto([...outside, ...sourceFiles(SHARED)], join(SHARED, 'container'))).toEqual([]);
+    expect(existsSync(join(SHARED, 'container.ts'))).toBe(false);
+    expect(existsSync(join(COMPOSITION, 'services.ts'))).toBe(true);
   });
 });
 
