@@ -33,6 +33,20 @@ export interface Transition {
   readonly increment?: readonly string[];
 }
 
+/**
+ * Seconds in `n` days, for a `TimeToLive`. Call it `/* @__PURE__ *\/ days(n)`: esbuild keeps a
+ * definition whose arguments hold arithmetic (`30 * 86_400` might call a valueOf), so a bundle that
+ * never reads the aggregate would carry it; a pure call lets it go.
+ */
+export function days(n: number): number {
+  return n * 86_400;
+}
+
+/** Seconds in `n` hours, for a `TimeToLive` (called `/* @__PURE__ *\/ hours(n)`, as `days`). */
+export function hours(n: number): number {
+  return n * 3600;
+}
+
 /** How long an aggregate's expiring items (`items` names which) live before DynamoDB's TTL deletes them (the `ttl` attribute, epoch seconds). */
 export interface TimeToLive {
   readonly attribute: 'ttl';
@@ -66,7 +80,12 @@ export interface Aggregate<K extends Record<string, unknown> = Record<string, un
   readonly transitions: T;
 }
 
-/** Declares an aggregate: its keys, indexes, TTL and state transitions. */
+/**
+ * Declares an aggregate: its keys, indexes, TTL and state transitions. A definition file writes each
+ * key builder as an exported top-level declaration that `keys` lists (keys.ts re-exports those very
+ * functions) and calls `/* @__PURE__ */ defineAggregate(...)` with no arithmetic in its arguments:
+ * then a function bundle keeps the key builders it uses and drops every definition it never reads.
+ */
 export function defineAggregate<const K extends Record<string, unknown>, const T extends Record<string, Transition> = Record<never, Transition>>(definition: {
   name: string;
   keys: K;

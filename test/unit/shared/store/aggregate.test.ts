@@ -5,6 +5,8 @@ import { applyTransition, defineAggregate, expiryOf, transitionUpdate } from '..
 import { aggregates } from '../../../../shared/store/aggregates';
 import { accessPatterns, accessPatternsDocument } from '../../../../shared/store/aggregates/document';
 import type { Db } from '../../../../shared/store/client';
+import * as keys from '../../../../shared/store/keys';
+import * as shards from '../../../../shared/store/aggregates/shards';
 import { EXPORT_RETENTION_DAYS } from '../../../../shared/campaign-reports/campaign-report';
 import { IDEMPOTENCY_RETENTION_SECONDS } from '../../../../shared/idempotency/idempotency-record';
 import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../../../../shared/webhooks/delivery-log';
@@ -88,6 +90,15 @@ describe('an aggregate definition', () => {
     expect(lifetime('webhookDelivery', 'attempts')).toBe(WEBHOOK_DELIVERY_RETENTION_DAYS * 86_400);
     expect(lifetime('campaign', 'outcome exports')).toBe(EXPORT_RETENTION_DAYS * 86_400);
     expect(lifetime('idempotencyRecord', 'records')).toBe(IDEMPOTENCY_RETENTION_SECONDS);
+  });
+
+  test('keys.ts is what the definitions generate: each key builder it exports is the one a definition holds, under the same name', () => {
+    const declared = Object.values(aggregates).flatMap((a) => Object.entries(a.keys));
+    const names = declared.map(([name]) => name);
+    expect(new Set(names).size).toBe(names.length);
+    const exported = Object.keys(keys).filter((name) => !(name in shards));
+    expect(exported.sort()).toEqual([...names].sort());
+    for (const [name, value] of declared) expect(keys[name as keyof typeof keys]).toBe(value);
   });
 
   test('docs/access-patterns.md is what the definitions generate (npx tsx scripts/access-patterns.ts)', () => {
