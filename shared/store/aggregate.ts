@@ -83,7 +83,7 @@ export interface Aggregate<K extends Record<string, unknown> = Record<string, un
 /**
  * Declares an aggregate: its keys, indexes, TTL and state transitions. A definition file writes each
  * key builder as an exported top-level declaration that `keys` lists (keys.ts re-exports those very
- * functions) and calls `/* @__PURE__ */ defineAggregate(...)` with no arithmetic in its arguments:
+ * functions) and calls defineAggregate marked `@__PURE__` with no arithmetic in its arguments:
  * then a function bundle keeps the key builders it uses and drops every definition it never reads.
  */
 export function defineAggregate<const K extends Record<string, unknown>, const T extends Record<string, Transition> = Record<never, Transition>>(definition: {
