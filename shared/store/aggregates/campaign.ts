@@ -55,15 +55,22 @@ export const campaign = /* @__PURE__ */ defineAggregate({
     { attribute: 'ttl', items: 'send rate seconds', seconds: 3600 },
     { attribute: 'ttl', items: 'outcome exports', seconds: /* @__PURE__ */ days(7) },
   ],
-  // The engine's moves as engine-store's moveCampaign and engine.ts make them today (the API's pause,
-  // resume and cancel, computed per state in manage-campaign, are declared when that code adopts these).
+  // Every status move of a campaign but the engine's step (recordStep: its status follows the step,
+  // fenced by the step number). The API's moves start from the state it read (the gateway narrows
+  // `from` to it), so a move that lost a race to the engine is tried again from the new state.
   transitions: {
     /** The audience is frozen and counted. */
     prepare: { from: ['initializing'], to: 'pending', set: ['total_recipients', 'total_batches', 'current_batch', 'updated_at'] },
     failInitializing: { from: ['initializing'], to: 'failed', set: ['updated_at'] },
     rateLimit: { from: ['processing', 'rate_limited'], to: 'rate_limited', set: ['throttled_at', 'updated_at'] },
-    /** The reputation guard's pause. */
-    pauseByGuard: { from: ['pending', 'processing', 'rate_limited'], to: 'paused', set: ['pause', 'updated_at'] },
+    /** The caller's pause or the reputation guard's (`pause` says which); also a failed resume's way back. */
+    pause: { from: ['pending', 'processing', 'rate_limited'], to: 'paused', set: ['pause', 'updated_at'] },
+    /** Resume of a campaign that had started sending. */
+    resume: { from: ['paused'], to: 'processing', set: ['updated_at'], remove: ['pause'] },
+    /** Resume of a campaign paused before it started. */
+    resumeUnstarted: { from: ['paused'], to: 'pending', set: ['updated_at'], remove: ['pause'] },
+    /** The caller's soft cutoff, from any state but an end. */
+    cancel: { from: ['initializing', 'pending', 'processing', 'rate_limited', 'paused'], to: 'cancelled', set: ['updated_at'] },
     fail: { from: ['pending', 'processing', 'rate_limited'], to: 'failed', set: ['failure_reason', 'updated_at'] },
     complete: { from: ['pending', 'processing', 'rate_limited'], to: 'completed', set: ['completed_at', 'updated_at', 'emails_sent', 'emails_failed', 'step'] },
   },
