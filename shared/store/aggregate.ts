@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from './client';
 import { writtenUnlessConditionFails } from './conditional-write';
-import { setFields, type SetCondition } from './set-fields';
+import type { SetCondition } from './set-fields';
 
 /**
  * One definition per stored thing (an aggregate: a lead, a domain, an import...): its key builders,
@@ -121,19 +121,24 @@ export function transitionUpdate<A extends Aggregate, N extends keyof A['transit
   const transition = aggregate.transitions[name] as Transition;
   const undeclared = Object.keys(values).filter((field) => !(transition.set ?? []).includes(field));
   if (undeclared.length > 0) throw new Error(`Transition ${aggregate.name}.${name} does not set ${undeclared.join(', ')}`);
-  const update = setFields({ ...(values as Record<string, unknown>), [aggregate.stateField]: transition.to }, transition.remove ?? []);
-  const increments = (transition.increment ?? []).map((field, i) => ({ name: `#i${i}`, field }));
-  const updateExpression =
-    increments.length === 0 ? update.UpdateExpression : update.UpdateExpression.replace(/^SET /, `SET ${increments.map((i) => `${i.name} = ${i.name} + :one`).join(', ')}, `);
-  const from = Object.fromEntries(transition.from.map((state, i) => [`:from${i}`, state]));
-  const condition = `#state IN (${Object.keys(from).join(', ')})`;
+  // Built here rather than by setFields (the same placeholders): every API function applies the
+  // idempotency record's transition, so these lines are in each bundle.
+  const names: Record<string, string> = { ...also?.names, '#state': aggregate.stateField };
+  const attributeValues: Record<string, unknown> = { ...also?.values };
+  const set = (transition.increment ?? []).map((field, i) => ((names[`#i${i}`] = field), (attributeValues[':one'] = 1), `#i${i} = #i${i} + :one`));
+  const from = transition.from.map((state, i) => ((attributeValues[`:from${i}`] = state), `:from${i}`));
+  Object.entries({ ...(values as Record<string, unknown>), [aggregate.stateField]: transition.to })
+    .filter(([, v]) => v !== undefined)
+    .forEach(([field, v], i) => set.push(((names[`#f${i}`] = field), (attributeValues[`:v${i}`] = v), `#f${i} = :v${i}`)));
+  const remove = (transition.remove ?? []).map((field, i) => ((names[`#r${i}`] = field), `#r${i}`));
+  const condition = `#state IN (${from.join(', ')})`;
   return new UpdateCommand({
     TableName: db.tableName,
     Key: key,
-    UpdateExpression: updateExpression,
+    UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
     ConditionExpression: also ? `${condition} AND (${also.expression})` : condition,
-    ExpressionAttributeNames: { ...also?.names, '#state': aggregate.stateField, ...update.ExpressionAttributeNames, ...Object.fromEntries(increments.map((i) => [i.name, i.field])) },
-    ExpressionAttributeValues: { ...also?.values, ...from, ...update.ExpressionAttributeValues, ...(increments.length > 0 ? { ':one': 1 } : {}) },
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: attributeValues,
   });
 }
 
