@@ -67,24 +67,42 @@ export interface AccessPattern {
   readonly wcu: string;
 }
 
-/** An aggregate's definition, as `defineAggregate` returns it. */
-export interface Aggregate<K extends Record<string, unknown> = Record<string, unknown>, T extends Record<string, Transition> = Record<string, Transition>> {
+/**
+ * An aggregate's state machine: its name, the field holding its state and the moves between its
+ * states. Declared apart (`defineLifecycle`) and handed to `defineAggregate`, it lets a gateway apply
+ * the transitions without holding the definition, whose key builders would all come into the
+ * function's bundle with it.
+ */
+export interface Lifecycle<T extends Record<string, Transition> = Record<string, Transition>> {
   readonly name: string;
-  /** Every key builder, prefix and shard count of the aggregate's items (re-exported by keys.ts under the same names). */
-  readonly keys: K;
-  readonly indexes: readonly IndexName[];
-  /** Its items with a fixed lifetime (those whose lifetime is a setting, such as activity retention, are not listed). */
-  readonly ttl: readonly TimeToLive[];
   /** The attribute holding the state the transitions move (`status` unless said). */
   readonly stateField: string;
   readonly transitions: T;
 }
 
+/** An aggregate's definition, as `defineAggregate` returns it. */
+export interface Aggregate<K extends Record<string, unknown> = Record<string, unknown>, T extends Record<string, Transition> = Record<string, Transition>> extends Lifecycle<T> {
+  /** Every key builder, prefix and shard count of the aggregate's items (re-exported by keys.ts under the same names). */
+  readonly keys: K;
+  readonly indexes: readonly IndexName[];
+  /** Its items with a fixed lifetime (those whose lifetime is a setting, such as activity retention, are not listed). */
+  readonly ttl: readonly TimeToLive[];
+}
+
+/** Declares an aggregate's state machine (called `@__PURE__`, as `defineAggregate`); its definition names it as `lifecycle`. */
+export function defineLifecycle<const T extends Record<string, Transition>>(definition: { name: string; stateField?: string; transitions: T }): Lifecycle<T> {
+  for (const [name, t] of Object.entries(definition.transitions)) {
+    if (t.from.length === 0) throw new Error(`Transition ${definition.name}.${name} leaves no state`);
+  }
+  return { ...definition, stateField: definition.stateField ?? 'status' };
+}
+
 /**
- * Declares an aggregate: its keys, indexes, TTL and state transitions. A definition file writes each
- * key builder as an exported top-level declaration that `keys` lists (keys.ts re-exports those very
- * functions) and calls defineAggregate marked `@__PURE__` with no arithmetic in its arguments:
- * then a function bundle keeps the key builders it uses and drops every definition it never reads.
+ * Declares an aggregate: its keys, indexes, TTL and state transitions (`transitions`, or a
+ * `lifecycle` declared apart for a gateway to apply). A definition file writes each key builder as
+ * an exported top-level declaration that `keys` lists (keys.ts re-exports those very functions) and
+ * calls defineAggregate marked `@__PURE__` with no arithmetic in its arguments: then a function
+ * bundle keeps the key builders it uses and drops every definition it never reads.
  */
 export function defineAggregate<const K extends Record<string, unknown>, const T extends Record<string, Transition> = Record<never, Transition>>(definition: {
   name: string;
@@ -93,11 +111,12 @@ export function defineAggregate<const K extends Record<string, unknown>, const T
   ttl?: readonly TimeToLive[];
   stateField?: string;
   transitions?: T;
+  lifecycle?: Lifecycle<T>;
 }): Aggregate<K, T> {
-  for (const [name, t] of Object.entries(definition.transitions ?? {})) {
-    if (t.from.length === 0) throw new Error(`Transition ${definition.name}.${name} leaves no state`);
-  }
-  return { indexes: [], ttl: [], stateField: 'status', transitions: {} as T, ...definition };
+  const { lifecycle, ...rest } = definition;
+  if (lifecycle && lifecycle.name !== definition.name) throw new Error(`Aggregate ${definition.name} has the lifecycle of ${lifecycle.name}`);
+  const states = lifecycle ?? defineLifecycle({ name: definition.name, stateField: definition.stateField, transitions: definition.transitions ?? ({} as T) });
+  return { indexes: [], ttl: [], ...rest, stateField: states.stateField, transitions: states.transitions };
 }
 
 /** The fields a transition may set, as its caller gives them (the state itself is set from `to`). */
@@ -110,7 +129,7 @@ export type TransitionValues<T extends Transition> = T['set'] extends readonly (
  * declare is a programming error. `also`'s names and values must not be `#state`, `#f<n>`, `#r<n>`,
  * `#i<n>`, `:from<n>`, `:v<n>` or `:one`, which the transition uses.
  */
-export function transitionUpdate<A extends Aggregate, N extends keyof A['transitions'] & string>(
+export function transitionUpdate<A extends Lifecycle, N extends keyof A['transitions'] & string>(
   db: Db,
   aggregate: A,
   name: N,
@@ -143,7 +162,7 @@ export function transitionUpdate<A extends Aggregate, N extends keyof A['transit
 }
 
 /** Runs a declared transition: true when the item moved, false when it was not in a `from` state (or `also` did not hold). */
-export function applyTransition<A extends Aggregate, N extends keyof A['transitions'] & string>(
+export function applyTransition<A extends Lifecycle, N extends keyof A['transitions'] & string>(
   db: Db,
   aggregate: A,
   name: N,

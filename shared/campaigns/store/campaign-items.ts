@@ -4,7 +4,7 @@ import { writtenUnlessConditionFails } from '../../store/conditional-write';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../../store/keys';
 import { setFields } from '../../store/set-fields';
 import { applyTransition, transitionUpdate, type Transition } from '../../store/aggregate';
-import { campaign as campaignAggregate } from '../../store/aggregates/campaign';
+import { campaignLifecycle } from '../../store/aggregates/campaign';
 import type { BoundedTotal } from '../../http/pagination';
 import { cursorOfStartKey, partitionListQuery, readBoundedPage, startKeyOfCursor } from '../../http/bounded-list';
 import { transactWrite, type TransactItem } from '../../store/transact';
@@ -139,15 +139,15 @@ const statusIn = (statuses: readonly CampaignStatus[], values: Record<string, un
     .join(', ')})`;
 
 /** A declared move of a campaign's status (shared/store/aggregates/campaign.ts). */
-type CampaignTransition = keyof typeof campaignAggregate.transitions & string;
+type CampaignTransition = keyof typeof campaignLifecycle.transitions & string;
 
 /**
  * The declared transition that moves a campaign from each of `from` to `to` (their `from` lists
  * for one target do not overlap, so there is at most one); a move nobody declared is a bug.
  */
 function declaredMove(from: readonly CampaignStatus[], to: CampaignStatus): CampaignTransition {
-  const name = (Object.keys(campaignAggregate.transitions) as CampaignTransition[]).find((n) => {
-    const t: Transition = campaignAggregate.transitions[n];
+  const name = (Object.keys(campaignLifecycle.transitions) as CampaignTransition[]).find((n) => {
+    const t: Transition = campaignLifecycle.transitions[n];
     return t.to === to && from.every((s) => t.from.includes(s));
   });
   if (!name) throw new Error(`No campaign transition is declared from ${from.join(', ')} to ${to}`);
@@ -160,13 +160,13 @@ function declaredMove(from: readonly CampaignStatus[], to: CampaignStatus): Camp
  */
 function campaignMove(db: Db, campaignId: string, from: readonly CampaignStatus[], to: CampaignStatus, fields: Record<string, unknown>, remove?: readonly string[]): UpdateCommand {
   const name = declaredMove(from, to);
-  const declared: Transition = campaignAggregate.transitions[name];
+  const declared: Transition = campaignLifecycle.transitions[name];
   if (remove && [...remove].sort().join() !== [...(declared.remove ?? [])].sort().join()) throw new Error(`Transition campaign.${name} removes ${(declared.remove ?? []).join(', ') || 'nothing'}`);
   const narrowed = from.length < declared.from.length;
   const observed = Object.fromEntries(from.map((s, i) => [`:observed${i}`, s]));
   // `#state` is the transition's name for the status field.
   const also = narrowed ? { expression: `#state IN (${Object.keys(observed).join(', ')})`, values: observed } : undefined;
-  return transitionUpdate(db, campaignAggregate, name, campaignKey(campaignId), fields, also);
+  return transitionUpdate(db, campaignLifecycle, name, campaignKey(campaignId), fields, also);
 }
 
 /**
@@ -193,7 +193,7 @@ export function moveCampaign(db: Db, campaignId: string, from: readonly Campaign
 
 /** Init's move: `initializing` to `pending` with the frozen audience's counts. */
 export function markPending(db: Db, campaignId: string, counts: { total_recipients: number; total_batches?: number; current_batch?: number }, now: string): Promise<boolean> {
-  return applyTransition(db, campaignAggregate, 'prepare', campaignKey(campaignId), { ...counts, updated_at: now });
+  return applyTransition(db, campaignLifecycle, 'prepare', campaignKey(campaignId), { ...counts, updated_at: now });
 }
 
 /**
@@ -215,12 +215,12 @@ export function recordStep(db: Db, campaignId: string, step: number, status: Cam
 
 /** The send worker saw SES throttle a mail: `processing` becomes `rate_limited`; a campaign already so notes the time again. */
 export function markRateLimited(db: Db, campaignId: string, now: string): Promise<boolean> {
-  return applyTransition(db, campaignAggregate, 'rateLimit', campaignKey(campaignId), { throttled_at: now, updated_at: now });
+  return applyTransition(db, campaignLifecycle, 'rateLimit', campaignKey(campaignId), { throttled_at: now, updated_at: now });
 }
 
 /** The reputation guard's pause, from a running state. */
 export function pauseByGuard(db: Db, campaignId: string, pause: CampaignPause): Promise<boolean> {
-  return applyTransition(db, campaignAggregate, 'pause', campaignKey(campaignId), { pause, updated_at: pause.at });
+  return applyTransition(db, campaignLifecycle, 'pause', campaignKey(campaignId), { pause, updated_at: pause.at });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { defineAggregate, days, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, defineLifecycle, days, type AccessPattern, type ItemKey } from '../aggregate';
 import { allShards } from './shards';
 
 /** Shards of a campaign's counters: a 3,000-mail-a-second campaign writes each about 40 times a second. */
@@ -43,21 +43,12 @@ export const campaignRunningExportKey = (campaignId: string): ItemKey => ({ pk: 
 export const campaignExportObjectKey = (projectId: string, campaignId: string, exportId: string): string => `exports/${projectId}/${campaignId}/${exportId}.csv`;
 
 /**
- * A campaign (part 2, Campaign) and what lives in its partition: its engine cursor, the jobs held
- * while it is paused, its outcome exports; its sharded counters; the deployment-wide send rate.
+ * The moves of a campaign's status: every one but the engine's step (recordStep: its status follows
+ * the step, fenced by the step number). The API's moves start from the state it read (the gateway
+ * narrows `from` to it), so a move that lost a race to the engine is tried again from the new state.
  */
-export const campaign = /* @__PURE__ */ defineAggregate({
+export const campaignLifecycle = /* @__PURE__ */ defineLifecycle({
   name: 'campaign',
-  keys: { campaignKey, campaignIdsObjectKey, campaignListIndex, campaignListPartition, campaignCursorKey, campaignHeldJobKey, CAMPAIGN_HELD_SK_PREFIX, CAMPAIGN_COUNTER_SHARDS, campaignCounterKey, campaignCounterKeys, campaignRateKey, campaignExportKey, campaignRunningExportKey, campaignExportObjectKey },
-  indexes: ['gsi1'],
-  // pacing.ts's send-rate seconds and the campaign reports' EXPORT_RETENTION_DAYS today.
-  ttl: [
-    { attribute: 'ttl', items: 'send rate seconds', seconds: 3600 },
-    { attribute: 'ttl', items: 'outcome exports', seconds: /* @__PURE__ */ days(7) },
-  ],
-  // Every status move of a campaign but the engine's step (recordStep: its status follows the step,
-  // fenced by the step number). The API's moves start from the state it read (the gateway narrows
-  // `from` to it), so a move that lost a race to the engine is tried again from the new state.
   transitions: {
     /** The audience is frozen and counted. */
     prepare: { from: ['initializing'], to: 'pending', set: ['total_recipients', 'total_batches', 'current_batch', 'updated_at'] },
@@ -74,6 +65,22 @@ export const campaign = /* @__PURE__ */ defineAggregate({
     fail: { from: ['pending', 'processing', 'rate_limited'], to: 'failed', set: ['failure_reason', 'updated_at'] },
     complete: { from: ['pending', 'processing', 'rate_limited'], to: 'completed', set: ['completed_at', 'updated_at', 'emails_sent', 'emails_failed', 'step'] },
   },
+});
+
+/**
+ * A campaign (part 2, Campaign) and what lives in its partition: its engine cursor, the jobs held
+ * while it is paused, its outcome exports; its sharded counters; the deployment-wide send rate.
+ */
+export const campaign = /* @__PURE__ */ defineAggregate({
+  name: 'campaign',
+  keys: { campaignKey, campaignIdsObjectKey, campaignListIndex, campaignListPartition, campaignCursorKey, campaignHeldJobKey, CAMPAIGN_HELD_SK_PREFIX, CAMPAIGN_COUNTER_SHARDS, campaignCounterKey, campaignCounterKeys, campaignRateKey, campaignExportKey, campaignRunningExportKey, campaignExportObjectKey },
+  indexes: ['gsi1'],
+  // pacing.ts's send-rate seconds and the campaign reports' EXPORT_RETENTION_DAYS today.
+  ttl: [
+    { attribute: 'ttl', items: 'send rate seconds', seconds: 3600 },
+    { attribute: 'ttl', items: 'outcome exports', seconds: /* @__PURE__ */ days(7) },
+  ],
+  lifecycle: campaignLifecycle,
 });
 
 /** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */

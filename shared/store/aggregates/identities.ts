@@ -1,4 +1,4 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, defineLifecycle, type AccessPattern, type ItemKey } from '../aggregate';
 import { shardOf } from './shards';
 
 /** Shards of the deployment-wide re-check partition (a domain always lands on the same one). */
@@ -98,17 +98,24 @@ export const TRACKING_DOMAIN_SK_PREFIX = 'TRACKDOMAIN#';
 /** gsi1 attributes of a tracking domain whose HTTPS is due for a check at `dueAt` (ISO). */
 export const trackingTlsIndex = (dueAt: string, projectId: string, parentDomain: string) => ({ gsi1pk: TRACKING_TLS_PARTITION, gsi1sk: `${dueAt}#${projectId}#${parentDomain.toLowerCase()}` });
 
+/**
+ * A tracking domain's HTTPS moves, written only while its CNAME is verified (a DNS sweep writing its
+ * records meanwhile keeps them): in the TLS index while the certificate is not active, out of it once it is.
+ */
+export const trackingDomainLifecycle = /* @__PURE__ */ defineLifecycle({
+  name: 'tracking domain',
+  transitions: {
+    recordTls: { from: ['verified'], to: 'verified', set: ['tls', 'gsi1pk', 'gsi1sk'] },
+    settleTls: { from: ['verified'], to: 'verified', set: ['tls'], remove: ['gsi1pk', 'gsi1sk'] },
+  },
+});
+
 /** A tracking domain of a project, in the TLS index while its HTTPS is not active. */
 export const trackingDomain = /* @__PURE__ */ defineAggregate({
   name: 'tracking domain',
   keys: { trackingDomainKey, TRACKING_DOMAIN_SK_PREFIX, TRACKING_TLS_PARTITION, trackingTlsIndex },
   indexes: ['gsi1'],
-  // Its HTTPS state is written only while its CNAME is verified (a DNS sweep writing its records
-  // meanwhile keeps them): in the TLS index while the certificate is not active, out of it once it is.
-  transitions: {
-    recordTls: { from: ['verified'], to: 'verified', set: ['tls', 'gsi1pk', 'gsi1sk'] },
-    settleTls: { from: ['verified'], to: 'verified', set: ['tls'], remove: ['gsi1pk', 'gsi1sk'] },
-  },
+  lifecycle: trackingDomainLifecycle,
 });
 
 /** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */

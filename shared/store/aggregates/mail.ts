@@ -1,4 +1,4 @@
-import { defineAggregate, days, hours, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, defineLifecycle, days, hours, type AccessPattern, type ItemKey } from '../aggregate';
 import { allShards, shardOf } from './shards';
 
 /** Key of a suppressed address inside its project's partition. */
@@ -73,6 +73,14 @@ const IDEMPOTENCY_RETENTION_SECONDS = /* @__PURE__ */ hours(24);
 /** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
 export const idempotencyKey = (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' });
 
+/** An Idempotency-Key record's one move: its holder completes it with the answer. */
+export const idempotencyRecordLifecycle = /* @__PURE__ */ defineLifecycle({
+  name: 'idempotency record',
+  transitions: {
+    complete: { from: ['in_progress'], to: 'completed', set: ['response', 'completed_at'], remove: ['lease_until'] },
+  },
+});
+
 /**
  * A request's Idempotency-Key record: claimed `in_progress` by a conditional put, then `completed`
  * with its answer by the holder of the claim (its token), or deleted when the route fails.
@@ -81,9 +89,7 @@ export const idempotencyRecord = /* @__PURE__ */ defineAggregate({
   name: 'idempotency record',
   keys: { idempotencyKey },
   ttl: [{ attribute: 'ttl', items: 'records', seconds: IDEMPOTENCY_RETENTION_SECONDS }],
-  transitions: {
-    complete: { from: ['in_progress'], to: 'completed', set: ['response', 'completed_at'], remove: ['lease_until'] },
-  },
+  lifecycle: idempotencyRecordLifecycle,
 });
 
 /** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { applyTransition, defineAggregate, expiryOf, transitionUpdate } from '../../../../shared/store/aggregate';
+import { applyTransition, defineAggregate, defineLifecycle, expiryOf, transitionUpdate } from '../../../../shared/store/aggregate';
 import { aggregates } from '../../../../shared/store/aggregates';
 import { accessPatterns, accessPatternsDocument } from '../../../../shared/store/aggregates/document';
 import type { Db } from '../../../../shared/store/client';
@@ -70,6 +70,15 @@ describe('a declared transition', () => {
 describe('an aggregate definition', () => {
   test('a transition must leave some state', () => {
     expect(() => defineAggregate({ name: 'x', keys: {}, transitions: { go: { from: [], to: 'b' } } })).toThrow('Transition x.go leaves no state');
+  });
+
+  test('a lifecycle declared apart becomes its transitions; it must be the same aggregate\'s', () => {
+    const jobLifecycle = defineLifecycle({ name: 'job', stateField: 'phase', transitions: { stop: { from: ['running'], to: 'stopped' } } });
+    const declared = defineAggregate({ name: 'job', keys: {}, lifecycle: jobLifecycle });
+    expect(declared.transitions).toBe(jobLifecycle.transitions);
+    expect(declared.stateField).toBe('phase');
+    expect(() => defineAggregate({ name: 'task', keys: {}, lifecycle: jobLifecycle })).toThrow('Aggregate task has the lifecycle of job');
+    expect(() => defineLifecycle({ name: 'x', transitions: { go: { from: [], to: 'b' } } })).toThrow('Transition x.go leaves no state');
   });
 
   test('its TTL gives the expiry of an item written now; items it does not declare do not expire', () => {

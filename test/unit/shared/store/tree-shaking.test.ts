@@ -28,4 +28,11 @@ describe('the aggregate definitions in a function bundle', () => {
     expect(code).not.toContain('"idempotency record"');
     expect(code).not.toContain('"webhook delivery"');
   });
+
+  test('a gateway that applies a campaign transition carries the lifecycle, not the key builders it does not use', async () => {
+    const code = await bundled(`import { applyTransition } from './aggregate'; import { campaignLifecycle, campaignKey } from './aggregates/campaign'; export const run = (db: never) => applyTransition(db, campaignLifecycle, 'cancel', campaignKey('c'), { updated_at: 'now' });`);
+    expect(code).toContain('resumeUnstarted');
+    expect(code).not.toContain('campaignExportObjectKey');
+    expect(code).not.toContain('outcome exports');
+  });
 });
