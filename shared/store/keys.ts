@@ -34,7 +34,7 @@
  * transaction and segment. A custom event is 1 + 2 index entries = 3 (BatchWrite, not transactional).
  */
 
-export type { ItemKey } from './aggregate';
+export type { ItemKey } from './aggregate-definition';
 export { COUNTER_SHARDS, LEAD_SHARDS, leadShard, leadShards, shardOf, type ShardedListPartitions } from './aggregates/shards';
 export type { ActivityListPartition } from './aggregates/activity';
 

@@ -1,4 +1,4 @@
-import { defineAggregate, days, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, days, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { leadShard } from './shards';
 
 /** Partition of the leads of one shard of a project. */

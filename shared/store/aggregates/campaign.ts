@@ -1,4 +1,4 @@
-import { defineAggregate, defineLifecycle, days, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, defineLifecycle, days, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards } from './shards';
 
 /** Shards of a campaign's counters: a 3,000-mail-a-second campaign writes each about 40 times a second. */

@@ -1,4 +1,4 @@
-import { defineAggregate, defineLifecycle, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, defineLifecycle, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { shardOf } from './shards';
 
 /** Shards of the deployment-wide re-check partition (a domain always lands on the same one). */

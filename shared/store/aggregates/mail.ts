@@ -1,4 +1,4 @@
-import { defineAggregate, defineLifecycle, days, hours, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, defineLifecycle, days, hours, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards, shardOf } from './shards';
 
 /** Key of a suppressed address inside its project's partition. */

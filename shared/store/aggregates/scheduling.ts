@@ -1,4 +1,4 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards, shardOf, type ShardedListPartitions } from './shards';
 
 /**

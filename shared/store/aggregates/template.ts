@@ -1,4 +1,4 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate-definition';
 
 /** Key of a template inside its project's partition. */
 export const templateKey = (projectId: string, templateId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `TPL#${templateId}` });

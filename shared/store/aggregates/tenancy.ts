@@ -1,4 +1,4 @@
-import { defineAggregate, hours, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, hours, type AccessPattern, type ItemKey } from '../aggregate-definition';
 
 /** Hours a console session lives (its item expires with it). */
 const CONSOLE_SESSION_HOURS = 8;
