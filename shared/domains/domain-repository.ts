@@ -25,7 +25,7 @@ import {
 import type { SendingDomain } from './domain';
 // The subdomains' keys and types (their items are kept by this gateway too, at the end of the file).
 import { applyTransition } from '../store/aggregate';
-import { trackingDomain } from '../store/aggregates/identities';
+import { trackingDomainLifecycle } from '../store/aggregates/identities';
 import { REPLY_DOMAIN_SK_PREFIX, TRACKING_DOMAIN_SK_PREFIX, TRACKING_TLS_PARTITION, replyDomainKey, trackingDomainKey, trackingTlsIndex } from '../store/keys';
 import type { Subdomain, SubdomainKind, TrackingTls } from './subdomain';
 
@@ -286,6 +286,6 @@ export function updateTrackingTls(db: Db, sub: Subdomain, tls: TrackingTls): Pro
   const index = tlsIndexOf({ ...sub, tls });
   const key = subdomainKey('tracking', sub.project_id, sub.parent_domain);
   return 'gsi1pk' in index
-    ? applyTransition(db, trackingDomain, 'recordTls', key, { tls, gsi1pk: index.gsi1pk, gsi1sk: index.gsi1sk })
-    : applyTransition(db, trackingDomain, 'settleTls', key, { tls });
+    ? applyTransition(db, trackingDomainLifecycle, 'recordTls', key, { tls, gsi1pk: index.gsi1pk, gsi1sk: index.gsi1sk })
+    : applyTransition(db, trackingDomainLifecycle, 'settleTls', key, { tls });
 }

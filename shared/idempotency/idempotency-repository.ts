@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { applyTransition } from '../store/aggregate';
-import { idempotencyRecord } from '../store/aggregates/mail';
+import { idempotencyRecordLifecycle } from '../store/aggregates/mail';
 import type { Db } from '../store/client';
 import { conditionalWrite, writtenUnlessConditionFails } from '../store/conditional-write';
 import { idempotencyKey } from '../store/keys';
@@ -59,7 +59,7 @@ export async function claimIdempotencyKey(db: Db, input: { claim: IdempotencyCla
 export function completeIdempotencyKey(db: Db, input: { claim: IdempotencyClaim; response: StoredResponse; now: Date }): Promise<boolean> {
   return applyTransition(
     db,
-    idempotencyRecord,
+    idempotencyRecordLifecycle,
     'complete',
     idempotencyKey(input.claim.projectId, input.claim.keyHash),
     // One attribute: the record reads back the same from a failed put's raw item.

@@ -1,85 +1,15 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ItemKey, Lifecycle, Transition } from './aggregate-definition';
 import type { Db } from './client';
 import { writtenUnlessConditionFails } from './conditional-write';
-import { setFields, type SetCondition } from './set-fields';
+import type { SetCondition } from './set-fields';
 
 /**
- * One definition per stored thing (an aggregate: a lead, a domain, an import...): its key builders,
- * the indexes it writes, its TTL and the moves between its states, in one place. keys.ts is what the
- * definitions generate; a gateway (the aggregate's repository) turns a declared transition into its
- * conditional write with `applyTransition`, so the states an item may leave are written down once
- * and a lost condition has one answer: false.
+ * The writes of the aggregates (aggregate-definition.ts declares them): a gateway turns a declared
+ * transition into its conditional write with `applyTransition`; a lost condition answers false.
  */
 
-/** The key of one item of the single table. */
-export interface ItemKey {
-  pk: string;
-  sk: string;
-}
-
-/** The table's global secondary indexes (table-definition.ts). */
-export type IndexName = 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4' | 'gsi5' | 'gsi6';
-
-/**
- * A move of an aggregate's state: allowed only while the item is in one of `from`; it sets the state
- * field to `to`, the fields of `set` the caller gives values for, removes those of `remove` (a sparse
- * index's attributes, say) and adds 1 to those of `increment` (a `version`).
- */
-export interface Transition {
-  readonly from: readonly string[];
-  readonly to: string;
-  readonly set?: readonly string[];
-  readonly remove?: readonly string[];
-  readonly increment?: readonly string[];
-}
-
-/** How long an aggregate's expiring items (`items` names which) live before DynamoDB's TTL deletes them (the `ttl` attribute, epoch seconds). */
-export interface TimeToLive {
-  readonly attribute: 'ttl';
-  readonly items: string;
-  readonly seconds: number;
-}
-
-/**
- * One row of the access-pattern table (docs/access-patterns.md): who reads and writes what, at what
- * cost. Each definition file keeps its aggregates' rows beside them, apart from the definitions, so
- * that function bundles (which import every definition through keys.ts) leave the text out.
- */
-export interface AccessPattern {
-  readonly pattern: string;
-  readonly pk: string;
-  readonly sk: string;
-  readonly operation: string;
-  readonly wcu: string;
-}
-
-/** An aggregate's definition, as `defineAggregate` returns it. */
-export interface Aggregate<K extends Record<string, unknown> = Record<string, unknown>, T extends Record<string, Transition> = Record<string, Transition>> {
-  readonly name: string;
-  /** Every key builder, prefix and shard count of the aggregate's items (re-exported by keys.ts under the same names). */
-  readonly keys: K;
-  readonly indexes: readonly IndexName[];
-  /** Its items with a fixed lifetime (those whose lifetime is a setting, such as activity retention, are not listed). */
-  readonly ttl: readonly TimeToLive[];
-  /** The attribute holding the state the transitions move (`status` unless said). */
-  readonly stateField: string;
-  readonly transitions: T;
-}
-
-/** Declares an aggregate: its keys, indexes, TTL and state transitions. */
-export function defineAggregate<const K extends Record<string, unknown>, const T extends Record<string, Transition> = Record<never, Transition>>(definition: {
-  name: string;
-  keys: K;
-  indexes?: readonly IndexName[];
-  ttl?: readonly TimeToLive[];
-  stateField?: string;
-  transitions?: T;
-}): Aggregate<K, T> {
-  for (const [name, t] of Object.entries(definition.transitions ?? {})) {
-    if (t.from.length === 0) throw new Error(`Transition ${definition.name}.${name} leaves no state`);
-  }
-  return { indexes: [], ttl: [], stateField: 'status', transitions: {} as T, ...definition };
-}
+export * from './aggregate-definition';
 
 /** The fields a transition may set, as its caller gives them (the state itself is set from `to`). */
 export type TransitionValues<T extends Transition> = T['set'] extends readonly (infer F extends string)[] ? { readonly [P in F]?: unknown } : Record<never, never>;
@@ -91,7 +21,7 @@ export type TransitionValues<T extends Transition> = T['set'] extends readonly (
  * declare is a programming error. `also`'s names and values must not be `#state`, `#f<n>`, `#r<n>`,
  * `#i<n>`, `:from<n>`, `:v<n>` or `:one`, which the transition uses.
  */
-export function transitionUpdate<A extends Aggregate, N extends keyof A['transitions'] & string>(
+export function transitionUpdate<A extends Lifecycle, N extends keyof A['transitions'] & string>(
   db: Db,
   aggregate: A,
   name: N,
@@ -102,24 +32,29 @@ export function transitionUpdate<A extends Aggregate, N extends keyof A['transit
   const transition = aggregate.transitions[name] as Transition;
   const undeclared = Object.keys(values).filter((field) => !(transition.set ?? []).includes(field));
   if (undeclared.length > 0) throw new Error(`Transition ${aggregate.name}.${name} does not set ${undeclared.join(', ')}`);
-  const update = setFields({ ...(values as Record<string, unknown>), [aggregate.stateField]: transition.to }, transition.remove ?? []);
-  const increments = (transition.increment ?? []).map((field, i) => ({ name: `#i${i}`, field }));
-  const updateExpression =
-    increments.length === 0 ? update.UpdateExpression : update.UpdateExpression.replace(/^SET /, `SET ${increments.map((i) => `${i.name} = ${i.name} + :one`).join(', ')}, `);
-  const from = Object.fromEntries(transition.from.map((state, i) => [`:from${i}`, state]));
-  const condition = `#state IN (${Object.keys(from).join(', ')})`;
+  // Built here rather than by setFields (the same placeholders): every API function applies the
+  // idempotency record's transition, so these lines are in each bundle.
+  const names: Record<string, string> = { ...also?.names, '#state': aggregate.stateField };
+  const attributeValues: Record<string, unknown> = { ...also?.values };
+  const set = (transition.increment ?? []).map((field, i) => ((names[`#i${i}`] = field), (attributeValues[':one'] = 1), `#i${i} = #i${i} + :one`));
+  const from = transition.from.map((state, i) => ((attributeValues[`:from${i}`] = state), `:from${i}`));
+  Object.entries({ ...(values as Record<string, unknown>), [aggregate.stateField]: transition.to })
+    .filter(([, v]) => v !== undefined)
+    .forEach(([field, v], i) => set.push(((names[`#f${i}`] = field), (attributeValues[`:v${i}`] = v), `#f${i} = :v${i}`)));
+  const remove = (transition.remove ?? []).map((field, i) => ((names[`#r${i}`] = field), `#r${i}`));
+  const condition = `#state IN (${from.join(', ')})`;
   return new UpdateCommand({
     TableName: db.tableName,
     Key: key,
-    UpdateExpression: updateExpression,
+    UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
     ConditionExpression: also ? `${condition} AND (${also.expression})` : condition,
-    ExpressionAttributeNames: { ...also?.names, '#state': aggregate.stateField, ...update.ExpressionAttributeNames, ...Object.fromEntries(increments.map((i) => [i.name, i.field])) },
-    ExpressionAttributeValues: { ...also?.values, ...from, ...update.ExpressionAttributeValues, ...(increments.length > 0 ? { ':one': 1 } : {}) },
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: attributeValues,
   });
 }
 
 /** Runs a declared transition: true when the item moved, false when it was not in a `from` state (or `also` did not hold). */
-export function applyTransition<A extends Aggregate, N extends keyof A['transitions'] & string>(
+export function applyTransition<A extends Lifecycle, N extends keyof A['transitions'] & string>(
   db: Db,
   aggregate: A,
   name: N,
@@ -133,17 +68,4 @@ export function applyTransition<A extends Aggregate, N extends keyof A['transiti
 /** Writes a new item unless one exists at its key: true when written, false when it was already there. */
 export function putIfAbsent(db: Db, item: ItemKey & Record<string, unknown>): Promise<boolean> {
   return writtenUnlessConditionFails(db.doc.send(new PutCommand({ TableName: db.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
-}
-
-/** The `ttl` attribute (epoch seconds) of an aggregate's `items` written at `now`. */
-export function expiryOf(aggregate: Aggregate, items: string, now: Date): number {
-  const lifetime = aggregate.ttl.find((t) => t.items === items);
-  if (!lifetime) throw new Error(`${aggregate.name}: its ${items} do not expire`);
-  return Math.floor(now.getTime() / 1000) + lifetime.seconds;
-}
-
-/** Renders access-pattern rows as a Markdown table. */
-export function accessPatternTable(patterns: readonly AccessPattern[]): string {
-  const rows = patterns.map((r) => `| ${[r.pattern, r.pk, r.sk, r.operation, r.wcu].join(' | ')} |`);
-  return ['| Entity / access pattern | pk | sk | Operation | WCU per call |', '|---|---|---|---|---|', ...rows].join('\n');
 }

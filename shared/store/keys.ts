@@ -1,13 +1,3 @@
-import { activity } from './aggregates/activity';
-import { customEvent, lead, leadImport, segment } from './aggregates/audience';
-import { campaign } from './aggregates/campaign';
-import { domainStats, monthlyUsage, projectStats } from './aggregates/counters';
-import { domain, replyDomain, sender, trackingDomain } from './aggregates/identities';
-import { idempotencyRecord, inboundMail, suppression, webhookDelivery } from './aggregates/mail';
-import { batch, scheduledSend } from './aggregates/scheduling';
-import { template } from './aggregates/template';
-import { consoleSession, organization, project } from './aggregates/tenancy';
-
 /**
  * Every key format of the single table, and nothing else writes a key string: what the aggregate
  * definitions (shared/store/aggregates/, one per stored thing, with its indexes, TTL and state
@@ -44,48 +34,48 @@ import { consoleSession, organization, project } from './aggregates/tenancy';
  * transaction and segment. A custom event is 1 + 2 index entries = 3 (BatchWrite, not transactional).
  */
 
-export type { ItemKey } from './aggregate';
+export type { ItemKey } from './aggregate-definition';
 export { COUNTER_SHARDS, LEAD_SHARDS, leadShard, leadShards, shardOf, type ShardedListPartitions } from './aggregates/shards';
 export type { ActivityListPartition } from './aggregates/activity';
 
-export const { organizationKey, partnerKeyKey, partnerKeyRecordKey, PARTNER_KEY_RECORD_PREFIX, organizationProjectKey, ORGANIZATION_PROJECT_PREFIX, externalKeyKey } = organization.keys;
-export const { consoleSessionKey } = consoleSession.keys;
-export const { projectKey, apiKeyKey } = project.keys;
-export const {
+export { organizationKey, partnerKeyKey, partnerKeyRecordKey, PARTNER_KEY_RECORD_PREFIX, organizationProjectKey, ORGANIZATION_PROJECT_PREFIX, externalKeyKey } from './aggregates/tenancy';
+export { consoleSessionKey } from './aggregates/tenancy';
+export { projectKey, apiKeyKey } from './aggregates/tenancy';
+export {
   domainKey, DOMAIN_SK_PREFIX, domainClaimKey, verificationPageKey, DOMAIN_CHECK_SHARDS, domainCheckPartitions, domainCheckIndex, domainListIndex, domainListPartition,
   domainsIndexedKey, domainOfSortKey, DOMAIN_SWEEP_PARTITION, domainSweepIndex,
-} = domain.keys;
-export const { senderKey, SENDER_SK_PREFIX, senderConfirmationKey, SENDER_CHECK_PARTITION, senderCheckIndex } = sender.keys;
-export const { replyDomainKey, REPLY_DOMAIN_SK_PREFIX } = replyDomain.keys;
-export const { trackingDomainKey, TRACKING_DOMAIN_SK_PREFIX, TRACKING_TLS_PARTITION, trackingTlsIndex } = trackingDomain.keys;
-export const { DOMAIN_STAT_SK_PREFIX, DOMAIN_STAT_SHARDS, domainStatPartition, domainStatPartitions, domainStatKey, domainStatRange } = domainStats.keys;
-export const { PROJECT_STAT_SHARDS, projectStatPartition, projectStatPartitions, projectStatKey, projectStatRange } = projectStats.keys;
-export const { MONTHLY_USAGE_SHARDS, monthlyUsageKey } = monthlyUsage.keys;
-export const {
+} from './aggregates/identities';
+export { senderKey, SENDER_SK_PREFIX, senderConfirmationKey, SENDER_CHECK_PARTITION, senderCheckIndex } from './aggregates/identities';
+export { replyDomainKey, REPLY_DOMAIN_SK_PREFIX } from './aggregates/identities';
+export { trackingDomainKey, TRACKING_DOMAIN_SK_PREFIX, TRACKING_TLS_PARTITION, trackingTlsIndex } from './aggregates/identities';
+export { DOMAIN_STAT_SK_PREFIX, DOMAIN_STAT_SHARDS, domainStatPartition, domainStatPartitions, domainStatKey, domainStatRange } from './aggregates/counters';
+export { PROJECT_STAT_SHARDS, projectStatPartition, projectStatPartitions, projectStatKey, projectStatRange } from './aggregates/counters';
+export { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from './aggregates/counters';
+export {
   activityKey, activityBodyKey, activityPartition, ACTIVITY_SK, ACTIVITY_BODY_SK, RARE_STATUSES, ACTIVITY_INDEX_SHARDS, activityIndexes, activityStatusIndex,
   activityListPartition, engagementEventKey, ENGAGEMENT_SK_PREFIX,
-} = activity.keys;
-export const { suppressionKey, SUPPRESSION_SK_PREFIX } = suppression.keys;
-export const { webhookFailureKey, WEBHOOK_FAILURE_SK_PREFIX, WEBHOOK_DELIVERY_SHARDS, webhookDeliveryPartitions, webhookDeliveryPartition, webhookDeliveryKey } = webhookDelivery.keys;
-export const { inboundMailKey } = inboundMail.keys;
-export const { idempotencyKey } = idempotencyRecord.keys;
-export const {
+} from './aggregates/activity';
+export { suppressionKey, SUPPRESSION_SK_PREFIX } from './aggregates/mail';
+export { webhookFailureKey, WEBHOOK_FAILURE_SK_PREFIX, WEBHOOK_DELIVERY_SHARDS, webhookDeliveryPartitions, webhookDeliveryPartition, webhookDeliveryKey } from './aggregates/mail';
+export { inboundMailKey } from './aggregates/mail';
+export { idempotencyKey } from './aggregates/mail';
+export {
   templateKey, TEMPLATE_SK_PREFIX, templateEntryKey, templateListIndex, templateListPartition, templatesIndexedKey, templateCounterKey, templateNumberKey,
   templateUsageKey, templateUsesKey, templateUsagePrefix,
-} = template.keys;
-export const {
+} from './aggregates/template';
+export {
   scheduledSendKey, SCHEDULED_DUE_SHARDS, scheduledDuePartitions, scheduledDueIndex, parseScheduledDueSortKey, SCHEDULED_LIST_SHARDS, SCHEDULED_PENDING_SHARDS,
   scheduledListSortKey, scheduledListIndex, scheduledPendingIndex, scheduledListPartitions,
-} = scheduledSend.keys;
-export const { batchKey, BATCH_LIST_SHARDS, batchListIndex, batchListPartitions, scheduledBatchDueId, scheduledBatchDueIndex, batchOfDueId } = batch.keys;
-export const { leadPartition, LEAD_SK_PREFIX, leadKey, leadIdKey, leadIndexes, leadListPartition, emailOfLeadSortKey, LEAD_COUNT_SK_PREFIX, leadCounterKey } = lead.keys;
-export const {
+} from './aggregates/scheduling';
+export { batchKey, BATCH_LIST_SHARDS, batchListIndex, batchListPartitions, scheduledBatchDueId, scheduledBatchDueIndex, batchOfDueId } from './aggregates/scheduling';
+export { leadPartition, LEAD_SK_PREFIX, leadKey, leadIdKey, leadIndexes, leadListPartition, emailOfLeadSortKey, LEAD_COUNT_SK_PREFIX, leadCounterKey } from './aggregates/audience';
+export {
   segmentKey, SEGMENT_SK_PREFIX, segmentTotalKey, SEGMENT_COUNT_SK_PREFIX, segmentCounterKey, segmentOfCounterSortKey, membershipKey, membershipPartition,
   leadOfMembershipPartition, segmentOfMembershipSortKey, membershipIndex, segmentMembersPartition, dynamicMembersPartition, dynamicMemberKey,
-} = segment.keys;
-export const { customEventPartition, emailOfCustomEventPartition, customEventKey, customEventIndexes, customEventListPartition } = customEvent.keys;
-export const { leadImportKey, leadImportErrorPartition, leadImportErrorKey, leadImportObjectKey } = leadImport.keys;
-export const {
+} from './aggregates/audience';
+export { customEventPartition, emailOfCustomEventPartition, customEventKey, customEventIndexes, customEventListPartition } from './aggregates/audience';
+export { leadImportKey, leadImportErrorPartition, leadImportErrorKey, leadImportObjectKey } from './aggregates/audience';
+export {
   campaignKey, campaignIdsObjectKey, campaignListIndex, campaignListPartition, campaignCursorKey, campaignHeldJobKey, CAMPAIGN_HELD_SK_PREFIX, CAMPAIGN_COUNTER_SHARDS,
   campaignCounterKey, campaignCounterKeys, campaignRateKey, campaignExportKey, campaignRunningExportKey, campaignExportObjectKey,
-} = campaign.keys;
+} from './aggregates/campaign';

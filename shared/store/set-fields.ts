@@ -1,8 +1,3 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from './client';
-import { writtenUnlessConditionFails } from './conditional-write';
-import type { ItemKey } from './aggregate';
-
 /**
  * The parts of an UpdateCommand that SET each field (undefined ones left out) and REMOVE each of
  * `remove`, under placeholder names (`#f<n>`, `:v<n>`, `#r<n>`) so that any field name is safe.
@@ -22,21 +17,4 @@ export interface SetCondition {
   readonly expression: string;
   readonly names?: Record<string, string>;
   readonly values?: Record<string, unknown>;
-}
-
-/** Sets the fields of the item at `key` if `condition` holds: false when it did not (another caller moved the item first). */
-export function setFieldsIf(db: Db, key: ItemKey, fields: Record<string, unknown>, condition: SetCondition): Promise<boolean> {
-  const set = setFields(fields);
-  return writtenUnlessConditionFails(
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: key,
-        UpdateExpression: set.UpdateExpression,
-        ConditionExpression: condition.expression,
-        ExpressionAttributeNames: { ...condition.names, ...set.ExpressionAttributeNames },
-        ExpressionAttributeValues: { ...condition.values, ...set.ExpressionAttributeValues },
-      }),
-    ),
-  );
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { setEvaluation } from '../../shared/audience/segment-repository';
 import type { Campaign } from '../../shared/campaigns/campaign';
 import { getCampaign, putNewCampaign } from '../../shared/campaigns/campaign-gateway';
 import { overrideServices, services } from '../../composition/services';
 import { getSender } from '../../shared/domains/sender-repository';
 import type { Clock, Queue } from '../../shared/ports';
-import { campaignIdsObjectKey } from '../../shared/store/keys';
+import { campaignIdsObjectKey, campaignKey } from '../../shared/store/keys';
 import { deleteTemplate, getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type ApiAnswer, type TestCloud } from './support/test-cloud';
 
@@ -398,11 +399,21 @@ describe('GET /v1/campaigns/:id', () => {
 
 describe('cancel, pause and resume', () => {
   const action = (id: unknown, what: string) => cloud.api('POST', `/v1/campaigns/${id}/${what}`);
-  /** Puts a campaign in a state as the engine would. */
+  /** Puts a campaign in a state, whichever moves would lead there (the gateway makes declared moves only). */
   const setStatus = async (id: unknown, status: string, extra: Record<string, unknown> = {}) => {
-    const { moveCampaignStatus } = await import('../../shared/campaigns/campaign-gateway');
-    const c = (await getCampaign(services().db, id as string, true))!;
-    expect(await moveCampaignStatus(services().db, c.id, { from: [c.status], to: status as never, now: new Date().toISOString(), set: extra })).toBeDefined();
+    const fields = { status, updated_at: new Date().toISOString(), ...extra };
+    const names = Object.fromEntries(Object.keys(fields).map((f, i) => [`#f${i}`, f]));
+    const values = Object.fromEntries(Object.values(fields).map((v, i) => [`:v${i}`, v]));
+    await services().db.doc.send(
+      new UpdateCommand({
+        TableName: services().db.tableName,
+        Key: campaignKey(id as string),
+        UpdateExpression: `SET ${Object.keys(names).map((n, i) => `${n} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
   };
 
   test.each(['initializing', 'pending', 'processing', 'rate_limited', 'paused'])('cancel from %s: {id, status: cancelled}', async (status) => {

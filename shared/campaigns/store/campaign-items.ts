@@ -3,6 +3,8 @@ import { stripKeys, type Db } from '../../store/client';
 import { writtenUnlessConditionFails } from '../../store/conditional-write';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../../store/keys';
 import { setFields } from '../../store/set-fields';
+import { applyTransition, transitionUpdate, type Transition } from '../../store/aggregate';
+import { campaignLifecycle } from '../../store/aggregates/campaign';
 import type { BoundedTotal } from '../../http/pagination';
 import { cursorOfStartKey, partitionListQuery, readBoundedPage } from '../../store/bounded-list';
 import { startKeyOfCursor } from '../../http/cursor';
@@ -13,7 +15,9 @@ import type { Campaign, CampaignPause, CampaignStatus } from '../campaign';
 /**
  * The campaign item (`CAMPAIGN#<id>`, listed in gsi1 by project): its creation, reads and every
  * status move. Each move is one conditional UpdateItem (1 write unit + 1 for its gsi1 entry), so a
- * redelivered or duplicated engine message, or a cancel racing a step, changes nothing twice.
+ * redelivered or duplicated engine message, or a cancel racing a step, changes nothing twice. The
+ * moves are the campaign's declared transitions (shared/store/aggregates/campaign.ts), applied by
+ * shared/store/aggregate.ts; only the engine's step (recordStep) writes its own.
  */
 
 const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk'];
@@ -135,32 +139,62 @@ const statusIn = (statuses: readonly CampaignStatus[], values: Record<string, un
     })
     .join(', ')})`;
 
+/** A declared move of a campaign's status (shared/store/aggregates/campaign.ts). */
+type CampaignTransition = keyof typeof campaignLifecycle.transitions & string;
+
+/**
+ * The declared transition that moves a campaign from each of `from` to `to` (their `from` lists
+ * for one target do not overlap, so there is at most one); a move nobody declared is a bug.
+ */
+function declaredMove(from: readonly CampaignStatus[], to: CampaignStatus): CampaignTransition {
+  const name = (Object.keys(campaignLifecycle.transitions) as CampaignTransition[]).find((n) => {
+    const t: Transition = campaignLifecycle.transitions[n];
+    return t.to === to && from.every((s) => t.from.includes(s));
+  });
+  if (!name) throw new Error(`No campaign transition is declared from ${from.join(', ')} to ${to}`);
+  return name;
+}
+
+/**
+ * The UpdateItem of the declared move from `from` to `to`, conditional on the status being one of
+ * `from` (the transition's own states, or fewer: the API moves from the state it read).
+ */
+function campaignMove(db: Db, campaignId: string, from: readonly CampaignStatus[], to: CampaignStatus, fields: Record<string, unknown>, remove?: readonly string[]): UpdateCommand {
+  const name = declaredMove(from, to);
+  const declared: Transition = campaignLifecycle.transitions[name];
+  if (remove && [...remove].sort().join() !== [...(declared.remove ?? [])].sort().join()) throw new Error(`Transition campaign.${name} removes ${(declared.remove ?? []).join(', ') || 'nothing'}`);
+  const narrowed = from.length < declared.from.length;
+  const observed = Object.fromEntries(from.map((s, i) => [`:observed${i}`, s]));
+  // `#state` is the transition's name for the status field.
+  const also = narrowed ? { expression: `#state IN (${Object.keys(observed).join(', ')})`, values: observed } : undefined;
+  return transitionUpdate(db, campaignLifecycle, name, campaignKey(campaignId), fields, also);
+}
+
 /**
  * Moves a campaign to `to` if its status is one of `from`, setting `updated_at` to `move.now`;
- * `set` adds fields, `remove` drops them. The new campaign, or undefined when the status was not
- * one of `from` (a lost race or a wrong state).
+ * `set` adds fields, `remove` must be what the move declares. The new campaign, or undefined when
+ * the status was not one of `from` (a lost race or a wrong state).
  */
 export async function moveCampaignStatus(
   db: Db,
   campaignId: string,
   move: { from: readonly CampaignStatus[]; to: CampaignStatus; now: string; set?: Record<string, unknown>; remove?: readonly string[] },
 ): Promise<Campaign | undefined> {
-  const values: Record<string, unknown> = {};
-  const update = updateCampaign(db, campaignId, { set: { status: move.to, updated_at: move.now, ...move.set }, remove: move.remove, condition: statusIn(move.from, values), values }, true);
+  const command = campaignMove(db, campaignId, move.from, move.to, { updated_at: move.now, ...move.set }, move.remove);
+  const update = db.doc.send(new UpdateCommand({ ...command.input, ReturnValues: 'ALL_NEW' }));
   if (!(await writtenUnlessConditionFails(update))) return undefined;
   const out = await update;
   return out.Attributes ? campaignOf(out.Attributes) : undefined;
 }
 
-/** Moves the campaign from one of `from` to `to` with the given fields; false when it was elsewhere. */
+/** Moves the campaign from one of `from` to `to` with the given fields (a declared move); false when it was elsewhere. */
 export function moveCampaign(db: Db, campaignId: string, from: readonly CampaignStatus[], to: CampaignStatus, fields: Record<string, unknown>, remove?: string[]): Promise<boolean> {
-  const values: Record<string, unknown> = {};
-  return writtenUnlessConditionFails(updateCampaign(db, campaignId, { set: { status: to, ...fields }, remove, condition: statusIn(from, values), values }));
+  return writtenUnlessConditionFails(db.doc.send(campaignMove(db, campaignId, from, to, fields, remove)));
 }
 
 /** Init's move: `initializing` to `pending` with the frozen audience's counts. */
 export function markPending(db: Db, campaignId: string, counts: { total_recipients: number; total_batches?: number; current_batch?: number }, now: string): Promise<boolean> {
-  return moveCampaign(db, campaignId, ['initializing'], 'pending', { ...counts, updated_at: now });
+  return applyTransition(db, campaignLifecycle, 'prepare', campaignKey(campaignId), { ...counts, updated_at: now });
 }
 
 /**
@@ -182,12 +216,12 @@ export function recordStep(db: Db, campaignId: string, step: number, status: Cam
 
 /** The send worker saw SES throttle a mail: `processing` becomes `rate_limited`; a campaign already so notes the time again. */
 export function markRateLimited(db: Db, campaignId: string, now: string): Promise<boolean> {
-  return moveCampaign(db, campaignId, ['processing', 'rate_limited'], 'rate_limited', { throttled_at: now, updated_at: now });
+  return applyTransition(db, campaignLifecycle, 'rateLimit', campaignKey(campaignId), { throttled_at: now, updated_at: now });
 }
 
 /** The reputation guard's pause, from a running state. */
 export function pauseByGuard(db: Db, campaignId: string, pause: CampaignPause): Promise<boolean> {
-  return moveCampaign(db, campaignId, ['pending', 'processing', 'rate_limited'], 'paused', { pause, updated_at: pause.at });
+  return applyTransition(db, campaignLifecycle, 'pause', campaignKey(campaignId), { pause, updated_at: pause.at });
 }
 
 /**

@@ -1,11 +1,11 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards, shardOf } from './shards';
 
 /**
  * Shards of every activity index partition. A partition takes about 1,000 writes a second and the
  * goal is at most 300: at 3,000 mails a second from one project, 16 shards take about 190 each.
  */
-const ACTIVITY_INDEX_SHARDS = 16;
+export const ACTIVITY_INDEX_SHARDS = 16;
 
 /** Sort key shared by the activity indexes: newest first when read backwards. */
 const activitySort = (createdAt: string, id: string) => `${createdAt}#${id}`;
@@ -28,61 +28,70 @@ const sharded = (index: string, prefix: string): ActivityListPartition => ({
   pks: allShards(ACTIVITY_INDEX_SHARDS).map((s) => `${prefix}#${s}`),
 });
 
+/** Key of an activity record. */
+export const activityKey = (activityId: string): ItemKey => ({ pk: `ACT#${activityId}`, sk: 'ACT' });
+
+/** Key of an activity's body (compressed content), kept apart so status updates stay 1 WCU. */
+export const activityBodyKey = (activityId: string): ItemKey => ({ pk: `ACT#${activityId}`, sk: 'BODY' });
+
+/** Partition holding an activity record and its body. */
+export const activityPartition = (activityId: string): string => `ACT#${activityId}`;
+
+/** Sort keys within an activity partition. */
+export const ACTIVITY_SK = 'ACT';
+
+export const ACTIVITY_BODY_SK = 'BODY';
+
+/** The statuses rare enough to get their own sparse index entry (gsi5); the rest are filtered in memory. */
+export const RARE_STATUSES = ['bounced', 'complained', 'failed', 'suppressed', 'cancelled'] as const;
+
+/**
+ * Index attributes written with a new activity record: the project list, and its campaign or run.
+ * The project list is sharded by recipient and carries `recipient_primary` (gsi3 projects it), so
+ * the recipient filter reads one shard and filters on it: one index serves both, one entry per mail.
+ */
+export function activityIndexes(a: { project_id: string; id: string; created_at: string; recipient_primary: string; campaign_id?: string; automation_run_id?: string }) {
+  const sort = activitySort(a.created_at, a.id);
+  const attributes: Record<string, string> = {
+    gsi3pk: `ACTS#${a.project_id}#${shardOf(a.recipient_primary.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`,
+    gsi3sk: sort,
+  };
+  const group = a.campaign_id ? `c:${a.campaign_id}` : a.automation_run_id ? `a:${a.automation_run_id}` : undefined;
+  if (group) Object.assign(attributes, { gsi6pk: `ACTC#${a.project_id}#${group}#${shardOf(a.id, ACTIVITY_INDEX_SHARDS)}`, gsi6sk: sort });
+  return attributes;
+}
+
+/** gsi5 attributes of an activity in one of the rare statuses (sharded by id: a bad list can bounce every mail). */
+export const activityStatusIndex = (projectId: string, status: string, createdAt: string, id: string) => ({
+  gsi5pk: `ACTST#${projectId}#${status}#${shardOf(id, ACTIVITY_INDEX_SHARDS)}`,
+  gsi5sk: activitySort(createdAt, id),
+});
+
+/** Index partitions for listing activity by a filter. */
+export const activityListPartition = {
+  project: (projectId: string): ActivityListPartition => sharded('gsi3', `ACTS#${projectId}`),
+  recipient: (projectId: string, email: string): ActivityListPartition => ({
+    index: 'gsi3',
+    pkName: 'gsi3pk',
+    skName: 'gsi3sk',
+    pks: [`ACTS#${projectId}#${shardOf(email.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`],
+    filter: { expression: '#recipient = :recipient', names: { '#recipient': 'recipient_primary' }, values: { ':recipient': email.toLowerCase() } },
+  }),
+  status: (projectId: string, status: string): ActivityListPartition => sharded('gsi5', `ACTST#${projectId}#${status}`),
+  campaign: (projectId: string, campaignId: string): ActivityListPartition => sharded('gsi6', `ACTC#${projectId}#c:${campaignId}`),
+  automationRun: (projectId: string, runId: string): ActivityListPartition => sharded('gsi6', `ACTC#${projectId}#a:${runId}`),
+};
+
+/** Key of an engagement event (open or click) of an activity, kept apart so opens never grow the record. */
+export const engagementEventKey = (activityId: string, timestamp: string, discriminator: string): ItemKey => ({ pk: `ACT#${activityId}`, sk: `EV#${timestamp}#${discriminator}` });
+
+/** Prefix of an activity's engagement events. */
+export const ENGAGEMENT_SK_PREFIX = 'EV#';
+
 /** An activity record (one mail), its body and its engagement events (opens, clicks), in one partition. */
-export const activity = defineAggregate({
+export const activity = /* @__PURE__ */ defineAggregate({
   name: 'activity',
-  keys: {
-    /** Key of an activity record. */
-    activityKey: (activityId: string): ItemKey => ({ pk: `ACT#${activityId}`, sk: 'ACT' }),
-    /** Key of an activity's body (compressed content), kept apart so status updates stay 1 WCU. */
-    activityBodyKey: (activityId: string): ItemKey => ({ pk: `ACT#${activityId}`, sk: 'BODY' }),
-    /** Partition holding an activity record and its body. */
-    activityPartition: (activityId: string): string => `ACT#${activityId}`,
-    /** Sort keys within an activity partition. */
-    ACTIVITY_SK: 'ACT',
-    ACTIVITY_BODY_SK: 'BODY',
-    /** The statuses rare enough to get their own sparse index entry (gsi5); the rest are filtered in memory. */
-    RARE_STATUSES: ['bounced', 'complained', 'failed', 'suppressed', 'cancelled'] as const,
-    ACTIVITY_INDEX_SHARDS,
-    /**
-     * Index attributes written with a new activity record: the project list, and its campaign or run.
-     * The project list is sharded by recipient and carries `recipient_primary` (gsi3 projects it), so
-     * the recipient filter reads one shard and filters on it: one index serves both, one entry per mail.
-     */
-    activityIndexes(a: { project_id: string; id: string; created_at: string; recipient_primary: string; campaign_id?: string; automation_run_id?: string }) {
-      const sort = activitySort(a.created_at, a.id);
-      const attributes: Record<string, string> = {
-        gsi3pk: `ACTS#${a.project_id}#${shardOf(a.recipient_primary.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`,
-        gsi3sk: sort,
-      };
-      const group = a.campaign_id ? `c:${a.campaign_id}` : a.automation_run_id ? `a:${a.automation_run_id}` : undefined;
-      if (group) Object.assign(attributes, { gsi6pk: `ACTC#${a.project_id}#${group}#${shardOf(a.id, ACTIVITY_INDEX_SHARDS)}`, gsi6sk: sort });
-      return attributes;
-    },
-    /** gsi5 attributes of an activity in one of the rare statuses (sharded by id: a bad list can bounce every mail). */
-    activityStatusIndex: (projectId: string, status: string, createdAt: string, id: string) => ({
-      gsi5pk: `ACTST#${projectId}#${status}#${shardOf(id, ACTIVITY_INDEX_SHARDS)}`,
-      gsi5sk: activitySort(createdAt, id),
-    }),
-    /** Index partitions for listing activity by a filter. */
-    activityListPartition: {
-      project: (projectId: string): ActivityListPartition => sharded('gsi3', `ACTS#${projectId}`),
-      recipient: (projectId: string, email: string): ActivityListPartition => ({
-        index: 'gsi3',
-        pkName: 'gsi3pk',
-        skName: 'gsi3sk',
-        pks: [`ACTS#${projectId}#${shardOf(email.toLowerCase(), ACTIVITY_INDEX_SHARDS)}`],
-        filter: { expression: '#recipient = :recipient', names: { '#recipient': 'recipient_primary' }, values: { ':recipient': email.toLowerCase() } },
-      }),
-      status: (projectId: string, status: string): ActivityListPartition => sharded('gsi5', `ACTST#${projectId}#${status}`),
-      campaign: (projectId: string, campaignId: string): ActivityListPartition => sharded('gsi6', `ACTC#${projectId}#c:${campaignId}`),
-      automationRun: (projectId: string, runId: string): ActivityListPartition => sharded('gsi6', `ACTC#${projectId}#a:${runId}`),
-    },
-    /** Key of an engagement event (open or click) of an activity, kept apart so opens never grow the record. */
-    engagementEventKey: (activityId: string, timestamp: string, discriminator: string): ItemKey => ({ pk: `ACT#${activityId}`, sk: `EV#${timestamp}#${discriminator}` }),
-    /** Prefix of an activity's engagement events. */
-    ENGAGEMENT_SK_PREFIX: 'EV#',
-  },
+  keys: { activityKey, activityBodyKey, activityPartition, ACTIVITY_SK, ACTIVITY_BODY_SK, RARE_STATUSES, ACTIVITY_INDEX_SHARDS, activityIndexes, activityStatusIndex, activityListPartition, engagementEventKey, ENGAGEMENT_SK_PREFIX },
   indexes: ['gsi3', 'gsi5', 'gsi6'],
   stateField: 'current_status',
   // The send worker's moves out of the sendable states (activity-repository's transitionFromSendable

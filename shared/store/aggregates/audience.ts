@@ -1,143 +1,155 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, days, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { leadShard } from './shards';
 
-const leadPartition = (projectId: string, shard: number): string => `LEADS#${projectId}#${shard}`;
-const LEAD_SK_PREFIX = 'LEAD#';
-const LEAD_COUNT_SK_PREFIX = 'LEADCOUNT#';
+/** Partition of the leads of one shard of a project. */
+export const leadPartition = (projectId: string, shard: number): string => `LEADS#${projectId}#${shard}`;
+/** Prefix of lead sort keys; the rest is the lowercased email (Query begins_with for an email prefix search). */
+export const LEAD_SK_PREFIX = 'LEAD#';
+/** Prefix of a project's lead counter shards. */
+export const LEAD_COUNT_SK_PREFIX = 'LEADCOUNT#';
+
+/** Key of a lead: the lowercased email decides both partition and sort key, so an address has one item per project. */
+export const leadKey = (projectId: string, emailLc: string): ItemKey => ({ pk: leadPartition(projectId, leadShard(emailLc)), sk: `${LEAD_SK_PREFIX}${emailLc}` });
+
+/** Key of the lookup from a lead's id to its email. */
+export const leadIdKey = (projectId: string, leadId: string): ItemKey => ({ pk: `LEADID#${projectId}#${leadId}`, sk: 'LEADID' });
+
+/** Index attributes of a lead: the newest-first list (gsi3) and, when it has a name, the name search (gsi4). */
+export function leadIndexes(projectId: string, l: { id: string; email: string; created_at: string; name_lc?: string }) {
+  const shard = leadShard(l.email);
+  const attributes: Record<string, string> = { gsi3pk: `LEADT#${projectId}#${shard}`, gsi3sk: `${l.created_at}#${l.id}` };
+  if (l.name_lc) Object.assign(attributes, { gsi4pk: `LEADN#${projectId}#${shard}`, gsi4sk: `${l.name_lc}#${l.email}` });
+  return attributes;
+}
+
+/** Index partitions of a project's leads, per shard. */
+export const leadListPartition = {
+  newest: (projectId: string, shard: number) => ({ index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: `LEADT#${projectId}#${shard}` }),
+  name: (projectId: string, shard: number) => ({ index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: `LEADN#${projectId}#${shard}` }),
+};
+
+/** Reads the email back from a lead's sort key. */
+export const emailOfLeadSortKey = (sk: string): string => sk.slice(LEAD_SK_PREFIX.length);
+
+/** Key of one shard of a project's lead counter. */
+export const leadCounterKey = (projectId: string, shard: number): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `${LEAD_COUNT_SK_PREFIX}${shard}` });
 
 /**
  * A lead of a project (by lowercased email; sharded over LEAD_SHARDS partitions), the lookup from its
  * id, its list and name indexes and the project's sharded lead counter. Written whole under its
  * `version` (versionedPut) or in transactions with the counter.
  */
-export const lead = defineAggregate({
+export const lead = /* @__PURE__ */ defineAggregate({
   name: 'lead',
-  keys: {
-    /** Partition of the leads of one shard of a project. */
-    leadPartition,
-    /** Prefix of lead sort keys; the rest is the lowercased email (Query begins_with for an email prefix search). */
-    LEAD_SK_PREFIX,
-    /** Key of a lead: the lowercased email decides both partition and sort key, so an address has one item per project. */
-    leadKey: (projectId: string, emailLc: string): ItemKey => ({ pk: leadPartition(projectId, leadShard(emailLc)), sk: `${LEAD_SK_PREFIX}${emailLc}` }),
-    /** Key of the lookup from a lead's id to its email. */
-    leadIdKey: (projectId: string, leadId: string): ItemKey => ({ pk: `LEADID#${projectId}#${leadId}`, sk: 'LEADID' }),
-    /** Index attributes of a lead: the newest-first list (gsi3) and, when it has a name, the name search (gsi4). */
-    leadIndexes(projectId: string, l: { id: string; email: string; created_at: string; name_lc?: string }) {
-      const shard = leadShard(l.email);
-      const attributes: Record<string, string> = { gsi3pk: `LEADT#${projectId}#${shard}`, gsi3sk: `${l.created_at}#${l.id}` };
-      if (l.name_lc) Object.assign(attributes, { gsi4pk: `LEADN#${projectId}#${shard}`, gsi4sk: `${l.name_lc}#${l.email}` });
-      return attributes;
-    },
-    /** Index partitions of a project's leads, per shard. */
-    leadListPartition: {
-      newest: (projectId: string, shard: number) => ({ index: 'gsi3', pkName: 'gsi3pk', skName: 'gsi3sk', pk: `LEADT#${projectId}#${shard}` }),
-      name: (projectId: string, shard: number) => ({ index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pk: `LEADN#${projectId}#${shard}` }),
-    },
-    /** Reads the email back from a lead's sort key. */
-    emailOfLeadSortKey: (sk: string): string => sk.slice(LEAD_SK_PREFIX.length),
-    /** Prefix of a project's lead counter shards. */
-    LEAD_COUNT_SK_PREFIX,
-    /** Key of one shard of a project's lead counter. */
-    leadCounterKey: (projectId: string, shard: number): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `${LEAD_COUNT_SK_PREFIX}${shard}` }),
-  },
+  keys: { leadPartition, LEAD_SK_PREFIX, leadKey, leadIdKey, leadIndexes, leadListPartition, emailOfLeadSortKey, LEAD_COUNT_SK_PREFIX, leadCounterKey },
   indexes: ['gsi3', 'gsi4'],
 });
 
-const SEGMENT_SK_PREFIX = 'SEG#';
-const SEGMENT_COUNT_SK_PREFIX = 'SEGCOUNT#';
-const dynamicMembersPartition = (projectId: string, segmentId: string, generation: number, shard: number): string => `DSEG#${projectId}#${segmentId}#${generation}#${shard}`;
+/** Prefix of a project's segments. */
+export const SEGMENT_SK_PREFIX = 'SEG#';
+/** Prefix of a project's segment member counters (all segments). */
+export const SEGMENT_COUNT_SK_PREFIX = 'SEGCOUNT#';
+/** Partition of one shard of the members a dynamic segment's evaluation `generation` found. */
+export const dynamicMembersPartition = (projectId: string, segmentId: string, generation: number, shard: number): string => `DSEG#${projectId}#${segmentId}#${generation}#${shard}`;
+
+/** Key of a segment inside its project's partition. */
+export const segmentKey = (projectId: string, segmentId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `SEG#${segmentId}` });
+
+/** Key of a project's segment count: the cap is a condition on it in the transaction that creates a segment. */
+export const segmentTotalKey = (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'SEGTOTAL' });
+
+/** Key of one shard of a segment's member counter. */
+export const segmentCounterKey = (projectId: string, segmentId: string, shard: number): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `${SEGMENT_COUNT_SK_PREFIX}${segmentId}#${shard}` });
+
+/** Reads the segment id back from a member counter's sort key. */
+export const segmentOfCounterSortKey = (sk: string): string => sk.slice(SEGMENT_COUNT_SK_PREFIX.length).split('#')[0];
+
+/** Key of a lead's membership of a static segment, in the lead's own partition (its segment_ids are one Query). */
+export const membershipKey = (projectId: string, leadId: string, segmentId: string): ItemKey => ({ pk: `LEADSEG#${projectId}#${leadId}`, sk: `SEG#${segmentId}` });
+
+/** Partition of a lead's memberships. */
+export const membershipPartition = (projectId: string, leadId: string): string => `LEADSEG#${projectId}#${leadId}`;
+
+/** Reads the lead id back from a membership's partition. */
+export const leadOfMembershipPartition = (pk: string): string => pk.slice(pk.lastIndexOf('#') + 1);
+
+/** Reads the segment id back from a membership's sort key. */
+export const segmentOfMembershipSortKey = (sk: string): string => sk.slice(SEGMENT_SK_PREFIX.length);
+
+/** gsi2 attributes of a membership: the segment's members, newest lead first, sharded by the lead id (which an email change keeps). */
+export const membershipIndex = (projectId: string, segmentId: string, l: { id: string; created_at: string }) => ({
+  gsi2pk: `SEGM#${projectId}#${segmentId}#${leadShard(l.id)}`,
+  gsi2sk: `${l.created_at}#${l.id}`,
+});
+
+/** gsi2 partition of one shard of a segment's members. */
+export const segmentMembersPartition = (projectId: string, segmentId: string, shard: number) => ({ index: 'gsi2', pkName: 'gsi2pk', skName: 'gsi2sk', pk: `SEGM#${projectId}#${segmentId}#${shard}` });
+
+/** Key of a member found by a dynamic segment's evaluation. */
+export const dynamicMemberKey = (projectId: string, segmentId: string, generation: number, emailLc: string): ItemKey => ({
+  pk: dynamicMembersPartition(projectId, segmentId, generation, leadShard(emailLc)),
+  sk: emailLc,
+});
 
 /** A segment of a project, its count (the cap), its member counters, its static memberships and a dynamic segment's evaluated members. */
-export const segment = defineAggregate({
+export const segment = /* @__PURE__ */ defineAggregate({
   name: 'segment',
-  keys: {
-    /** Key of a segment inside its project's partition. */
-    segmentKey: (projectId: string, segmentId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `SEG#${segmentId}` }),
-    /** Prefix of a project's segments. */
-    SEGMENT_SK_PREFIX,
-    /** Key of a project's segment count: the cap is a condition on it in the transaction that creates a segment. */
-    segmentTotalKey: (projectId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: 'SEGTOTAL' }),
-    /** Prefix of a project's segment member counters (all segments). */
-    SEGMENT_COUNT_SK_PREFIX,
-    /** Key of one shard of a segment's member counter. */
-    segmentCounterKey: (projectId: string, segmentId: string, shard: number): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `${SEGMENT_COUNT_SK_PREFIX}${segmentId}#${shard}` }),
-    /** Reads the segment id back from a member counter's sort key. */
-    segmentOfCounterSortKey: (sk: string): string => sk.slice(SEGMENT_COUNT_SK_PREFIX.length).split('#')[0],
-    /** Key of a lead's membership of a static segment, in the lead's own partition (its segment_ids are one Query). */
-    membershipKey: (projectId: string, leadId: string, segmentId: string): ItemKey => ({ pk: `LEADSEG#${projectId}#${leadId}`, sk: `SEG#${segmentId}` }),
-    /** Partition of a lead's memberships. */
-    membershipPartition: (projectId: string, leadId: string): string => `LEADSEG#${projectId}#${leadId}`,
-    /** Reads the lead id back from a membership's partition. */
-    leadOfMembershipPartition: (pk: string): string => pk.slice(pk.lastIndexOf('#') + 1),
-    /** Reads the segment id back from a membership's sort key. */
-    segmentOfMembershipSortKey: (sk: string): string => sk.slice(SEGMENT_SK_PREFIX.length),
-    /** gsi2 attributes of a membership: the segment's members, newest lead first, sharded by the lead id (which an email change keeps). */
-    membershipIndex: (projectId: string, segmentId: string, l: { id: string; created_at: string }) => ({
-      gsi2pk: `SEGM#${projectId}#${segmentId}#${leadShard(l.id)}`,
-      gsi2sk: `${l.created_at}#${l.id}`,
-    }),
-    /** gsi2 partition of one shard of a segment's members. */
-    segmentMembersPartition: (projectId: string, segmentId: string, shard: number) => ({ index: 'gsi2', pkName: 'gsi2pk', skName: 'gsi2sk', pk: `SEGM#${projectId}#${segmentId}#${shard}` }),
-    /** Partition of one shard of the members a dynamic segment's evaluation `generation` found. */
-    dynamicMembersPartition,
-    /** Key of a member found by a dynamic segment's evaluation. */
-    dynamicMemberKey: (projectId: string, segmentId: string, generation: number, emailLc: string): ItemKey => ({
-      pk: dynamicMembersPartition(projectId, segmentId, generation, leadShard(emailLc)),
-      sk: emailLc,
-    }),
-  },
+  keys: { segmentKey, SEGMENT_SK_PREFIX, segmentTotalKey, SEGMENT_COUNT_SK_PREFIX, segmentCounterKey, segmentOfCounterSortKey, membershipKey, membershipPartition, leadOfMembershipPartition, segmentOfMembershipSortKey, membershipIndex, segmentMembersPartition, dynamicMembersPartition, dynamicMemberKey },
   indexes: ['gsi2'],
 });
 
-const customEventPartition = (projectId: string, emailLc: string): string => `EVT#${projectId}#${emailLc}`;
+/** Partition of a lead's custom events (by lowercased email). */
+export const customEventPartition = (projectId: string, emailLc: string): string => `EVT#${projectId}#${emailLc}`;
+
+/** Reads the email back from a custom event's partition. */
+export const emailOfCustomEventPartition = (projectId: string, pk: string): string => pk.slice(`EVT#${projectId}#`.length);
+
+/** Key of a custom event, sorting by its timestamp. */
+export const customEventKey = (projectId: string, emailLc: string, timestamp: string, id: string): ItemKey => ({ pk: customEventPartition(projectId, emailLc), sk: `${timestamp}#${id}` });
+
+/** Index attributes of a custom event: by name (gsi5) and the project's list (gsi6), sharded by the email. */
+export const customEventIndexes = (projectId: string, e: { email: string; event: string; timestamp: string; id: string }) => ({
+  gsi5pk: `EVN#${projectId}#${e.event}#${leadShard(e.email)}`,
+  gsi5sk: `${e.timestamp}#${e.id}`,
+  gsi6pk: `EVS#${projectId}#${leadShard(e.email)}`,
+  gsi6sk: `${e.timestamp}#${e.id}`,
+});
+
+/** Index partitions of a project's custom events, per shard. */
+export const customEventListPartition = {
+  byName: (projectId: string, event: string, shard: number) => ({ index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: `EVN#${projectId}#${event}#${shard}` }),
+  project: (projectId: string, shard: number) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `EVS#${projectId}#${shard}` }),
+};
 
 /** A custom event of a lead (by email), listed by name and per project. */
-export const customEvent = defineAggregate({
+export const customEvent = /* @__PURE__ */ defineAggregate({
   name: 'custom event',
-  keys: {
-    /** Partition of a lead's custom events (by lowercased email). */
-    customEventPartition,
-    /** Reads the email back from a custom event's partition. */
-    emailOfCustomEventPartition: (projectId: string, pk: string): string => pk.slice(`EVT#${projectId}#`.length),
-    /** Key of a custom event, sorting by its timestamp. */
-    customEventKey: (projectId: string, emailLc: string, timestamp: string, id: string): ItemKey => ({ pk: customEventPartition(projectId, emailLc), sk: `${timestamp}#${id}` }),
-    /** Index attributes of a custom event: by name (gsi5) and the project's list (gsi6), sharded by the email. */
-    customEventIndexes: (projectId: string, e: { email: string; event: string; timestamp: string; id: string }) => ({
-      gsi5pk: `EVN#${projectId}#${e.event}#${leadShard(e.email)}`,
-      gsi5sk: `${e.timestamp}#${e.id}`,
-      gsi6pk: `EVS#${projectId}#${leadShard(e.email)}`,
-      gsi6sk: `${e.timestamp}#${e.id}`,
-    }),
-    /** Index partitions of a project's custom events, per shard. */
-    customEventListPartition: {
-      byName: (projectId: string, event: string, shard: number) => ({ index: 'gsi5', pkName: 'gsi5pk', skName: 'gsi5sk', pk: `EVN#${projectId}#${event}#${shard}` }),
-      project: (projectId: string, shard: number) => ({ index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pk: `EVS#${projectId}#${shard}` }),
-    },
-  },
+  keys: { customEventPartition, emailOfCustomEventPartition, customEventKey, customEventIndexes, customEventListPartition },
   indexes: ['gsi5', 'gsi6'],
 });
 
 /** Days an import's row errors are kept for the report. */
 const IMPORT_ERROR_RETENTION_DAYS = 30;
-const leadImportErrorPartition = (projectId: string, importId: string): string => `LEADIMPORTERR#${projectId}#${importId}`;
+/** Partition of a lead import's row errors, sorted by row number. */
+export const leadImportErrorPartition = (projectId: string, importId: string): string => `LEADIMPORTERR#${projectId}#${importId}`;
+
+/** Key of a lead import (its state, counts and checkpoint) inside its project's partition. */
+export const leadImportKey = (projectId: string, importId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `LEADIMPORT#${importId}` });
+
+/** Key of one failed row of an import: the row number zero-padded, so a Query reads them in file order and a replayed chunk rewrites the same item. */
+export const leadImportErrorKey = (projectId: string, importId: string, row: number): ItemKey => ({ pk: leadImportErrorPartition(projectId, importId), sk: String(row).padStart(12, '0') });
+
+/** Object key of an import's uploaded file in the payload bucket. */
+export const leadImportObjectKey = (projectId: string, importId: string): string => `imports/${projectId}/${importId}`;
 
 /**
  * A lead import: `awaiting_upload` -> `queued` (the file is there) -> `running` -> `done` or `failed`;
  * a running import checkpoints after every chunk. Its failed rows expire after 30 days.
  */
-export const leadImport = defineAggregate({
+export const leadImport = /* @__PURE__ */ defineAggregate({
   name: 'lead import',
-  keys: {
-    /** Key of a lead import (its state, counts and checkpoint) inside its project's partition. */
-    leadImportKey: (projectId: string, importId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `LEADIMPORT#${importId}` }),
-    /** Partition of a lead import's row errors, sorted by row number. */
-    leadImportErrorPartition,
-    /** Key of one failed row of an import: the row number zero-padded, so a Query reads them in file order and a replayed chunk rewrites the same item. */
-    leadImportErrorKey: (projectId: string, importId: string, row: number): ItemKey => ({ pk: leadImportErrorPartition(projectId, importId), sk: String(row).padStart(12, '0') }),
-    /** Object key of an import's uploaded file in the payload bucket. */
-    leadImportObjectKey: (projectId: string, importId: string): string => `imports/${projectId}/${importId}`,
-  },
-  ttl: [{ attribute: 'ttl', items: 'row errors', seconds: IMPORT_ERROR_RETENTION_DAYS * 86_400 }],
+  keys: { leadImportKey, leadImportErrorPartition, leadImportErrorKey, leadImportObjectKey },
+  ttl: [{ attribute: 'ttl', items: 'row errors', seconds: /* @__PURE__ */ days(IMPORT_ERROR_RETENTION_DAYS) }],
   transitions: {
     /** The uploaded file is there: the worker will read it. */
     enqueue: { from: ['awaiting_upload'], to: 'queued', set: ['total_bytes'] },

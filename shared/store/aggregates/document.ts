@@ -1,4 +1,4 @@
-import { accessPatternTable, type AccessPattern, type Aggregate } from '../aggregate';
+import { accessPatternTable, type AccessPattern, type Aggregate } from '../aggregate-definition';
 import { aggregates } from '.';
 import { activityAccessPatterns } from './activity';
 import { audienceAccessPatterns } from './audience';

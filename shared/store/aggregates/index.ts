@@ -1,4 +1,4 @@
-import type { Aggregate } from '../aggregate';
+import type { Aggregate } from '../aggregate-definition';
 import { activity } from './activity';
 import { customEvent, lead, leadImport, segment } from './audience';
 import { campaign } from './campaign';

@@ -1,28 +1,29 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, defineLifecycle, days, hours, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards, shardOf } from './shards';
 
+/** Key of a suppressed address inside its project's partition. */
+export const suppressionKey = (projectId: string, email: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `SUPP#${email.toLowerCase()}` });
+
+/** Prefix of a project's suppression entries. */
+export const SUPPRESSION_SK_PREFIX = 'SUPP#';
+
 /** A suppressed address of a project. */
-export const suppression = defineAggregate({
+export const suppression = /* @__PURE__ */ defineAggregate({
   name: 'suppression entry',
-  keys: {
-    /** Key of a suppressed address inside its project's partition. */
-    suppressionKey: (projectId: string, email: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `SUPP#${email.toLowerCase()}` }),
-    /** Prefix of a project's suppression entries. */
-    SUPPRESSION_SK_PREFIX: 'SUPP#',
-  },
+  keys: { suppressionKey, SUPPRESSION_SK_PREFIX },
 });
 
 /** Days the marker of a handled inbound mail is kept (the bucket expires the mails themselves after 30 days). */
 const INBOUND_MARKER_DAYS = 30;
 
+/** Key of the marker that an inbound mail (an S3 object of the inbound bucket) was handled: a redelivered S3 event finds it. */
+export const inboundMailKey = (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' });
+
 /** The marker that an inbound mail (an S3 object of the inbound bucket) was handled. */
-export const inboundMail = defineAggregate({
+export const inboundMail = /* @__PURE__ */ defineAggregate({
   name: 'inbound mail marker',
-  keys: {
-    /** Key of the marker that an inbound mail (an S3 object of the inbound bucket) was handled: a redelivered S3 event finds it. */
-    inboundMailKey: (objectKey: string): ItemKey => ({ pk: `INBOUND#${objectKey}`, sk: 'INBOUND' }),
-  },
-  ttl: [{ attribute: 'ttl', items: 'markers', seconds: INBOUND_MARKER_DAYS * 86_400 }],
+  keys: { inboundMailKey },
+  ttl: [{ attribute: 'ttl', items: 'markers', seconds: /* @__PURE__ */ days(INBOUND_MARKER_DAYS) }],
 });
 
 /**
@@ -32,56 +33,63 @@ export const inboundMail = defineAggregate({
  * do not raise that: the webhooks worker's concurrency caps attempts a second (about 10,000 with
  * receivers answering in 50 ms), and a failing receiver is slower, not faster.
  */
-const WEBHOOK_DELIVERY_SHARDS = 32;
-const webhookDeliveryPartition = (projectId: string, deliveryId: string): string => `WHDLV#${projectId}#${shardOf(deliveryId, WEBHOOK_DELIVERY_SHARDS)}`;
+export const WEBHOOK_DELIVERY_SHARDS = 32;
+/** The log partition of a delivery: all its attempts are in one shard, chosen by its id. */
+export const webhookDeliveryPartition = (projectId: string, deliveryId: string): string => `WHDLV#${projectId}#${shardOf(deliveryId, WEBHOOK_DELIVERY_SHARDS)}`;
+
+/** Key of a webhook delivery that failed for good, in its project's partition; sorts by failure time. */
+export const webhookFailureKey = (projectId: string, failedAt: string, deliveryId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `WHFAIL#${failedAt}#${deliveryId}` });
+
+/** Prefix of a project's failed webhook deliveries (Query backwards for newest first). */
+export const WEBHOOK_FAILURE_SK_PREFIX = 'WHFAIL#';
+
+/** Every log partition of a project (the list reads them all and merges newest first). */
+export const webhookDeliveryPartitions = (projectId: string): string[] => allShards(WEBHOOK_DELIVERY_SHARDS).map((s) => `WHDLV#${projectId}#${s}`);
+
+/**
+ * Key of one delivery attempt in its project's log: sharded by the delivery id, sorted by attempt
+ * time, so a partition read backwards is newest first. The project is part of the partition, so a
+ * redelivery that names an entry can only ever read the caller's own.
+ */
+export const webhookDeliveryKey = (projectId: string, deliveryId: string, attemptedAt: string, attempt: number): ItemKey => ({
+  pk: webhookDeliveryPartition(projectId, deliveryId),
+  sk: `${attemptedAt}#${deliveryId}#${String(attempt).padStart(2, '0')}`,
+});
 
 /** A project's webhook deliveries: the log of every attempt and the deliveries that failed for good. */
-export const webhookDelivery = defineAggregate({
+export const webhookDelivery = /* @__PURE__ */ defineAggregate({
   name: 'webhook delivery',
-  keys: {
-    /** Key of a webhook delivery that failed for good, in its project's partition; sorts by failure time. */
-    webhookFailureKey: (projectId: string, failedAt: string, deliveryId: string): ItemKey => ({ pk: `PROJECT#${projectId}`, sk: `WHFAIL#${failedAt}#${deliveryId}` }),
-    /** Prefix of a project's failed webhook deliveries (Query backwards for newest first). */
-    WEBHOOK_FAILURE_SK_PREFIX: 'WHFAIL#',
-    WEBHOOK_DELIVERY_SHARDS,
-    /** Every log partition of a project (the list reads them all and merges newest first). */
-    webhookDeliveryPartitions: (projectId: string): string[] => allShards(WEBHOOK_DELIVERY_SHARDS).map((s) => `WHDLV#${projectId}#${s}`),
-    /** The log partition of a delivery: all its attempts are in one shard, chosen by its id. */
-    webhookDeliveryPartition,
-    /**
-     * Key of one delivery attempt in its project's log: sharded by the delivery id, sorted by attempt
-     * time, so a partition read backwards is newest first. The project is part of the partition, so a
-     * redelivery that names an entry can only ever read the caller's own.
-     */
-    webhookDeliveryKey: (projectId: string, deliveryId: string, attemptedAt: string, attempt: number): ItemKey => ({
-      pk: webhookDeliveryPartition(projectId, deliveryId),
-      sk: `${attemptedAt}#${deliveryId}#${String(attempt).padStart(2, '0')}`,
-    }),
-  },
+  keys: { webhookFailureKey, WEBHOOK_FAILURE_SK_PREFIX, WEBHOOK_DELIVERY_SHARDS, webhookDeliveryPartitions, webhookDeliveryPartition, webhookDeliveryKey },
   // WEBHOOK_FAILURE_RETENTION_DAYS and WEBHOOK_DELIVERY_RETENTION_DAYS of shared/webhooks today.
   ttl: [
-    { attribute: 'ttl', items: 'failed deliveries', seconds: 30 * 86_400 },
-    { attribute: 'ttl', items: 'attempts', seconds: 3 * 86_400 },
+    { attribute: 'ttl', items: 'failed deliveries', seconds: /* @__PURE__ */ days(30) },
+    { attribute: 'ttl', items: 'attempts', seconds: /* @__PURE__ */ days(3) },
   ],
 });
 
 /** Seconds an idempotency record stands (IDEMPOTENCY_RETENTION_SECONDS of idempotency-record.ts). */
-const IDEMPOTENCY_RETENTION_SECONDS = 24 * 3600;
+const IDEMPOTENCY_RETENTION_SECONDS = /* @__PURE__ */ hours(24);
+
+/** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
+export const idempotencyKey = (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' });
+
+/** An Idempotency-Key record's one move: its holder completes it with the answer. */
+export const idempotencyRecordLifecycle = /* @__PURE__ */ defineLifecycle({
+  name: 'idempotency record',
+  transitions: {
+    complete: { from: ['in_progress'], to: 'completed', set: ['response', 'completed_at'], remove: ['lease_until'] },
+  },
+});
 
 /**
  * A request's Idempotency-Key record: claimed `in_progress` by a conditional put, then `completed`
  * with its answer by the holder of the claim (its token), or deleted when the route fails.
  */
-export const idempotencyRecord = defineAggregate({
+export const idempotencyRecord = /* @__PURE__ */ defineAggregate({
   name: 'idempotency record',
-  keys: {
-    /** Key of an Idempotency-Key record of a project; the key is hashed, so any 1 to 256 characters fit. */
-    idempotencyKey: (projectId: string, keyHash: string): ItemKey => ({ pk: `IDEMP#${projectId}#${keyHash}`, sk: 'IDEMP' }),
-  },
+  keys: { idempotencyKey },
   ttl: [{ attribute: 'ttl', items: 'records', seconds: IDEMPOTENCY_RETENTION_SECONDS }],
-  transitions: {
-    complete: { from: ['in_progress'], to: 'completed', set: ['response', 'completed_at'], remove: ['lease_until'] },
-  },
+  lifecycle: idempotencyRecordLifecycle,
 });
 
 /** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */

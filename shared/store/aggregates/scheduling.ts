@@ -1,74 +1,74 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate';
+import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards, shardOf, type ShardedListPartitions } from './shards';
 
 /**
  * Shards of the deployment-wide due index (gsi5 is keys-only, so an entry costs 1 WCU): 3,000
  * scheduled sends a second write 6,000 entries (creation and claim), about 190 per shard.
  */
-const SCHEDULED_DUE_SHARDS = 32;
+export const SCHEDULED_DUE_SHARDS = 32;
 /**
  * Shards of a project's scheduled-send list (gsi6, keys only): 3,000 sends scheduled a second by one
  * project write about 190 entries a shard.
  */
-const SCHEDULED_LIST_SHARDS = 16;
+export const SCHEDULED_LIST_SHARDS = 16;
 /**
  * Shards of a project's pending scheduled sends (gsi4, keys only, sparse): every send writes its
  * entry when scheduled and deletes it when claimed, 6,000 writes a second at 3,000 sends a second,
  * about 190 a shard.
  */
-const SCHEDULED_PENDING_SHARDS = 32;
+export const SCHEDULED_PENDING_SHARDS = 32;
 
 /** gsi5 attributes of a pending scheduled send due at `dueAt` (ISO UTC); removed when it is claimed or cancelled. */
-const scheduledDueIndex = (dueAt: string, id: string) => ({ gsi5pk: `SCHEDDUE#${shardOf(id, SCHEDULED_DUE_SHARDS)}`, gsi5sk: `${dueAt}#${id}` });
+export const scheduledDueIndex = (dueAt: string, id: string) => ({ gsi5pk: `SCHEDDUE#${shardOf(id, SCHEDULED_DUE_SHARDS)}`, gsi5sk: `${dueAt}#${id}` });
 
 /** Sort key of both scheduled-send lists: the time, then the id (unique, and ordered by time). */
-const scheduledListSortKey = (scheduledFor: string, id: string): string => `${scheduledFor}#${id}`;
+export const scheduledListSortKey = (scheduledFor: string, id: string): string => `${scheduledFor}#${id}`;
+
+/** Key of a scheduled send (part 2); the item names its project, and reads check it. */
+export const scheduledSendKey = (id: string): ItemKey => ({ pk: `SCHED#${id}`, sk: 'SCHED' });
+
+/** gsi5 partitions of the scheduled-sends due index; the sweep reads them all. */
+export const scheduledDuePartitions = (): string[] => allShards(SCHEDULED_DUE_SHARDS).map((s) => `SCHEDDUE#${s}`);
+
+/** Reads a due-index sort key back into its time and id; undefined for anything this module did not write. */
+export function parseScheduledDueSortKey(sortKey: string): { id: string; scheduledFor: string } | undefined {
+  const cut = sortKey.indexOf('#');
+  if (cut < 0) return undefined;
+  const scheduledFor = sortKey.slice(0, cut);
+  const id = sortKey.slice(cut + 1);
+  if (Number.isNaN(Date.parse(scheduledFor)) || scheduledDueIndex(scheduledFor, id).gsi5sk !== sortKey) return undefined;
+  return { id, scheduledFor };
+}
+
+/**
+ * gsi6 attributes of a scheduled send: its project's list in its key's mode (a test key lists only
+ * test sends), by `scheduled_for`. Rewritten only when the send is moved.
+ */
+export const scheduledListIndex = (s: { id: string; project_id: string; mode: string; scheduled_for: string }) => ({
+  gsi6pk: `SCHEDS#${s.project_id}#${s.mode}#${shardOf(s.id, SCHEDULED_LIST_SHARDS)}`,
+  gsi6sk: scheduledListSortKey(s.scheduled_for, s.id),
+});
+
+/** gsi4 attributes of a pending scheduled send (the list's `status=pending`); removed when it is claimed or cancelled. */
+export const scheduledPendingIndex = (s: { id: string; project_id: string; mode: string; scheduled_for: string }) => ({
+  gsi4pk: `SCHEDP#${s.project_id}#${s.mode}#${shardOf(s.id, SCHEDULED_PENDING_SHARDS)}`,
+  gsi4sk: scheduledListSortKey(s.scheduled_for, s.id),
+});
+
+/** The partitions of a project's scheduled sends in one mode: all of them, or only the pending ones. */
+export const scheduledListPartitions = {
+  all: (projectId: string, mode: string): ShardedListPartitions => ({
+    index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pks: allShards(SCHEDULED_LIST_SHARDS).map((s) => `SCHEDS#${projectId}#${mode}#${s}`),
+  }),
+  pending: (projectId: string, mode: string): ShardedListPartitions => ({
+    index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pks: allShards(SCHEDULED_PENDING_SHARDS).map((s) => `SCHEDP#${projectId}#${mode}#${s}`),
+  }),
+};
 
 /** A scheduled send (part 2): pending until the sweep claims it or it is cancelled. The item names its project, and reads check it. */
-export const scheduledSend = defineAggregate({
+export const scheduledSend = /* @__PURE__ */ defineAggregate({
   name: 'scheduled send',
-  keys: {
-    /** Key of a scheduled send (part 2); the item names its project, and reads check it. */
-    scheduledSendKey: (id: string): ItemKey => ({ pk: `SCHED#${id}`, sk: 'SCHED' }),
-    SCHEDULED_DUE_SHARDS,
-    /** gsi5 partitions of the scheduled-sends due index; the sweep reads them all. */
-    scheduledDuePartitions: (): string[] => allShards(SCHEDULED_DUE_SHARDS).map((s) => `SCHEDDUE#${s}`),
-    scheduledDueIndex,
-    /** Reads a due-index sort key back into its time and id; undefined for anything this module did not write. */
-    parseScheduledDueSortKey(sortKey: string): { id: string; scheduledFor: string } | undefined {
-      const cut = sortKey.indexOf('#');
-      if (cut < 0) return undefined;
-      const scheduledFor = sortKey.slice(0, cut);
-      const id = sortKey.slice(cut + 1);
-      if (Number.isNaN(Date.parse(scheduledFor)) || scheduledDueIndex(scheduledFor, id).gsi5sk !== sortKey) return undefined;
-      return { id, scheduledFor };
-    },
-    SCHEDULED_LIST_SHARDS,
-    SCHEDULED_PENDING_SHARDS,
-    scheduledListSortKey,
-    /**
-     * gsi6 attributes of a scheduled send: its project's list in its key's mode (a test key lists only
-     * test sends), by `scheduled_for`. Rewritten only when the send is moved.
-     */
-    scheduledListIndex: (s: { id: string; project_id: string; mode: string; scheduled_for: string }) => ({
-      gsi6pk: `SCHEDS#${s.project_id}#${s.mode}#${shardOf(s.id, SCHEDULED_LIST_SHARDS)}`,
-      gsi6sk: scheduledListSortKey(s.scheduled_for, s.id),
-    }),
-    /** gsi4 attributes of a pending scheduled send (the list's `status=pending`); removed when it is claimed or cancelled. */
-    scheduledPendingIndex: (s: { id: string; project_id: string; mode: string; scheduled_for: string }) => ({
-      gsi4pk: `SCHEDP#${s.project_id}#${s.mode}#${shardOf(s.id, SCHEDULED_PENDING_SHARDS)}`,
-      gsi4sk: scheduledListSortKey(s.scheduled_for, s.id),
-    }),
-    /** The partitions of a project's scheduled sends in one mode: all of them, or only the pending ones. */
-    scheduledListPartitions: {
-      all: (projectId: string, mode: string): ShardedListPartitions => ({
-        index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pks: allShards(SCHEDULED_LIST_SHARDS).map((s) => `SCHEDS#${projectId}#${mode}#${s}`),
-      }),
-      pending: (projectId: string, mode: string): ShardedListPartitions => ({
-        index: 'gsi4', pkName: 'gsi4pk', skName: 'gsi4sk', pks: allShards(SCHEDULED_PENDING_SHARDS).map((s) => `SCHEDP#${projectId}#${mode}#${s}`),
-      }),
-    },
-  },
+  keys: { scheduledSendKey, SCHEDULED_DUE_SHARDS, scheduledDuePartitions, scheduledDueIndex, parseScheduledDueSortKey, SCHEDULED_LIST_SHARDS, SCHEDULED_PENDING_SHARDS, scheduledListSortKey, scheduledListIndex, scheduledPendingIndex, scheduledListPartitions },
   indexes: ['gsi4', 'gsi5', 'gsi6'],
   // scheduled-send-repository's conditional updates today; a claim and a cancel leave the due and pending indexes.
   transitions: {
@@ -81,37 +81,39 @@ export const scheduledSend = defineAggregate({
 });
 
 /** Shards of a project's batch list: even 3,000 one-recipient batches a second write about 190 entries a shard. */
-const BATCH_LIST_SHARDS = 16;
+export const BATCH_LIST_SHARDS = 16;
 /** Marks a batch's entries in the scheduled sends' due index, which the sweep shares with them. */
 const BATCH_DUE_PREFIX = 'batch:';
-const scheduledBatchDueId = (batchId: string): string => `${BATCH_DUE_PREFIX}${batchId}`;
+/** The id under which a scheduled batch sits in the due index (and its fire messages name it). */
+export const scheduledBatchDueId = (batchId: string): string => `${BATCH_DUE_PREFIX}${batchId}`;
+
+/** Key of a batch send's header item (part 4.3); recipients and content are in the blob store. */
+export const batchKey = (batchId: string): ItemKey => ({ pk: `BATCH#${batchId}`, sk: 'BATCH' });
+
+/**
+ * gsi6 attributes of a batch sent through the API (a campaign's waves are listed by their campaign):
+ * its project's list in its key's mode, newest first. Written once: nothing a batch changes is in it.
+ */
+export const batchListIndex = (b: { id: string; project_id: string; mode: string; created_at: string }) => ({
+  gsi6pk: `BATCHES#${b.project_id}#${b.mode}#${shardOf(b.id, BATCH_LIST_SHARDS)}`,
+  gsi6sk: `${b.created_at}#${b.id}`,
+});
+
+/** The gsi6 partitions of a project's batches in one mode. */
+export const batchListPartitions = (projectId: string, mode: string): ShardedListPartitions => ({
+  index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pks: allShards(BATCH_LIST_SHARDS).map((s) => `BATCHES#${projectId}#${mode}#${s}`),
+});
+
+/** gsi5 attributes of a scheduled batch due at `dueAt` (ISO UTC); removed when it fires or is cancelled. */
+export const scheduledBatchDueIndex = (dueAt: string, batchId: string) => scheduledDueIndex(dueAt, scheduledBatchDueId(batchId));
+
+/** The batch id a due-index id names, or undefined when it names a scheduled send. */
+export const batchOfDueId = (dueId: string): string | undefined => (dueId.startsWith(BATCH_DUE_PREFIX) ? dueId.slice(BATCH_DUE_PREFIX.length) : undefined);
 
 /** A batch send's header (part 4.3): status and counts; recipients and content are in the blob store. */
-export const batch = defineAggregate({
+export const batch = /* @__PURE__ */ defineAggregate({
   name: 'batch',
-  keys: {
-    /** Key of a batch send's header item (part 4.3); recipients and content are in the blob store. */
-    batchKey: (batchId: string): ItemKey => ({ pk: `BATCH#${batchId}`, sk: 'BATCH' }),
-    BATCH_LIST_SHARDS,
-    /**
-     * gsi6 attributes of a batch sent through the API (a campaign's waves are listed by their campaign):
-     * its project's list in its key's mode, newest first. Written once: nothing a batch changes is in it.
-     */
-    batchListIndex: (b: { id: string; project_id: string; mode: string; created_at: string }) => ({
-      gsi6pk: `BATCHES#${b.project_id}#${b.mode}#${shardOf(b.id, BATCH_LIST_SHARDS)}`,
-      gsi6sk: `${b.created_at}#${b.id}`,
-    }),
-    /** The gsi6 partitions of a project's batches in one mode. */
-    batchListPartitions: (projectId: string, mode: string): ShardedListPartitions => ({
-      index: 'gsi6', pkName: 'gsi6pk', skName: 'gsi6sk', pks: allShards(BATCH_LIST_SHARDS).map((s) => `BATCHES#${projectId}#${mode}#${s}`),
-    }),
-    /** The id under which a scheduled batch sits in the due index (and its fire messages name it). */
-    scheduledBatchDueId,
-    /** gsi5 attributes of a scheduled batch due at `dueAt` (ISO UTC); removed when it fires or is cancelled. */
-    scheduledBatchDueIndex: (dueAt: string, batchId: string) => scheduledDueIndex(dueAt, scheduledBatchDueId(batchId)),
-    /** The batch id a due-index id names, or undefined when it names a scheduled send. */
-    batchOfDueId: (dueId: string): string | undefined => (dueId.startsWith(BATCH_DUE_PREFIX) ? dueId.slice(BATCH_DUE_PREFIX.length) : undefined),
-  },
+  keys: { batchKey, BATCH_LIST_SHARDS, batchListIndex, batchListPartitions, scheduledBatchDueId, scheduledBatchDueIndex, batchOfDueId },
   indexes: ['gsi5', 'gsi6'],
   // batch-repository's conditional updates today; a scheduled batch leaves the due index when it starts or is cancelled.
   transitions: {

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { applyTransition, defineAggregate, expiryOf, transitionUpdate } from '../../../../shared/store/aggregate';
+import { applyTransition, defineAggregate, defineLifecycle, expiryOf, transitionUpdate } from '../../../../shared/store/aggregate';
 import { aggregates } from '../../../../shared/store/aggregates';
 import { accessPatterns, accessPatternsDocument } from '../../../../shared/store/aggregates/document';
 import type { Db } from '../../../../shared/store/client';
+import * as keys from '../../../../shared/store/keys';
+import * as shards from '../../../../shared/store/aggregates/shards';
 import { EXPORT_RETENTION_DAYS } from '../../../../shared/campaign-reports/campaign-report';
 import { IDEMPOTENCY_RETENTION_SECONDS } from '../../../../shared/idempotency/idempotency-record';
 import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../../../../shared/webhooks/delivery-log';
@@ -70,6 +72,15 @@ describe('an aggregate definition', () => {
     expect(() => defineAggregate({ name: 'x', keys: {}, transitions: { go: { from: [], to: 'b' } } })).toThrow('Transition x.go leaves no state');
   });
 
+  test('a lifecycle declared apart becomes its transitions; it must be the same aggregate\'s', () => {
+    const jobLifecycle = defineLifecycle({ name: 'job', stateField: 'phase', transitions: { stop: { from: ['running'], to: 'stopped' } } });
+    const declared = defineAggregate({ name: 'job', keys: {}, lifecycle: jobLifecycle });
+    expect(declared.transitions).toBe(jobLifecycle.transitions);
+    expect(declared.stateField).toBe('phase');
+    expect(() => defineAggregate({ name: 'task', keys: {}, lifecycle: jobLifecycle })).toThrow('Aggregate task has the lifecycle of job');
+    expect(() => defineLifecycle({ name: 'x', transitions: { go: { from: [], to: 'b' } } })).toThrow('Transition x.go leaves no state');
+  });
+
   test('its TTL gives the expiry of an item written now; items it does not declare do not expire', () => {
     expect(expiryOf(job, 'jobs', new Date('2030-01-01T00:00:00.000Z'))).toBe(Date.parse('2030-01-01T01:00:00.000Z') / 1000);
     expect(() => expiryOf(job, 'logs', new Date())).toThrow('job: its logs do not expire');
@@ -88,6 +99,15 @@ describe('an aggregate definition', () => {
     expect(lifetime('webhookDelivery', 'attempts')).toBe(WEBHOOK_DELIVERY_RETENTION_DAYS * 86_400);
     expect(lifetime('campaign', 'outcome exports')).toBe(EXPORT_RETENTION_DAYS * 86_400);
     expect(lifetime('idempotencyRecord', 'records')).toBe(IDEMPOTENCY_RETENTION_SECONDS);
+  });
+
+  test('keys.ts is what the definitions generate: each key builder it exports is the one a definition holds, under the same name', () => {
+    const declared = Object.values(aggregates).flatMap((a) => Object.entries(a.keys));
+    const names = declared.map(([name]) => name);
+    expect(new Set(names).size).toBe(names.length);
+    const exported = Object.keys(keys).filter((name) => !(name in shards));
+    expect(exported.sort()).toEqual([...names].sort());
+    for (const [name, value] of declared) expect(keys[name as keyof typeof keys]).toBe(value);
   });
 
   test('docs/access-patterns.md is what the definitions generate (npx tsx scripts/access-patterns.ts)', () => {

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '
 import { mockClient } from 'aws-sdk-client-mock';
 import { transitionFromSendable } from '../../../../shared/activity/activity-repository';
 import { cancelAcceptedBatch, cancelScheduledBatch, startScheduledBatch } from '../../../../shared/batches/batch-repository';
-import { markPending, markRateLimited, moveCampaign, pauseByGuard } from '../../../../shared/campaigns/campaign-gateway';
+import { markPending, markRateLimited, moveCampaign, moveCampaignStatus, pauseByGuard } from '../../../../shared/campaigns/campaign-gateway';
 import { cancelPendingScheduledSend, claimScheduledSend, markScheduledSendFailed } from '../../../../shared/scheduling/scheduled-send-repository';
 import { transitionUpdate, type Aggregate, type Transition } from '../../../../shared/store/aggregate';
 import { activity, batch, campaign, scheduledSend } from '../../../../shared/store/aggregates';
@@ -93,11 +93,32 @@ describe('the declared transitions say what the gateways write today', () => {
   test.each([
     ['prepare', () => markPending(db, 'c-1', { total_recipients: 1, total_batches: 1, current_batch: 0 }, now)],
     ['rateLimit', () => markRateLimited(db, 'c-1', now)],
-    ['pauseByGuard', () => pauseByGuard(db, 'c-1', { at: now } as never)],
+    ['pause', () => pauseByGuard(db, 'c-1', { at: now } as never)],
+    ['pause', () => moveCampaignStatus(db, 'c-1', { from: ['processing'], to: 'paused', now, set: { pause: { reason: 'manual', at: now } } })],
+    ['resume', () => moveCampaignStatus(db, 'c-1', { from: ['paused'], to: 'processing', now, remove: ['pause'] })],
+    ['resumeUnstarted', () => moveCampaignStatus(db, 'c-1', { from: ['paused'], to: 'pending', now, remove: ['pause'] })],
+    ['cancel', () => moveCampaignStatus(db, 'c-1', { from: ['initializing', 'pending', 'processing', 'rate_limited', 'paused'], to: 'cancelled', now })],
+    ['failInitializing', () => moveCampaignStatus(db, 'c-1', { from: ['initializing'], to: 'failed', now })],
     ['fail', () => moveCampaign(db, 'c-1', ['pending', 'processing', 'rate_limited'], 'failed', { failure_reason: 'x', updated_at: now })],
     ['complete', () => moveCampaign(db, 'c-1', ['pending', 'processing', 'rate_limited'], 'completed', { completed_at: now, updated_at: now, emails_sent: 1, emails_failed: 0, step: 2 })],
     ['failInitializing', () => moveCampaign(db, 'c-1', ['initializing'], 'failed', { updated_at: now })],
   ])('campaign.%s', async (name, call) => {
     expect(await written(call, 'status')).toEqual(declared(campaign, name));
+  });
+});
+
+describe('the campaign gateway moves a campaign by its declared transitions only', () => {
+  test('a move from the state the caller read is conditional on that state alone', async () => {
+    await moveCampaignStatus(db, 'c-1', { from: ['rate_limited'], to: 'cancelled', now });
+    const input = doc.commandCalls(UpdateCommand)[0].args[0].input;
+    expect(input.ConditionExpression).toBe('#state IN (:from0, :from1, :from2, :from3, :from4) AND (#state IN (:observed0))');
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':observed0': 'rate_limited' });
+    expect(input.ReturnValues).toBe('ALL_NEW');
+  });
+
+  test('a move nobody declared, or one that removes other fields than declared, is refused before any write', async () => {
+    await expect(moveCampaignStatus(db, 'c-1', { from: ['completed'], to: 'processing', now })).rejects.toThrow('No campaign transition is declared from completed to processing');
+    await expect(moveCampaignStatus(db, 'c-1', { from: ['paused'], to: 'processing', now, remove: ['step'] })).rejects.toThrow('Transition campaign.resume removes pause');
+    expect(doc.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 });
