@@ -46,7 +46,3 @@ export const unprocessable = (message: string, code?: string, extra?: Record<str
  * under the request, which a retry resolves (a conflict, not a fault of the service).
  */
 export const concurrentChange = () => new AppError(409, 'The resource was changed by a concurrent request; retry', 'CONFLICT');
-
-// The conditional-write idiom lives with the store (which imports nothing from here); re-exported here
-// until the send path's folders import it from there.
-export { isConditionalCheckFailure, writtenUnlessConditionFails } from './store/conditional-write';

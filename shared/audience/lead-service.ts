@@ -22,7 +22,7 @@ import {
   replaceLeadAction,
 } from './lead-repository';
 import { dataNames, leadLimitProblem, type LimitNames } from './lead-limits';
-import { SEARCH_START, isSearchPosition, searchWindow, type SearchPosition } from './lead-search';
+import { SEARCH_START, isSearchPosition, searchWindow, type SearchPosition } from './lead-repository';
 import { upsertLeads } from './lead-upsert';
 import { changeMemberships } from './memberships';
 import { marketingStatuses } from './marketing-status';

@@ -83,7 +83,7 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: ProjectCaller, 
   };
   // Blobs first: the header, once written, is what workers and reads trust.
   await putBatchBlobs(deps.blobs, batch, content, input.recipients);
-  await putBatch(deps.db, batch, ttlAfterDays(schedule?.instant ?? now, deps.config.ACTIVITY_RETENTION_DAYS));
+  if (!(await putBatch(deps.db, batch, ttlAfterDays(schedule?.instant ?? now, deps.config.ACTIVITY_RETENTION_DAYS)))) throw new Error(`Batch ${batch.id} exists already`);
   if (schedule) {
     try {
       await writeScheduledRecords(deps, batch, input.recipients, now);

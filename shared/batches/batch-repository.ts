@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { conditionalWrite, writtenUnlessConditionFails } from '../store/conditional-write';
 import type { BlobStore } from '../ports';
 import { batchGetAll } from '../store/batch-get';
 import { stripKeys, type Db } from '../store/client';
@@ -12,15 +12,17 @@ const INDEX_ATTRIBUTES = ['gsi5pk', 'gsi5sk', 'gsi6pk', 'gsi6sk', 'chunks_starte
  * Writes a new batch header (1 WCU); a scheduled one gets its due-index entry (1 more), and one sent
  * through the API its entry in its project's list (1 more; a campaign's waves are not listed).
  */
-export async function putBatch(db: Db, batch: Batch, ttl: number): Promise<void> {
+export async function putBatch(db: Db, batch: Batch, ttl: number): Promise<boolean> {
   const due = batch.status === 'scheduled' && batch.scheduled_for ? scheduledBatchDueIndex(batch.scheduled_for, batch.id) : {};
   const listed = batch.campaign_id === undefined ? batchListIndex(batch) : {};
-  await db.doc.send(
-    new PutCommand({
-      TableName: db.tableName,
-      Item: { ...batchKey(batch.id), ...batch, ...due, ...listed, ttl },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
+  return writtenUnlessConditionFails(
+    db.doc.send(
+      new PutCommand({
+        TableName: db.tableName,
+        Item: { ...batchKey(batch.id), ...batch, ...due, ...listed, ttl },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
   );
 }
 
@@ -47,13 +49,8 @@ function batchOfItem(stored: Record<string, unknown>): Batch {
 
 /** Runs a conditional update; the new item, or undefined when the condition failed. */
 async function conditionalUpdate(db: Db, batchId: string, input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>) {
-  try {
-    const out = await db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: batchKey(batchId), ReturnValues: 'ALL_NEW', ...input }));
-    return out.Attributes;
-  } catch (error) {
-    if (isConditionalCheckFailure(error)) return undefined;
-    throw error;
-  }
+  const outcome = await conditionalWrite(db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: batchKey(batchId), ReturnValues: 'ALL_NEW', ...input })));
+  return outcome.written ? outcome.output.Attributes : undefined;
 }
 
 /**

@@ -3,7 +3,6 @@ import type { Batch, BatchContent, BatchRecipient } from '../batches/batch';
 import { chunkJobs } from '../batches/batch-jobs';
 import { getBatch, putBatch, putBatchBlobs } from '../batches/batch-repository';
 import type { Needs } from '../dependencies';
-import { isConditionalCheckFailure } from '../errors';
 import { ttlAfterDays } from '../store/client';
 import type { Campaign } from './campaign';
 import type { CursorPosition } from './audience-cursor';
@@ -76,13 +75,8 @@ export async function releaseWave(
       campaign_exhausted: input.exhausted,
     };
     await putBatchBlobs(deps.blobs, fresh, input.content, input.recipients);
-    try {
-      await putBatch(deps.db, fresh, ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS));
-      batch = fresh;
-    } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
-      batch = (await getBatch(deps.db, id, true))!;
-    }
+    // A redelivered wave finds its batch written by the first delivery: it goes on with that one.
+    batch = (await putBatch(deps.db, fresh, ttlAfterDays(now, deps.config.ACTIVITY_RETENTION_DAYS))) ? fresh : (await getBatch(deps.db, id, true))!;
   }
   if (batch.chunk_count > 0) await deps.queue.sendBatch('fanout', chunkJobs(batch));
   return { batch, position: (batch.campaign_position ?? {}) as CursorPosition, exhausted: batch.campaign_exhausted === true };

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure, writtenUnlessConditionFails } from '../errors';
+import { writtenUnlessConditionFails } from '../store/conditional-write';
 import { ttlAfterDays, type Db } from '../store/client';
 import { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from '../store/keys';
 import { USAGE_RETENTION_DAYS } from './monthly-quota';
@@ -48,8 +48,9 @@ export async function reserveSend(db: Db, projectId: string, month: string, quot
 
 /** Gives back a unit taken by `reserveSend` from `shard` for a mail that did not go out; never below zero. */
 export async function releaseSend(db: Db, projectId: string, month: string, shard: number): Promise<void> {
-  try {
-    await db.doc.send(
+  // A counter already at zero has nothing to give back: the lost condition is the answer.
+  await writtenUnlessConditionFails(
+    db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
         Key: monthlyUsageKey(projectId, month, shard),
@@ -57,10 +58,8 @@ export async function releaseSend(db: Db, projectId: string, month: string, shar
         ConditionExpression: 'sent > :zero',
         ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
       }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-  }
+    ),
+  );
 }
 
 /** How many mails of a project the month's counter holds, over every shard (0 without a counter). */

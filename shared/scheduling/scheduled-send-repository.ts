@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailure } from '../errors';
+import { conditionalWrite } from '../store/conditional-write';
 import { stripKeys, type Db } from '../store/client';
 import { batchGetAll } from '../store/batch-get';
 import { queryAll } from '../store/query';
@@ -191,13 +191,8 @@ async function conditionalUpdate(
   },
   options: { returnNew?: boolean } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  try {
-    const out = await db.doc.send(
-      new UpdateCommand({ TableName: db.tableName, Key: scheduledSendKey(id), ...update, ReturnValues: options.returnNew ? 'ALL_NEW' : 'NONE' }),
-    );
-    return out.Attributes ?? {};
-  } catch (error) {
-    if (!isConditionalCheckFailure(error)) throw error;
-    return undefined;
-  }
+  const outcome = await conditionalWrite(
+    db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: scheduledSendKey(id), ...update, ReturnValues: options.returnNew ? 'ALL_NEW' : 'NONE' })),
+  );
+  return outcome.written ? (outcome.output.Attributes ?? {}) : undefined;
 }
