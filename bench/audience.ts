@@ -11,13 +11,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { LocalCloud } from '../local/cloud';
-import { parseAudienceJob } from '../shared/audience/audience-job';
-import { runAudienceJob } from '../shared/audience/segment-service';
+import { parseAudienceJob } from '../shared/audience/leads/audience-job';
+import { runAudienceJob } from '../shared/audience/leads/segment-service';
 import { services } from '../composition/services';
-import { importFromFile } from '../shared/imports/import-service';
+import { importFromFile } from '../shared/audience/imports/import-service';
 import { DynamoDBClient, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient } from '../shared/store/client';
-import { tableDefinition } from '../shared/store/table-definition';
+import { createDocumentClient } from '../shared/platform/store/client';
+import { tableDefinition } from '../shared/platform/store/table-definition';
 
 interface Meter {
   write: number;

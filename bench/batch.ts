@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
-import type { FileStore } from '../shared/ports';
+import type { FileStore } from '../shared/platform/core/ports';
 import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
 import { scalePlan } from './scale';
 import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, meteredSqs, round, type Meter } from './measure';
@@ -133,10 +133,10 @@ const outboxCount = (cloud: LocalCloud) => fs.readdirSync(cloud.outboxDir).filte
  */
 export async function measureBatch(cloud: LocalCloud, options: { recipients: number; memory: BatchFunctionMemory; scheduled?: boolean }): Promise<BatchResult> {
   const { overrideServices, services } = await import('../composition/services');
-  const { createDocumentClient } = await import('../shared/store/client');
-  const { SqsQueue } = await import('../shared/adapters/sqs-queue');
-  const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
-  const { queues } = await import('../shared/queues');
+  const { createDocumentClient } = await import('../shared/platform/store/client');
+  const { SqsQueue } = await import('../shared/platform/adapters/sqs-queue');
+  const { QueueEventPublisher } = await import('../shared/platform/adapters/queue-event-publisher');
+  const { queues } = await import('../shared/platform/core/queues');
   const N = options.recipients;
   const original = services();
   const tableName = original.db.tableName;
@@ -172,8 +172,8 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
     // Phase 2: the fan-out expands every chunk (a scheduled batch's fire, counted with it, queues them).
     use('batch-fanout');
     if (scheduledFor) {
-      const { fireScheduledBatch } = await import('../shared/batches/fire-scheduled-batch');
-      const { scheduledBatchDueId } = await import('../shared/store/keys');
+      const { fireScheduledBatch } = await import('../shared/mail-pipeline/batches/fire-scheduled-batch');
+      const { scheduledBatchDueId } = await import('../shared/platform/store/keys');
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(scheduledFor) - Date.now())));
       const fired = await fireScheduledBatch(services(), { v: 1, id: scheduledBatchDueId(answer.batch_id!), scheduled_for: scheduledFor });
       if (fired !== 'started') throw new Error(`The scheduled batch was ${fired}, not started`);

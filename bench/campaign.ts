@@ -61,13 +61,13 @@ function writeLeadsCsv(file: string, rows: number): void {
  */
 export async function measureCampaign(cloud: LocalCloud, options: { recipients: number; memoryMb: number; sendRate?: number }): Promise<CampaignResult> {
   const { overrideServices, services } = await import('../composition/services');
-  const { refreshConfig } = await import('../shared/config');
-  const { createDocumentClient } = await import('../shared/store/client');
-  const { SqsQueue } = await import('../shared/adapters/sqs-queue');
-  const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
-  const { importFromFile } = await import('../shared/imports/import-service');
-  const { getSender } = await import('../shared/domains/sender-repository');
-  const { queues } = await import('../shared/queues');
+  const { refreshConfig } = await import('../shared/platform/core/config');
+  const { createDocumentClient } = await import('../shared/platform/store/client');
+  const { SqsQueue } = await import('../shared/platform/adapters/sqs-queue');
+  const { QueueEventPublisher } = await import('../shared/platform/adapters/queue-event-publisher');
+  const { importFromFile } = await import('../shared/audience/imports/import-service');
+  const { getSender } = await import('../shared/identities/domains/sender-repository');
+  const { queues } = await import('../shared/platform/core/queues');
   const N = options.recipients;
   // The local SES account sends 50 a second; the bench measures units, not the pacing, so it raises the rate.
   const sendRate = options.sendRate ?? 20_000;

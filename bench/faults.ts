@@ -6,7 +6,7 @@
  * 100). Each checks that nothing was lost or sent twice and reports mails a second, API to outbox.
  * Sets `faults` in bench/results.json. `BENCH_LOAD_MAILS=0` skips the load, `BENCH_SOAK_MAILS=0` the soak.
  */
-import { WORKER_TIMEOUT_SECONDS } from '../shared/queues';
+import { WORKER_TIMEOUT_SECONDS } from '../shared/platform/core/queues';
 import { readFigure, writeResults } from './bench-cloud';
 import { scalePlan } from './scale';
 import { timed } from './wall-time';

@@ -15,7 +15,7 @@ import { bundleAll } from './bundle-all';
 import { writeResults } from './bench-cloud';
 import { scalePlan } from './scale';
 import { timed } from './wall-time';
-import { bucketFunctions, endpointGroups, schedules, workers } from '../shared/routes';
+import { bucketFunctions, endpointGroups, schedules, workers } from '../shared/platform/core/routes';
 
 const ROOT = path.resolve(__dirname, '..');
 

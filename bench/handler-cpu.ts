@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { FileStore, Mailer, OutgoingMail, Queue } from '../shared/ports';
-import type { QueueName } from '../shared/queues';
+import type { FileStore, Mailer, OutgoingMail, Queue } from '../shared/platform/core/ports';
+import type { QueueName } from '../shared/platform/core/queues';
 import { withBenchCloud } from './bench-cloud';
 import { scalePlan } from './scale';
 
@@ -139,8 +139,8 @@ export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
   const { lambdaContext } = await import('../local/lambda-context');
   const { simulatedEvents } = await import('../local/mailbox-simulator');
   const { overrideServices, resetServices, services } = await import('../composition/services');
-  const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
-  const { endpointGroups, schedules, workers } = await import('../shared/routes');
+  const { QueueEventPublisher } = await import('../shared/platform/adapters/queue-event-publisher');
+  const { endpointGroups, schedules, workers } = await import('../shared/platform/core/routes');
   // Another bench in this process may have replaced services over a cloud that is gone.
   resetServices();
   return withBenchCloud(async (cloud) => {
@@ -212,8 +212,8 @@ export async function measureHandlerCpu(): Promise<Record<string, HandlerCpu>> {
     figures['send-worker'] = perItem(perMailWorker, 10);
 
     // Opens and clicks of the mails the worker sent, by signed token as a tracked mail's links carry them.
-    const { clickToken, openToken } = await import('../shared/tracking/tracking-tokens');
-    const { extractLinks } = await import('../shared/tracking/rewrite-html');
+    const { clickToken, openToken } = await import('../shared/mail-pipeline/tracking/tracking-tokens');
+    const { extractLinks } = await import('../shared/mail-pipeline/tracking/rewrite-html');
     const link = extractLinks(html)[0];
     const secret = await services().tokenSecret();
     const tracking = await load(endpointGroups.tracking.entry);

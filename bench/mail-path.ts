@@ -4,7 +4,7 @@
  * bundled as the stack bundles them (lib/bundling.ts), and for each and for their union the project
  * source files they load and the folders those files sit in. A file counts when esbuild reaches it
  * through run-time imports from the entry (type-only imports are erased, so they do not count); a
- * folder is a file's directory relative to the repository (`shared/batches`), counted for the whole
+ * folder is a file's directory relative to the repository (`shared/mail-pipeline/batches`), counted for the whole
  * project and for shared/ alone. `in_output` counts only the files that keep bytes in the bundles. Runs in `npm run bench`, or alone: `npx tsx bench/mail-path.ts`.
  */
 import os from 'node:os';

@@ -132,9 +132,9 @@ export interface SingleSendResult {
  */
 export async function measureSingleSends(cloud: LocalCloud, options: { mails: number; memory: FunctionMemory }): Promise<SingleSendResult> {
   const { overrideServices, services } = await import('../composition/services');
-  const { createDocumentClient } = await import('../shared/store/client');
-  const { SqsQueue } = await import('../shared/adapters/sqs-queue');
-  const { QueueEventPublisher } = await import('../shared/events/queue-event-publisher');
+  const { createDocumentClient } = await import('../shared/platform/store/client');
+  const { SqsQueue } = await import('../shared/platform/adapters/sqs-queue');
+  const { QueueEventPublisher } = await import('../shared/platform/adapters/queue-event-publisher');
   const MAILS = options.mails;
   const tableName = services().db.tableName;
   const original = services();

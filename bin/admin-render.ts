@@ -1,6 +1,6 @@
-import type { AdminResult, PartnerKeyView } from '../shared/organizations/admin-commands';
-import type { ProjectQuotaResult } from '../shared/quota/quota-admin';
-import type { presentImport } from '../shared/imports/lead-import';
+import type { AdminResult, PartnerKeyView } from '../shared/platform/organizations/admin-commands';
+import type { ProjectQuotaResult } from '../shared/mail-pipeline/quota/quota-admin';
+import type { presentImport } from '../shared/audience/imports/lead-import';
 
 /**
  * How `npm run admin` prints the results of the operator commands (shared/ returns them as data):

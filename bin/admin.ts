@@ -1,25 +1,25 @@
 /**
  * `npm run admin -- <command>`: operator commands for organizations, partner keys, project
  * quotas, projects' monthly send quotas, lead imports from a file and the pipeline check (`doctor`, bin/doctor.ts), against the local cloud (default) or a deployed table
- * (`--table`). The commands themselves live in shared/organizations/admin-commands.ts and
- * shared/quota/quota-admin.ts and return data; this file parses the arguments, picks the table,
+ * (`--table`). The commands themselves live in shared/platform/organizations/admin-commands.ts and
+ * shared/mail-pipeline/quota/quota-admin.ts and return data; this file parses the arguments, picks the table,
  * prints (with bin/admin-render.ts) and sets the exit code (0 done, 1 failed, 2 usage).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { AppError } from '../shared/errors';
-import { PartialCreateError, runAdminCommand, type AdminCommand } from '../shared/organizations/admin-commands';
-import type { MonthlyQuotaSetting } from '../shared/quota/monthly-quota';
-import { runProjectQuotaCommand, type ProjectQuotaCommand } from '../shared/quota/quota-admin';
-import { systemClock } from '../shared/adapters/system-clock';
-import { importFromFile } from '../shared/imports/import-service';
-import type { ImportFormat, ImportProgress } from '../shared/imports/lead-import';
+import { AppError } from '../shared/platform/core/errors';
+import { PartialCreateError, runAdminCommand, type AdminCommand } from '../shared/platform/organizations/admin-commands';
+import type { MonthlyQuotaSetting } from '../shared/mail-pipeline/quota/monthly-quota';
+import { runProjectQuotaCommand, type ProjectQuotaCommand } from '../shared/mail-pipeline/quota/quota-admin';
+import { systemClock } from '../shared/platform/adapters/system-clock';
+import { importFromFile } from '../shared/audience/imports/import-service';
+import type { ImportFormat, ImportProgress } from '../shared/audience/imports/lead-import';
 import { render, renderImport, renderProjectQuota } from './admin-render';
 import { runDoctorCli } from './doctor';
-import type { Clock } from '../shared/ports';
-import { createDocumentClient, type Db } from '../shared/store/client';
+import type { Clock } from '../shared/platform/core/ports';
+import { createDocumentClient, type Db } from '../shared/platform/store/client';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 

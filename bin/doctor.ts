@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { bodySignature } from '../shared/webhooks/signing';
+import { bodySignature } from '../shared/notifications/webhooks/signing';
 
 /** SES's mailbox simulator: accepted and delivered, never reaches a person, not counted in the account's reputation. */
 export const CANARY_RECIPIENT = 'success@simulator.amazonses.com';

@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { S3BlobStore } from '../shared/adapters/s3-blob-store';
-import type { InboundDeps } from '../shared/inbound/handle-inbound';
+import { S3BlobStore } from '../shared/platform/adapters/s3-blob-store';
+import type { InboundDeps } from '../shared/mail-pipeline/inbound/handle-inbound';
 import { services } from './services';
 
 let inbound: { bucket: string; store: S3BlobStore } | undefined;

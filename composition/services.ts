@@ -1,18 +1,18 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { HttpFetcher } from '../shared/adapters/http-fetcher';
-import { lazyPort } from '../shared/adapters/lazy-port';
-import { NodeDnsResolver } from '../shared/adapters/node-dns-resolver';
-import { SqsQueue } from '../shared/adapters/sqs-queue';
-import { systemClock } from '../shared/adapters/system-clock';
-import { config, configGeneration, type Config } from '../shared/config';
-import { QueueEventPublisher } from '../shared/events/queue-event-publisher';
-import { tokenSecretOf } from '../shared/secrets';
-import { createDocumentClient } from '../shared/store/client';
-import type { Services } from '../shared/dependencies';
+import { HttpFetcher } from '../shared/platform/adapters/http-fetcher';
+import { lazyPort } from '../shared/platform/adapters/lazy-port';
+import { NodeDnsResolver } from '../shared/platform/adapters/node-dns-resolver';
+import { SqsQueue } from '../shared/platform/adapters/sqs-queue';
+import { systemClock } from '../shared/platform/adapters/system-clock';
+import { config, configGeneration, type Config } from '../shared/platform/core/config';
+import { QueueEventPublisher } from '../shared/platform/adapters/queue-event-publisher';
+import { tokenSecretOf } from '../shared/platform/core/secrets';
+import { createDocumentClient } from '../shared/platform/store/client';
+import type { Services } from '../shared/platform/core/dependencies';
 
-export type { Services } from '../shared/dependencies';
+export type { Services } from '../shared/platform/core/dependencies';
 
 let built: { services: Services; generation: number } | undefined;
 let overrides: Partial<Services> = {};
@@ -43,10 +43,10 @@ function build(cfg: Config): Services {
     config: cfg,
     db: { doc: createDocumentClient(new DynamoDBClient({})), tableName: cfg.TABLE_NAME },
     queue,
-    mailer: lazyPort(async () => new (await import('../shared/adapters/ses-mailer')).SesMailer(await sesClient(), cfg.SES_CONFIGURATION_SET), { sendRaw: true }),
+    mailer: lazyPort(async () => new (await import('../shared/platform/adapters/ses-mailer')).SesMailer(await sesClient(), cfg.SES_CONFIGURATION_SET), { sendRaw: true }),
     blobs: lazyPort(
       async () => {
-        const [{ S3BlobStore }, { S3Client }] = await Promise.all([import('../shared/adapters/s3-blob-store'), import('@aws-sdk/client-s3')]);
+        const [{ S3BlobStore }, { S3Client }] = await Promise.all([import('../shared/platform/adapters/s3-blob-store'), import('@aws-sdk/client-s3')]);
         const client = new S3Client({
           forcePathStyle: cfg.S3_FORCE_PATH_STYLE === 'true',
           // Whole-body checksums are enough for small payload objects and work with every S3 emulator.
@@ -60,20 +60,20 @@ function build(cfg: Config): Services {
     fetcher: new HttpFetcher({ allowLoopback: cfg.ALLOW_PRIVATE_URLS === 'true' }),
     clock: systemClock,
     identities: lazyPort(
-      async () => new (await import('../shared/adapters/ses-identity-provider')).SesIdentityProvider(await sesClient(), cfg.SES_CONFIGURATION_SET, cfg.SES_IDENTITY_OWNER),
+      async () => new (await import('../shared/platform/adapters/ses-identity-provider')).SesIdentityProvider(await sesClient(), cfg.SES_CONFIGURATION_SET, cfg.SES_IDENTITY_OWNER),
       { ensureDomainIdentity: true, setMailFrom: true, getIdentity: true, deleteIdentity: true, createAddressIdentity: true },
     ),
     events: new QueueEventPublisher(queue),
     dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
     edge: distribution
       ? lazyPort(async () => {
-          const [{ CloudFrontTrackingEdge }, { CloudFrontClient }] = await Promise.all([import('../shared/adapters/cloudfront-tracking-edge'), import('@aws-sdk/client-cloudfront')]);
+          const [{ CloudFrontTrackingEdge }, { CloudFrontClient }] = await Promise.all([import('../shared/platform/adapters/cloudfront-tracking-edge'), import('@aws-sdk/client-cloudfront')]);
           return new CloudFrontTrackingEdge(new CloudFrontClient({}), distribution, cfg.TRACKING_CONNECTION_GROUP_ID);
         }, { serve: true })
       : undefined,
     tokenSecret: tokenSecretOf(cfg),
     timers: lazyPort(async () => {
-      const [{ SchedulerTimers }, { SchedulerClient }] = await Promise.all([import('../shared/adapters/scheduler-timers'), import('@aws-sdk/client-scheduler')]);
+      const [{ SchedulerTimers }, { SchedulerClient }] = await Promise.all([import('../shared/platform/adapters/scheduler-timers'), import('@aws-sdk/client-scheduler')]);
       // Only the campaigns queue is a timer target (lib/campaign-timers.ts makes the role).
       return new SchedulerTimers(new SchedulerClient({}), () => {
         const queueArn = cfg.CAMPAIGNS_QUEUE_ARN;
@@ -82,7 +82,7 @@ function build(cfg: Config): Services {
         return { queueArn, roleArn };
       });
     }, { fireAt: true }),
-    account: lazyPort(async () => new (await import('../shared/adapters/ses-account')).SesAccount(await sesClient()), { maxSendRate: true }),
+    account: lazyPort(async () => new (await import('../shared/platform/adapters/ses-account')).SesAccount(await sesClient()), { maxSendRate: true }),
   };
 }
 

@@ -3,7 +3,7 @@
  * (functions/<group>/routes/). The CDK stack (routes, throttles, grants), the local cloud, the
  * OpenAPI document and the tests read it; nothing else lists routes.
  */
-import type { RouteDescription } from '../shared/http/route';
+import type { RouteDescription } from '../shared/platform/http/route';
 import { activityRoutes } from './activity/routes';
 import { batchesRoutes } from './batches/routes';
 import { campaignReportsRoutes } from './campaign-reports/routes';

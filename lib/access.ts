@@ -7,14 +7,14 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { NagSuppressions, type NagPackSuppression, type NagPackSuppressionAppliesTo } from 'cdk-nag';
-import { queueUrlKey, type ConfigKey } from '../shared/config';
-import { mergeAccess, type FunctionAccess, type Setting } from '../shared/function-access';
+import { queueUrlKey, type ConfigKey } from '../shared/platform/core/config';
+import { mergeAccess, type FunctionAccess, type Setting } from '../shared/platform/core/function-access';
 import { routeTable } from '../functions/route-table';
 
-export { settingKeys, type FunctionAccess, type Setting } from '../shared/function-access';
-import type { QueueName } from '../shared/queues';
-import { endpointGroups, type BucketFunctionName, type EndpointGroup, type ScheduleName, type WorkerName } from '../shared/routes';
-import { tableDefinition } from '../shared/store/table-definition';
+export { settingKeys, type FunctionAccess, type Setting } from '../shared/platform/core/function-access';
+import type { QueueName } from '../shared/platform/core/queues';
+import { endpointGroups, type BucketFunctionName, type EndpointGroup, type ScheduleName, type WorkerName } from '../shared/platform/core/routes';
+import { tableDefinition } from '../shared/platform/store/table-definition';
 import type { SesSending } from './ses';
 
 
@@ -38,7 +38,7 @@ export interface ServiceResources {
   readonly campaignTimerRole?: iam.IRole;
   /**
    * Values of the settings. A function that reads a setting without a value here runs on the code's
-   * default (shared/config.ts).
+   * default (shared/platform/core/config.ts).
    */
   readonly settings: Readonly<Partial<Record<Setting, string>>>;
 }
@@ -118,7 +118,7 @@ export function accessByFunction(): { readonly [name in EndpointGroup | WorkerNa
   return { ...functionAccess, ...groups } as { [name in EndpointGroup | WorkerName | BucketFunctionName]: FunctionAccess };
 }
 
-/** Grants of the scheduled jobs of shared/routes.ts, typed over every job: a new one does not compile until listed. */
+/** Grants of the scheduled jobs of shared/platform/core/routes.ts, typed over every job: a new one does not compile until listed. */
 export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess } = {
   /**
    * Asks SES about pending identities and publishes the transitions' events; mails a project's own
@@ -131,14 +131,14 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
 };
 
-/** Sets one variable of shared/config.ts: a name the configuration does not know does not compile. */
+/** Sets one variable of shared/platform/core/config.ts: a name the configuration does not know does not compile. */
 function setVariable(fn: lambda.Function, key: ConfigKey, value: string): void {
   fn.addEnvironment(key, value);
 }
 
 /**
  * Gives a function the variables and grants `access` lists, each grant beside its variable; a function
- * gets no variable it does not read (shared/config.ts validates each one only when it is read).
+ * gets no variable it does not read (shared/platform/core/config.ts validates each one only when it is read).
  */
 export function connect(fn: lambda.Function, resources: ServiceResources, access: FunctionAccess): void {
   // Each grant below that CDK words with a wildcard is recorded here with its reason, for cdk-nag.

@@ -7,7 +7,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ensureConsoleBuilt } from '../console/build';
 import { routeTable } from '../functions/route-table';
-import { endpointGroups, type EndpointGroup } from '../shared/routes';
+import { endpointGroups, type EndpointGroup } from '../shared/platform/core/routes';
 import { connect, groupAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 import { pascal } from './queues';

@@ -44,7 +44,7 @@ export interface BundleReport {
   readonly file: string;
   /** Size of `index.js` in bytes (the source map is not loaded unless a stack trace is printed). */
   readonly bytes: number;
-  /** Bytes in the output per package (`zod`, `@scope/name`) or per source folder (`shared/sending`). */
+  /** Bytes in the output per package (`zod`, `@scope/name`) or per source folder (`shared/mail-pipeline/sending`). */
   readonly bytesBySource: Readonly<Record<string, number>>;
   /** Packages the bundle requires at run time instead of containing them. */
   readonly externals: readonly string[];

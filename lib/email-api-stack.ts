@@ -14,7 +14,7 @@ import { Storage } from './storage';
 import type { ProjectFunction } from './project-function';
 import { TrackingEdge } from './tracking-edge';
 import { attachWorkers } from './workers';
-import type { WorkerName } from '../shared/routes';
+import type { WorkerName } from '../shared/platform/core/routes';
 
 /**
  * Reply-To domain of the functions when neither the props nor the `inboundDomain` context give one:
@@ -165,7 +165,7 @@ export class EmailApiStack extends Stack {
     }
     if (trackingHost) {
       this.trackingEdge = new TrackingEdge(this, 'TrackingEdge', { httpApi: this.api.httpApi, trackingHost });
-      // The minute re-check creates each verified tracking domain's tenant (shared/tracking/tracking-tls.ts).
+      // The minute re-check creates each verified tracking domain's tenant (shared/mail-pipeline/tracking/tracking-tls.ts).
       this.trackingEdge.grantServeTenants(this.scheduling.functions['domain-recheck'].function);
       new CfnOutput(this, 'TrackingRoutingEndpoint', {
         value: this.trackingEdge.routingEndpoint,

@@ -11,8 +11,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import * as cr from 'aws-cdk-lib/custom-resources';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { INBOUND_PREFIX } from '../shared/inbound/s3-event';
-import { bucketFunctions } from '../shared/routes';
+import { INBOUND_PREFIX } from '../shared/mail-pipeline/inbound/s3-event';
+import { bucketFunctions } from '../shared/platform/core/routes';
 import { connect, functionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 

@@ -7,7 +7,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { MAIL_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, type MailMetric } from '../shared/metrics/metric-names';
+import { MAIL_METRICS, METRICS_NAMESPACE, METRICS_SERVICE, type MailMetric } from '../shared/mail-pipeline/metrics/metric-names';
 import type { Api } from './api';
 import type { ProjectFunction } from './project-function';
 import { pascal } from './queues';
@@ -50,7 +50,7 @@ export interface MonitoringProps {
 /**
  * The operator's view: alarms on dead letters, background errors, the API's 5xx rate and the SES
  * reputation, an optional SNS topic they notify, and one dashboard. Reads only metrics that AWS
- * publishes and the workers' embedded metrics (shared/metrics/mail-metrics.ts).
+ * publishes and the workers' embedded metrics (shared/mail-pipeline/metrics/mail-metrics.ts).
  */
 export class Monitoring extends Construct {
   /** Where the alarms go; undefined when neither a topic nor an address was given. */

@@ -3,8 +3,8 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueDefinition, QueueName } from '../shared/queues';
-import { WORKER_TIMEOUT_SECONDS } from '../shared/queues';
+import type { QueueDefinition, QueueName } from '../shared/platform/core/queues';
+import { WORKER_TIMEOUT_SECONDS } from '../shared/platform/core/queues';
 import { connect, type FunctionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 
@@ -56,7 +56,7 @@ export const WORKER_MAX_CONCURRENCY: Readonly<Record<QueueName, number>> = {
 };
 
 export interface QueueWorkerProps {
-  /** Visibility timeout, receives before the dead-letter queue, batch size (shared/queues.ts). */
+  /** Visibility timeout, receives before the dead-letter queue, batch size (shared/platform/core/queues.ts). */
   readonly definition: QueueDefinition;
   /** Most instances the queue's event source may run at once (2 to 1,000; WORKER_MAX_CONCURRENCY). */
   readonly maxConcurrency: number;

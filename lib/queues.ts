@@ -1,12 +1,12 @@
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { queues as queueDefinitions, type QueueDefinition, type QueueName } from '../shared/queues';
+import { queues as queueDefinitions, type QueueDefinition, type QueueName } from '../shared/platform/core/queues';
 import { QueueWorker, WORKER_MAX_CONCURRENCY } from './queue-worker';
 
 export { DLQ_RETENTION_DAYS } from './queue-worker';
 
-/** One QueueWorker per definition in shared/queues.ts: the queue, its dead-letter queue, its alarm and its maximum concurrency. */
+/** One QueueWorker per definition in shared/platform/core/queues.ts: the queue, its dead-letter queue, its alarm and its maximum concurrency. */
 export class Queues extends Construct {
   /** The workers, keyed by queue name; lib/workers.ts attaches their functions. */
   public readonly workers: Readonly<Record<QueueName, QueueWorker>>;

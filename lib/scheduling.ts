@@ -3,7 +3,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { schedules as sharedSchedules, type ScheduleDefinition, type ScheduleName } from '../shared/routes';
+import { schedules as sharedSchedules, type ScheduleDefinition, type ScheduleName } from '../shared/platform/core/routes';
 import { connect, scheduledAccess, type FunctionAccess, type ServiceResources } from './access';
 import { ProjectFunction } from './project-function';
 import { pascal } from './queues';
@@ -38,7 +38,7 @@ export interface SchedulingProps {
   readonly resources: ServiceResources;
   /**
    * Other jobs than the route table's, keyed by name, each with what it may touch.
-   * @default the `schedules` of shared/routes.ts, each with its entry in scheduledAccess (lib/access.ts)
+   * @default the `schedules` of shared/platform/core/routes.ts, each with its entry in scheduledAccess (lib/access.ts)
    */
   readonly jobs?: Readonly<Record<string, ScheduledJob>>;
   /**

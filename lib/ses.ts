@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as ses from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
-import { IDENTITY_TAGS } from '../shared/ports';
+import { IDENTITY_TAGS } from '../shared/platform/core/ports';
 
 /** SES sending resources: the configuration set every send names, so that its events reach us. */
 export class SesSending extends Construct {

@@ -3,7 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { tableDefinition } from '../shared/store/table-definition';
+import { tableDefinition } from '../shared/platform/store/table-definition';
 
 /** Days a send payload (body, attachments) stays in the bucket; the pipeline needs it for minutes. */
 export const PAYLOAD_EXPIRY_DAYS = 14;
@@ -49,7 +49,7 @@ export interface StorageProps {
 
 /** The single DynamoDB table and the payload bucket. */
 export class Storage extends Construct {
-  /** The single table; its shape comes from shared/store/table-definition.ts. */
+  /** The single table; its shape comes from shared/platform/store/table-definition.ts. */
   public readonly table: dynamodb.Table;
   /** Send payloads, lead import files, batch content, exports and campaign id lists, each prefix expired by its own lifecycle rule (PAYLOAD_LIFECYCLE). */
   public readonly payloadBucket: s3.Bucket;

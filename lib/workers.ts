@@ -1,5 +1,5 @@
 import type { RemovalPolicy } from 'aws-cdk-lib';
-import { workers, type WorkerName } from '../shared/routes';
+import { workers, type WorkerName } from '../shared/platform/core/routes';
 import { functionAccess, type ServiceResources } from './access';
 import type { ProjectFunction } from './project-function';
 import type { Queues } from './queues';

@@ -1,5 +1,5 @@
-import { allAnswers } from '../shared/http/answers';
-import type { RouteDescription } from '../shared/http/route';
+import { allAnswers } from '../shared/platform/http/answers';
+import type { RouteDescription } from '../shared/platform/http/route';
 
 /** An answer that breaks its route's contract: a status the route does not declare, or a body its schema refuses. */
 export interface ContractBreach {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { PAYLOAD_LIMITS } from '../shared/http/payload-limits';
+import { PAYLOAD_LIMITS } from '../shared/platform/http/payload-limits';
 import { routeTable, type TableRoute } from '../functions/route-table';
 import { breachOf, type ContractBreach } from './answer-check';
-import type { EndpointGroup } from '../shared/routes';
+import type { EndpointGroup } from '../shared/platform/core/routes';
 import { lambdaContext } from './lambda-context';
 import { closeServer } from './emulators/close-server';
 import { runAs } from './iam/enforce';

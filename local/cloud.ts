@@ -4,12 +4,12 @@ import path from 'node:path';
 import { DeleteTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient, type QueueAttributeName } from '@aws-sdk/client-sqs';
-import { refreshConfig } from '../shared/config';
+import { refreshConfig } from '../shared/platform/core/config';
 import { inboundStore } from '../composition/inbound';
 import { overrideServices, resetServices, services } from '../composition/services';
-import { queues, type QueueName } from '../shared/queues';
-import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/routes';
-import { inboundInjection } from '../shared/inbound/local-injection';
+import { queues, type QueueName } from '../shared/platform/core/queues';
+import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup, type WorkerName } from '../shared/platform/core/routes';
+import { inboundInjection } from '../shared/mail-pipeline/inbound/local-injection';
 import { startApiServer } from './api-server';
 import type { ContractBreach } from './answer-check';
 import { dnsPublishRoute, publishDomainRecords } from './dns-publishing';
@@ -224,7 +224,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     for (const [group, def] of Object.entries(endpointGroups)) {
       handlers[group as EndpointGroup] = (await import(path.join(ROOT, def.entry))).handler;
     }
-    // Injects an inbound reply as the SES receipt rule would (local only; see shared/inbound/local-injection.ts).
+    // Injects an inbound reply as the SES receipt rule would (local only; see shared/mail-pipeline/inbound/local-injection.ts).
     const inbound = await import(path.join(ROOT, bucketFunctions.inbound.entry));
     const localRoutes = {
       // SES stores the mail (the inbound bucket's policy lets it), then S3 invokes the function.

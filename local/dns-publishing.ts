@@ -1,10 +1,10 @@
-import { parseAuthorization } from '../shared/security/api-keys';
+import { parseAuthorization } from '../shared/platform/security/api-keys';
 import type { Services } from '../composition/services';
-import { fqdn } from '../shared/domains/dns-records';
-import { getDomain } from '../shared/domains/domain-repository';
-import { subdomainsOf } from '../shared/domains/subdomains';
-import type { LocalAnswer, LocalRequest } from '../shared/inbound/local-injection';
-import { findApiKey } from '../shared/projects/project-repository';
+import { fqdn } from '../shared/identities/domains/dns-records';
+import { getDomain } from '../shared/identities/domains/domain-repository';
+import { subdomainsOf } from '../shared/identities/domains/subdomains';
+import type { LocalAnswer, LocalRequest } from '../shared/mail-pipeline/inbound/local-injection';
+import { findApiKey } from '../shared/platform/projects/project-repository';
 import type { LocalDnsServer } from './emulators/dns';
 
 /**

@@ -1,5 +1,5 @@
-import type { QueueName } from '../shared/queues';
-import type { Queue, Timers } from '../shared/ports';
+import type { QueueName } from '../shared/platform/core/queues';
+import type { Queue, Timers } from '../shared/platform/core/ports';
 
 /** setTimeout's longest wait (about 24.8 days); a longer timer waits in steps. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -8,8 +8,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { queues, type QueueName } from '../shared/queues';
-import { tableDefinition } from '../shared/store/table-definition';
+import { queues, type QueueName } from '../shared/platform/core/queues';
+import { tableDefinition } from '../shared/platform/store/table-definition';
 
 /** Creates the single table (if absent) from the same definition the CDK stack uses. */
 export async function provisionTable(client: DynamoDBClient, tableName: string): Promise<void> {
@@ -46,7 +46,7 @@ export async function provisionTable(client: DynamoDBClient, tableName: string):
   await client.send(new DescribeTableCommand({ TableName: tableName }));
 }
 
-/** Creates every queue of shared/queues.ts with its dead-letter queue; returns the queue URLs. */
+/** Creates every queue of shared/platform/core/queues.ts with its dead-letter queue; returns the queue URLs. */
 export async function provisionQueues(client: SQSClient, prefix: string): Promise<Record<QueueName, string>> {
   const urls = {} as Record<QueueName, string>;
   for (const [name, def] of Object.entries(queues) as [QueueName, (typeof queues)[QueueName]][]) {

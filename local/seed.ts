@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseAuthorization } from '../shared/security/api-keys';
+import { parseAuthorization } from '../shared/platform/security/api-keys';
 import type { Services } from '../composition/services';
-import { checkDomain, registerDomain } from '../shared/domains/domain-service';
-import { findDomainOwner } from '../shared/domains/domain-repository';
-import { findPartnerKey, getOrganization, updateOrganization } from '../shared/organizations/organization-repository';
-import { createOrganization, issuePartnerKey } from '../shared/organizations/organization-service';
-import { findApiKey } from '../shared/projects/project-repository';
-import { getProject } from '../shared/projects/project-repository';
-import { createProject, rotateProjectKey } from '../shared/projects/project-service';
-import type { Db } from '../shared/store/client';
+import { checkDomain, registerDomain } from '../shared/identities/domains/domain-service';
+import { findDomainOwner } from '../shared/identities/domains/domain-repository';
+import { findPartnerKey, getOrganization, updateOrganization } from '../shared/platform/organizations/organization-repository';
+import { createOrganization, issuePartnerKey } from '../shared/platform/organizations/organization-service';
+import { findApiKey } from '../shared/platform/projects/project-repository';
+import { getProject } from '../shared/platform/projects/project-repository';
+import { createProject, rotateProjectKey } from '../shared/platform/projects/project-service';
+import type { Db } from '../shared/platform/store/client';
 
 /** What `.local/seed.json` holds: enough for a newcomer to send a first mail. */
 export interface Seed {

@@ -1,4 +1,4 @@
-import type { ScheduleDefinition } from '../shared/routes';
+import type { ScheduleDefinition } from '../shared/platform/core/routes';
 import { runAs } from './iam/enforce';
 import { lambdaContext } from './lambda-context';
 import type { Context } from 'aws-lambda';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { EdgeDomainState, TrackingEdge } from '../shared/ports';
+import type { EdgeDomainState, TrackingEdge } from '../shared/platform/core/ports';
 
 /**
  * The local stand-in for CloudFront SaaS Manager: one tenant per tracking domain, kept in a JSON

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routeTable } from '../functions/route-table';
-import { openApiDocument } from '../shared/openapi/document';
-import { documentExtras } from '../shared/openapi/webhooks-section';
+import { openApiDocument } from '../composition/openapi/document';
+import { documentExtras } from '../composition/openapi/webhooks-section';
 
 const root = join(__dirname, '..');
 writeFileSync(join(root, 'openapi/openapi.json'), `${JSON.stringify(openApiDocument(routeTable, documentExtras), null, 2)}\n`);

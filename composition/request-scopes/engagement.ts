@@ -4,11 +4,11 @@
  * each other; composition/ puts their batch objects side by side. One file per scope, so a function
  * reaches only its own (its settings and bundle stay its own).
  */
-import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
-import { flushCampaignCounters } from '../../shared/campaigns/campaign-counter-flush';
-import type { Needs } from '../../shared/dependencies';
-import { flushCounters } from '../../shared/stats/counter-flush';
-import { CounterBatch } from '../../shared/stats/domain-stats';
+import { CampaignCounterBatch } from '../../shared/marketing/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../shared/marketing/campaigns/campaign-counter-flush';
+import type { Needs } from '../../shared/platform/core/dependencies';
+import { flushCounters } from '../../shared/identities/stats/counter-flush';
+import { CounterBatch } from '../../shared/identities/stats/domain-stats';
 
 /** What an open or a click counts: the domain and project counters, and its campaign's. */
 export interface EngagementCounters {

@@ -3,9 +3,9 @@
  * route gathers from several features and writes once at its end. One file per scope, so a function
  * reaches only its own (its settings and bundle stay its own): an unsubscribe counts no domain stat.
  */
-import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
-import { flushCampaignCounters } from '../../shared/campaigns/campaign-counter-flush';
-import type { Needs } from '../../shared/dependencies';
+import { CampaignCounterBatch } from '../../shared/marketing/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../shared/marketing/campaigns/campaign-counter-flush';
+import type { Needs } from '../../shared/platform/core/dependencies';
 
 /** What an unsubscribe counts: its campaign's unsubscribes. */
 export interface UnsubscribeCounters {

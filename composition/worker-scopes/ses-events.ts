@@ -1,17 +1,17 @@
 /**
- * A worker's scope (BatchScope, shared/queue-worker/batch-handler.ts): what the records of one SQS
+ * A worker's scope (BatchScope, shared/platform/queue-worker/batch-handler.ts): what the records of one SQS
  * batch share, the services and the counters several features gather and write once at its end.
  * The features stay unaware of each other; composition/ puts their batch objects side by side. One
  * file per worker, so a function reaches only its own scope (its settings and bundle stay its own).
  */
-import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
-import { flushCampaignCounters } from '../../shared/campaigns/campaign-counter-flush';
-import type { Services } from '../../shared/dependencies';
-import type { ProjectCache } from '../../shared/delivery/record-event';
-import { MailMetrics } from '../../shared/metrics/mail-metrics';
-import type { BatchScope } from '../../shared/queue-worker/batch-handler';
-import { flushCounters } from '../../shared/stats/counter-flush';
-import { CounterBatch } from '../../shared/stats/domain-stats';
+import { CampaignCounterBatch } from '../../shared/marketing/campaigns/campaign-counters';
+import { flushCampaignCounters } from '../../shared/marketing/campaigns/campaign-counter-flush';
+import type { Services } from '../../shared/platform/core/dependencies';
+import type { ProjectCache } from '../../shared/mail-pipeline/delivery/record-event';
+import { MailMetrics } from '../../shared/mail-pipeline/metrics/mail-metrics';
+import type { BatchScope } from '../../shared/platform/queue-worker/batch-handler';
+import { flushCounters } from '../../shared/identities/stats/counter-flush';
+import { CounterBatch } from '../../shared/identities/stats/domain-stats';
 import { services } from '../services';
 
 /** The SES events worker's batch: domain and campaign counters, metrics, and the projects read once per batch. */

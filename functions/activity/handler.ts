@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { activityRoutes } from './routes';
 
 /** Endpoint group `activity`: activity queries and per-domain statistics. */

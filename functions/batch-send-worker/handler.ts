@@ -1,9 +1,9 @@
 import { sendWorkerScope } from '../../composition/worker-scopes/send-workers';
-import { BatchContentCache } from '../../shared/batches/batch-content-cache';
-import { deliverBatchJob } from '../../shared/batches/deliver-batch-job';
-import { parseBatchSendJob } from '../../shared/batches/batch-jobs';
-import { campaignGate } from '../../shared/campaigns/campaign-gate';
-import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { BatchContentCache } from '../../shared/mail-pipeline/batches/batch-content-cache';
+import { deliverBatchJob } from '../../shared/mail-pipeline/batches/deliver-batch-job';
+import { parseBatchSendJob } from '../../shared/mail-pipeline/batches/batch-jobs';
+import { campaignGate } from '../../shared/marketing/campaigns/campaign-gate';
+import { sqsBatchHandler } from '../../shared/platform/queue-worker/batch-handler';
 
 /** Lives as long as the warm instance: the jobs of one batch read its content from S3 once. */
 const contents = new BatchContentCache();

@@ -1,7 +1,7 @@
-import { parseExportJob } from '../../shared/campaign-reports/campaign-export';
-import { runExport } from '../../shared/campaign-reports/export-run';
+import { parseExportJob } from '../../shared/marketing/campaign-reports/campaign-export';
+import { runExport } from '../../shared/marketing/campaign-reports/export-run';
 import { services } from '../../composition/services';
-import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { sqsBatchHandler } from '../../shared/platform/queue-worker/batch-handler';
 
 /** Worker of the `exports` queue: writes a campaign's outcome CSV from its checkpoint for one time budget. */
 export const handler = sqsBatchHandler((record) => runExport(services(), parseExportJob(record.body)));

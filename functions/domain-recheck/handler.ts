@@ -1,9 +1,9 @@
 import { services } from '../../composition/services';
-import { recheckDueDomains } from '../../shared/domains/domain-service';
-import { recheckDueSenders } from '../../shared/domains/sender-service';
-import { lambdaHandler } from '../../shared/lambda-handler';
-import { logger } from '../../shared/logger';
-import { provisionTrackingTls } from '../../shared/tracking/tracking-tls';
+import { recheckDueDomains } from '../../shared/identities/domains/domain-service';
+import { recheckDueSenders } from '../../shared/identities/domains/sender-service';
+import { lambdaHandler } from '../../shared/platform/core/lambda-handler';
+import { logger } from '../../shared/platform/core/logger';
+import { provisionTrackingTls } from '../../shared/mail-pipeline/tracking/tracking-tls';
 
 /**
  * Scheduled every minute: asks the provider about pending domains and magic-link senders that are

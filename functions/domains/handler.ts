@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { domainsRoutes } from './routes';
 
 /** Endpoint group `domains`: sending domains, their records and verification, and senders. */

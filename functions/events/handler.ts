@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { eventsRoutes } from './routes';
 
 /** Endpoint group `events`: custom events (part 4.10). */

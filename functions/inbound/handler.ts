@@ -1,8 +1,8 @@
 import type { S3Event } from 'aws-lambda';
 import { inboundServices } from '../../composition/inbound';
-import { handleInboundObject, type InboundResult } from '../../shared/inbound/handle-inbound';
-import { createdObjects } from '../../shared/inbound/s3-event';
-import { lambdaHandler } from '../../shared/lambda-handler';
+import { handleInboundObject, type InboundResult } from '../../shared/mail-pipeline/inbound/handle-inbound';
+import { createdObjects } from '../../shared/mail-pipeline/inbound/s3-event';
+import { lambdaHandler } from '../../shared/platform/core/lambda-handler';
 
 /**
  * Inbound replies: invoked by the inbound bucket's ObjectCreated notification (prefix `inbound/`)

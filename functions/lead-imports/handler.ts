@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { leadImportsRoutes } from './routes';
 
 /** Endpoint group `lead-imports`: CSV and JSON-lines imports of leads, read in the background. */

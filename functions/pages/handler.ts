@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { pagesRoutes } from './routes';
 
 /** Endpoint group `pages`: public pages reached by unguessable tokens (no account). */

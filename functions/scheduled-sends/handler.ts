@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { scheduledSendsRoutes } from './routes';
 
 /** Endpoint group `scheduled-sends`: read, reschedule and cancel a scheduled send (part 4.6). */

@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { sendRoutes } from './routes';
 
 /** Endpoint group `send`: single sends (v1 plain and template, and the advanced send with scheduling and dry runs). */

@@ -1,8 +1,8 @@
 import { sesEventsScope } from '../../composition/worker-scopes/ses-events';
-import { parseSesMessage } from '../../shared/delivery/ses-event';
-import { recordDeliveryEvent } from '../../shared/delivery/record-event';
-import { logger } from '../../shared/logger';
-import { sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
+import { parseSesMessage } from '../../shared/mail-pipeline/delivery/ses-event';
+import { recordDeliveryEvent } from '../../shared/mail-pipeline/delivery/record-event';
+import { logger } from '../../shared/platform/core/logger';
+import { sqsBatchHandler } from '../../shared/platform/queue-worker/batch-handler';
 
 /** SES events worker: applies each event to its activity, suppression list, domain and campaign counters. */
 export const handler = sqsBatchHandler(async (record, { deps, counters, projects, campaigns }) => {

@@ -1,5 +1,5 @@
 import { services } from '../../composition/services';
-import { apiHandler } from '../../shared/http/api-handler';
+import { apiHandler } from '../../shared/platform/http/api-handler';
 import { templatesRoutes } from './routes';
 
 /** Endpoint group `templates`: the project's templates (part 4.7). */

@@ -1,9 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
 import { webhookDeliveryScope } from '../../composition/worker-scopes/webhook-delivery';
-import { logger } from '../../shared/logger';
-import { RetryLaterError, sqsBatchHandler } from '../../shared/queue-worker/batch-handler';
-import { deliverWebhook, parseWebhookJob } from '../../shared/webhooks/deliver-webhook';
-import { HttpWebhookPoster, type WebhookPoster } from '../../shared/adapters/webhook-poster';
+import { logger } from '../../shared/platform/core/logger';
+import { RetryLaterError, sqsBatchHandler } from '../../shared/platform/queue-worker/batch-handler';
+import { deliverWebhook, parseWebhookJob } from '../../shared/notifications/webhooks/deliver-webhook';
+import { HttpWebhookPoster, type WebhookPoster } from '../../shared/platform/adapters/webhook-poster';
 
 /** The attempt number of a receive: SQS's receive count (1 on the first). */
 export function attemptOf(record: Pick<SQSRecord, 'attributes'>): number {
@@ -15,7 +15,7 @@ const defaultPoster = (allowLoopback: boolean): WebhookPoster => new HttpWebhook
 
 /**
  * Webhook delivery worker: one POST per record, concurrently. A failed attempt hides its message
- * for the backoff and reports it as a batch item failure; see shared/webhooks/deliver-webhook.ts
+ * for the backoff and reports it as a batch item failure; see shared/notifications/webhooks/deliver-webhook.ts
  * and docs/webhooks.md for the attempts and the DLQ. An unreadable body is a batch item failure
  * too, so it ends in the DLQ after the queue's receives. The poster is built per batch from
  * the configuration (composition/worker-scopes/webhook-delivery.ts).

@@ -1,9 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { services } from '../../composition/services';
-import type { ServiceEvent } from '../../shared/events/events';
-import { lambdaHandler } from '../../shared/lambda-handler';
-import { logger } from '../../shared/logger';
-import { fanOut } from '../../shared/webhooks/fanout';
+import type { ServiceEvent } from '../../shared/platform/core/events';
+import { lambdaHandler } from '../../shared/platform/core/lambda-handler';
+import { logger } from '../../shared/platform/core/logger';
+import { fanOut } from '../../shared/notifications/webhooks/fanout';
 
 /**
  * Webhook fan-out: each event becomes one delivery per URL. The batch is fanned out together (one

@@ -1,4 +1,4 @@
-import type { QueueName } from '../../shared/queues';
+import type { QueueName } from '../../shared/platform/core/queues';
 import { enforcePolicies, installIamCheck, runAs } from './enforce';
 import { LOCAL_ACCOUNT, LOCAL_IDENTITY_OWNER, LOCAL_REGION, type PolicyMap } from './policy-map-format';
 import { bindPolicyMap, stackPolicyMap } from './policy-map';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Activity, ActivityFailure } from '../activity/activity';
-import { markFailed, putActivity, putActivityBody } from '../activity/activity-repository';
-import type { ProjectCaller } from '../auth/authenticate';
-import type { Needs } from '../dependencies';
-import { AppError } from '../errors';
-import { failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
-import { ttlAfterDays } from '../store/client';
-import { writtenUnlessConditionFails } from '../store/conditional-write';
+import type { Activity, ActivityFailure } from './activity/activity';
+import { markFailed, putActivity, putActivityBody } from './activity/activity-repository';
+import type { ProjectCaller } from '../platform/auth/authenticate';
+import type { Needs } from '../platform/core/dependencies';
+import { AppError } from '../platform/core/errors';
+import { failedEvent, hasWebhookTargets, isApiSend } from './events/email-events';
+import { ttlAfterDays } from '../platform/store/client';
+import { writtenUnlessConditionFails } from '../platform/store/conditional-write';
 import { encodeMailBody } from './mail-body';
 import { packSendJob, type SendPayload } from './job';
 

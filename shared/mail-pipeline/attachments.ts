@@ -1,5 +1,5 @@
-import { FetchError, type Fetcher } from '../ports';
-import { RetryLaterError } from '../queue-worker/batch-handler';
+import { FetchError, type Fetcher } from '../platform/core/ports';
+import { RetryLaterError } from '../platform/queue-worker/batch-handler';
 import { AttachmentMemory, AttachmentMemoryFull } from './attachment-memory';
 import { SEND_LIMITS } from './limits';
 import type { SendPayload } from './job';

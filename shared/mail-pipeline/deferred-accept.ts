@@ -1,8 +1,8 @@
-import * as z from '../zod';
-import type { Needs } from '../dependencies';
-import { logger } from '../logger';
-import type { Queue } from '../ports';
-import { schedules } from '../routes';
+import * as z from '../platform/core/zod';
+import type { Needs } from '../platform/core/dependencies';
+import { logger } from '../platform/core/logger';
+import type { Queue } from '../platform/core/ports';
+import { schedules } from '../platform/core/routes';
 
 /**
  * The deferred accept, one for every send with a `scheduled_at` (a scheduled send, a scheduled

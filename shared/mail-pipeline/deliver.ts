@@ -1,34 +1,34 @@
-import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCode } from '../activity/activity';
-import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from '../events/email-events';
-import { suppressedEvent } from '../suppression/suppression-events';
-import type { ServiceEvent } from '../events/events';
-import { claimQueuedSend, claimSendAttempt, getActivity, type ClaimResult, markFailed, recordSentAfterEvent, transitionFromSendable } from '../activity/activity-repository';
-import type { Needs } from '../dependencies';
-import { senderPermission } from '../domains/sender-service';
-import { MailerError } from '../ports';
-import { getProject, getProjectCached } from '../projects/project-repository';
-import { logger } from '../logger';
-import { reserveMonthlySend } from '../quota/send-quota';
-import { WORKER_TIMEOUT_SECONDS } from '../queues';
-import { RetryLaterError } from '../queue-worker/batch-handler';
-import { ttlAfterDays } from '../store/client';
-import { findSuppressed } from '../suppression/suppression-repository';
-import { dayOf, type CounterBatch } from '../stats/domain-stats';
-import { domainOf } from '../mail/addresses';
+import { SENDABLE_STATUSES, type Activity, type ActivityFailure, type FailureCode } from './activity/activity';
+import { emailEvent, failedEvent, hasWebhookTargets, isApiSend } from './events/email-events';
+import { suppressedEvent } from './suppression/suppression-events';
+import type { ServiceEvent } from '../platform/core/events';
+import { claimQueuedSend, claimSendAttempt, getActivity, type ClaimResult, markFailed, recordSentAfterEvent, transitionFromSendable } from './activity/activity-repository';
+import type { Needs } from '../platform/core/dependencies';
+import { senderPermission } from '../identities/domains/sender-service';
+import { MailerError } from '../platform/core/ports';
+import { getProject, getProjectCached } from '../platform/projects/project-repository';
+import { logger } from '../platform/core/logger';
+import { reserveMonthlySend } from './quota/send-quota';
+import { WORKER_TIMEOUT_SECONDS } from '../platform/core/queues';
+import { RetryLaterError } from '../platform/queue-worker/batch-handler';
+import { ttlAfterDays } from '../platform/store/client';
+import { findSuppressed } from './suppression/suppression-repository';
+import { dayOf, type CounterBatch } from '../identities/stats/domain-stats';
+import { domainOf } from '../platform/mail/addresses';
 import { AttachmentError, resolveAttachments } from './attachments';
-import { htmlToText } from '../mail/html-text';
-import { buildMime } from '../mail/mime';
+import { htmlToText } from '../platform/mail/html-text';
+import { buildMime } from '../platform/mail/mime';
 import { mailReplyTo } from './reply-token';
 import { retryOrFail } from './retry';
 import { loadPayload, type SendJob } from './job';
 import { encodeMailBody } from './mail-body';
-import { trackedHtml } from '../tracking/tracking-service';
+import { trackedHtml } from './tracking/tracking-service';
 
 /** What became of one send job. */
 export type DeliveryOutcome = 'sent' | 'suppressed' | 'failed' | 'retry_scheduled' | 'skipped';
 
 /**
- * What a campaign's mail reports (given by the workers; shared/campaigns/campaign-gate.ts): its
+ * What a campaign's mail reports (given by the workers; shared/marketing/campaigns/campaign-gate.ts): its
  * outcome for the campaign's counters, once per transition, and SES throttling (`rate_limited`).
  */
 export interface CampaignHooks {

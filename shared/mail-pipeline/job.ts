@@ -1,5 +1,5 @@
-import * as z from '../zod';
-import type { BlobStore } from '../ports';
+import * as z from '../platform/core/zod';
+import type { BlobStore } from '../platform/core/ports';
 
 /** Everything the send worker needs to build the mail; travels in the queue message or, when large, in S3. */
 export interface SendPayload {

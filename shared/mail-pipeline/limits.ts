@@ -7,6 +7,8 @@ export const SEND_LIMITS = {
   attachmentBytes: 10 * 1024 * 1024,
   attachmentTotalBytes: 10 * 1024 * 1024,
   environmentMaxLength: 64,
+  /** A batch recipient's `data` and `metadata`, each as JSON (as much as a lead's data holds). */
+  recipientValueBytes: 32 * 1024,
   /** Time allowed to fetch one attachment URL, redirects included (a deadline, not an idle timeout). */
   attachmentFetchTimeoutMs: 10_000,
   /**
@@ -17,7 +19,7 @@ export const SEND_LIMITS = {
   attachmentFetchesDeadlineMs: 15_000,
   /** Attachment URLs of one mail fetched at the same time. */
   attachmentFetchConcurrency: 4,
-  /** Fetched attachment bytes one worker process holds at a time, over all its mails (shared/sending/attachment-memory.ts). */
+  /** Fetched attachment bytes one worker process holds at a time, over all its mails (shared/mail-pipeline/sending/attachment-memory.ts). */
   attachmentMemoryBytes: 30 * 1024 * 1024,
 } as const;
 

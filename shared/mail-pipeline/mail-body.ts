@@ -1,5 +1,5 @@
-import { encodeBody } from '../activity/activity-body';
-import type { Needs } from '../dependencies';
+import { encodeBody } from './activity/activity-body';
+import type { Needs } from '../platform/core/dependencies';
 import { mailReplyTo } from './reply-token';
 import type { SendPayload } from './job';
 

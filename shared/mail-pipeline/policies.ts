@@ -1,7 +1,7 @@
-import type { ProjectCaller } from '../auth/authenticate';
-import type { Needs } from '../dependencies';
-import { badRequest } from '../errors';
-import { refuseDisabledProject } from '../projects/project-active';
+import type { ProjectCaller } from '../platform/auth/authenticate';
+import type { Needs } from '../platform/core/dependencies';
+import { badRequest } from '../platform/core/errors';
+import { refuseDisabledProject } from '../platform/projects/project-active';
 
 /**
  * The rules every kind of send follows, in one place: what a preview shows, the subject of a mail

@@ -1,12 +1,12 @@
-import type { Needs } from '../dependencies';
-import { AppError, unprocessable } from '../errors';
-import { renderTemplate, templateVariableNames } from '../templates/render';
-import type { RenderFormat, Template } from '../templates/template';
-import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from '../unsubscribe/unsubscribe-links';
+import type { Needs } from '../platform/core/dependencies';
+import { AppError, unprocessable } from '../platform/core/errors';
+import { renderTemplate, templateVariableNames } from './templates/render';
+import type { RenderFormat, Template } from './templates/template';
+import { ensureUnsubscribeFooter, recipientUnsubscribeLinks, withLinkVariables } from './unsubscribe/unsubscribe-links';
 import { defaultSubject, POLICY_MESSAGES } from './policies';
-import type { AdvancedEmailType } from '../mail/advanced-send-types';
+import type { AdvancedEmailType } from './mail/advanced-send-types';
 import type { SendPayload } from './job';
-import type { AttachmentInput } from '../mail/advanced-send-types';
+import type { AttachmentInput } from './mail/advanced-send-types';
 
 /** One mail of an advanced send: the request's content for one recipient. */
 export interface MailContent {

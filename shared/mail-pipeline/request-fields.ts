@@ -1,5 +1,5 @@
-import * as z from '../zod';
-import { normalizeEmail } from '../mail/addresses';
+import * as z from '../platform/core/zod';
+import { normalizeEmail } from '../platform/mail/addresses';
 import { ENVIRONMENT_PATTERN, SEND_LIMITS } from './limits';
 
 /** Field pieces shared by the send endpoints' request schemas. */

@@ -1,5 +1,5 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
-import { badRequest } from '../errors';
+import { badRequest } from '../platform/core/errors';
 import { looksLikeIsoTimestamp, readIsoTimestamp } from './iso-timestamp';
 import { readNaturalTime } from './natural-language';
 import { displayTimeZone, isValidTimeZone, offsetLabel } from './time-zones';

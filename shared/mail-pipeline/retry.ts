@@ -1,7 +1,7 @@
-import type { Activity, FailureCode } from '../activity/activity';
-import { transitionFromSendable } from '../activity/activity-repository';
-import type { Needs } from '../dependencies';
-import type { MailerError } from '../ports';
+import type { Activity, FailureCode } from './activity/activity';
+import { transitionFromSendable } from './activity/activity-repository';
+import type { Needs } from '../platform/core/dependencies';
+import type { MailerError } from '../platform/core/ports';
 import type { DeliveryOutcome } from './deliver';
 import type { SendJob } from './job';
 

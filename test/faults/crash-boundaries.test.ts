@@ -1,8 +1,8 @@
 import type { SQSRecord } from 'aws-lambda';
-import { getActivity } from '../../shared/activity/activity-repository';
-import { fullTimeline } from '../../shared/activity/timeline';
+import { getActivity } from '../../shared/mail-pipeline/activity/activity-repository';
+import { fullTimeline } from '../../shared/mail-pipeline/activity/timeline';
 import { services } from '../../composition/services';
-import type { WorkerName } from '../../shared/routes';
+import type { WorkerName } from '../../shared/platform/core/routes';
 import { CLOUD_TIMEOUT_MS, sendBody } from '../integration/support/test-cloud';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
 import { withFaults } from './support/faults';

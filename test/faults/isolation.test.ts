@@ -1,10 +1,10 @@
 import { DEMO_DOMAIN } from '../../local/seed';
 import { services } from '../../composition/services';
-import { listSenders } from '../../shared/domains/sender-repository';
-import { attemptEntry, logDeliveryAttempt } from '../../shared/webhooks/delivery-log';
-import type { WebhookJob } from '../../shared/webhooks/webhook-job';
-import { createOrganization, issuePartnerKey } from '../../shared/organizations/organization-service';
-import { routeKey } from '../../shared/routes';
+import { listSenders } from '../../shared/identities/domains/sender-repository';
+import { attemptEntry, logDeliveryAttempt } from '../../shared/notifications/webhooks/delivery-log';
+import type { WebhookJob } from '../../shared/notifications/webhooks/webhook-job';
+import { createOrganization, issuePartnerKey } from '../../shared/platform/organizations/organization-service';
+import { routeKey } from '../../shared/platform/core/routes';
 import type { TableRoute as RouteDefinition } from '../../functions/route-table';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from '../integration/support/test-cloud';

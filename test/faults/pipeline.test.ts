@@ -1,4 +1,4 @@
-import { WORKER_TIMEOUT_SECONDS } from '../../shared/queues';
+import { WORKER_TIMEOUT_SECONDS } from '../../shared/platform/core/queues';
 import { CLOUD_TIMEOUT_MS } from '../integration/support/test-cloud';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
 import { startFaultyPollers } from './support/pump';

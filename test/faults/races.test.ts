@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { getActivity } from '../../shared/activity/activity-repository';
-import { STATUS_KEEP_MS } from '../../shared/campaigns/campaign';
-import { getCursor, heldJobs, readCampaignCounts } from '../../shared/campaigns/campaign-gateway';
+import { getActivity } from '../../shared/mail-pipeline/activity/activity-repository';
+import { STATUS_KEEP_MS } from '../../shared/marketing/campaigns/campaign';
+import { getCursor, heldJobs, readCampaignCounts } from '../../shared/marketing/campaigns/campaign-gateway';
 import { services } from '../../composition/services';
-import { waveId } from '../../shared/campaigns/waves';
-import { batchOfDueId, campaignKey } from '../../shared/store/keys';
-import { getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';
+import { waveId } from '../../shared/marketing/campaigns/waves';
+import { batchOfDueId, campaignKey } from '../../shared/platform/store/keys';
+import { getTemplate, listTemplateUsage } from '../../shared/mail-pipeline/templates/template-repository';
 import { CLOUD_TIMEOUT_MS } from '../integration/support/test-cloud';
 import { campaignBody, campaignLeads, campaignMails, campaignTemplate, startCampaign, storedCampaign } from './support/campaigns';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
@@ -111,7 +111,7 @@ async function batchRaceOutcome(batch: Awaited<ReturnType<typeof scheduledBatch>
   return 'batch won';
 }
 
-/** The cancel's conditional write (shared/batches/batch-repository.ts: cancelScheduledBatch). */
+/** The cancel's conditional write (shared/mail-pipeline/batches/batch-repository.ts: cancelScheduledBatch). */
 const isCancelWrite = (c: DbCommand) => c.constructor.name === 'UpdateCommand' && c.input?.ExpressionAttributeValues?.[':cancelled'] === 'cancelled';
 /** The fire's move to `sending` (batch-repository.ts: startScheduledBatch). */
 const isStartWrite = (c: DbCommand) => c.constructor.name === 'UpdateCommand' && c.input?.ExpressionAttributeValues?.[':sending'] === 'sending' && ':for' in (c.input?.ExpressionAttributeValues ?? {});

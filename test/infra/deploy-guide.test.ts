@@ -5,8 +5,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_API_THROTTLES } from '../../lib/api';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import { ACCOUNT_CONCURRENCY, WORKER_MAX_CONCURRENCY } from '../../lib/queue-worker';
-import { registrationRecords } from '../../shared/domains/dns-records';
-import { schedules } from '../../shared/routes';
+import { registrationRecords } from '../../shared/identities/domains/dns-records';
+import { schedules } from '../../shared/platform/core/routes';
 import { logicalId } from './template-helpers';
 
 // docs/deploy.md (and docs/cost.md, for the alarms) state counts and lists; each is checked here against the synthesized stack, so

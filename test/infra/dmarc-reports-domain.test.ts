@@ -31,7 +31,7 @@ describe('the DMARC reports domain (DMARC_REPORTS_DOMAIN)', () => {
     expect(values(Template.fromStack(stackOf({}, { dmarcReportsDomain: 'Reports.Example.org.' })))).toEqual(Array(readers).fill('reports.example.org'));
   });
 
-  it('is absent when unset: the code then uses the inbound domain (shared/domains/dns-records.ts)', () => {
+  it('is absent when unset: the code then uses the inbound domain (shared/identities/domains/dns-records.ts)', () => {
     expect(values(Template.fromStack(stackOf()))).toEqual([]);
   });
 

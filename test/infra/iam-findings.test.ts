@@ -5,8 +5,8 @@ import { denial } from '../../local/iam/enforce';
 import { LOCAL_ACCOUNT, LOCAL_INBOUND_DOMAIN, LOCAL_REGION } from '../../local/iam/policy-map-format';
 import { policyMapOf } from '../../local/iam/synth-policy-map';
 import { logicalId } from './template-helpers';
-import { campaignIdsObjectKey } from '../../shared/campaigns/audience-cursor';
-import { leadImportObjectKey } from '../../shared/store/keys';
+import { campaignIdsObjectKey } from '../../shared/marketing/campaigns/audience-cursor';
+import { leadImportObjectKey } from '../../shared/platform/store/keys';
 
 // Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about policies. Each finding is
 // checked by the local IAM evaluator against the synthesized template (docs/local-iam.md).

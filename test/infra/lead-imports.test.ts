@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { EmailApiStack } from '../../lib/email-api-stack';
-import { queues } from '../../shared/queues';
+import { queues } from '../../shared/platform/core/queues';
 import { logicalId } from './template-helpers';
 
 // Synthesizing bundles every function with esbuild: build the stack once for the whole file.

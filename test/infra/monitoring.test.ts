@@ -3,9 +3,9 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import { BOUNCE_RATE_ALARM, COMPLAINT_RATE_ALARM } from '../../lib/monitoring';
-import { MAIL_METRICS, METRICS_NAMESPACE } from '../../shared/metrics/metric-names';
-import { queues, type QueueName } from '../../shared/queues';
-import { schedules, workers } from '../../shared/routes';
+import { MAIL_METRICS, METRICS_NAMESPACE } from '../../shared/mail-pipeline/metrics/metric-names';
+import { queues, type QueueName } from '../../shared/platform/core/queues';
+import { schedules, workers } from '../../shared/platform/core/routes';
 import { logicalId, nagErrors } from './template-helpers';
 
 // Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about alarms and the dashboard, not code.

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { EmailApiStack } from '../../lib/email-api-stack';
-import { IDENTITY_TAGS } from '../../shared/ports';
+import { IDENTITY_TAGS } from '../../shared/platform/core/ports';
 import { actionsOf, logicalId, statementsOfRole, type Statement } from './template-helpers';
 
 /**

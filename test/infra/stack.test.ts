@@ -7,10 +7,10 @@ import { EmailApiStack } from '../../lib/email-api-stack';
 import type { ProjectFunction } from '../../lib/project-function';
 import { rateExpression } from '../../lib/scheduling';
 import { PAYLOAD_EXPIRY_DAYS } from '../../lib/storage';
-import { queues, type QueueName } from '../../shared/queues';
-import { endpointGroups, routeKey, schedules, workers, type EndpointGroup, type WorkerName } from '../../shared/routes';
+import { queues, type QueueName } from '../../shared/platform/core/queues';
+import { endpointGroups, routeKey, schedules, workers, type EndpointGroup, type WorkerName } from '../../shared/platform/core/routes';
 import { routeTable as routes } from '../../functions/route-table';
-import { tableDefinition } from '../../shared/store/table-definition';
+import { tableDefinition } from '../../shared/platform/store/table-definition';
 import { actionsOf, allows, logicalId, nagErrors, statementsOfRole, type Statement } from './template-helpers';
 
 // Synthesizing bundles every function with esbuild: build the stack once for the whole file.
@@ -137,7 +137,7 @@ describe('the payload bucket', () => {
 });
 
 describe('the queues', () => {
-  it('creates one queue and one dead-letter queue per definition of shared/queues.ts, and the inbound failure queue', () => {
+  it('creates one queue and one dead-letter queue per definition of shared/platform/core/queues.ts, and the inbound failure queue', () => {
     template.resourceCountIs('AWS::SQS::Queue', queueNames.length * 2 + 1);
   });
 

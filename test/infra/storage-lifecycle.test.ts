@@ -4,8 +4,8 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import { CAMPAIGN_IDS_EXPIRY_DAYS, PAYLOAD_EXPIRY_DAYS, PAYLOAD_LIFECYCLE } from '../../lib/storage';
-import { MAX_START_AHEAD_DAYS } from '../../shared/campaigns/campaign-request';
-import { campaignIdsObjectKey } from '../../shared/store/keys';
+import { MAX_START_AHEAD_DAYS } from '../../shared/marketing/campaigns/campaign-request';
+import { campaignIdsObjectKey } from '../../shared/platform/store/keys';
 import { logicalId } from './template-helpers';
 
 // Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about the bucket's lifecycle rules.

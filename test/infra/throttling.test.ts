@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { DEFAULT_API_THROTTLES } from '../../lib/api';
 import { EmailApiStack } from '../../lib/email-api-stack';
-import { routeKey } from '../../shared/routes';
+import { routeKey } from '../../shared/platform/core/routes';
 import { routeTable as routes } from '../../functions/route-table';
 
 // Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about the stage's settings, not code.

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { EmailApiStack } from '../../lib/email-api-stack';
 import { ACCOUNT_CONCURRENCY, QueueWorker, QUEUE_WORKERS_CONCURRENCY_BUDGET, WORKER_MAX_CONCURRENCY } from '../../lib/queue-worker';
-import { queues, type QueueName } from '../../shared/queues';
+import { queues, type QueueName } from '../../shared/platform/core/queues';
 import { logicalId } from './template-helpers';
 
 // Bundling is skipped (`aws:cdk:bundling-stacks`): this file is about the event source mappings.

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../../local/free-port';
-import { getOrganization, listPartnerKeys } from '../../shared/organizations/organization-repository';
+import { getOrganization, listPartnerKeys } from '../../shared/platform/organizations/organization-repository';
 import { services } from '../../composition/services';
-import { getProject } from '../../shared/projects/project-repository';
-import { monthOf } from '../../shared/quota/monthly-quota';
-import { reserveSend } from '../../shared/quota/usage-repository';
+import { getProject } from '../../shared/platform/projects/project-repository';
+import { monthOf } from '../../shared/mail-pipeline/quota/monthly-quota';
+import { reserveSend } from '../../shared/mail-pipeline/quota/usage-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 // Each test starts the CLI (tsx) a few times over; jest ignores the testTimeout of a project config.

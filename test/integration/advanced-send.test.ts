@@ -3,9 +3,9 @@ import path from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { overrideServices, services } from '../../composition/services';
-import type { Queue } from '../../shared/ports';
-import { getProject } from '../../shared/projects/project-repository';
-import { sendScheduledNow } from '../../shared/sending/advanced-send';
+import type { Queue } from '../../shared/platform/core/ports';
+import { getProject } from '../../shared/platform/projects/project-repository';
+import { sendScheduledNow } from '../../shared/mail-pipeline/sending/advanced-send';
 import { CLOUD_TIMEOUT_MS, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

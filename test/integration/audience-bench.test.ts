@@ -23,7 +23,7 @@ describe('the audience benchmark, small', () => {
     const result = await measureAudience(cloud, { leads: 2000 });
     expect(result.import).toMatchObject({ rows: 2000, rows_failed: 4, duplicates: 2, leads_created: 1994 });
     // A new lead with a name: 2 (transactional put) + 2 (id item) + 1 (gsi3) + 1 (gsi4), plus its share
-    // of the counters and the checkpoints (shared/store/keys.ts).
+    // of the counters and the checkpoints (shared/platform/store/keys.ts).
     expect(result.import.write_units_per_lead).toBeGreaterThanOrEqual(6);
     expect(result.import.write_units_per_lead).toBeLessThanOrEqual(6.5);
     // Plan "pro" (every third row) or tag "vip" (every seventh): between a third and a half of the leads.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { services } from '../../composition/services';
-import { createProject, rotateProjectKey } from '../../shared/projects/project-service';
-import { putDomain } from '../../shared/domains/domain-repository';
+import { createProject, rotateProjectKey } from '../../shared/platform/projects/project-service';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 const MISSING = 'Missing or invalid API key. Use: Authorization: Bearer sk_proj_...';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { authenticateProject } from '../../shared/auth/authenticate';
-import { acceptBatch } from '../../shared/batches/accept-batch';
-import { parseBatchRequest } from '../../shared/batches/batch-request';
-import { getBatch } from '../../shared/batches/batch-repository';
+import { authenticateProject } from '../../shared/platform/auth/authenticate';
+import { acceptBatch } from '../../shared/mail-pipeline/batches/accept-batch';
+import { parseBatchRequest } from '../../shared/mail-pipeline/batches/batch-request';
+import { getBatch } from '../../shared/mail-pipeline/batches/batch-repository';
 import { services } from '../../composition/services';
-import { activityKey, batchKey } from '../../shared/store/keys';
+import { activityKey, batchKey } from '../../shared/platform/store/keys';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { expandChunk } from '../../shared/batches/batch-fanout';
+import { expandChunk } from '../../shared/mail-pipeline/batches/batch-fanout';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
@@ -84,7 +84,7 @@ describe('a batch mail with a long subject (more than 100 bytes): its record lea
     const id = (res.body.recipients as { activity_id: string }[])[0].activity_id;
     await expandChunk(services(), { v: 1, batch_id: res.body.batch_id as string, project_id: cloud.seed.project_id, chunk: 0 });
 
-    const { getActivity } = await import('../../shared/activity/activity-repository');
+    const { getActivity } = await import('../../shared/mail-pipeline/activity/activity-repository');
     const stored = await getActivity(services().db, id);
     expect(stored).toMatchObject({ current_status: 'queued' });
     expect(stored?.subject).toBeUndefined();

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Batch, BatchRecipient } from '../../shared/batches/batch';
-import { expandChunk, type WaveCounters } from '../../shared/batches/batch-fanout';
-import { batchActivityId, newBatchId } from '../../shared/batches/batch-ids';
-import { getBatch, putBatch, putBatchBlobs } from '../../shared/batches/batch-repository';
+import type { Batch, BatchRecipient } from '../../shared/mail-pipeline/batches/batch';
+import { expandChunk, type WaveCounters } from '../../shared/mail-pipeline/batches/batch-fanout';
+import { batchActivityId, newBatchId } from '../../shared/mail-pipeline/batches/batch-ids';
+import { getBatch, putBatch, putBatchBlobs } from '../../shared/mail-pipeline/batches/batch-repository';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Activity } from '../../shared/activity/activity';
-import { putActivity } from '../../shared/activity/activity-repository';
-import { upsertLeads } from '../../shared/audience/lead-upsert';
-import type { Campaign } from '../../shared/campaigns/campaign';
-import { readAudiencePage, type CursorPosition } from '../../shared/campaigns/audience-cursor';
+import type { Activity } from '../../shared/mail-pipeline/activity/activity';
+import { putActivity } from '../../shared/mail-pipeline/activity/activity-repository';
+import { upsertLeads } from '../../shared/audience/leads/lead-upsert';
+import type { Campaign } from '../../shared/marketing/campaigns/campaign';
+import { readAudiencePage, type CursorPosition } from '../../shared/marketing/campaigns/audience-cursor';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

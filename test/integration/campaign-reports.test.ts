@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as sesEvents } from '../../functions/ses-events/handler';
-import type { Activity, ActivityStatus } from '../../shared/activity/activity';
-import { getActivity, putActivitiesInBatch } from '../../shared/activity/activity-repository';
-import type { Campaign } from '../../shared/campaigns/campaign';
-import { CampaignCounterBatch } from '../../shared/campaigns/campaign-counters';
-import { readCampaignCounts } from '../../shared/campaigns/campaign-gateway';
+import type { Activity, ActivityStatus } from '../../shared/mail-pipeline/activity/activity';
+import { getActivity, putActivitiesInBatch } from '../../shared/mail-pipeline/activity/activity-repository';
+import type { Campaign } from '../../shared/marketing/campaigns/campaign';
+import { CampaignCounterBatch } from '../../shared/marketing/campaigns/campaign-counters';
+import { readCampaignCounts } from '../../shared/marketing/campaigns/campaign-gateway';
 import { services } from '../../composition/services';
-import { runExport } from '../../shared/campaign-reports/export-run';
-import { getExport } from '../../shared/campaign-reports/report-repository';
-import { campaignKey, campaignListIndex } from '../../shared/store/keys';
-import { openToken } from '../../shared/tracking/tracking-tokens';
+import { runExport } from '../../shared/marketing/campaign-reports/export-run';
+import { getExport } from '../../shared/marketing/campaign-reports/report-repository';
+import { campaignKey, campaignListIndex } from '../../shared/platform/store/keys';
+import { openToken } from '../../shared/mail-pipeline/tracking/tracking-tokens';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**
@@ -392,7 +392,7 @@ describe('POST /v1/campaigns/:id/exports', () => {
   test('a running export whose run was lost is queued again by a repeat start, once per stall', async () => {
     const { id: projectId } = await freshProject();
     const campaign = await putCampaign(projectId, 3);
-    const { startExport, STALLED_EXPORT_MS } = await import('../../shared/campaign-reports/campaign-report');
+    const { startExport, STALLED_EXPORT_MS } = await import('../../shared/marketing/campaign-reports/campaign-report');
     const sent: unknown[] = [];
     const at = (ms: number) => ({ ...services(), queue: { send: async (_q: string, job: unknown) => void sent.push(job) } as never, clock: { now: () => new Date(Date.now() + ms) } });
     // The record is written, its queue message never is (a crash between the two).
@@ -410,7 +410,7 @@ describe('POST /v1/campaigns/:id/exports', () => {
     const campaign = await putCampaign(projectId, 400);
     const records = await putRecipients(campaign, 400);
     // An export record without its queue message: this test runs the worker's steps itself.
-    const { startExport } = await import('../../shared/campaign-reports/campaign-report');
+    const { startExport } = await import('../../shared/marketing/campaign-reports/campaign-report');
     const quiet = { ...services(), queue: { send: async () => undefined } as never };
     const created = (await startExport(quiet, projectId, campaign.id)).export as Data;
     const job = { kind: 'run' as const, project_id: projectId, campaign_id: campaign.id, export_id: created.id as string };

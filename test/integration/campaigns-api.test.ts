@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { setEvaluation } from '../../shared/audience/segment-repository';
-import type { Campaign } from '../../shared/campaigns/campaign';
-import { getCampaign, putNewCampaign } from '../../shared/campaigns/campaign-gateway';
+import { setEvaluation } from '../../shared/audience/leads/segment-repository';
+import type { Campaign } from '../../shared/marketing/campaigns/campaign';
+import { getCampaign, putNewCampaign } from '../../shared/marketing/campaigns/campaign-gateway';
 import { overrideServices, services } from '../../composition/services';
-import { getSender } from '../../shared/domains/sender-repository';
-import type { Clock, Queue } from '../../shared/ports';
-import { campaignIdsObjectKey, campaignKey } from '../../shared/store/keys';
-import { deleteTemplate, getTemplate, listTemplateUsage } from '../../shared/templates/template-repository';
+import { getSender } from '../../shared/identities/domains/sender-repository';
+import type { Clock, Queue } from '../../shared/platform/core/ports';
+import { campaignIdsObjectKey, campaignKey } from '../../shared/platform/store/keys';
+import { deleteTemplate, getTemplate, listTemplateUsage } from '../../shared/mail-pipeline/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type ApiAnswer, type TestCloud } from './support/test-cloud';
 
 /**
@@ -364,7 +364,7 @@ describe('GET /v1/campaigns', () => {
 describe('GET /v1/campaigns/:id', () => {
   test('the summary and metrics from the counters: opened is human opens, bounced is hard bounces', async () => {
     const campaign = await created();
-    const { CampaignCounterBatch } = await import('../../shared/campaigns/campaign-counters');
+    const { CampaignCounterBatch } = await import('../../shared/marketing/campaigns/campaign-counters');
     const counters = new CampaignCounterBatch(() => 3);
     for (const [field, count] of Object.entries({ sent: 10, failed: 1, delivered: 9, opened: 4, machine_opened: 3, clicked: 2, hard_bounced: 1, soft_bounced: 5, complained: 1 })) {
       counters.add(campaign.id as string, field as never, count);

@@ -1,7 +1,7 @@
 import { services } from '../../composition/services';
-import { createOrganization, issuePartnerKey } from '../../shared/organizations/organization-service';
-import { batchWriteAll } from '../../shared/store/batch-write';
-import { segmentKey } from '../../shared/store/keys';
+import { createOrganization, issuePartnerKey } from '../../shared/platform/organizations/organization-service';
+import { batchWriteAll } from '../../shared/platform/store/batch-write';
+import { segmentKey } from '../../shared/platform/store/keys';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 jest.setTimeout(120_000);

@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as sesEvents } from '../../functions/ses-events/handler';
 import { services } from '../../composition/services';
-import { putDomain } from '../../shared/domains/domain-repository';
-import { createProject } from '../../shared/projects/project-service';
-import { updateProjectFields } from '../../shared/projects/project-repository';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
+import { createProject } from '../../shared/platform/projects/project-service';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, storedActivity, drainEvents, type TestCloud } from './support/test-cloud';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'ses');
@@ -316,7 +316,7 @@ describe('GET /v1/activity (4.11)', () => {
   });
 
   test('campaign_id and automation_run_id each have their own list', async () => {
-    const { putActivity } = await import('../../shared/activity/activity-repository');
+    const { putActivity } = await import('../../shared/mail-pipeline/activity/activity-repository');
     const make = (n: number, extra: Record<string, string>) => ({
       id: `00000000-0000-4000-8000-00000000000${n}`,
       project_id: lister.id,
@@ -379,7 +379,7 @@ describe('GET /v1/activity (4.11)', () => {
 
 /** The test key of a project is not kept by the test; rotate one to send a test-mode mail. */
 async function createProjectKeyFor(projectId: string): Promise<string | undefined> {
-  const { rotateProjectKey } = await import('../../shared/projects/project-service');
+  const { rotateProjectKey } = await import('../../shared/platform/projects/project-service');
   return rotateProjectKey(services().db, projectId, 'test');
 }
 

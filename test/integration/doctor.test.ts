@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runDoctorCli } from '../../bin/doctor';
-import { workers, type WorkerName } from '../../shared/routes';
+import { workers, type WorkerName } from '../../shared/platform/core/routes';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /** Runs `npm run admin -- doctor --seed <the cloud's seed>` in process; returns its exit code and output. */

@@ -3,10 +3,10 @@ import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { CreateEmailIdentityCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { handler as recheck } from '../../functions/domain-recheck/handler';
 import { overrideServices, services } from '../../composition/services';
-import { TRACKING_NOT_CONFIGURED, getSubdomain, putSubdomain } from '../../shared/domains/subdomains';
-import { createProject } from '../../shared/projects/project-service';
-import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
-import type { Clock } from '../../shared/ports';
+import { TRACKING_NOT_CONFIGURED, getSubdomain, putSubdomain } from '../../shared/identities/domains/subdomains';
+import { createProject } from '../../shared/platform/projects/project-service';
+import { CounterBatch, dayOf } from '../../shared/identities/stats/domain-stats';
+import type { Clock } from '../../shared/platform/core/ports';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, drainEvents, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;
@@ -709,7 +709,7 @@ describe('GET /domains (the project\'s sending domains, newest first)', () => {
 
   test('domains registered before the list existed get their entry on the first list, once', async () => {
     const { UpdateCommand, DeleteCommand, GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { domainKey, domainsIndexedKey } = await import('../../shared/store/keys');
+    const { domainKey, domainsIndexedKey } = await import('../../shared/platform/store/keys');
     const { db } = services();
     const p = await ownProject();
     const [old] = await registerInOrder(p.live, 1);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { DEMO_DOMAIN } from '../../local/seed';
 import { services } from '../../composition/services';
-import { listSenders } from '../../shared/domains/sender-repository';
-import { RESERVED_KEYS } from '../../shared/reserved-keys';
-import { routeKey } from '../../shared/routes';
+import { listSenders } from '../../shared/identities/domains/sender-repository';
+import { RESERVED_KEYS } from '../../shared/platform/core/reserved-keys';
+import { routeKey } from '../../shared/platform/core/routes';
 import type { TableRoute as RouteDefinition } from '../../functions/route-table';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';

@@ -4,9 +4,9 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
   type IdempotencyClaim,
-} from '../../shared/idempotency/idempotency-repository';
-import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RETENTION_SECONDS, type StoredResponse } from '../../shared/idempotency/idempotency-record';
-import { idempotencyKey } from '../../shared/store/keys';
+} from '../../shared/platform/idempotency/idempotency-repository';
+import { IDEMPOTENCY_LEASE_SECONDS, IDEMPOTENCY_RETENTION_SECONDS, type StoredResponse } from '../../shared/platform/idempotency/idempotency-record';
+import { idempotencyKey } from '../../shared/platform/store/keys';
 import { startTestTable, type TestTable } from './support/dynamodb-table';
 
 /**

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { overrideServices, services } from '../../composition/services';
-import { hashIdempotencyKey } from '../../shared/idempotency/idempotency-key';
-import { claimIdempotencyKey } from '../../shared/idempotency/idempotency-repository';
-import { requestFingerprint } from '../../shared/idempotency/request-fingerprint';
-import type { Queue } from '../../shared/ports';
-import { idempotencyKey } from '../../shared/store/keys';
+import { hashIdempotencyKey } from '../../shared/platform/idempotency/idempotency-key';
+import { claimIdempotencyKey } from '../../shared/platform/idempotency/idempotency-repository';
+import { requestFingerprint } from '../../shared/platform/idempotency/request-fingerprint';
+import type { Queue } from '../../shared/platform/core/ports';
+import { idempotencyKey } from '../../shared/platform/store/keys';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type ApiAnswer, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

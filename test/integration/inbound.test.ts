@@ -4,11 +4,11 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { services } from '../../composition/services';
-import { putDomain } from '../../shared/domains/domain-repository';
-import { createProject } from '../../shared/projects/project-service';
-import { updateProjectFields } from '../../shared/projects/project-repository';
-import type { WebhookJob } from '../../shared/webhooks/webhook-job';
-import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
+import { createProject } from '../../shared/platform/projects/project-service';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
+import type { WebhookJob } from '../../shared/notifications/webhooks/webhook-job';
+import { webhookPayloadProblem } from '../../shared/notifications/webhooks/webhook-payloads';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

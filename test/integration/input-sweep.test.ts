@@ -1,6 +1,6 @@
 import { DEMO_DOMAIN } from '../../local/seed';
-import { routeKey } from '../../shared/routes';
-import * as z from '../../shared/zod';
+import { routeKey } from '../../shared/platform/core/routes';
+import * as z from '../../shared/platform/core/zod';
 import type { TableRoute as RouteDefinition } from '../../functions/route-table';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';

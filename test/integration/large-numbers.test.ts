@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { services } from '../../composition/services';
-import { listSenders } from '../../shared/domains/sender-repository';
+import { listSenders } from '../../shared/identities/domains/sender-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { runAdminCli } from '../../bin/admin';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { countLeads, getLeadsByEmail } from '../../shared/audience/lead-repository';
+import { countLeads, getLeadsByEmail } from '../../shared/audience/leads/lead-repository';
 import { services } from '../../composition/services';
-import { getImport, putNewImport, transition } from '../../shared/imports/import-repository';
-import { runImport } from '../../shared/imports/import-run';
-import { newImport, runImportJob } from '../../shared/imports/import-service';
-import type { Db } from '../../shared/store/client';
+import { getImport, putNewImport, transition } from '../../shared/audience/imports/import-repository';
+import { runImport } from '../../shared/audience/imports/import-run';
+import { newImport, runImportJob } from '../../shared/audience/imports/import-service';
+import type { Db } from '../../shared/platform/store/client';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 jest.setTimeout(120_000);

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { listLeads } from '../../shared/audience/lead-service';
+import { listLeads } from '../../shared/audience/leads/lead-service';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

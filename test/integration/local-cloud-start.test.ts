@@ -5,8 +5,8 @@ import path from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalCloud } from '../../local/cloud';
 import { overrideServices, services } from '../../composition/services';
-import { updateProjectFields } from '../../shared/projects/project-repository';
-import { projectKey } from '../../shared/store/keys';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
+import { projectKey } from '../../shared/platform/store/keys';
 import { startTestCloud } from './support/test-cloud';
 import { freePort } from '../../local/free-port';
 

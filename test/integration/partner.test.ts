@@ -1,7 +1,7 @@
 import { overrideServices, services } from '../../composition/services';
-import { RECEIVING_OFF, TRACKING_NOT_CONFIGURED } from '../../shared/domains/subdomains';
-import { createOrganization, issuePartnerKey, setMaxProjects } from '../../shared/organizations/organization-service';
-import { CounterBatch, dayOf } from '../../shared/stats/domain-stats';
+import { RECEIVING_OFF, TRACKING_NOT_CONFIGURED } from '../../shared/identities/domains/subdomains';
+import { createOrganization, issuePartnerKey, setMaxProjects } from '../../shared/platform/organizations/organization-service';
+import { CounterBatch, dayOf } from '../../shared/identities/stats/domain-stats';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 

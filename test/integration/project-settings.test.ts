@@ -1,7 +1,7 @@
 import { services } from '../../composition/services';
-import { getProject } from '../../shared/projects/project-repository';
-import { createProject } from '../../shared/projects/project-service';
-import { TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../shared/project-settings/project-settings';
+import { getProject } from '../../shared/platform/projects/project-repository';
+import { createProject } from '../../shared/platform/projects/project-service';
+import { TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../shared/tenancy/project-settings/project-settings';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as sesEvents } from '../../functions/ses-events/handler';
 import { services } from '../../composition/services';
-import { putDomain } from '../../shared/domains/domain-repository';
-import { createProject } from '../../shared/projects/project-service';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
+import { createProject } from '../../shared/platform/projects/project-service';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'ses');

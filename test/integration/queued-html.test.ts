@@ -2,7 +2,7 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as sendWorker } from '../../functions/send-worker/handler';
 import { services } from '../../composition/services';
-import { activityBodyKey } from '../../shared/store/keys';
+import { activityBodyKey } from '../../shared/platform/store/keys';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

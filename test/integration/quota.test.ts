@@ -1,13 +1,13 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { overrideServices, services, type Services } from '../../composition/services';
-import { putDomain } from '../../shared/domains/domain-repository';
-import { MailerError, type Mailer } from '../../shared/ports';
-import { createProject } from '../../shared/projects/project-service';
-import { getProject, setProjectMonthlyQuota, updateProjectFields } from '../../shared/projects/project-repository';
-import { monthOf } from '../../shared/quota/monthly-quota';
-import { reserveMonthlySend } from '../../shared/quota/send-quota';
-import { getMonthlyUsage, reserveSend } from '../../shared/quota/usage-repository';
-import { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from '../../shared/store/keys';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
+import { MailerError, type Mailer } from '../../shared/platform/core/ports';
+import { createProject } from '../../shared/platform/projects/project-service';
+import { getProject, setProjectMonthlyQuota, updateProjectFields } from '../../shared/platform/projects/project-repository';
+import { monthOf } from '../../shared/mail-pipeline/quota/monthly-quota';
+import { reserveMonthlySend } from '../../shared/mail-pipeline/quota/send-quota';
+import { getMonthlyUsage, reserveSend } from '../../shared/mail-pipeline/quota/usage-repository';
+import { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from '../../shared/platform/store/keys';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, drainEvents, type TestCloud } from './support/test-cloud';
 
 /**

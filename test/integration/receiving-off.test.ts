@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { refreshConfig } from '../../shared/config';
+import { refreshConfig } from '../../shared/platform/core/config';
 import { services } from '../../composition/services';
-import { RECEIVING_OFF, getSubdomain } from '../../shared/domains/subdomains';
+import { RECEIVING_OFF, getSubdomain } from '../../shared/identities/domains/subdomains';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

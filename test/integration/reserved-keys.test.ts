@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { services } from '../../composition/services';
-import { listSenders } from '../../shared/domains/sender-repository';
-import { routeKey } from '../../shared/routes';
+import { listSenders } from '../../shared/identities/domains/sender-repository';
+import { routeKey } from '../../shared/platform/core/routes';
 import { routeTable as routes } from '../../functions/route-table';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Activity } from '../../shared/activity/activity';
-import { putActivity } from '../../shared/activity/activity-repository';
-import type { ProjectCaller } from '../../shared/auth/authenticate';
-import type { Batch, BatchStatus } from '../../shared/batches/batch';
-import { putBatch } from '../../shared/batches/batch-repository';
+import type { Activity } from '../../shared/mail-pipeline/activity/activity';
+import { putActivity } from '../../shared/mail-pipeline/activity/activity-repository';
+import type { ProjectCaller } from '../../shared/platform/auth/authenticate';
+import type { Batch, BatchStatus } from '../../shared/mail-pipeline/batches/batch';
+import { putBatch } from '../../shared/mail-pipeline/batches/batch-repository';
 import { services } from '../../composition/services';
-import { putDomain } from '../../shared/domains/domain-repository';
-import type { ScheduledSendContent } from '../../shared/mail/advanced-send-types';
-import { getProject } from '../../shared/projects/project-repository';
-import { createProject } from '../../shared/projects/project-service';
-import { claimScheduledSend, markScheduledSendFailed } from '../../shared/scheduling/scheduled-send-repository';
-import { createScheduledSend } from '../../shared/scheduling/scheduled-send-service';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
+import type { ScheduledSendContent } from '../../shared/mail-pipeline/mail/advanced-send-types';
+import { getProject } from '../../shared/platform/projects/project-repository';
+import { createProject } from '../../shared/platform/projects/project-service';
+import { claimScheduledSend, markScheduledSendFailed } from '../../shared/mail-pipeline/scheduling/scheduled-send-repository';
+import { createScheduledSend } from '../../shared/mail-pipeline/scheduling/scheduled-send-service';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

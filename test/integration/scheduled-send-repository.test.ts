@@ -1,4 +1,4 @@
-import type { ScheduledSend } from '../../shared/scheduling/scheduled-send';
+import type { ScheduledSend } from '../../shared/mail-pipeline/scheduling/scheduled-send';
 import {
   cancelPendingScheduledSend,
   claimScheduledSend,
@@ -7,7 +7,7 @@ import {
   moveScheduledSend,
   putScheduledSend,
   queryDueScheduledSends,
-} from '../../shared/scheduling/scheduled-send-repository';
+} from '../../shared/mail-pipeline/scheduling/scheduled-send-repository';
 import { startTestTable, type TestTable } from './support/dynamodb-table';
 
 /**

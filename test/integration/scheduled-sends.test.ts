@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
-import type { ProjectCaller } from '../../shared/auth/authenticate';
+import type { ProjectCaller } from '../../shared/platform/auth/authenticate';
 import { services } from '../../composition/services';
-import type { Queue } from '../../shared/ports';
-import { getProject } from '../../shared/projects/project-repository';
-import { claimScheduledSend } from '../../shared/scheduling/scheduled-send-repository';
-import { createScheduledSend } from '../../shared/scheduling/scheduled-send-service';
-import type { ScheduledSendContent } from '../../shared/mail/advanced-send-types';
+import type { Queue } from '../../shared/platform/core/ports';
+import { getProject } from '../../shared/platform/projects/project-repository';
+import { claimScheduledSend } from '../../shared/mail-pipeline/scheduling/scheduled-send-repository';
+import { createScheduledSend } from '../../shared/mail-pipeline/scheduling/scheduled-send-service';
+import type { ScheduledSendContent } from '../../shared/mail-pipeline/mail/advanced-send-types';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { expandChunk } from '../../shared/batches/batch-fanout';
+import { expandChunk } from '../../shared/mail-pipeline/batches/batch-fanout';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 

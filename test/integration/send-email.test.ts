@@ -3,10 +3,10 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { services } from '../../composition/services';
-import { putDomain } from '../../shared/domains/domain-repository';
-import { createProject } from '../../shared/projects/project-service';
-import { updateProjectFields } from '../../shared/projects/project-repository';
-import { putSuppression } from '../../shared/suppression/suppression-repository';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
+import { createProject } from '../../shared/platform/projects/project-service';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
+import { putSuppression } from '../../shared/mail-pipeline/suppression/suppression-repository';
 import { activityFromReplyAddress } from '../../shared/mail-pipeline/reply-token';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 

@@ -2,10 +2,10 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aw
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as sendWorker } from '../../functions/send-worker/handler';
-import { claimQueuedSend } from '../../shared/activity/activity-repository';
+import { claimQueuedSend } from '../../shared/mail-pipeline/activity/activity-repository';
 import { overrideServices, services } from '../../composition/services';
-import { MailerError, type Mailer } from '../../shared/ports';
-import { updateProjectFields } from '../../shared/projects/project-repository';
+import { MailerError, type Mailer } from '../../shared/platform/core/ports';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
 import { CLOUD_TIMEOUT_MS, drainEvents, sendBody, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { services } from '../../composition/services';
-import { updateProjectFields } from '../../shared/projects/project-repository';
-import { fireScheduledSend } from '../../shared/scheduling/fire-scheduled-send';
-import { sendScheduledNow } from '../../shared/sending/advanced-send';
-import { getScheduledSend } from '../../shared/scheduling/scheduled-send-repository';
-import { putNewTemplate } from '../../shared/templates/template-repository';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
+import { fireScheduledSend } from '../../shared/mail-pipeline/scheduling/fire-scheduled-send';
+import { sendScheduledNow } from '../../shared/mail-pipeline/sending/advanced-send';
+import { getScheduledSend } from '../../shared/mail-pipeline/scheduling/scheduled-send-repository';
+import { putNewTemplate } from '../../shared/mail-pipeline/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, drainEvents, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { services } from '../../composition/services';
-import { putSuppression } from '../../shared/suppression/suppression-repository';
+import { putSuppression } from '../../shared/mail-pipeline/suppression/suppression-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

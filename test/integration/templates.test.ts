@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../composition/services';
-import { templateKey, templatesIndexedKey } from '../../shared/store/keys';
-import { recordTemplateUsage } from '../../shared/templates/template-repository';
+import { templateKey, templatesIndexedKey } from '../../shared/platform/store/keys';
+import { recordTemplateUsage } from '../../shared/mail-pipeline/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 let cloud: TestCloud;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { services } from '../../composition/services';
-import { listEngagement } from '../../shared/delivery/engagement-repository';
-import { putSubdomain } from '../../shared/domains/subdomains';
-import { domainOf } from '../../shared/mail/addresses';
-import { dayOf, readDomainCounts } from '../../shared/stats/domain-stats';
-import { TRANSPARENT_GIF } from '../../shared/tracking/responses';
-import { clickToken, openToken, verifyClickToken } from '../../shared/tracking/tracking-tokens';
+import { listEngagement } from '../../shared/mail-pipeline/delivery/engagement-repository';
+import { putSubdomain } from '../../shared/identities/domains/subdomains';
+import { domainOf } from '../../shared/platform/mail/addresses';
+import { dayOf, readDomainCounts } from '../../shared/identities/stats/domain-stats';
+import { TRANSPARENT_GIF } from '../../shared/mail-pipeline/tracking/responses';
+import { clickToken, openToken, verifyClickToken } from '../../shared/mail-pipeline/tracking/tracking-tokens';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

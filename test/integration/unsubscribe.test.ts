@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { unsubscribeLinks } from '../../shared/unsubscribe';
+import { unsubscribeLinks } from '../../shared/mail-pipeline/unsubscribe';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

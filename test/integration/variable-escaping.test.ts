@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { services } from '../../composition/services';
-import { listSenders } from '../../shared/domains/sender-repository';
-import { unsubscribeLinks } from '../../shared/unsubscribe';
+import { listSenders } from '../../shared/identities/domains/sender-repository';
+import { unsubscribeLinks } from '../../shared/mail-pipeline/unsubscribe';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type OutboxMail, type TestCloud } from './support/test-cloud';
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { fqdn } from '../../shared/domains/dns-records';
+import { fqdn } from '../../shared/identities/domains/dns-records';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**

@@ -2,12 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { refreshConfig } from '../../shared/config';
+import { refreshConfig } from '../../shared/platform/core/config';
 import { services } from '../../composition/services';
-import { createProject } from '../../shared/projects/project-service';
-import type { WebhookJob } from '../../shared/webhooks/webhook-job';
-import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';
-import { webhookExamples } from '../../shared/openapi/webhooks-section';
+import { createProject } from '../../shared/platform/projects/project-service';
+import type { WebhookJob } from '../../shared/notifications/webhooks/webhook-job';
+import { webhookPayloadProblem } from '../../shared/notifications/webhooks/webhook-payloads';
+import { webhookExamples } from '../../composition/openapi/webhooks-section';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /** One POST the receiver got. */

@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { DeleteMessageCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { verifyWebhook } from '@mailroom/client';
 import { Webhook } from 'standardwebhooks';
-import { refreshConfig } from '../../shared/config';
+import { refreshConfig } from '../../shared/platform/core/config';
 import { overrideServices, services } from '../../composition/services';
-import { putDomain } from '../../shared/domains/domain-repository';
-import { updateProjectFields } from '../../shared/projects/project-repository';
-import { createProject } from '../../shared/projects/project-service';
-import type { WebhookJob } from '../../shared/webhooks/webhook-job';
-import { webhookPayloadProblem } from '../../shared/webhooks/webhook-payloads';
-import { webhookExamples } from '../../shared/openapi/webhooks-section';
+import { putDomain } from '../../shared/identities/domains/domain-repository';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
+import { createProject } from '../../shared/platform/projects/project-service';
+import type { WebhookJob } from '../../shared/notifications/webhooks/webhook-job';
+import { webhookPayloadProblem } from '../../shared/notifications/webhooks/webhook-payloads';
+import { webhookExamples } from '../../composition/openapi/webhooks-section';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /** One POST the receiver got. */
@@ -26,7 +26,7 @@ interface Hook {
 
 /**
  * A webhook receiver on loopback that records every POST and fails the first N of an (path, event).
- * Every body is checked against its event's schema (shared/webhooks/webhook-payloads.ts, the one
+ * Every body is checked against its event's schema (shared/notifications/webhooks/webhook-payloads.ts, the one
  * the OpenAPI document and the client's types show); a mismatch fails the file in afterAll.
  */
 class Receiver {

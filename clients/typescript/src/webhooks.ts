@@ -3,7 +3,7 @@ import type { webhooks } from './schema';
 
 /**
  * Verifying a webhook POST of the Mailroom API, exactly as its delivery signs one
- * (shared/webhooks/signing.ts of the service): Standard Webhooks' `webhook-signature` over
+ * (shared/notifications/webhooks/signing.ts of the service): Standard Webhooks' `webhook-signature` over
  * `<webhook-id>.<webhook-timestamp>.<raw body>`, and `X-Svc-Signature` over the raw body, both
  * HMAC-SHA256 keyed with the bytes of the secret's base64 (after `whsec_`).
  */

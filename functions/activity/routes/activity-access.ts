@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /**
  * What reading one activity record touches: the table, and for a batch mail the fan-out has not

@@ -1,8 +1,8 @@
-import { domainStatsSchema } from '../../../shared/activity/activity-answers';
+import { domainStatsSchema } from '../../../shared/mail-pipeline/activity/activity-answers';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { domainStats as readDomainStats, domainStatsQuerySchema } from '../../../shared/stats/domain-stats-report';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { domainStats as readDomainStats, domainStatsQuerySchema } from '../../../shared/identities/stats/domain-stats-report';
 
 /** `GET /v1/domain-stats` (4.11): figures per sender domain over a period, from the daily counters. */
 export const domainStats = defineRoute({

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { domainStats } from './domain-stats';
 import { listActivity } from './list-activity';
 import { projectStats } from './project-stats';

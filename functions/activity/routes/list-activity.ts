@@ -1,12 +1,12 @@
-import * as z from '../../../shared/zod';
-import { activityListSchema, activityRecordExample } from '../../../shared/activity/activity-answers';
-import { activityFilterFields, activityPosition, listActivity as listRecords, sinceNotAfterUntil, toActivityFilters } from '../../../shared/activity/activity-list';
-import { presentActivity } from '../../../shared/activity/activity-presenter';
-import { withBatchSubjects } from '../../../shared/batches/batch-activity';
+import * as z from '../../../shared/platform/core/zod';
+import { activityListSchema, activityRecordExample } from '../../../shared/mail-pipeline/activity/activity-answers';
+import { activityFilterFields, activityPosition, listActivity as listRecords, sinceNotAfterUntil, toActivityFilters } from '../../../shared/mail-pipeline/activity/activity-list';
+import { presentActivity } from '../../../shared/mail-pipeline/activity/activity-presenter';
+import { withBatchSubjects } from '../../../shared/mail-pipeline/batches/batch-activity';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
 
 /** The query of `GET /v1/activity`: the page first, then the filters in their order, then `since` against `until`. */
 const listActivityQuerySchema = z.object({ ...pageQuerySchema.shape, ...activityFilterFields, ...cursorQuerySchema.shape }).check(sinceNotAfterUntil);

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { projectStats as readProjectStats, projectStatsQuerySchema } from '../../../shared/stats/project-stats';
-import { statsSeriesSchema } from '../../../shared/stats/stats-answers';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { projectStats as readProjectStats, projectStatsQuerySchema } from '../../../shared/identities/stats/project-stats';
+import { statsSeriesSchema } from '../../../shared/identities/stats/stats-answers';
 
 const zeroBucket = { sent: 0, delivered: 0, bounced: 0, bounced_transient: 0, complained: 0, opened: 0, clicked: 0, failed: 0, suppressed: 0 };
 

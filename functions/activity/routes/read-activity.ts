@@ -1,9 +1,9 @@
-import { activityAnswerSchema, activityRecordExample } from '../../../shared/activity/activity-answers';
-import { activityIncludeQuerySchema, readActivity as readRecord, toInclude } from '../../../shared/activity/activity-service';
-import { derivedBatchActivity, queuedBatchMailHtml, withBatchSubjects } from '../../../shared/batches/batch-activity';
+import { activityAnswerSchema, activityRecordExample } from '../../../shared/mail-pipeline/activity/activity-answers';
+import { activityIncludeQuerySchema, readActivity as readRecord, toInclude } from '../../../shared/mail-pipeline/activity/activity-service';
+import { derivedBatchActivity, queuedBatchMailHtml, withBatchSubjects } from '../../../shared/mail-pipeline/batches/batch-activity';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { readActivityAccess } from './activity-access';
 
 /** `GET /v1/activity/{id}` (4.11): one record, with its HTML and timeline on request. */

@@ -1,8 +1,8 @@
-import { batchCancelledSchema } from '../../../shared/batches/batch-answers';
-import { cancelBatch as cancelScheduledBatch } from '../../../shared/batches/manage-batch';
+import { batchCancelledSchema } from '../../../shared/mail-pipeline/batches/batch-answers';
+import { cancelBatch as cancelScheduledBatch } from '../../../shared/mail-pipeline/batches/manage-batch';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 
 /** `DELETE /v1/send-batch/{batchId}` (4.4): cancels a scheduled batch and marks its activity records `cancelled`. */
 export const cancelBatch = defineRoute({

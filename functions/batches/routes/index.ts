@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { cancelBatch } from './cancel-batch';
 import { listBatches } from './list-batches';
 import { readBatch } from './read-batch';

@@ -1,12 +1,12 @@
-import * as z from '../../../shared/zod';
-import { batchListAnswerSchema } from '../../../shared/batches/batch-answers';
-import { batchListFilterFields, listBatches as listProjectBatches } from '../../../shared/batches/batch-list';
-import type { BatchStatus } from '../../../shared/batches/batch';
+import * as z from '../../../shared/platform/core/zod';
+import { batchListAnswerSchema } from '../../../shared/mail-pipeline/batches/batch-answers';
+import { batchListFilterFields, listBatches as listProjectBatches } from '../../../shared/mail-pipeline/batches/batch-list';
+import type { BatchStatus } from '../../../shared/mail-pipeline/batches/batch';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
-import { positionOfCursor } from '../../../shared/http/cursor';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { positionOfCursor } from '../../../shared/platform/http/cursor';
 
 /** The query: the page first, then the status, then the cursor. */
 const listBatchesQuerySchema = z.object({ ...pageQuerySchema.shape, ...batchListFilterFields, ...cursorQuerySchema.shape });

@@ -1,8 +1,8 @@
-import { batchSchema } from '../../../shared/batches/batch-answers';
-import { readBatch as readScheduledBatch } from '../../../shared/batches/manage-batch';
+import { batchSchema } from '../../../shared/mail-pipeline/batches/batch-answers';
+import { readBatch as readScheduledBatch } from '../../../shared/mail-pipeline/batches/manage-batch';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 
 /** `GET /v1/send-batch/{batchId}` (4.4): a batch that has not gone out, and its counts. */
 export const readBatch = defineRoute({

@@ -1,9 +1,9 @@
-import { batchRescheduledSchema } from '../../../shared/batches/batch-answers';
-import { batchRescheduleBodySchema, refuseBatchReschedule, toBatchReschedule } from '../../../shared/batches/batch-reschedule-request';
-import { rescheduleBatch as moveBatch } from '../../../shared/batches/manage-batch';
+import { batchRescheduledSchema } from '../../../shared/mail-pipeline/batches/batch-answers';
+import { batchRescheduleBodySchema, refuseBatchReschedule, toBatchReschedule } from '../../../shared/mail-pipeline/batches/batch-reschedule-request';
+import { rescheduleBatch as moveBatch } from '../../../shared/mail-pipeline/batches/manage-batch';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 
 /** `PATCH /v1/send-batch/{batchId}` (4.4): moves a scheduled batch; one due within the sweep's lookahead gets its fire message at once. */
 export const rescheduleBatch = defineRoute({

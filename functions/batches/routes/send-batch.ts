@@ -1,10 +1,10 @@
-import { acceptBatch } from '../../../shared/batches/accept-batch';
-import { batchAcceptedSchema } from '../../../shared/batches/batch-answers';
-import { batchBodySchema, toBatchInput } from '../../../shared/batches/batch-request';
+import { acceptBatch } from '../../../shared/mail-pipeline/batches/accept-batch';
+import { batchAcceptedSchema } from '../../../shared/mail-pipeline/batches/batch-answers';
+import { batchBodySchema, toBatchInput } from '../../../shared/mail-pipeline/batches/batch-request';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { defineRoute } from '../../../shared/platform/http/route';
 
 /** `POST /v1/send-batch` (4.3): one content to up to 10,000 recipients, now, scheduled, or as a dry run. */
 export const sendBatch = defineRoute({

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { listLeftOut } from './list-left-out';
 import { listRecipientOutcomes } from './list-recipient-outcomes';
 import { showExport } from './show-export';

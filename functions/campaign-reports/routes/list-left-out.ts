@@ -1,8 +1,8 @@
-import { leftOutAnswerSchema, reportNotFoundSchema } from '../../../shared/campaign-reports/campaign-report-answers';
-import { leftOutQuerySchema, listLeftOut as list } from '../../../shared/campaign-reports/campaign-report';
+import { leftOutAnswerSchema, reportNotFoundSchema } from '../../../shared/marketing/campaign-reports/campaign-report-answers';
+import { leftOutQuerySchema, listLeftOut as list } from '../../../shared/marketing/campaign-reports/campaign-report';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { CAMPAIGN_ID, reportNotFound } from './examples';
 
 /** `GET /v1/campaigns/{id}/left-out`: the recipients the campaign did not send to, and why. */

@@ -1,8 +1,8 @@
-import { recipientOutcomesAnswerSchema, reportNotFoundSchema } from '../../../shared/campaign-reports/campaign-report-answers';
-import { listRecipientOutcomes as list, recipientOutcomesQuerySchema } from '../../../shared/campaign-reports/campaign-report';
+import { recipientOutcomesAnswerSchema, reportNotFoundSchema } from '../../../shared/marketing/campaign-reports/campaign-report-answers';
+import { listRecipientOutcomes as list, recipientOutcomesQuerySchema } from '../../../shared/marketing/campaign-reports/campaign-report';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { CAMPAIGN_ID, reportNotFound } from './examples';
 
 /** `GET /v1/campaigns/{id}/recipients`: the outcome of each recipient released so far. */

@@ -1,8 +1,8 @@
-import { campaignExportAnswerSchema, reportNotFoundSchema } from '../../../shared/campaign-reports/campaign-report-answers';
-import { showExport as show } from '../../../shared/campaign-reports/campaign-report';
+import { campaignExportAnswerSchema, reportNotFoundSchema } from '../../../shared/marketing/campaign-reports/campaign-report-answers';
+import { showExport as show } from '../../../shared/marketing/campaign-reports/campaign-report';
 import { services } from '../../../composition/services';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { completedExport, reportNotFound } from './examples';
 
 /** `GET /v1/campaigns/{id}/exports/{exportId}`: the export's progress, and its download link once completed. */

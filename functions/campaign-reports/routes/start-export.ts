@@ -1,8 +1,8 @@
-import { campaignExportAnswerSchema, reportNotFoundSchema } from '../../../shared/campaign-reports/campaign-report-answers';
-import { startExport as start } from '../../../shared/campaign-reports/campaign-report';
+import { campaignExportAnswerSchema, reportNotFoundSchema } from '../../../shared/marketing/campaign-reports/campaign-report-answers';
+import { startExport as start } from '../../../shared/marketing/campaign-reports/campaign-report';
 import { services } from '../../../composition/services';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { reportNotFound, runningExport } from './examples';
 
 /** `POST /v1/campaigns/{id}/exports`: starts a CSV export of every outcome (202), or answers the one running. */

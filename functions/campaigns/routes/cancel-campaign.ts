@@ -1,8 +1,8 @@
-import { campaignNotFoundSchema, cancelledCampaignAnswerSchema, notCancellableSchema } from '../../../shared/campaigns/campaign-answers';
-import { cancelCampaign as cancel } from '../../../shared/campaigns/manage-campaign';
+import { campaignNotFoundSchema, cancelledCampaignAnswerSchema, notCancellableSchema } from '../../../shared/marketing/campaigns/campaign-answers';
+import { cancelCampaign as cancel } from '../../../shared/marketing/campaigns/manage-campaign';
 import { services } from '../../../composition/services';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { CAMPAIGN_ID, campaignNotFound } from './examples';
 
 /** `POST /v1/campaigns/{id}/cancel` (4.8): a soft cutoff from any state but a final one. */

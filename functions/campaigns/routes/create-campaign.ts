@@ -1,10 +1,10 @@
-import { campaignUnprocessableSchema, createdCampaignAnswerSchema, duplicateCampaignSchema } from '../../../shared/campaigns/campaign-answers';
-import { presentCampaign } from '../../../shared/campaigns/campaign-presenter';
-import { campaignBodySchema, toCampaignRequest } from '../../../shared/campaigns/campaign-request';
-import { createCampaign as create } from '../../../shared/campaigns/create-campaign';
+import { campaignUnprocessableSchema, createdCampaignAnswerSchema, duplicateCampaignSchema } from '../../../shared/marketing/campaigns/campaign-answers';
+import { presentCampaign } from '../../../shared/marketing/campaigns/campaign-presenter';
+import { campaignBodySchema, toCampaignRequest } from '../../../shared/marketing/campaigns/campaign-request';
+import { createCampaign as create } from '../../../shared/marketing/campaigns/create-campaign';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { CAMPAIGN_ID, createdCampaign } from './examples';
 
 /** `POST /v1/campaigns` (4.8): a campaign in `initializing`, or 409 `duplicate_campaign` unless confirmed. */

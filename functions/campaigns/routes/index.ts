@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { cancelCampaign } from './cancel-campaign';
 import { createCampaign } from './create-campaign';
 import { listCampaigns } from './list-campaigns';

@@ -1,9 +1,9 @@
-import { campaignListAnswerSchema } from '../../../shared/campaigns/campaign-answers';
-import { campaignListQuerySchema, listCampaigns as list, parseStatusFilter } from '../../../shared/campaigns/read-campaigns';
+import { campaignListAnswerSchema } from '../../../shared/marketing/campaigns/campaign-answers';
+import { campaignListQuerySchema, listCampaigns as list, parseStatusFilter } from '../../../shared/marketing/campaigns/read-campaigns';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { campaignSummary } from './examples';
 
 /** `GET /v1/campaigns` (4.8): the project's campaigns, newest first. */

@@ -1,8 +1,8 @@
-import { campaignNotFoundSchema, notPausableSchema, pausedCampaignAnswerSchema } from '../../../shared/campaigns/campaign-answers';
-import { pauseCampaign as pause } from '../../../shared/campaigns/manage-campaign';
+import { campaignNotFoundSchema, notPausableSchema, pausedCampaignAnswerSchema } from '../../../shared/marketing/campaigns/campaign-answers';
+import { pauseCampaign as pause } from '../../../shared/marketing/campaigns/manage-campaign';
 import { services } from '../../../composition/services';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { CAMPAIGN_ID, campaignNotFound } from './examples';
 
 /** `POST /v1/campaigns/{id}/pause` (an extension of 4.8): from `pending`, `processing` or `rate_limited`. */

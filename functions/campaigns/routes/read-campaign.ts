@@ -1,8 +1,8 @@
-import { campaignNotFoundSchema, campaignReadAnswerSchema } from '../../../shared/campaigns/campaign-answers';
-import { readCampaign as read } from '../../../shared/campaigns/read-campaigns';
+import { campaignNotFoundSchema, campaignReadAnswerSchema } from '../../../shared/marketing/campaigns/campaign-answers';
+import { readCampaign as read } from '../../../shared/marketing/campaigns/read-campaigns';
 import { services } from '../../../composition/services';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { campaignNotFound, campaignSummary } from './examples';
 
 /** `GET /v1/campaigns/{id}` (4.8): the campaign and its metrics. */

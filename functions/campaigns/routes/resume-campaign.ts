@@ -1,8 +1,8 @@
-import { campaignNotFoundSchema, notResumableSchema, resumedCampaignAnswerSchema } from '../../../shared/campaigns/campaign-answers';
-import { resumeCampaign as resume } from '../../../shared/campaigns/manage-campaign';
+import { campaignNotFoundSchema, notResumableSchema, resumedCampaignAnswerSchema } from '../../../shared/marketing/campaigns/campaign-answers';
+import { resumeCampaign as resume } from '../../../shared/marketing/campaigns/manage-campaign';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { CAMPAIGN_ID, campaignNotFound } from './examples';
 
 /** `POST /v1/campaigns/{id}/resume` (an extension of 4.8): a paused campaign runs on from its cursor. */

@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** The page and its assets are files of the bundle; they read nothing, but no grant is smaller than reading the table. */
 export const consolePageAccess: FunctionAccess = { table: 'read' };

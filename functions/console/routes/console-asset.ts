@@ -1,6 +1,6 @@
-import * as z from '../../../shared/zod';
-import { defineRoute } from '../../../shared/http/route';
-import { CONSOLE_FILES, consoleFile, hashOf, type ConsoleFile } from '../../../shared/console/console-assets';
+import * as z from '../../../shared/platform/core/zod';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { CONSOLE_FILES, consoleFile, hashOf, type ConsoleFile } from '../../../shared/tenancy/console/console-assets';
 import { consolePageAccess } from './console-access';
 
 /** The route of one of the console's files, gzipped when the client takes it. */

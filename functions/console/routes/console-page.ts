@@ -1,6 +1,6 @@
-import { htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { consolePage as page } from '../../../shared/console/console-page';
+import { htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { consolePage as page } from '../../../shared/tenancy/console/console-page';
 import { consolePageAccess } from './console-access';
 
 /** `GET /console`: the console's page, which loads its script and signs in with a key. */

@@ -1,12 +1,12 @@
-import * as z from '../../../shared/zod';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import * as z from '../../../shared/platform/core/zod';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { services } from '../../../composition/services';
-import { consoleSessionSchema, projectSessionExample } from '../../../shared/console/session-answers';
-import { signIn } from '../../../shared/console/session-service';
-import { sessionCookie } from '../../../shared/auth/console-session-cookie';
+import { consoleSessionSchema, projectSessionExample } from '../../../shared/tenancy/console/session-answers';
+import { signIn } from '../../../shared/tenancy/console/session-service';
+import { sessionCookie } from '../../../shared/platform/auth/console-session-cookie';
 import { consoleSessionAccess } from './console-access';
-import { requireConsoleHeader } from '../../../shared/auth/console-session-auth';
+import { requireConsoleHeader } from '../../../shared/platform/auth/console-session-auth';
 
 const signInSchema = z.strictObject({
   api_key: z.string().check(z.meta({ description: 'A project key (sk_live_, sk_proj_, sk_test_) or a partner key (sk_partner_)' })),

@@ -1,10 +1,10 @@
-import { errors } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { services } from '../../../composition/services';
-import { signOut } from '../../../shared/console/session-service';
-import { clearedSessionCookie, sessionTokenOf } from '../../../shared/auth/console-session-cookie';
+import { signOut } from '../../../shared/tenancy/console/session-service';
+import { clearedSessionCookie, sessionTokenOf } from '../../../shared/platform/auth/console-session-cookie';
 import { consoleSessionAccess } from './console-access';
-import { requireConsoleHeader } from '../../../shared/auth/console-session-auth';
+import { requireConsoleHeader } from '../../../shared/platform/auth/console-session-auth';
 
 /** `DELETE /console/session`: signs out, ending the session wherever its cookie is. */
 export const endSession = defineRoute({

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { consoleScript, consoleStylesheet } from './console-asset';
 import { consolePage } from './console-page';
 import { createSession } from './create-session';

@@ -1,8 +1,8 @@
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { services } from '../../../composition/services';
-import { consoleSessionSchema, projectSessionExample } from '../../../shared/console/session-answers';
-import { readSession } from '../../../shared/console/session-service';
+import { consoleSessionSchema, projectSessionExample } from '../../../shared/tenancy/console/session-answers';
+import { readSession } from '../../../shared/tenancy/console/session-service';
 import { consoleSessionAccess } from './console-access';
 import { tokenOf } from './session-request';
 

@@ -1,6 +1,6 @@
-import { htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { docsPage as referencePage } from '../../../shared/openapi/docs-page';
+import { htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { docsPage as referencePage } from '../../../composition/openapi/docs-page';
 import { docsAccess } from './docs-access';
 
 /** `GET /docs`: the API reference page, which renders /openapi.json with the bundled renderer. */

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { docsPage } from './docs-page';
 import { openApiDocument } from './openapi-document';
 import { rendererScript } from './renderer-script';

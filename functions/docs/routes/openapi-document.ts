@@ -1,7 +1,7 @@
-import * as z from '../../../shared/zod';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { openApiDocumentAsset } from '../../../shared/openapi/document-asset';
-import { defineRoute } from '../../../shared/http/route';
+import * as z from '../../../shared/platform/core/zod';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { openApiDocumentAsset } from '../../../composition/openapi/document-asset';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { docsAccess } from './docs-access';
 
 /** An OpenAPI 3.1 document: its version, its info and its paths (the rest as the document has them). */

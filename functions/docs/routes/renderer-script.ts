@@ -1,6 +1,6 @@
-import * as z from '../../../shared/zod';
-import { defineRoute } from '../../../shared/http/route';
-import { rendererScript as bundledRenderer } from '../../../shared/openapi/renderer-asset';
+import * as z from '../../../shared/platform/core/zod';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { rendererScript as bundledRenderer } from '../../../composition/openapi/renderer-asset';
 import { docsAccess } from './docs-access';
 
 /** `GET /docs/rapidoc.js`: the reference page's renderer, gzipped for a client that takes gzip. */

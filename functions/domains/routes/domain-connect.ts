@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { domainConnectSchema, domainExamples } from '../../../shared/domains/domain-answers';
-import { discoverDomainConnect } from '../../../shared/domains/domain-connect';
-import { requireDomain } from '../../../shared/domains/domain-service';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainConnectSchema, domainExamples } from '../../../shared/identities/domains/domain-answers';
+import { discoverDomainConnect } from '../../../shared/identities/domains/domain-connect';
+import { requireDomain } from '../../../shared/identities/domains/domain-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { pathDomain, projectOf, readDomains } from './identity-view';
 
 /** `GET /domains/{domain}/domain-connect` (4.12): whether the DNS provider can create the records in one click, and the link that does. */

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { domainDnsRecordsSchema, domainExamples } from '../../../shared/domains/domain-answers';
-import { presentRecord } from '../../../shared/domains/domain-presenter';
-import { requireDomain } from '../../../shared/domains/domain-service';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainDnsRecordsSchema, domainExamples } from '../../../shared/identities/domains/domain-answers';
+import { presentRecord } from '../../../shared/identities/domains/domain-presenter';
+import { requireDomain } from '../../../shared/identities/domains/domain-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { pathDomain, projectOf, readDomains } from './identity-view';
 
 /** `GET /domains/{domain}/dns-records` (4.12): the stored records and their last status, no DNS lookups. */

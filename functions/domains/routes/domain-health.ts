@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { domainExamples, domainHealthSchema } from '../../../shared/domains/domain-answers';
-import { domainHealth } from '../../../shared/domains/domain-health';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, domainHealthSchema } from '../../../shared/identities/domains/domain-answers';
+import { domainHealth } from '../../../shared/identities/domains/domain-health';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { projectOf, readDomains } from './identity-view';
 
 /** `GET /domains/health` (4.12): every domain's status, sends and permanent-bounce rate over 30 days, with what to fix. */

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { domainExamples, domainStatusSchema } from '../../../shared/domains/domain-answers';
-import { requireDomain } from '../../../shared/domains/domain-service';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, domainStatusSchema } from '../../../shared/identities/domains/domain-answers';
+import { requireDomain } from '../../../shared/identities/domains/domain-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { pathDomain, projectOf, readDomains } from './identity-view';
 
 /** `GET /domains/{domain}/status` (4.12): whether the domain can send, as stored at the last check. */

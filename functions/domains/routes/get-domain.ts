@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { domainViewExample, domainViewSchema } from '../../../shared/domains/domain-answers';
-import { requireDomain } from '../../../shared/domains/domain-service';
-import { presentSender, sendersOnDomain } from '../../../shared/domains/sender-service';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainViewExample, domainViewSchema } from '../../../shared/identities/domains/domain-answers';
+import { requireDomain } from '../../../shared/identities/domains/domain-service';
+import { presentSender, sendersOnDomain } from '../../../shared/identities/domains/sender-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { identityView, pathDomain, projectOf, readDomains } from './identity-view';
 
 /** `GET /domains/{domain}`: one domain as stored, with everything its page shows (the console's domain view). */

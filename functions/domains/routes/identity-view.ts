@@ -1,13 +1,13 @@
 import { services } from '../../../composition/services';
-import type { SendingDomain } from '../../../shared/domains/domain';
-import { presentIdentity } from '../../../shared/domains/domain-presenter';
-import { subdomainsOf } from '../../../shared/domains/subdomains';
-import type { ProjectCaller } from '../../../shared/auth/authenticate';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { domainParam } from '../../../shared/http/path-params';
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { SendingDomain } from '../../../shared/identities/domains/domain';
+import { presentIdentity } from '../../../shared/identities/domains/domain-presenter';
+import { subdomainsOf } from '../../../shared/identities/domains/subdomains';
+import type { ProjectCaller } from '../../../shared/platform/auth/authenticate';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { domainParam } from '../../../shared/platform/http/path-params';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
-/** The settings providerHosts (shared/domains/dns-records.ts) reads: the records a domain or subdomain is given. */
+/** The settings providerHosts (shared/identities/domains/dns-records.ts) reads: the records a domain or subdomain is given. */
 export const RECORD_SETTINGS = ['RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] as const satisfies FunctionAccess['settings'];
 
 /** What a route that only reads stored domains touches. */

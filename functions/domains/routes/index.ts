@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { domainConnect } from './domain-connect';
 import { domainDnsRecords } from './domain-dns-records';
 import { domainHealthRoute } from './domain-health';

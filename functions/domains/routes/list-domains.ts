@@ -1,10 +1,10 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { services } from '../../../composition/services';
-import { domainExamples, domainListSchema } from '../../../shared/domains/domain-answers';
-import { listProjectDomains } from '../../../shared/domains/domain-list';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, domainListSchema } from '../../../shared/identities/domains/domain-answers';
+import { listProjectDomains } from '../../../shared/identities/domains/domain-list';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { projectOf, readDomains } from './identity-view';
 
 /** The list's query: the page, and the cursor of a deeper page. */

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { senderListSchema } from '../../../shared/domains/sender-answers';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { listPartnerSenders } from '../../../shared/partner/partner-senders';
+import { senderListSchema } from '../../../shared/identities/domains/sender-answers';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { listPartnerSenders } from '../../../shared/tenancy/partner/partner-senders';
 import { readDomains } from './identity-view';
 
 /** `GET /domains/senders`: the project's own senders (what a campaign's `senderProfileId` names), as the partner list shows them. */

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { domainExamples, domainRecreatedSchema } from '../../../shared/domains/domain-answers';
-import { recreateDomain } from '../../../shared/domains/domain-service';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, domainRecreatedSchema } from '../../../shared/identities/domains/domain-answers';
+import { recreateDomain } from '../../../shared/identities/domains/domain-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { identityView, pathDomain, projectOf, RECORD_SETTINGS } from './identity-view';
 
 /** `POST /domains/{domain}/recreate` (4.12): for DKIM stuck at the provider, a new identity with new DKIM tokens. */

@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { domainExamples, domainRegisteredSchema } from '../../../shared/domains/domain-answers';
-import { registerDomain } from '../../../shared/domains/domain-service';
-import { registerDomainBodySchema, toRegisterInput } from '../../../shared/domains/register-request';
-import { presentSender } from '../../../shared/domains/sender-service';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, domainRegisteredSchema } from '../../../shared/identities/domains/domain-answers';
+import { registerDomain } from '../../../shared/identities/domains/domain-service';
+import { registerDomainBodySchema, toRegisterInput } from '../../../shared/identities/domains/register-request';
+import { presentSender } from '../../../shared/identities/domains/sender-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { identityView, projectOf, RECORD_SETTINGS } from './identity-view';
 
 /** `POST /domains/register` (4.12): a sending domain, its SES identity, its 8 records and its sender. */

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { domainExamples, replyDomainRegisteredSchema } from '../../../shared/domains/domain-answers';
-import { subdomainBodySchema } from '../../../shared/domains/subdomain-request';
-import { presentSubdomain, registerSubdomain } from '../../../shared/domains/subdomains';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, replyDomainRegisteredSchema } from '../../../shared/identities/domains/domain-answers';
+import { subdomainBodySchema } from '../../../shared/identities/domains/subdomain-request';
+import { presentSubdomain, registerSubdomain } from '../../../shared/identities/domains/subdomains';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { projectOf, RECORD_SETTINGS } from './identity-view';
 
 /** `POST /domains/reply` (4.12): the reply subdomain of a sending domain, so that replies land at a name on it. */

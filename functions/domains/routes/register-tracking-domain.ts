@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { domainExamples, trackingDomainRegisteredSchema } from '../../../shared/domains/domain-answers';
-import { subdomainBodySchema } from '../../../shared/domains/subdomain-request';
-import { presentSubdomain, registerSubdomain } from '../../../shared/domains/subdomains';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, trackingDomainRegisteredSchema } from '../../../shared/identities/domains/domain-answers';
+import { subdomainBodySchema } from '../../../shared/identities/domains/subdomain-request';
+import { presentSubdomain, registerSubdomain } from '../../../shared/identities/domains/subdomains';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { projectOf, RECORD_SETTINGS } from './identity-view';
 
 /** `POST /domains/tracking`: the tracking subdomain of a sending domain, for links and opens on the sender's own name. */

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { domainExamples, domainVerifiedSchema } from '../../../shared/domains/domain-answers';
-import { checkDomain } from '../../../shared/domains/domain-service';
-import { findSenderById } from '../../../shared/domains/sender-service';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, domainVerifiedSchema } from '../../../shared/identities/domains/domain-answers';
+import { checkDomain } from '../../../shared/identities/domains/domain-service';
+import { findSenderById } from '../../../shared/identities/domains/sender-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { identityView, pathDomain, projectOf } from './identity-view';
 
 /** `POST /domains/{domain}/verify` (4.12): checks the domain with the provider now; SPF and DMARC wait for the next DNS sweep. */

@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { domainExamples, mailboxVerificationSchema } from '../../../shared/domains/domain-answers';
-import { mailboxConfirmed, presentSender, startMailboxVerification } from '../../../shared/domains/sender-service';
-import { toVerifyEmail, verifyEmailBodySchema } from '../../../shared/domains/verify-email-request';
-import { errors, json } from '../../../shared/http/answers';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { defineRoute } from '../../../shared/http/route';
+import { domainExamples, mailboxVerificationSchema } from '../../../shared/identities/domains/domain-answers';
+import { mailboxConfirmed, presentSender, startMailboxVerification } from '../../../shared/identities/domains/sender-service';
+import { toVerifyEmail, verifyEmailBodySchema } from '../../../shared/identities/domains/verify-email-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { defineRoute } from '../../../shared/platform/http/route';
 
 /** `POST /domains/verify-email` (4.12): a sender address verified by mail (magic link), without a domain of its own. */
 export const verifyEmail = defineRoute({

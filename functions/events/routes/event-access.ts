@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** Recording events writes them, and the leads of unknown emails with the project's lead count. */
 export const recordEvents: FunctionAccess = { table: 'readWrite' };

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { listEventsRoute } from './list-events';
 import { recordEventRoute } from './record-event';
 import { recordEventsRoute } from './record-events';

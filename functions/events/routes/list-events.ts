@@ -1,10 +1,10 @@
-import { listEvents } from '../../../shared/audience/custom-event-service';
-import { eventListRouteQuerySchema } from '../../../shared/audience/custom-event';
-import { eventListAnswerSchema } from '../../../shared/audience/event-answers';
+import { listEvents } from '../../../shared/audience/leads/custom-event-service';
+import { eventListRouteQuerySchema } from '../../../shared/audience/leads/custom-event';
+import { eventListAnswerSchema } from '../../../shared/audience/leads/event-answers';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { readEvents } from './event-access';
 
 /** `GET /v1/events` (4.10): newest timestamp first, by email, name and time range; a bounded page. */

@@ -1,9 +1,9 @@
-import { trackEvent } from '../../../shared/audience/custom-event-service';
-import { eventBodySchema, toEventInput } from '../../../shared/audience/custom-event';
-import { eventRecordedAnswerSchema } from '../../../shared/audience/event-answers';
+import { trackEvent } from '../../../shared/audience/leads/custom-event-service';
+import { eventBodySchema, toEventInput } from '../../../shared/audience/leads/custom-event';
+import { eventRecordedAnswerSchema } from '../../../shared/audience/leads/event-answers';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { recordEvents } from './event-access';
 
 /** `POST /v1/events` (4.10): one custom event; an unknown email becomes a lead with empty data. */

@@ -1,9 +1,9 @@
-import { trackEvents } from '../../../shared/audience/custom-event-service';
-import { bulkEventsBodySchema, toBulkEvents } from '../../../shared/audience/custom-event';
-import { eventsRecordedAnswerSchema } from '../../../shared/audience/event-answers';
+import { trackEvents } from '../../../shared/audience/leads/custom-event-service';
+import { bulkEventsBodySchema, toBulkEvents } from '../../../shared/audience/leads/custom-event';
+import { eventsRecordedAnswerSchema } from '../../../shared/audience/leads/event-answers';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { recordEvents } from './event-access';
 
 /** `POST /v1/events/bulk` (4.10): up to 1,000 events, all checked before any is recorded. */

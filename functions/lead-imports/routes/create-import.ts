@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { leadImportCreatedSchema, leadImportExample } from '../../../shared/imports/import-answers';
-import { importCreateBodySchema, toImportCreate } from '../../../shared/imports/import-request';
-import { createImport as create } from '../../../shared/imports/import-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { leadImportCreatedSchema, leadImportExample } from '../../../shared/audience/imports/import-answers';
+import { importCreateBodySchema, toImportCreate } from '../../../shared/audience/imports/import-request';
+import { createImport as create } from '../../../shared/audience/imports/import-service';
 
 /** `POST /v1/leads/imports`: an import of a small file sent inline (queued at once), or of one to upload (the answer carries the URL). */
 export const createImport = defineRoute({

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { leadImportAnswerSchema, leadImportExample } from '../../../shared/imports/import-answers';
-import { showImport } from '../../../shared/imports/import-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { leadImportAnswerSchema, leadImportExample } from '../../../shared/audience/imports/import-answers';
+import { showImport } from '../../../shared/audience/imports/import-service';
 
 /** `GET /v1/leads/imports/{id}`: an import's status, progress and counts. */
 export const getImport = defineRoute({

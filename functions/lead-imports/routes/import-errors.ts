@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import * as z from '../../../shared/zod';
-import { importErrorReport } from '../../../shared/imports/import-service';
+import { errors } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import * as z from '../../../shared/platform/core/zod';
+import { importErrorReport } from '../../../shared/audience/imports/import-service';
 
 /** `GET /v1/leads/imports/{id}/errors`: the failed rows as CSV, in file order. */
 export const importErrors = defineRoute({

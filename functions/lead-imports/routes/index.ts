@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { createImport } from './create-import';
 import { getImport } from './get-import';
 import { importErrors } from './import-errors';

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { leadImportAnswerSchema, leadImportExample } from '../../../shared/imports/import-answers';
-import { startImport as start } from '../../../shared/imports/import-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { leadImportAnswerSchema, leadImportExample } from '../../../shared/audience/imports/import-answers';
+import { startImport as start } from '../../../shared/audience/imports/import-service';
 
 /** `POST /v1/leads/imports/{id}/start`: queues an uploaded file. */
 export const startImport = defineRoute({

@@ -1,9 +1,9 @@
-import { addTags } from '../../../shared/audience/lead-service';
-import { leadTagsAnswerSchema } from '../../../shared/audience/lead-answers';
-import { tagsBodySchema, toTags } from '../../../shared/audience/lead-input';
+import { addTags } from '../../../shared/audience/leads/lead-service';
+import { leadTagsAnswerSchema } from '../../../shared/audience/leads/lead-answers';
+import { tagsBodySchema, toTags } from '../../../shared/audience/leads/lead-input';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { writeLeads } from './lead-access';
 import { TAG_ERRORS } from './lead-errors';
 

@@ -1,9 +1,9 @@
-import { addLeadToSegments } from '../../../shared/audience/lead-service';
-import { leadSegmentsAddedAnswerSchema } from '../../../shared/audience/lead-answers';
-import { membershipBodySchema, toSegmentIds } from '../../../shared/audience/lead-input';
+import { addLeadToSegments } from '../../../shared/audience/leads/lead-service';
+import { leadSegmentsAddedAnswerSchema } from '../../../shared/audience/leads/lead-answers';
+import { membershipBodySchema, toSegmentIds } from '../../../shared/audience/leads/lead-input';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { writeLeads } from './lead-access';
 import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 

@@ -1,8 +1,8 @@
-import { deleteLead } from '../../../shared/audience/lead-service';
-import { leadDoneAnswerSchema } from '../../../shared/audience/lead-answers';
+import { deleteLead } from '../../../shared/audience/leads/lead-service';
+import { leadDoneAnswerSchema } from '../../../shared/audience/leads/lead-answers';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { writeLeads } from './lead-access';
 
 /** `DELETE /v1/leads/{id}` (4.9): the lead and its memberships. */

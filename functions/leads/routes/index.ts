@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { addLeadTagsRoute } from './add-lead-tags';
 import { addLeadToSegmentsRoute } from './add-lead-to-segments';
 import { deleteLeadRoute } from './delete-lead';

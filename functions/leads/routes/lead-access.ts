@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** A route that only reads leads, their memberships and the suppression list (the marketing status). */
 export const readLeads: FunctionAccess = { table: 'read' };

@@ -1,8 +1,8 @@
-import { leadTags } from '../../../shared/audience/lead-service';
-import { leadTagsAnswerSchema } from '../../../shared/audience/lead-answers';
+import { leadTags } from '../../../shared/audience/leads/lead-service';
+import { leadTagsAnswerSchema } from '../../../shared/audience/leads/lead-answers';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { readLeads } from './lead-access';
 import { READ_BY_EMAIL_ERRORS } from './lead-errors';
 

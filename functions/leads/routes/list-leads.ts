@@ -1,11 +1,11 @@
-import { listLeads } from '../../../shared/audience/lead-service';
-import { leadExample, leadListAnswerSchema } from '../../../shared/audience/lead-answers';
-import { leadListQuerySchema } from '../../../shared/audience/lead-input';
+import { listLeads } from '../../../shared/audience/leads/lead-service';
+import { leadExample, leadListAnswerSchema } from '../../../shared/audience/leads/lead-answers';
+import { leadListQuerySchema } from '../../../shared/audience/leads/lead-input';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { pageQuerySchema, paginationBlock, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
-import * as z from '../../../shared/zod';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { pageQuerySchema, paginationBlock, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
+import * as z from '../../../shared/platform/core/zod';
 import { readLeads } from './lead-access';
 
 /** `GET /v1/leads` (4.9): newest first, by segment, or a search on the start of the email or name. */

@@ -1,9 +1,9 @@
-import { mergeAttributes } from '../../../shared/audience/lead-service';
-import { leadAttributesAnswerSchema } from '../../../shared/audience/lead-answers';
-import { attributesBodySchema, toAttributes } from '../../../shared/audience/lead-input';
+import { mergeAttributes } from '../../../shared/audience/leads/lead-service';
+import { leadAttributesAnswerSchema } from '../../../shared/audience/leads/lead-answers';
+import { attributesBodySchema, toAttributes } from '../../../shared/audience/leads/lead-input';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { writeLeads } from './lead-access';
 import { ATTRIBUTE_ERRORS } from './lead-errors';
 

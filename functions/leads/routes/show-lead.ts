@@ -1,8 +1,8 @@
-import { showLead } from '../../../shared/audience/lead-service';
-import { leadAnswerSchema, leadExample } from '../../../shared/audience/lead-answers';
+import { showLead } from '../../../shared/audience/leads/lead-service';
+import { leadAnswerSchema, leadExample } from '../../../shared/audience/leads/lead-answers';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { readLeads } from './lead-access';
 import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 

@@ -1,9 +1,9 @@
-import { updateLead } from '../../../shared/audience/lead-service';
-import { leadAnswerSchema, leadExample } from '../../../shared/audience/lead-answers';
-import { leadUpdateBodySchema, toLeadUpdate } from '../../../shared/audience/lead-input';
+import { updateLead } from '../../../shared/audience/leads/lead-service';
+import { leadAnswerSchema, leadExample } from '../../../shared/audience/leads/lead-answers';
+import { leadUpdateBodySchema, toLeadUpdate } from '../../../shared/audience/leads/lead-input';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { writeLeads } from './lead-access';
 import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 

@@ -1,9 +1,9 @@
-import { upsertFromRequest } from '../../../shared/audience/lead-service';
-import { leadExample, leadUpsertAnswerSchema } from '../../../shared/audience/lead-answers';
-import { leadUpsertBodySchema } from '../../../shared/audience/lead-input';
+import { upsertFromRequest } from '../../../shared/audience/leads/lead-service';
+import { leadExample, leadUpsertAnswerSchema } from '../../../shared/audience/leads/lead-answers';
+import { leadUpsertBodySchema } from '../../../shared/audience/leads/lead-input';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
 import { writeLeads } from './lead-access';
 import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 

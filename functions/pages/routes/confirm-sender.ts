@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { confirmSender as confirm } from '../../../shared/domains/sender-service';
-import { errors, htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { renderConfirmedPage, renderInvalidLinkPage } from '../../../shared/pages/sender-confirmation-page';
+import { confirmSender as confirm } from '../../../shared/identities/domains/sender-service';
+import { errors, htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { renderConfirmedPage, renderInvalidLinkPage } from '../../../shared/identities/pages/sender-confirmation-page';
 import { pageAnswer } from './html-answer';
 
 /** `POST /senders/confirm/{token}`: the mailbox owner confirms; the sender becomes verified for that project (`sender.verified`). */

@@ -1,6 +1,6 @@
-import type { ApiResult } from '../../../shared/http/api-types';
-import { newNonce } from '../../../shared/pages/page-headers';
-import { pageHeaders } from '../../../shared/pages/verification-page';
+import type { ApiResult } from '../../../shared/platform/http/api-types';
+import { newNonce } from '../../../shared/platform/pages/page-headers';
+import { pageHeaders } from '../../../shared/identities/pages/verification-page';
 
 /** A verification-page answer: the page rendered with a fresh nonce, and its headers allowing only that nonce. */
 export function htmlAnswer(status: number, render: (nonce: string) => string): ApiResult {

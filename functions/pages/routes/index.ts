@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { confirmSender } from './confirm-sender';
 import { senderConfirmationPage } from './sender-confirmation-page';
 import { verificationPage } from './verification-page';

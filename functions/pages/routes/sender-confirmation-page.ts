@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { senderOfConfirmationLink } from '../../../shared/domains/sender-service';
-import { htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { renderConfirmPage, renderInvalidLinkPage } from '../../../shared/pages/sender-confirmation-page';
+import { senderOfConfirmationLink } from '../../../shared/identities/domains/sender-service';
+import { htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { renderConfirmPage, renderInvalidLinkPage } from '../../../shared/identities/pages/sender-confirmation-page';
 import { pageAnswer } from './html-answer';
 import { readPage } from './page-access';
 

@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { logger } from '../../../shared/logger';
-import { renderErrorPage, renderNotFoundPage, renderVerificationPage } from '../../../shared/pages/verification-page';
-import { domainOfPageToken } from '../../../shared/pages/verification-service';
-import { pageView } from '../../../shared/pages/verification-view';
+import { htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { logger } from '../../../shared/platform/core/logger';
+import { renderErrorPage, renderNotFoundPage, renderVerificationPage } from '../../../shared/identities/pages/verification-page';
+import { domainOfPageToken } from '../../../shared/identities/pages/verification-service';
+import { pageView } from '../../../shared/identities/pages/verification-view';
 import { htmlAnswer } from './html-answer';
 import { readPage } from './page-access';
 

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { pageCheckExample, pageCheckSchema } from '../../../shared/pages/verification-answers';
-import { verifyByPageToken } from '../../../shared/pages/verification-service';
-import { verifyResult } from '../../../shared/pages/verification-view';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { pageCheckExample, pageCheckSchema } from '../../../shared/identities/pages/verification-answers';
+import { verifyByPageToken } from '../../../shared/identities/pages/verification-service';
+import { verifyResult } from '../../../shared/identities/pages/verification-view';
 
 /** `POST /verify/{token}`: the page's "Verify now" button; checks the domain with the provider (its button calls SES, hence its own throttle). */
 export const verifyByPage = defineRoute({

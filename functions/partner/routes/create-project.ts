@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { partnerProjectCreatedSchema } from '../../../shared/partner/partner-answers';
-import { createPartnerProject } from '../../../shared/partner/partner-projects';
-import { createProjectBodySchema, invalidInput, orEmptyBody, toCreateProject } from '../../../shared/partner/project-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { partnerProjectCreatedSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { createPartnerProject } from '../../../shared/tenancy/partner/partner-projects';
+import { createProjectBodySchema, invalidInput, orEmptyBody, toCreateProject } from '../../../shared/tenancy/partner/project-request';
 import { onboardingAccess } from './partner-access';
 import { domainPackExample, senderExample } from './partner-examples';
 

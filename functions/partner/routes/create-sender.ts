@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { partnerSenderCreatedSchema } from '../../../shared/partner/partner-answers';
-import { createPartnerSender } from '../../../shared/partner/partner-senders';
-import { invalidInput, orEmptyBody, senderCreationBodySchema, toSenderCreation } from '../../../shared/partner/project-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { partnerSenderCreatedSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { createPartnerSender } from '../../../shared/tenancy/partner/partner-senders';
+import { invalidInput, orEmptyBody, senderCreationBodySchema, toSenderCreation } from '../../../shared/tenancy/partner/project-request';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { senderAccess } from './partner-access';
 import { senderExample } from './partner-examples';

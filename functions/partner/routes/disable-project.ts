@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { partnerProjectDisabledSchema } from '../../../shared/partner/partner-answers';
-import { disablePartnerProject } from '../../../shared/partner/partner-projects';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { partnerProjectDisabledSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { disablePartnerProject } from '../../../shared/tenancy/partner/partner-projects';
 import { ownedProject, PROJECT_NOT_FOUND, UNREAD_BODY_REFUSED } from './owned-project';
 import { partnerWriteAccess } from './partner-access';
 

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { partnerProjectOverviewSchema } from '../../../shared/partner/partner-answers';
-import { projectOverview } from '../../../shared/partner/partner-projects';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { partnerProjectOverviewSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { projectOverview } from '../../../shared/tenancy/partner/partner-projects';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { partnerReadAccess } from './partner-access';
 import { projectExample, senderExample } from './partner-examples';

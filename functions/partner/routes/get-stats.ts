@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { partnerStatsSchema } from '../../../shared/partner/partner-answers';
-import { projectStats } from '../../../shared/partner/partner-projects';
-import { invalidInput, statsQuerySchema } from '../../../shared/partner/project-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { partnerStatsSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { projectStats } from '../../../shared/tenancy/partner/partner-projects';
+import { invalidInput, statsQuerySchema } from '../../../shared/tenancy/partner/project-request';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { partnerReadAccess } from './partner-access';
 import { countsExample } from './partner-examples';

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { createProject } from './create-project';
 import { createSender } from './create-sender';
 import { disableProject } from './disable-project';

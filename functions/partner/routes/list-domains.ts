@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { partnerDomainListSchema } from '../../../shared/partner/partner-answers';
-import { listDomainSummaries } from '../../../shared/partner/partner-domains';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { partnerDomainListSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { listDomainSummaries } from '../../../shared/tenancy/partner/partner-domains';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { partnerReadAccess } from './partner-access';
 

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { partnerProjectListSchema } from '../../../shared/partner/partner-answers';
-import { listPartnerProjects } from '../../../shared/partner/partner-projects';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { partnerProjectListSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { listPartnerProjects } from '../../../shared/tenancy/partner/partner-projects';
 import { partnerReadAccess } from './partner-access';
 
 /** `GET /v1/partner/projects` (4.13): the organization's client projects. */

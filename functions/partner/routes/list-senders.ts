@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { partnerSenderListSchema } from '../../../shared/partner/partner-answers';
-import { listPartnerSenders } from '../../../shared/partner/partner-senders';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { partnerSenderListSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { listPartnerSenders } from '../../../shared/tenancy/partner/partner-senders';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { partnerReadAccess } from './partner-access';
 import { senderExample } from './partner-examples';

@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { partnerDomainOnboardedSchema } from '../../../shared/partner/partner-answers';
-import { onboardDomain } from '../../../shared/partner/partner-domains';
-import { domainOnboardingBodySchema, invalidInput, orEmptyBody, toDomainOnboarding } from '../../../shared/partner/project-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { partnerDomainOnboardedSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { onboardDomain } from '../../../shared/tenancy/partner/partner-domains';
+import { domainOnboardingBodySchema, invalidInput, orEmptyBody, toDomainOnboarding } from '../../../shared/tenancy/partner/project-request';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { onboardingAccess } from './partner-access';
 import { domainPackExample, senderExample } from './partner-examples';

@@ -1,7 +1,7 @@
-import type { PartnerCaller } from '../../../shared/auth/authenticate';
+import type { PartnerCaller } from '../../../shared/platform/auth/authenticate';
 import { services } from '../../../composition/services';
-import { requireOwnedProject } from '../../../shared/partner/partner-projects';
-import type { Project } from '../../../shared/projects/project';
+import { requireOwnedProject } from '../../../shared/tenancy/partner/partner-projects';
+import type { Project } from '../../../shared/platform/projects/project';
 
 /** The project named in the path, if it is the caller's organization's (404 NOT_FOUND otherwise, never 403). */
 export function ownedProject(request: { readonly caller: PartnerCaller; readonly params: Readonly<Record<string, string>> }): Promise<Project> {

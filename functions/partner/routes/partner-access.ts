@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** Reading the organization's projects, domains, senders and counters. */
 export const partnerReadAccess: FunctionAccess = { table: 'read' };

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { partnerProjectAnswerSchema } from '../../../shared/partner/partner-answers';
-import { patchPartnerProject } from '../../../shared/partner/partner-projects';
-import { invalidInput, orEmptyBody, projectPatchBodySchema, toProjectPatch } from '../../../shared/partner/project-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { partnerProjectAnswerSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { patchPartnerProject } from '../../../shared/tenancy/partner/partner-projects';
+import { invalidInput, orEmptyBody, projectPatchBodySchema, toProjectPatch } from '../../../shared/tenancy/partner/project-request';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { partnerWriteAccess } from './partner-access';
 import { projectExample } from './partner-examples';

@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { domainParam } from '../../../shared/http/path-params';
-import { partnerDomainVerifiedSchema } from '../../../shared/partner/partner-answers';
-import { verifyDomainPack } from '../../../shared/partner/partner-domains';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { domainParam } from '../../../shared/platform/http/path-params';
+import { partnerDomainVerifiedSchema } from '../../../shared/tenancy/partner/partner-answers';
+import { verifyDomainPack } from '../../../shared/tenancy/partner/partner-domains';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
 import { verificationAccess } from './partner-access';
 import { domainPackExample } from './partner-examples';

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { partnerWhoAmISchema } from '../../../shared/partner/partner-answers';
-import { whoAmI as describeCaller } from '../../../shared/partner/partner-projects';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { partnerWhoAmISchema } from '../../../shared/tenancy/partner/partner-answers';
+import { whoAmI as describeCaller } from '../../../shared/tenancy/partner/partner-projects';
 import { partnerReadAccess } from './partner-access';
 
 /** `GET /v1/partner/whoami` (4.13): the organization behind the key and its project quota. */

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { unsubscribe } from './unsubscribe';
 import { unsubscribePage } from './unsubscribe-page';
 import { viewInBrowser } from './view-in-browser';

@@ -1,7 +1,7 @@
-import type { ApiResult } from '../../../shared/http/api-types';
-import { logger } from '../../../shared/logger';
-import { newNonce } from '../../../shared/pages/page-headers';
-import { linkPageHeaders, renderInvalidLinkPage, renderLinkErrorPage } from '../../../shared/unsubscribe/unsubscribe-pages';
+import type { ApiResult } from '../../../shared/platform/http/api-types';
+import { logger } from '../../../shared/platform/core/logger';
+import { newNonce } from '../../../shared/platform/pages/page-headers';
+import { linkPageHeaders, renderInvalidLinkPage, renderLinkErrorPage } from '../../../shared/mail-pipeline/unsubscribe/unsubscribe-pages';
 
 /** A page of the link host, with its own nonce. */
 export function linkPage(status: number, render: (nonce: string) => string): ApiResult {

@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** Reading the mail a token names (its activity), for the unsubscribe page and view-in-browser. */
 export const linksReadAccess: FunctionAccess = { table: 'read' };

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { renderUnsubscribePage } from '../../../shared/unsubscribe/unsubscribe-pages';
-import { unsubscribeTarget } from '../../../shared/unsubscribe/unsubscribe-service';
+import { htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { renderUnsubscribePage } from '../../../shared/mail-pipeline/unsubscribe/unsubscribe-pages';
+import { unsubscribeTarget } from '../../../shared/mail-pipeline/unsubscribe/unsubscribe-service';
 import { guarded, invalidLink, linkPage } from './link-pages';
 import { linksReadAccess } from './links-access';
 

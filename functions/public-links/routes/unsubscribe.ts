@@ -1,9 +1,9 @@
 import { withUnsubscribeCounters } from '../../../composition/request-scopes/unsubscribe';
 import { services } from '../../../composition/services';
-import { htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { renderUnsubscribedPage } from '../../../shared/unsubscribe/unsubscribe-pages';
-import { unsubscribe as suppressTarget, unsubscribeTarget } from '../../../shared/unsubscribe/unsubscribe-service';
+import { htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { renderUnsubscribedPage } from '../../../shared/mail-pipeline/unsubscribe/unsubscribe-pages';
+import { unsubscribe as suppressTarget, unsubscribeTarget } from '../../../shared/mail-pipeline/unsubscribe/unsubscribe-service';
 import { guarded, invalidLink, linkPage } from './link-pages';
 import { unsubscribeAccess } from './links-access';
 

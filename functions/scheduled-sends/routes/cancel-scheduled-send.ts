@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { scheduledSendCancelledSchema } from '../../../shared/scheduling/scheduled-send-answers';
-import { cancelScheduledSend as cancelSend } from '../../../shared/scheduling/scheduled-send-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { scheduledSendCancelledSchema } from '../../../shared/mail-pipeline/scheduling/scheduled-send-answers';
+import { cancelScheduledSend as cancelSend } from '../../../shared/mail-pipeline/scheduling/scheduled-send-service';
 
 /** `DELETE /v1/scheduled-sends/{id}` (4.6): cancels a pending send; a fire message in flight then drops. */
 export const cancelScheduledSend = defineRoute({

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { cancelScheduledSend } from './cancel-scheduled-send';
 import { listScheduledSends } from './list-scheduled-sends';
 import { readScheduledSend } from './read-scheduled-send';

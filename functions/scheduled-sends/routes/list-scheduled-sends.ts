@@ -1,11 +1,11 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
-import { positionOfCursor } from '../../../shared/http/cursor';
-import { scheduledSendExample, scheduledSendListAnswerSchema } from '../../../shared/scheduling/scheduled-send-answers';
-import { fromNotAfterTo, listScheduledSends as listSends, scheduledListFilterFields, toScheduledListFilters } from '../../../shared/scheduling/scheduled-send-list';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { positionOfCursor } from '../../../shared/platform/http/cursor';
+import { scheduledSendExample, scheduledSendListAnswerSchema } from '../../../shared/mail-pipeline/scheduling/scheduled-send-answers';
+import { fromNotAfterTo, listScheduledSends as listSends, scheduledListFilterFields, toScheduledListFilters } from '../../../shared/mail-pipeline/scheduling/scheduled-send-list';
 
 /** The query: the page first, then the filters in their order, then `from` against `to`, then the cursor. */
 const listScheduledSendsQuerySchema = z.object({ ...pageQuerySchema.shape, ...scheduledListFilterFields, ...cursorQuerySchema.shape }).check(fromNotAfterTo);

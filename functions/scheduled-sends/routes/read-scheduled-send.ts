@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { scheduledSendAnswerSchema, scheduledSendExample } from '../../../shared/scheduling/scheduled-send-answers';
-import { readScheduledSend as readSend } from '../../../shared/scheduling/scheduled-send-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { scheduledSendAnswerSchema, scheduledSendExample } from '../../../shared/mail-pipeline/scheduling/scheduled-send-answers';
+import { readScheduledSend as readSend } from '../../../shared/mail-pipeline/scheduling/scheduled-send-service';
 
 /** `GET /v1/scheduled-sends/{id}` (4.6): the resource, its status refined by its activity once it fired. */
 export const readScheduledSend = defineRoute({

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { scheduledSendAnswerSchema, scheduledSendExample } from '../../../shared/scheduling/scheduled-send-answers';
-import { invalidInput, rescheduleBodySchema } from '../../../shared/scheduling/scheduled-send-request';
-import { rescheduleScheduledSend as moveSend } from '../../../shared/scheduling/scheduled-send-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { scheduledSendAnswerSchema, scheduledSendExample } from '../../../shared/mail-pipeline/scheduling/scheduled-send-answers';
+import { invalidInput, rescheduleBodySchema } from '../../../shared/mail-pipeline/scheduling/scheduled-send-request';
+import { rescheduleScheduledSend as moveSend } from '../../../shared/mail-pipeline/scheduling/scheduled-send-service';
 
 /** `PATCH /v1/scheduled-sends/{id}` (4.6): moves a pending send to a new future time; one due within the lookahead gets its fire message at once. */
 export const rescheduleScheduledSend = defineRoute({

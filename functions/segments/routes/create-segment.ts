@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/segment-answers';
-import { segmentCreateBodySchema, toSegmentCreate } from '../../../shared/audience/segment-request';
-import { createSegment as create } from '../../../shared/audience/segment-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/leads/segment-answers';
+import { segmentCreateBodySchema, toSegmentCreate } from '../../../shared/audience/leads/segment-request';
+import { createSegment as create } from '../../../shared/audience/leads/segment-service';
 
 /** `POST /v1/segments`: a static segment, or with `filter` a dynamic one whose first evaluation starts at once. */
 export const createSegment = defineRoute({

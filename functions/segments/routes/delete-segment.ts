@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { segmentDeletedAnswerSchema } from '../../../shared/audience/segment-answers';
-import { deleteSegment as remove } from '../../../shared/audience/segment-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { segmentDeletedAnswerSchema } from '../../../shared/audience/leads/segment-answers';
+import { deleteSegment as remove } from '../../../shared/audience/leads/segment-service';
 
 /** `DELETE /v1/segments/{id}`: the segment goes at once; its memberships are removed in the background. */
 export const deleteSegment = defineRoute({

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/segment-answers';
-import { reevaluateSegment } from '../../../shared/audience/segment-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/leads/segment-answers';
+import { reevaluateSegment } from '../../../shared/audience/leads/segment-service';
 
 /** `POST /v1/segments/{id}/evaluate`: starts a new run of a dynamic segment (a newer run supersedes a running one). */
 export const evaluateSegment = defineRoute({

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/segment-answers';
-import { showSegment } from '../../../shared/audience/segment-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/leads/segment-answers';
+import { showSegment } from '../../../shared/audience/leads/segment-service';
 
 /** `GET /v1/segments/{id}`: one segment with its member count (a dynamic one with its filter and evaluation). */
 export const getSegment = defineRoute({

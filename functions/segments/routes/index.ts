@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { createSegment } from './create-segment';
 import { deleteSegment } from './delete-segment';
 import { evaluateSegment } from './evaluate-segment';

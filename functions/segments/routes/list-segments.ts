@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { segmentExamples, segmentListAnswerSchema } from '../../../shared/audience/segment-answers';
-import { listProjectSegments } from '../../../shared/audience/segment-service';
+import { json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { segmentExamples, segmentListAnswerSchema } from '../../../shared/audience/leads/segment-answers';
+import { listProjectSegments } from '../../../shared/audience/leads/segment-service';
 
 /** `GET /v1/segments`: every segment of the project (at most 500), newest first, with member counts. */
 export const listSegments = defineRoute({

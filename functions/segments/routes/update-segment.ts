@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/segment-answers';
-import { segmentUpdateBodySchema, toSegmentUpdate } from '../../../shared/audience/segment-request';
-import { updateSegment as update } from '../../../shared/audience/segment-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { segmentAnswerSchema, segmentExamples } from '../../../shared/audience/leads/segment-answers';
+import { segmentUpdateBodySchema, toSegmentUpdate } from '../../../shared/audience/leads/segment-request';
+import { updateSegment as update } from '../../../shared/audience/leads/segment-service';
 
 /** `PATCH /v1/segments/{id}`: renames a segment; its type and filter are fixed at creation. */
 export const updateSegment = defineRoute({

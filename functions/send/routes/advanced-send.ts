@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { defineRoute } from '../../../shared/http/route';
-import { acceptAdvancedSend } from '../../../shared/sending/advanced-send';
-import { advancedSendBodySchema, toAdvancedSend } from '../../../shared/sending/advanced-send-request';
-import { advancedSendAnswerSchema } from '../../../shared/sending/send-answers';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { acceptAdvancedSend } from '../../../shared/mail-pipeline/sending/advanced-send';
+import { advancedSendBodySchema, toAdvancedSend } from '../../../shared/mail-pipeline/sending/advanced-send-request';
+import { advancedSendAnswerSchema } from '../../../shared/mail-pipeline/sending/send-answers';
 import { sendAccess } from './send-access';
 
 /** `POST /send-email` (4.5): scheduling, stored templates, dry runs. */

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { advancedSend } from './advanced-send';
 import { sendEmail } from './send-email';
 import { sendTemplateEmail } from './send-template-email';

@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /**
  * What accepting a send touches: writes the queued activity, stores a large payload, enqueues one

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { acceptSingleSend } from '../../../shared/sending/single-send';
-import { sendAnswerSchema } from '../../../shared/sending/send-answers';
-import { sendEmailBodySchema, toSingleSend } from '../../../shared/sending/send-email-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { acceptSingleSend } from '../../../shared/mail-pipeline/sending/single-send';
+import { sendAnswerSchema } from '../../../shared/mail-pipeline/sending/send-answers';
+import { sendEmailBodySchema, toSingleSend } from '../../../shared/mail-pipeline/sending/send-email-request';
 import { sendAccess } from './send-access';
 
 /** `POST /v1/send-email` (4.1): one mail to up to 50 recipients. Part 8 does not give it Idempotency-Key; we honour it (docs/idempotency.md). */

@@ -1,10 +1,10 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { publicBaseUrl } from '../../../shared/http/api-types';
-import { defineRoute } from '../../../shared/http/route';
-import { templateSendAnswerSchema } from '../../../shared/sending/send-answers';
-import { sendTemplateEmail as acceptTemplateSend } from '../../../shared/sending/template-send';
-import { templateSendBodySchema, toTemplateSend } from '../../../shared/sending/template-send-request';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { publicBaseUrl } from '../../../shared/platform/http/api-types';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { templateSendAnswerSchema } from '../../../shared/mail-pipeline/sending/send-answers';
+import { sendTemplateEmail as acceptTemplateSend } from '../../../shared/mail-pipeline/sending/template-send';
+import { templateSendBodySchema, toTemplateSend } from '../../../shared/mail-pipeline/sending/template-send-request';
 import { sendAccess } from './send-access';
 
 /** `POST /v1/send-template-email` (4.2): a stored template, or inline HTML, to one recipient. */

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { suppressionsAddedAnswerSchema } from '../../../shared/suppression/suppression-answers';
-import { addSuppressionsBodySchema } from '../../../shared/suppression/suppression-request';
-import { addManually } from '../../../shared/suppression/suppression-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { suppressionsAddedAnswerSchema } from '../../../shared/mail-pipeline/suppression/suppression-answers';
+import { addSuppressionsBodySchema } from '../../../shared/mail-pipeline/suppression/suppression-request';
+import { addManually } from '../../../shared/mail-pipeline/suppression/suppression-service';
 import { suppressionsAddAccess } from './suppressions-access';
 
 /** `POST /v1/suppressions`: addresses suppressed by hand (`reason: manual`, `source: api`). */

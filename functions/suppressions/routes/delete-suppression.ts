@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { emailParam } from '../../../shared/http/path-params';
-import { defineRoute } from '../../../shared/http/route';
-import { suppressionRemovedAnswerSchema } from '../../../shared/suppression/suppression-answers';
-import { removeOne } from '../../../shared/suppression/suppression-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { emailParam } from '../../../shared/platform/http/path-params';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { suppressionRemovedAnswerSchema } from '../../../shared/mail-pipeline/suppression/suppression-answers';
+import { removeOne } from '../../../shared/mail-pipeline/suppression/suppression-service';
 import { suppressionsRemoveAccess } from './suppressions-access';
 
 /** `DELETE /v1/suppressions/{email}`: one address taken off the list (suppression.removed). */

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { emailParam } from '../../../shared/http/path-params';
-import { defineRoute } from '../../../shared/http/route';
-import { suppressionAnswerSchema, suppressionExample } from '../../../shared/suppression/suppression-answers';
-import { presentSuppression, requireSuppression } from '../../../shared/suppression/suppression-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { emailParam } from '../../../shared/platform/http/path-params';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { suppressionAnswerSchema, suppressionExample } from '../../../shared/mail-pipeline/suppression/suppression-answers';
+import { presentSuppression, requireSuppression } from '../../../shared/mail-pipeline/suppression/suppression-service';
 import { suppressionsReadAccess } from './suppressions-access';
 
 /** `GET /v1/suppressions/{email}`: the entry of one address. */

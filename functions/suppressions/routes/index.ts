@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { addSuppressions } from './add-suppressions';
 import { deleteSuppression } from './delete-suppression';
 import { getSuppression } from './get-suppression';

@@ -1,11 +1,11 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, cursorQuerySchema, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
-import { suppressionExample, suppressionListAnswerSchema } from '../../../shared/suppression/suppression-answers';
-import { suppressionListQuerySchema } from '../../../shared/suppression/suppression-request';
-import { listSuppressions as pageSuppressions, presentSuppression } from '../../../shared/suppression/suppression-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, pageQuerySchema, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { suppressionExample, suppressionListAnswerSchema } from '../../../shared/mail-pipeline/suppression/suppression-answers';
+import { suppressionListQuerySchema } from '../../../shared/mail-pipeline/suppression/suppression-request';
+import { listSuppressions as pageSuppressions, presentSuppression } from '../../../shared/mail-pipeline/suppression/suppression-service';
 import { suppressionsReadAccess } from './suppressions-access';
 
 /** The list's query, checked in the order the list reads it: the page, the reason, the cursor. */

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { suppressionsRemovedAnswerSchema } from '../../../shared/suppression/suppression-answers';
-import { suppressionEmailsBodySchema } from '../../../shared/suppression/suppression-request';
-import { removeAddresses, toSuppressionEmails } from '../../../shared/suppression/suppression-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { suppressionsRemovedAnswerSchema } from '../../../shared/mail-pipeline/suppression/suppression-answers';
+import { suppressionEmailsBodySchema } from '../../../shared/mail-pipeline/suppression/suppression-request';
+import { removeAddresses, toSuppressionEmails } from '../../../shared/mail-pipeline/suppression/suppression-service';
 import { suppressionsRemoveAccess } from './suppressions-access';
 
 /** `POST /v1/suppressions/remove`: addresses taken off the list; suppression.removed for each, up to 200 a call. */

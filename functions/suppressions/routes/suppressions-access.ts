@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** Reading the list and its entries. */
 export const suppressionsReadAccess: FunctionAccess = { table: 'read' };

@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { templateAnswerSchema, templateExample } from '../../../shared/templates/template-answers';
-import { createTemplateBodySchema } from '../../../shared/templates/template-request';
-import { createTemplate as storeTemplate, presentTemplate } from '../../../shared/templates/template-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { templateAnswerSchema, templateExample } from '../../../shared/mail-pipeline/templates/template-answers';
+import { createTemplateBodySchema } from '../../../shared/mail-pipeline/templates/template-request';
+import { createTemplate as storeTemplate, presentTemplate } from '../../../shared/mail-pipeline/templates/template-service';
 import { templatesWriteAccess } from './templates-access';
 
 /** `POST /v1/templates` (4.7): a new template; its HTML and subject must compile. */

@@ -1,9 +1,9 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { templateDeleteConflictSchema, templateDeletedAnswerSchema } from '../../../shared/templates/template-answers';
-import { removeTemplate } from '../../../shared/templates/template-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { templateDeleteConflictSchema, templateDeletedAnswerSchema } from '../../../shared/mail-pipeline/templates/template-answers';
+import { removeTemplate } from '../../../shared/mail-pipeline/templates/template-service';
 import { templatesWriteAccess } from './templates-access';
 
 /** `force=true` deletes a template in use; any other value is no force. */

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { templateAnswerSchema, templateExample } from '../../../shared/templates/template-answers';
-import { presentTemplate, requireTemplate } from '../../../shared/templates/template-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { templateAnswerSchema, templateExample } from '../../../shared/mail-pipeline/templates/template-answers';
+import { presentTemplate, requireTemplate } from '../../../shared/mail-pipeline/templates/template-service';
 import { templatesReadAccess } from './templates-access';
 
 /** `GET /v1/templates/{id}` (4.7): one template, its HTML included. */

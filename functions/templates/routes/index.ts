@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { createTemplate } from './create-template';
 import { deleteTemplate } from './delete-template';
 import { getTemplate } from './get-template';

@@ -1,10 +1,10 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { cursorQuerySchema, listCursor, pageQuerySchema, boundedPaginationBlock, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
-import { templateExample, templateListAnswerSchema } from '../../../shared/templates/template-answers';
-import { pageTemplates, presentTemplate } from '../../../shared/templates/template-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { cursorQuerySchema, listCursor, pageQuerySchema, boundedPaginationBlock, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { templateExample, templateListAnswerSchema } from '../../../shared/mail-pipeline/templates/template-answers';
+import { pageTemplates, presentTemplate } from '../../../shared/mail-pipeline/templates/template-service';
 import { templatesReadAccess } from './templates-access';
 
 /** The list's query: the page, a part of the name to match, and the cursor of a deeper page. */

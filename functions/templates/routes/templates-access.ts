@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** Reading templates: the template items and their list entries. */
 export const templatesReadAccess: FunctionAccess = { table: 'read' };

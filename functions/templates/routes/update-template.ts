@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { templateAnswerSchema, templateExample } from '../../../shared/templates/template-answers';
-import { updateTemplateBodySchema } from '../../../shared/templates/template-request';
-import { presentTemplate, updateTemplate as storeUpdate } from '../../../shared/templates/template-service';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { templateAnswerSchema, templateExample } from '../../../shared/mail-pipeline/templates/template-answers';
+import { updateTemplateBodySchema } from '../../../shared/mail-pipeline/templates/template-request';
+import { presentTemplate, updateTemplate as storeUpdate } from '../../../shared/mail-pipeline/templates/template-service';
 import { templatesWriteAccess } from './templates-access';
 
 /** `PUT /v1/templates/{id}` (4.7): the fields given change, for later sends; the version goes up. */

@@ -1,10 +1,10 @@
 import { withEngagementCounters } from '../../../composition/request-scopes/engagement';
 import { services } from '../../../composition/services';
-import { htmlPage } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { logger } from '../../../shared/logger';
-import { followClick, visitorOf } from '../../../shared/tracking/engagement';
-import { invalidLinkPage, trackingErrorPage } from '../../../shared/tracking/responses';
+import { htmlPage } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { logger } from '../../../shared/platform/core/logger';
+import { followClick, visitorOf } from '../../../shared/mail-pipeline/tracking/engagement';
+import { invalidLinkPage, trackingErrorPage } from '../../../shared/mail-pipeline/tracking/responses';
 import { trackingAccess } from './tracking-access';
 
 /** `GET /t/c/{token}`: a 302 to the link of the mail the token names; anything else is a 404 page, never a redirect. */

@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { clickRedirect } from './click-redirect';
 import { openPixel } from './open-pixel';
 

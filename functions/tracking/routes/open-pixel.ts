@@ -1,10 +1,10 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { withEngagementCounters } from '../../../composition/request-scopes/engagement';
 import { services } from '../../../composition/services';
-import { defineRoute } from '../../../shared/http/route';
-import { logger } from '../../../shared/logger';
-import { pixelToken, recordOpen, visitorOf } from '../../../shared/tracking/engagement';
-import { TRANSPARENT_GIF } from '../../../shared/tracking/responses';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { logger } from '../../../shared/platform/core/logger';
+import { pixelToken, recordOpen, visitorOf } from '../../../shared/mail-pipeline/tracking/engagement';
+import { TRANSPARENT_GIF } from '../../../shared/mail-pipeline/tracking/responses';
 import { trackingAccess } from './tracking-access';
 
 const PIXEL_HEADERS = { 'content-type': 'image/gif', 'cache-control': 'no-store, no-cache, must-revalidate, max-age=0', pragma: 'no-cache', 'x-content-type-options': 'nosniff' };

@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /**
  * What recording an open or a click touches: the activity, its engagement markers and the day's

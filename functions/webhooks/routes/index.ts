@@ -1,4 +1,4 @@
-import { groupRoutes } from '../../../shared/http/route';
+import { groupRoutes } from '../../../shared/platform/http/route';
 import { listWebhookDeliveries } from './list-webhook-deliveries';
 import { listWebhookFailures } from './list-webhook-failures';
 import { readProjectSettingsRoute } from './read-project-settings';

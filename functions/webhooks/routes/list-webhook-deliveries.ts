@@ -1,11 +1,11 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
-import { pageDeliveryLog, type DeliveryFilters } from '../../../shared/webhooks/delivery-log';
-import { webhookDeliveryExample, webhookDeliveryListAnswerSchema } from '../../../shared/webhooks/webhook-answers';
-import { WEBHOOK_EVENT_NAMES } from '../../../shared/webhooks/event-names';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, listCursor, pageQuerySchema, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { pageDeliveryLog, type DeliveryFilters } from '../../../shared/notifications/webhooks/delivery-log';
+import { webhookDeliveryExample, webhookDeliveryListAnswerSchema } from '../../../shared/notifications/webhooks/webhook-answers';
+import { WEBHOOK_EVENT_NAMES } from '../../../shared/notifications/webhooks/event-names';
 import { webhookDeliveriesAccess } from './webhooks-access';
 
 const EVENTS = WEBHOOK_EVENT_NAMES;

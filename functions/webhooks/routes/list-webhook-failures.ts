@@ -1,10 +1,10 @@
-import * as z from '../../../shared/zod';
+import * as z from '../../../shared/platform/core/zod';
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { boundedPaginationBlock, cursorQuerySchema, pageQuerySchema, parsePageRequest } from '../../../shared/http/pagination';
-import { defineRoute } from '../../../shared/http/route';
-import { webhookFailureListAnswerSchema } from '../../../shared/webhooks/webhook-answers';
-import { listWebhookFailures as pageFailures } from '../../../shared/webhooks/webhook-failures';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { boundedPaginationBlock, cursorQuerySchema, pageQuerySchema, parsePageRequest } from '../../../shared/platform/http/pagination';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { webhookFailureListAnswerSchema } from '../../../shared/notifications/webhooks/webhook-answers';
+import { listWebhookFailures as pageFailures } from '../../../shared/notifications/webhooks/webhook-failures';
 import { webhookFailuresAccess } from './webhooks-access';
 
 /** The list's query: the page, and the cursor of a deeper page. */

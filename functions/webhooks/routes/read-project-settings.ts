@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/project-settings/project-answers';
-import { PROJECT_GONE, readProjectSettings } from '../../../shared/project-settings/project-settings';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/tenancy/project-settings/project-answers';
+import { PROJECT_GONE, readProjectSettings } from '../../../shared/tenancy/project-settings/project-settings';
 import { projectSettingsReadAccess } from './webhooks-access';
 
 /** `GET /v1/project`: the calling project's own settings (live and test keys alike). */

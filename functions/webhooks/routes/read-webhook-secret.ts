@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { webhookSecretAnswerSchema } from '../../../shared/webhooks/webhook-answers';
-import { slotOfKeyMode } from '../../../shared/webhooks/webhook-job';
-import { readWebhookSecret } from '../../../shared/webhooks/webhook-secret';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { webhookSecretAnswerSchema } from '../../../shared/notifications/webhooks/webhook-answers';
+import { slotOfKeyMode } from '../../../shared/notifications/webhooks/webhook-job';
+import { readWebhookSecret } from '../../../shared/notifications/webhooks/webhook-secret';
 import { webhookSecretAccess } from './webhooks-access';
 
 /**

@@ -1,8 +1,8 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { redeliverWebhook } from '../../../shared/webhooks/redeliver';
-import { webhookRedeliveryAnswerSchema } from '../../../shared/webhooks/webhook-answers';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { redeliverWebhook } from '../../../shared/notifications/webhooks/redeliver';
+import { webhookRedeliveryAnswerSchema } from '../../../shared/notifications/webhooks/webhook-answers';
 import { webhookRedeliveryAccess } from './webhooks-access';
 
 /**

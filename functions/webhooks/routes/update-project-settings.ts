@@ -1,9 +1,9 @@
 import { services } from '../../../composition/services';
-import { errors, json } from '../../../shared/http/answers';
-import { defineRoute } from '../../../shared/http/route';
-import { orEmptyBody, projectPatchBodySchema, toProjectPatch } from '../../../shared/partner/project-request';
-import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/project-settings/project-answers';
-import { changeProjectSettings, PROJECT_GONE, TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../../shared/project-settings/project-settings';
+import { errors, json } from '../../../shared/platform/http/answers';
+import { defineRoute } from '../../../shared/platform/http/route';
+import { orEmptyBody, projectPatchBodySchema, toProjectPatch } from '../../../shared/tenancy/partner/project-request';
+import { projectSettingsAnswerSchema, projectSettingsExample } from '../../../shared/tenancy/project-settings/project-answers';
+import { changeProjectSettings, PROJECT_GONE, TEST_KEY_CANNOT_CHANGE_SETTINGS } from '../../../shared/tenancy/project-settings/project-settings';
 import { projectSettingsWriteAccess } from './webhooks-access';
 
 /** `PATCH /v1/project`: changes the calling project's own settings, with the partner PATCH's fields and rules; live key only. */

@@ -1,4 +1,4 @@
-import type { FunctionAccess } from '../../../shared/function-access';
+import type { FunctionAccess } from '../../../shared/platform/core/function-access';
 
 /** A slot's signing secret, on the project item: created on first read, replaced by a rotation. */
 export const webhookSecretAccess: FunctionAccess = { table: 'readWrite' };

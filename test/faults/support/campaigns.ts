@@ -1,13 +1,13 @@
-import { getActivity } from '../../../shared/activity/activity-repository';
-import { upsertLeads } from '../../../shared/audience/lead-upsert';
-import { batchActivityId } from '../../../shared/batches/batch-ids';
-import { getBatch } from '../../../shared/batches/batch-repository';
-import type { Campaign } from '../../../shared/campaigns/campaign';
-import { getCampaign, getCursor } from '../../../shared/campaigns/campaign-gateway';
-import { waveId } from '../../../shared/campaigns/waves';
-import { refreshConfig } from '../../../shared/config';
+import { getActivity } from '../../../shared/mail-pipeline/activity/activity-repository';
+import { upsertLeads } from '../../../shared/audience/leads/lead-upsert';
+import { batchActivityId } from '../../../shared/mail-pipeline/batches/batch-ids';
+import { getBatch } from '../../../shared/mail-pipeline/batches/batch-repository';
+import type { Campaign } from '../../../shared/marketing/campaigns/campaign';
+import { getCampaign, getCursor } from '../../../shared/marketing/campaigns/campaign-gateway';
+import { waveId } from '../../../shared/marketing/campaigns/waves';
+import { refreshConfig } from '../../../shared/platform/core/config';
 import { services } from '../../../composition/services';
-import { listSenders } from '../../../shared/domains/sender-repository';
+import { listSenders } from '../../../shared/identities/domains/sender-repository';
 import type { FaultCloud } from './fault-cloud';
 
 /**

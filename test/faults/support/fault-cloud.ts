@@ -1,9 +1,9 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { refreshConfig } from '../../../shared/config';
+import { refreshConfig } from '../../../shared/platform/core/config';
 import { overrideServices, services } from '../../../composition/services';
-import { QueueEventPublisher } from '../../../shared/events/queue-event-publisher';
-import type { Clock } from '../../../shared/ports';
-import { updateProjectFields } from '../../../shared/projects/project-repository';
+import { QueueEventPublisher } from '../../../shared/platform/adapters/queue-event-publisher';
+import type { Clock } from '../../../shared/platform/core/ports';
+import { updateProjectFields } from '../../../shared/platform/projects/project-repository';
 import { startTestCloud, type TestCloud } from '../../integration/support/test-cloud';
 import { DbHolds, FaultLog, faultyBlobs, faultyDb, faultyMailer, faultyQueue, seededRandom, type QueueFaults } from './faults';
 import { FlakyReceiver } from './webhook-receiver';

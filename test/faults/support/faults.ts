@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db } from '../../../shared/store/client';
-import { MailerError, type FileStore, type Mailer, type Queue } from '../../../shared/ports';
-import type { QueueName } from '../../../shared/queues';
+import type { Db } from '../../../shared/platform/store/client';
+import { MailerError, type FileStore, type Mailer, type Queue } from '../../../shared/platform/core/ports';
+import type { QueueName } from '../../../shared/platform/core/queues';
 
 /**
- * Fault injection through the ports (shared/ports.ts and the table's Db): decorators that wrap the
+ * Fault injection through the ports (shared/platform/core/ports.ts and the table's Db): decorators that wrap the
  * real adapters, so the product code runs unchanged. Faults apply only inside a fault scope (a
  * worker invocation the suite's pump runs), never to the API requests the suite makes itself.
  */

@@ -1,8 +1,8 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lambdaContext } from '../../../local/lambda-context';
-import type { QueueName } from '../../../shared/queues';
-import { workers, type WorkerName } from '../../../shared/routes';
+import type { QueueName } from '../../../shared/platform/core/queues';
+import { workers, type WorkerName } from '../../../shared/platform/core/routes';
 import { depth, workerHandlers } from './pump';
 
 type SqsLambda = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startQueuePollers } from '../../../local/queue-pollers';
-import { queues, type QueueName } from '../../../shared/queues';
-import { workers, type WorkerName } from '../../../shared/routes';
+import { queues, type QueueName } from '../../../shared/platform/core/queues';
+import { workers, type WorkerName } from '../../../shared/platform/core/routes';
 import { FaultLog, withFaults, type FaultPlan } from './faults';
 
 const ROOT = path.resolve(__dirname, '../../..');

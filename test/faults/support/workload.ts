@@ -1,6 +1,6 @@
-import { getActivity } from '../../../shared/activity/activity-repository';
-import type { Activity } from '../../../shared/activity/activity';
-import { batchActivityId } from '../../../shared/batches/batch-ids';
+import { getActivity } from '../../../shared/mail-pipeline/activity/activity-repository';
+import type { Activity } from '../../../shared/mail-pipeline/activity/activity';
+import { batchActivityId } from '../../../shared/mail-pipeline/batches/batch-ids';
 import { services } from '../../../composition/services';
 import { sendBody } from '../../integration/support/test-cloud';
 import { campaignMails, startCampaign, storedCampaign } from './campaigns';

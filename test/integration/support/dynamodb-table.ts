@@ -5,7 +5,7 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynamoDb } from '../../../local/emulators/dynamodb';
 import { freePort } from '../../../local/free-port';
 import { provisionTable } from '../../../local/provision';
-import { createDocumentClient, type Db } from '../../../shared/store/client';
+import { createDocumentClient, type Db } from '../../../shared/platform/store/client';
 import { sharedDynamoDbTable } from './shared-dynamodb';
 
 /** The single table alone, in a private in-memory DynamoDB Local: for repository tests that need no other emulator. */

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
 import type { LocalIamOption } from '../../../local/iam/local-iam';
 import { services } from '../../../composition/services';
-import type { Activity } from '../../../shared/activity/activity';
-import type { WorkerName } from '../../../shared/routes';
+import type { Activity } from '../../../shared/mail-pipeline/activity/activity';
+import type { WorkerName } from '../../../shared/platform/core/routes';
 import { sharedDynamoDbTable } from './shared-dynamodb';
 
 export interface ApiAnswer {
@@ -117,7 +117,7 @@ export function sendBody(cloud: LocalCloud, overrides: Record<string, unknown> =
 
 /** Reads an activity record straight from the table (for checks the API does not show). */
 export async function storedActivity(id: string): Promise<Activity | undefined> {
-  const { getActivity } = await import('../../../shared/activity/activity-repository');
+  const { getActivity } = await import('../../../shared/mail-pipeline/activity/activity-repository');
   return getActivity(services().db, id, true);
 }
 

@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 /**
  * One gateway per stored thing (docs/decisions.md, "One gateway per stored thing"): only a gateway builds DynamoDB
  * commands. A gateway is recognised by its name: a `*-repository.ts` or `*-gateway.ts` file, a
- * file of shared/store (the table's machinery), or a file of a feature's `store/` sub-part (a
+ * file of shared/platform/store (the table's machinery), or a file of a feature's `store/` sub-part (a
  * large gateway split in files, which only its `*-gateway.ts` module imports).
  */
 
@@ -22,7 +22,7 @@ function sourceFiles(dir: string): string[] {
 
 const rel = (path: string) => relative(ROOT, path).split(sep).join('/');
 
-/** True for a file in a `store` folder under shared/ (shared/store itself or a feature's store/ sub-part). */
+/** True for a file in a `store` folder under shared/ (shared/platform/store itself or a feature's store/ sub-part). */
 const inStoreFolder = (file: string) => rel(file).startsWith('shared/') && rel(file).split('/').slice(1, -1).includes('store');
 
 /** True for a gateway file, by name. */
@@ -42,7 +42,7 @@ const files = sourceFiles(SHARED);
 const buildingCommands = files.filter((file) => BUILDS_COMMAND.test(readFileSync(file, 'utf8')));
 
 describe('DynamoDB commands', () => {
-  it('are built only in gateways (`*-repository.ts`, `*-gateway.ts`, shared/store, a gateway\'s store/ part)', () => {
+  it('are built only in gateways (`*-repository.ts`, `*-gateway.ts`, shared/platform/store, a gateway\'s store/ part)', () => {
     const outsiders = buildingCommands.filter((file) => !isGateway(file)).map(rel);
     expect(outsiders.filter((file) => !(file in NOT_YET_IN_A_GATEWAY))).toEqual([]);
   });
@@ -66,7 +66,7 @@ describe("a feature's store/ part", () => {
     const reached = sources.flatMap((file) =>
       relativeImports(file)
         .map((spec) => resolve(dirname(file), spec))
-        .filter((target) => inStoreFolder(`${target}.ts`) && !rel(target).startsWith('shared/store/'))
+        .filter((target) => inStoreFolder(`${target}.ts`) && !rel(target).startsWith('shared/platform/store/'))
         .filter((target) => {
           const part = dirname(target);
           const ownGateway = dirname(file) === dirname(part) && basename(file).endsWith('-gateway.ts');

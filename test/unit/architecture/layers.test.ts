@@ -2,22 +2,23 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
- * The layering rules of docs/decisions.md ("Code layers"), checked on the source itself: the
- * folders of shared/ form no cycle (type imports count: they couple the folders as much), the wiring
- * (composition/) sits above shared/ and nothing in shared/ reaches up to it, and handlers reach the
- * store only through services.
+ * The layering rules of shared/README.md and docs/architecture.md, checked on the source itself:
+ * every file of shared/ sits in a wing; a wing imports only the wings below it (the layers of
+ * shared/README.md's table); no folder imports one that imports it back (type imports count: they
+ * couple the folders as much); the wiring (composition/) sits above shared/ and nothing in shared/
+ * reaches up to it; handlers take their scope from composition/ and reach the store only through
+ * services.
  */
 
 const ROOT = resolve(__dirname, '../../..');
 const SHARED = join(ROOT, 'shared');
 const COMPOSITION = join(ROOT, 'composition');
 
-/**
- * The files directly in shared/ (config, dependencies, errors, ports, ...) form one node of the
- * graph, named after the folder they are to move into (docs: WINGS.md, shared/platform/core/): the
- * platform underneath every feature, which must import no feature folder back.
- */
-const ROOT_FILES = 'core (shared/*.ts)';
+/** The wings, bottom layer first, as shared/README.md's table numbers them (the one place they are listed). */
+function wingsBottomUp(): string[] {
+  const rows = [...readFileSync(join(SHARED, 'README.md'), 'utf8').matchAll(/^\|\s*(\d+)\s*\|\s*\[([a-z-]+)\]\(/gm)];
+  return rows.sort((a, b) => Number(a[1]) - Number(b[1])).map((m) => m[2]);
+}
 
 /** Every .ts file under a directory. */
 function sourceFiles(dir: string): string[] {
@@ -39,15 +40,22 @@ function relativeImports(file: string): string[] {
   return specifiers.map((m) => m[1]).filter((s) => s.startsWith('.'));
 }
 
-/** The folder of shared/ a path belongs to (ROOT_FILES for a file directly in shared/), or undefined outside shared/. */
+/**
+ * The folder of shared/ a path belongs to: `<wing>/<folder>`, `<wing>/.` for a wing's own files
+ * (the mail pipeline's stages), `.` for a file directly in shared/; undefined outside shared/.
+ */
 function sharedFolder(path: string): string | undefined {
   const rel = relative(SHARED, path);
   if (rel.startsWith('..')) return undefined;
   const parts = rel.split(sep);
-  return parts.length > 1 ? parts[0] : ROOT_FILES;
+  if (parts.length === 1) return '.';
+  return parts.length === 2 ? `${parts[0]}/.` : `${parts[0]}/${parts[1]}`;
 }
 
-/** folder -> the folders it imports from, for every file of shared/ (its root files included). */
+/** The wing of a folder of sharedFolder's form. */
+const wingOf = (folder: string): string => folder.split('/')[0];
+
+/** folder -> the folders it imports from (with the importing files), for every file of shared/. */
 function folderGraph(): Map<string, Map<string, string[]>> {
   const graph = new Map<string, Map<string, string[]>>();
   for (const file of sourceFiles(SHARED)) {
@@ -107,6 +115,15 @@ function describeCycle(component: string[], graph: Map<string, Map<string, strin
   return `cycle between ${component.join(', ')}:\n${lines.join('\n')}`;
 }
 
+/** The imports of the graph that go up: from a wing to a wing above it in `wings` (bottom first). */
+function upwardImports(graph: Map<string, Map<string, string[]>>, wings: string[]): string[] {
+  return [...graph.entries()].flatMap(([from, edges]) =>
+    [...edges.entries()]
+      .filter(([to]) => wings.indexOf(wingOf(to)) > wings.indexOf(wingOf(from)))
+      .map(([to, files]) => `${from} -> ${to} (${[...new Set(files)].join(', ')})`),
+  );
+}
+
 /** Each relative import of `files` that resolves under `target`, as `file imports spec`. */
 function importsInto(files: string[], target: string): string[] {
   return files.flatMap((file) =>
@@ -116,28 +133,44 @@ function importsInto(files: string[], target: string): string[] {
   );
 }
 
-describe('the folders of shared/', () => {
-  it('import from no folder that imports them back, directly or through others (its root files as one folder, type imports counted)', () => {
+describe('the wings of shared/', () => {
+  it('hold every file of shared/: its folders are the wings of its README, its own files only that README', () => {
+    const wings = wingsBottomUp();
+    expect(wings[0]).toBe('platform');
+    expect(wings.length).toBeGreaterThanOrEqual(5);
+    const entries = readdirSync(SHARED, { withFileTypes: true });
+    expect(entries.filter((e) => e.isDirectory()).map((e) => e.name).sort()).toEqual([...wings].sort());
+    expect(entries.filter((e) => !e.isDirectory()).map((e) => e.name)).toEqual(['README.md']);
+    for (const wing of wings) expect(existsSync(join(SHARED, wing, 'README.md'))).toBe(true);
+  });
+
+  it('import only the wings below them (the layers of shared/README.md): the platform none', () => {
     const graph = folderGraph();
-    expect(graph.size).toBeGreaterThan(10);
-    expect(graph.has(ROOT_FILES)).toBe(true);
+    expect(graph.size).toBeGreaterThan(20);
+    expect(upwardImports(graph, wingsBottomUp())).toEqual([]);
+  });
+
+  it('the layer check sees an import that goes up, through a type import too', () => {
+    const graph = new Map([['platform/store', new Map([['audience/leads', ['shared/platform/store/a.ts']]])]]);
+    expect(upwardImports(graph, ['platform', 'audience'])).toEqual(['platform/store -> audience/leads (shared/platform/store/a.ts)']);
+    expect(upwardImports(graph, ['audience', 'platform'])).toEqual([]);
+  });
+});
+
+describe('the folders of shared/ (<wing>/<folder>)', () => {
+  it('import from no folder that imports them back, directly or through others (type imports counted)', () => {
+    const graph = folderGraph();
     const found = cycles(graph).map((c) => describeCycle(c, graph));
     expect(found).toEqual([]);
   });
 
-  it('the check sees a cycle through a type import, and one through the root files', () => {
+  it('the check sees a cycle through a type import', () => {
     const graph = new Map([
-      ['domains', new Map([[ROOT_FILES, ['shared/domains/a.ts']]])],
-      [ROOT_FILES, new Map([['domains', ['shared/dependencies.ts']]])],
+      ['identities/domains', new Map([['platform/core', ['shared/identities/domains/a.ts']]])],
+      ['platform/core', new Map([['identities/domains', ['shared/platform/core/dependencies.ts']]])],
     ]);
-    expect(cycles(graph)).toEqual([[ROOT_FILES, 'domains'].sort()]);
-    expect(relativeImports(join(ROOT, 'shared/dependencies.ts'))).toContain('./ports');
-  });
-
-  it('the root files (the platform underneath) import no feature folder', () => {
-    const platform = new Set([ROOT_FILES, 'store', 'http', 'auth', 'security', 'adapters', 'cache', 'idempotency', 'queue-worker', 'metrics', 'openapi']);
-    const rootEdges = [...(folderGraph().get(ROOT_FILES)?.entries() ?? [])].filter(([to]) => !platform.has(to)).map(([to, files]) => `${to} (${files.join(', ')})`);
-    expect(rootEdges).toEqual([]);
+    expect(cycles(graph)).toEqual([['identities/domains', 'platform/core']]);
+    expect(relativeImports(join(SHARED, 'platform/core/dependencies.ts'))).toContain('./ports');
   });
 
   it('never import the wiring above them (composition/)', () => {
@@ -146,11 +179,10 @@ describe('the folders of shared/', () => {
 });
 
 describe('the wiring (composition/)', () => {
-  it('is where every function, the local cloud, the tests and the benchmarks get their services: shared/ builds none', () => {
+  it('is where every function, the local cloud, the tests and the benchmarks get their services', () => {
     const outside = ['functions', 'local', 'test', 'bench', 'lib', 'scripts', 'composition'].flatMap((dir) => sourceFiles(join(ROOT, dir)));
     expect(outside.length).toBeGreaterThan(100);
-    expect(importsInto([...outside, ...sourceFiles(SHARED)], join(SHARED, 'container'))).toEqual([]);
-    expect(existsSync(join(SHARED, 'container.ts'))).toBe(false);
+    expect(importsInto(outside, join(SHARED, 'container'))).toEqual([]);
     expect(existsSync(join(COMPOSITION, 'services.ts'))).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleAll } from '../../../bench/bundle-all';
 import { bundleFunction, type BundleReport } from '../../../lib/bundling';
-import { endpointGroups, schedules, workers } from '../../../shared/routes';
+import { endpointGroups, schedules, workers } from '../../../shared/platform/core/routes';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FUNCTIONS = [

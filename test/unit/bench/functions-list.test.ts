@@ -1,6 +1,6 @@
 import { deployedFunctions } from '../../../bench/functions';
 import { DRIVEN_FUNCTIONS, INIT_ONLY_FUNCTIONS } from '../../../bench/handler-cpu';
-import { bucketFunctions, endpointGroups, schedules, workers } from '../../../shared/routes';
+import { bucketFunctions, endpointGroups, schedules, workers } from '../../../shared/platform/core/routes';
 
 const routeTable = [endpointGroups, workers, schedules, bucketFunctions].flatMap((table) => Object.entries(table).map(([name, def]) => ({ name, entry: def.entry })));
 

@@ -1,9 +1,9 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, describeError, parseAdminArgs, parseImportFormat, parseMonthlyQuota, parseQuota, resolveTarget, runAdminCli, UsageError, type Target } from '../../../bin/admin';
 import { render, renderProjectQuota } from '../../../bin/admin-render';
-import { PartialCreateError } from '../../../shared/organizations/admin-commands';
-import { notFound } from '../../../shared/errors';
-import type { Db } from '../../../shared/store/client';
+import { PartialCreateError } from '../../../shared/platform/organizations/admin-commands';
+import { notFound } from '../../../shared/platform/core/errors';
+import type { Db } from '../../../shared/platform/store/client';
 
 const ORG = '6f1c2b8e-0000-4000-8000-000000000001';
 const PROJECT = '6f1c2b8e-0000-4000-8000-0000000000aa';

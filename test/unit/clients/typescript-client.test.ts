@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { verifyWebhook, WebhookVerificationError } from '@mailroom/client';
-import { API_VERSION } from '../../../shared/openapi/document';
-import { webhookExamples } from '../../../shared/openapi/webhooks-section';
-import { webhookHeaders } from '../../../shared/webhooks/signing';
+import { API_VERSION } from '../../../composition/openapi/document';
+import { webhookExamples } from '../../../composition/openapi/webhooks-section';
+import { webhookHeaders } from '../../../shared/notifications/webhooks/signing';
 
 const ROOT = join(__dirname, '../../..');
 const CLIENT = join(ROOT, 'clients/typescript');
 const SECRET = `whsec_${Buffer.from('a key of twenty-four byte').toString('base64')}`;
 const OTHER = `whsec_${Buffer.from('another key of 24 bytes!').toString('base64')}`;
 
-/** A delivery as shared/webhooks signs it (the delivery worker's own headers). */
+/** A delivery as shared/notifications/webhooks signs it (the delivery worker's own headers). */
 function delivery(at = new Date(), body = JSON.stringify(webhookExamples['email.delivery'])) {
   return { body, headers: webhookHeaders({ secret: SECRET, deliveryId: 'msg_0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e', attemptAt: at, body, slot: 'live' }) };
 }
@@ -64,7 +64,7 @@ describe('the client package (@mailroom/client)', () => {
 });
 
 describe('verifyWebhook', () => {
-  it('accepts a delivery signed as shared/webhooks signs it, from Node headers or Fetch Headers, and answers its payload', () => {
+  it('accepts a delivery signed as shared/notifications/webhooks signs it, from Node headers or Fetch Headers, and answers its payload', () => {
     const { body, headers } = delivery();
     expect(verifyWebhook(body, headers, SECRET)).toEqual(webhookExamples['email.delivery']);
     expect(verifyWebhook(Buffer.from(body), new Headers(headers), SECRET)).toEqual(webhookExamples['email.delivery']);

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routeTable } from '../../../functions/route-table';
-import { allAnswers } from '../../../shared/http/answers';
-import { endpointGroups } from '../../../shared/routes';
-import * as z from '../../../shared/zod';
+import { allAnswers } from '../../../shared/platform/http/answers';
+import { endpointGroups } from '../../../shared/platform/core/routes';
+import * as z from '../../../shared/platform/core/zod';
 
 const ROOT = join(__dirname, '../../..');
 const modular = routeTable;

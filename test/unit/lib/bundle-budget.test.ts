@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleFunction, type BundleReport } from '../../../lib/bundling';
-import { schedules, endpointGroups, workers } from '../../../shared/routes';
+import { schedules, endpointGroups, workers } from '../../../shared/platform/core/routes';
 
 /**
  * Bundle budgets (docs/cost.md "Functions"): three representative functions, bundled with the
@@ -84,9 +84,9 @@ describe('the zod import', () => {
       return entry.name.endsWith('.ts') ? [rel] : [];
     });
 
-  it('product code takes zod only through shared/zod.ts (zod/mini: the full import adds 420 KB to a bundle)', () => {
+  it('product code takes zod only through shared/platform/core/zod.ts (zod/mini: the full import adds 420 KB to a bundle)', () => {
     const direct = [...sources('shared'), ...sources('functions')].filter(
-      (file) => file !== path.join('shared', 'zod.ts') && /from\s+'zod(\/[^']*)?'/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+      (file) => file !== path.join('shared', 'platform', 'core', 'zod.ts') && /from\s+'zod(\/[^']*)?'/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
     );
     expect(direct).toEqual([]);
   });

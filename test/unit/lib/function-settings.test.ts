@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { accessByFunction, functionAccess, scheduledAccess, settingKeys, type FunctionAccess } from '../../../lib/access';
-import { bucketFunctions, endpointGroups, schedules, workers } from '../../../shared/routes';
+import { bucketFunctions, endpointGroups, schedules, workers } from '../../../shared/platform/core/routes';
 
 const ROOT = path.join(__dirname, '../../..');
 
 // The container builds every adapter for every function, so it would make every function read
 // everything; the variables it reads follow from the grants (lib/access.ts), not from settings.
-// shared/function-access.ts lists every setting's name: it declares, it reads none.
-const NOT_FOLLOWED = new Set(['composition/services.ts', 'shared/config.ts', 'shared/function-access.ts']);
+// shared/platform/core/function-access.ts lists every setting's name: it declares, it reads none.
+const NOT_FOLLOWED = new Set(['composition/services.ts', 'shared/platform/core/config.ts', 'shared/platform/core/function-access.ts']);
 
 /**
  * Source without comments, so that a variable named in a comment does not count as read, and
@@ -60,7 +60,7 @@ function reachable(entry: string): Set<string> {
     if (seen.has(file) || NOT_FOLLOWED.has(file)) continue;
     seen.add(file);
     const text = code(file);
-    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}(?:\/[^']+)?)'/g)) {
       const found = resolveSpec(file, spec);
       if (!found) continue;
       const barrel = barrelExports(found);

@@ -2,7 +2,7 @@ import diagnostics from 'node:diagnostics_channel';
 import net from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { startApiServer } from '../../../local/api-server';
-import { endpointGroups } from '../../../shared/routes';
+import { endpointGroups } from '../../../shared/platform/core/routes';
 
 /** Every group answers with the event's path parameters, except `send`, which throws. */
 const handlers = Object.fromEntries(

@@ -1,5 +1,5 @@
 import { LocalTimers } from '../../../local/local-timers';
-import type { Queue } from '../../../shared/ports';
+import type { Queue } from '../../../shared/platform/core/ports';
 
 /** The local cloud's one-time schedules (EventBridge Scheduler's, emulated in process). */
 describe('local one-time timers', () => {

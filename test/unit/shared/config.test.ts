@@ -1,6 +1,6 @@
-import { config, refreshConfig } from '../../../shared/config';
+import { config, refreshConfig } from '../../../shared/platform/core/config';
 
-/** Each variable is validated on first use against its own schema (shared/config.ts). */
+/** Each variable is validated on first use against its own schema (shared/platform/core/config.ts). */
 describe('config: validation per variable', () => {
   const saved = { ...process.env };
   const withEnv = (env: Record<string, string>) => {

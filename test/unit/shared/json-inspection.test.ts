@@ -1,4 +1,4 @@
-import { inspectJson, nestedDeeperThan } from '../../../shared/json-inspection';
+import { inspectJson, nestedDeeperThan } from '../../../shared/platform/core/json-inspection';
 
 /** The depth guard every JSON body passes before any recursive step (api-handler.ts). */
 describe('how deep a parsed JSON value nests', () => {

@@ -7,16 +7,16 @@ useServiceEnvironment({ TOKEN_SECRET: 'unit-logging-secret-0123456789', POWERTOO
 
 // Loaded afresh once the environment asks for INFO: each invocation starts at the level the logger
 // was built with (tests otherwise run SILENT).
-let logger: typeof import('../../../shared/logger').logger;
-let apiHandler: typeof import('../../../shared/http/api-handler').apiHandler;
-let lambdaHandler: typeof import('../../../shared/lambda-handler').lambdaHandler;
-let sqsBatchHandler: typeof import('../../../shared/queue-worker/batch-handler').sqsBatchHandler;
+let logger: typeof import('../../../shared/platform/core/logger').logger;
+let apiHandler: typeof import('../../../shared/platform/http/api-handler').apiHandler;
+let lambdaHandler: typeof import('../../../shared/platform/core/lambda-handler').lambdaHandler;
+let sqsBatchHandler: typeof import('../../../shared/platform/queue-worker/batch-handler').sqsBatchHandler;
 beforeAll(async () => {
   jest.resetModules();
-  ({ logger } = await import('../../../shared/logger'));
-  ({ apiHandler } = await import('../../../shared/http/api-handler'));
-  ({ lambdaHandler } = await import('../../../shared/lambda-handler'));
-  ({ sqsBatchHandler } = await import('../../../shared/queue-worker/batch-handler'));
+  ({ logger } = await import('../../../shared/platform/core/logger'));
+  ({ apiHandler } = await import('../../../shared/platform/http/api-handler'));
+  ({ lambdaHandler } = await import('../../../shared/platform/core/lambda-handler'));
+  ({ sqsBatchHandler } = await import('../../../shared/platform/queue-worker/batch-handler'));
 });
 
 /** The JSON log lines written while `run` runs (read where Powertools prints them, as its own tests do). */

@@ -1,9 +1,9 @@
-import { matchesFilter, parseAudienceFilter } from '../../../shared/audience/audience-filter';
-import type { Lead } from '../../../shared/audience/lead';
-import { recipientOf } from '../../../shared/campaigns/variables';
-import { csvRow, jsonRow, parseCsvHeader } from '../../../shared/imports/import-rows';
-import { ImportFileError } from '../../../shared/imports/lead-import';
-import { findReservedKey, ownValue, refuseReservedKeys, reservedKeyMessage } from '../../../shared/reserved-keys';
+import { matchesFilter, parseAudienceFilter } from '../../../shared/audience/leads/audience-filter';
+import type { Lead } from '../../../shared/audience/leads/lead';
+import { recipientOf } from '../../../shared/marketing/campaigns/variables';
+import { csvRow, jsonRow, parseCsvHeader } from '../../../shared/audience/imports/import-rows';
+import { ImportFileError } from '../../../shared/audience/imports/lead-import';
+import { findReservedKey, ownValue, refuseReservedKeys, reservedKeyMessage } from '../../../shared/platform/core/reserved-keys';
 
 // JSON.parse, as a request body is read: `__proto__` becomes an own key (an object literal would set the prototype).
 const parsed = (json: string): unknown => JSON.parse(json);

@@ -1,7 +1,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { services } from '../../../composition/services';
-import { tokenSecretOf } from '../../../shared/secrets';
+import { tokenSecretOf } from '../../../shared/platform/core/secrets';
 import { useServiceEnvironment } from '../support/service-environment';
 
 const secretsManager = mockClient(SecretsManagerClient);

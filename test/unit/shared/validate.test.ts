@@ -1,6 +1,6 @@
-import { AppError } from '../../../shared/errors';
-import { parseRequest, refusedAs } from '../../../shared/validate';
-import * as z from '../../../shared/zod';
+import { AppError } from '../../../shared/platform/core/errors';
+import { parseRequest, refusedAs } from '../../../shared/platform/core/validate';
+import * as z from '../../../shared/platform/core/zod';
 
 const schema = z
   .object(

@@ -1,5 +1,5 @@
 import { answerOf, goldenDifferences, type GoldenCase } from './golden';
-import { AppError } from '../../../shared/errors';
+import { AppError } from '../../../shared/platform/core/errors';
 
 const parse = ({ body }: Record<string, unknown>) => {
   if (body === 'refused') throw new AppError(400, 'no', 'NO_CODE');

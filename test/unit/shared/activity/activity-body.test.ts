@@ -1,4 +1,4 @@
-import { decodeBody, encodeBody, type ActivityBody } from '../../../../shared/activity/activity-body';
+import { decodeBody, encodeBody, type ActivityBody } from '../../../../shared/mail-pipeline/activity/activity-body';
 
 const body = (): ActivityBody => ({
   html: '<p>Grüße, Zoë 🎉</p>',

@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { parseActivityFilters } from '../../../../shared/activity/activity-list';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { parseActivityFilters } from '../../../../shared/mail-pipeline/activity/activity-list';
 
 describe('GET /v1/activity filters', () => {
   test('since and until become ISO timestamps', () => {

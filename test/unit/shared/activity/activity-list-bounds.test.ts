@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { activityPosition, listActivity, type ActivityPage } from '../../../../shared/activity/activity-list';
-import { COUNT_WINDOW } from '../../../../shared/http/pagination';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { ACTIVITY_INDEX_SHARDS, activityKey } from '../../../../shared/store/keys';
+import { activityPosition, listActivity, type ActivityPage } from '../../../../shared/mail-pipeline/activity/activity-list';
+import { COUNT_WINDOW } from '../../../../shared/platform/http/pagination';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
+import { ACTIVITY_INDEX_SHARDS, activityKey } from '../../../../shared/platform/store/keys';
 import { entriesRead, serveQueries } from '../../support/fake-index';
 
 const doc = mockClient(DynamoDBDocumentClient);

@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { listActivity } from '../../../../shared/activity/activity-list';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { activityKey } from '../../../../shared/store/keys';
+import { listActivity } from '../../../../shared/mail-pipeline/activity/activity-list';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
+import { activityKey } from '../../../../shared/platform/store/keys';
 import { serveBatchGetThrottled } from '../../support/throttled-table';
 
 const doc = mockClient(DynamoDBDocumentClient);

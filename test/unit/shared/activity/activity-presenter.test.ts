@@ -1,6 +1,6 @@
-import type { Activity, TimelineEvent } from '../../../../shared/activity/activity';
-import { batchActivityId, newBatchId } from '../../../../shared/batches/batch-ids';
-import { presentActivity } from '../../../../shared/activity/activity-presenter';
+import type { Activity, TimelineEvent } from '../../../../shared/mail-pipeline/activity/activity';
+import { batchActivityId, newBatchId } from '../../../../shared/mail-pipeline/batches/batch-ids';
+import { presentActivity } from '../../../../shared/mail-pipeline/activity/activity-presenter';
 
 const minimal = (): Activity => ({
   id: '0f8fad5b-d9cb-469f-a165-70867728950e',

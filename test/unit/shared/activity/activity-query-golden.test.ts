@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseActivityFilters } from '../../../../shared/activity/activity-list';
+import { parseActivityFilters } from '../../../../shared/mail-pipeline/activity/activity-list';
 import golden from './fixtures/activity-query.golden.json';
 
 /**

@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { existingActivities } from '../../../../shared/activity/activity-repository';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
+import { existingActivities } from '../../../../shared/mail-pipeline/activity/activity-repository';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
 
 /** The check a redelivered fan-out chunk makes before writing its records again (issue 16). */
 const doc = mockClient(DynamoDBDocumentClient);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Activity } from '../../../../shared/activity/activity';
-import type { Lead } from '../../../../shared/audience/lead';
-import { fromItem, newActivityItem, statusIndexFields } from '../../../../shared/activity/activity-repository';
-import { batchActivityId, newBatchId } from '../../../../shared/batches/batch-ids';
-import { LONG_SUBJECT_BYTES, batchRecipientActivity, storedRecipientActivity } from '../../../../shared/batches/batch-record';
-import type { Batch } from '../../../../shared/batches/batch';
-import { recipientOf } from '../../../../shared/campaigns/variables';
-import { applyDeliveryEvent } from '../../../../shared/delivery/apply-event';
+import type { Activity } from '../../../../shared/mail-pipeline/activity/activity';
+import type { Lead } from '../../../../shared/audience/leads/lead';
+import { fromItem, newActivityItem, statusIndexFields } from '../../../../shared/mail-pipeline/activity/activity-repository';
+import { batchActivityId, newBatchId } from '../../../../shared/mail-pipeline/batches/batch-ids';
+import { LONG_SUBJECT_BYTES, batchRecipientActivity, storedRecipientActivity } from '../../../../shared/mail-pipeline/batches/batch-record';
+import type { Batch } from '../../../../shared/mail-pipeline/batches/batch';
+import { recipientOf } from '../../../../shared/marketing/campaigns/variables';
+import { applyDeliveryEvent } from '../../../../shared/mail-pipeline/delivery/apply-event';
 
 /**
  * An item's size as DynamoDB bills it: attribute names and values in UTF-8 bytes, numbers about one

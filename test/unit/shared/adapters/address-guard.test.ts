@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpFetcher } from '../../../../shared/adapters/http-fetcher';
-import { HttpWebhookPoster } from '../../../../shared/adapters/webhook-poster';
-import { FetchError } from '../../../../shared/ports';
+import { HttpFetcher } from '../../../../shared/platform/adapters/http-fetcher';
+import { HttpWebhookPoster } from '../../../../shared/platform/adapters/webhook-poster';
+import { FetchError } from '../../../../shared/platform/core/ports';
 
 /**
- * The one address guard of attachments and webhooks (shared/adapters/address-guard.ts). In AWS
+ * The one address guard of attachments and webhooks (shared/platform/adapters/address-guard.ts). In AWS
  * mode only public addresses are reached; local mode (ALLOW_PRIVATE_URLS=true) adds loopback and
  * nothing else: never the private, link-local or unique-local ranges (issue 12, finding 9).
  */

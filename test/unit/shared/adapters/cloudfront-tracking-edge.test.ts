@@ -7,7 +7,7 @@ import {
   GetManagedCertificateDetailsCommand,
 } from '@aws-sdk/client-cloudfront';
 import { mockClient } from 'aws-sdk-client-mock';
-import { CloudFrontTrackingEdge, tenantName } from '../../../../shared/adapters/cloudfront-tracking-edge';
+import { CloudFrontTrackingEdge, tenantName } from '../../../../shared/platform/adapters/cloudfront-tracking-edge';
 
 const cloudfront = mockClient(CloudFrontClient);
 const edge = new CloudFrontTrackingEdge(new CloudFrontClient({ region: 'us-east-1' }), 'EDIST123', 'cg_abc');

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FetchError } from '../../../../shared/ports';
-import { HttpFetcher } from '../../../../shared/adapters/http-fetcher';
+import { FetchError } from '../../../../shared/platform/core/ports';
+import { HttpFetcher } from '../../../../shared/platform/adapters/http-fetcher';
 
 describe('HttpFetcher (against a local server)', () => {
   const received: string[] = [];

@@ -1,7 +1,7 @@
-import { lazyPort } from '../../../../shared/adapters/lazy-port';
-import type { BlobStore } from '../../../../shared/ports';
+import { lazyPort } from '../../../../shared/platform/adapters/lazy-port';
+import type { BlobStore } from '../../../../shared/platform/core/ports';
 
-/** A port whose adapter loads on first use (shared/adapters/lazy-port.ts). */
+/** A port whose adapter loads on first use (shared/platform/adapters/lazy-port.ts). */
 describe('lazyPort', () => {
   const memoryStore = (): BlobStore => {
     const items = new Map<string, Buffer>();

@@ -1,4 +1,4 @@
-import { NodeDnsResolver } from '../../../../shared/adapters/node-dns-resolver';
+import { NodeDnsResolver } from '../../../../shared/platform/adapters/node-dns-resolver';
 import { TestDnsServer } from '../../../support/dns-server';
 
 describe('NodeDnsResolver (against a loopback DNS server)', () => {

@@ -1,8 +1,8 @@
 import { ConflictException, CreateScheduleCommand, SchedulerClient, ValidationException } from '@aws-sdk/client-scheduler';
 import { GetAccountCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { SesAccount } from '../../../../shared/adapters/ses-account';
+import { SesAccount } from '../../../../shared/platform/adapters/ses-account';
 import { mockClient } from 'aws-sdk-client-mock';
-import { atExpression, SchedulerTimers } from '../../../../shared/adapters/scheduler-timers';
+import { atExpression, SchedulerTimers } from '../../../../shared/platform/adapters/scheduler-timers';
 
 const scheduler = mockClient(SchedulerClient);
 const timers = new SchedulerTimers(new SchedulerClient({ region: 'eu-west-1' }), () => ({ queueArn: 'arn:aws:sqs:eu-west-1:1:campaigns', roleArn: 'arn:aws:iam::1:role/timers' }));

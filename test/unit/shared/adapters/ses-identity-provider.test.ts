@@ -8,7 +8,7 @@ import {
   SESv2Client,
 } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SesIdentityProvider } from '../../../../shared/adapters/ses-identity-provider';
+import { SesIdentityProvider } from '../../../../shared/platform/adapters/ses-identity-provider';
 
 const ses = mockClient(SESv2Client);
 const provider = new SesIdentityProvider(new SESv2Client({ region: 'us-east-1' }), 'mailroom-set', 'MailroomStack');

@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { MailerError, type OutgoingMail } from '../../../../shared/ports';
-import { SesMailer, classifySesError } from '../../../../shared/adapters/ses-mailer';
+import { MailerError, type OutgoingMail } from '../../../../shared/platform/core/ports';
+import { SesMailer, classifySesError } from '../../../../shared/platform/adapters/ses-mailer';
 
 const ses = mockClient(SESv2Client);
 

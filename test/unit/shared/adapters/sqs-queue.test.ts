@@ -1,4 +1,4 @@
-import { batchesOf } from '../../../../shared/adapters/sqs-queue';
+import { batchesOf } from '../../../../shared/platform/adapters/sqs-queue';
 
 describe('SendMessageBatch splitting', () => {
   test('at most ten messages per batch', () => {
@@ -17,7 +17,7 @@ describe('SqsQueue.sendBatch', () => {
   test('gives each entry its own delay, ten entries to a request', async () => {
     const { SQSClient, SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
     const { mockClient } = await import('aws-sdk-client-mock');
-    const { SqsQueue } = await import('../../../../shared/adapters/sqs-queue');
+    const { SqsQueue } = await import('../../../../shared/platform/adapters/sqs-queue');
     const sqs = mockClient(SQSClient);
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
     const urls = { send: 's', events: 'e', webhooks: 'w', 'ses-events': 'x', scheduled: 'https://sqs.local/scheduled', audience: 'a', fanout: 'f', 'batch-send': 'b', imports: 'i', campaigns: 'c', exports: 'x2' };

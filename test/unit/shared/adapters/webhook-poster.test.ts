@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpWebhookPoster, MAX_RESPONSE_BYTES, RESPONSE_HEAD_BYTES, WEBHOOK_TIMEOUT_MS } from '../../../../shared/adapters/webhook-poster';
+import { HttpWebhookPoster, MAX_RESPONSE_BYTES, RESPONSE_HEAD_BYTES, WEBHOOK_TIMEOUT_MS } from '../../../../shared/platform/adapters/webhook-poster';
 
 interface Received {
   url: string;

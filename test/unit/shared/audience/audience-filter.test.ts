@@ -1,5 +1,5 @@
-import { matchesFilter, parseAudienceFilter, type EventCondition } from '../../../../shared/audience/audience-filter';
-import { dedupeLastWins } from '../../../../shared/audience/lead-input';
+import { matchesFilter, parseAudienceFilter, type EventCondition } from '../../../../shared/audience/leads/audience-filter';
+import { dedupeLastWins } from '../../../../shared/audience/leads/lead-input';
 
 const lead = (data: Record<string, unknown>, email = 'a@example.com') => ({ email, data });
 const none = new Map();
@@ -54,8 +54,8 @@ describe('bulk upsert deduplication', () => {
 
 describe('lead data and event properties', () => {
   test('a value nested thousands deep is a 400, not a stack overflow', async () => {
-    const { parseData } = await import('../../../../shared/audience/lead-input');
-    const { parseEventInput } = await import('../../../../shared/audience/custom-event');
+    const { parseData } = await import('../../../../shared/audience/leads/lead-input');
+    const { parseEventInput } = await import('../../../../shared/audience/leads/custom-event');
     const deep = JSON.parse(`${'['.repeat(20000)}${']'.repeat(20000)}`);
     expect(() => parseData({ a: deep }, 'data')).toThrow('data is nested more than 16 levels deep');
     expect(() => parseEventInput({ email: 'a@example.com', event: 'x', properties: { a: deep } })).toThrow('properties is nested more than 16 levels deep');

@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { pageEvents } from '../../../../shared/audience/custom-event-repository';
-import { COUNT_WINDOW } from '../../../../shared/http/pagination';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { LEAD_SHARDS, customEventIndexes, customEventKey } from '../../../../shared/store/keys';
+import { pageEvents } from '../../../../shared/audience/leads/custom-event-repository';
+import { COUNT_WINDOW } from '../../../../shared/platform/http/pagination';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
+import { LEAD_SHARDS, customEventIndexes, customEventKey } from '../../../../shared/platform/store/keys';
 import { entriesRead, serveQueries } from '../../support/fake-index';
 
 const doc = mockClient(DynamoDBDocumentClient);

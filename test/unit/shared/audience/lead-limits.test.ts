@@ -1,4 +1,4 @@
-import { dataNames, leadLimitProblem } from '../../../../shared/audience/lead-limits';
+import { dataNames, leadLimitProblem } from '../../../../shared/audience/leads/lead-limits';
 
 const tags = (count: number) => Array.from({ length: count }, (_, i) => `t${i}`);
 const sized = (bytes: number) => ({ v: 'x'.repeat(bytes - 8) }); // {"v":"…"} is 8 bytes around the value

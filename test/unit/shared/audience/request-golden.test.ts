@@ -1,8 +1,8 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import * as leads from '../../../../shared/audience/lead-input';
-import * as events from '../../../../shared/audience/custom-event';
+import * as leads from '../../../../shared/audience/leads/lead-input';
+import * as events from '../../../../shared/audience/leads/custom-event';
 import { routeOf } from '../../../../functions/route-table';
-import type * as z from '../../../../shared/zod';
+import type * as z from '../../../../shared/platform/core/zod';
 import upsertGolden from './fixtures/lead-upsert.golden.json';
 import updateGolden from './fixtures/lead-update.golden.json';
 import membershipGolden from './fixtures/lead-membership.golden.json';
@@ -16,8 +16,8 @@ import filterGolden from './fixtures/audience-filter.golden.json';
 import recipientFilterGolden from './fixtures/campaign-recipient-filter.golden.json';
 import segmentCreateGolden from './fixtures/segment-create.golden.json';
 import segmentUpdateGolden from './fixtures/segment-update.golden.json';
-import { parseAudienceFilter } from '../../../../shared/audience/audience-filter';
-import { parseSegmentCreate, parseSegmentUpdate, segmentCreateBodySchema, segmentUpdateBodySchema } from '../../../../shared/audience/segment-request';
+import { parseAudienceFilter } from '../../../../shared/audience/leads/audience-filter';
+import { parseSegmentCreate, parseSegmentUpdate, segmentCreateBodySchema, segmentUpdateBodySchema } from '../../../../shared/audience/leads/segment-request';
 
 /**
  * The schema-based audience parsers answer as the hand-written ones did: on the seeded bodies and

@@ -1,11 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { authenticateProject } from '../../../../shared/auth/authenticate';
-import { refuseDisabledProject } from '../../../../shared/projects/project-active';
-import { PROJECT_CACHE_SECONDS } from '../../../../shared/projects/project-cache';
-import { updateProjectFields } from '../../../../shared/projects/project-repository';
-import { generateKey } from '../../../../shared/security/api-keys';
-import type { Db } from '../../../../shared/store/client';
-import { apiKeyKey, projectKey } from '../../../../shared/store/keys';
+import { authenticateProject } from '../../../../shared/platform/auth/authenticate';
+import { refuseDisabledProject } from '../../../../shared/platform/projects/project-active';
+import { PROJECT_CACHE_SECONDS } from '../../../../shared/platform/projects/project-cache';
+import { updateProjectFields } from '../../../../shared/platform/projects/project-repository';
+import { generateKey } from '../../../../shared/platform/security/api-keys';
+import type { Db } from '../../../../shared/platform/store/client';
+import { apiKeyKey, projectKey } from '../../../../shared/platform/store/keys';
 
 /**
  * A warm instance trusts an API key's lookup and its project for PROJECT_CACHE_SECONDS: a key

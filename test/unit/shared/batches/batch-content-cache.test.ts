@@ -1,5 +1,5 @@
-import { BatchContentCache } from '../../../../shared/batches/batch-content-cache';
-import type { BlobStore } from '../../../../shared/ports';
+import { BatchContentCache } from '../../../../shared/mail-pipeline/batches/batch-content-cache';
+import type { BlobStore } from '../../../../shared/platform/core/ports';
 
 /** The batch-send worker's content, kept while the instance is warm (issue 16). */
 function countingBlobs(fail = 0) {

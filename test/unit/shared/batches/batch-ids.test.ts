@@ -1,4 +1,4 @@
-import { batchActivityId, batchOfActivity, newBatchId } from '../../../../shared/batches/batch-ids';
+import { batchActivityId, batchOfActivity, newBatchId } from '../../../../shared/mail-pipeline/batches/batch-ids';
 
 describe('batch activity ids name their batch and place', () => {
   it('recipient i of a batch reads back as (batch, i)', () => {

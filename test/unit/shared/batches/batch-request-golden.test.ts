@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseBatchRequest } from '../../../../shared/batches/batch-request';
+import { parseBatchRequest } from '../../../../shared/mail-pipeline/batches/batch-request';
 import golden from './fixtures/batch.golden.json';
 
 /**

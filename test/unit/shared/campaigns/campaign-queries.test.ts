@@ -1,9 +1,9 @@
-import { AppError } from '../../../../shared/errors';
-import { leftOutQuerySchema, recipientOutcomesQuerySchema } from '../../../../shared/campaign-reports/campaign-report';
-import { campaignBodySchema, parseCampaignRequest, toCampaignRequest } from '../../../../shared/campaigns/campaign-request';
-import { campaignListQuerySchema } from '../../../../shared/campaigns/read-campaigns';
-import { parseRequest } from '../../../../shared/validate';
-import type * as z from '../../../../shared/zod';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { leftOutQuerySchema, recipientOutcomesQuerySchema } from '../../../../shared/marketing/campaign-reports/campaign-report';
+import { campaignBodySchema, parseCampaignRequest, toCampaignRequest } from '../../../../shared/marketing/campaigns/campaign-request';
+import { campaignListQuerySchema } from '../../../../shared/marketing/campaigns/read-campaigns';
+import { parseRequest } from '../../../../shared/platform/core/validate';
+import type * as z from '../../../../shared/platform/core/zod';
 
 /** The 400 message a query (or body) is refused with by its route's schema, as the API handler checks it. */
 function refusal(schema: z.ZodMiniType, value: unknown): string {

@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseCampaignRequest } from '../../../../shared/campaigns/campaign-request';
+import { parseCampaignRequest } from '../../../../shared/marketing/campaigns/campaign-request';
 import golden from './fixtures/campaign-request.golden.json';
 
 /**

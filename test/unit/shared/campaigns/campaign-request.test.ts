@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { parseCampaignRequest, startInstant } from '../../../../shared/campaigns/campaign-request';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { parseCampaignRequest, startInstant } from '../../../../shared/marketing/campaigns/campaign-request';
 
 const TEMPLATE = '11111111-1111-4111-8111-111111111111';
 const SENDER = '22222222-2222-4222-8222-222222222222';

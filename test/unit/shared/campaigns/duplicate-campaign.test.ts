@@ -1,5 +1,5 @@
-import type { Campaign, CampaignStatus } from '../../../../shared/campaigns/campaign';
-import { findDuplicate } from '../../../../shared/campaigns/duplicate-campaign';
+import type { Campaign, CampaignStatus } from '../../../../shared/marketing/campaigns/campaign';
+import { findDuplicate } from '../../../../shared/marketing/campaigns/duplicate-campaign';
 
 const now = new Date('2026-11-24T12:00:00.000Z');
 const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000).toISOString();

@@ -1,5 +1,5 @@
-import type { Campaign } from '../../../../shared/campaigns/campaign';
-import { allowance, campaignRate, RATE_WINDOW_SECONDS, windowOf } from '../../../../shared/campaigns/pacing';
+import type { Campaign } from '../../../../shared/marketing/campaigns/campaign';
+import { allowance, campaignRate, RATE_WINDOW_SECONDS, windowOf } from '../../../../shared/marketing/campaigns/pacing';
 
 const T = new Date('2026-03-02T09:00:00.000Z');
 const at = (ms: number) => new Date(T.getTime() + ms);

@@ -1,5 +1,5 @@
-import type { Campaign } from '../../../../shared/campaigns/campaign';
-import { GUARD_MIN_SAMPLE, pausedEvent, reputationVerdict } from '../../../../shared/campaigns/reputation-guard';
+import type { Campaign } from '../../../../shared/marketing/campaigns/campaign';
+import { GUARD_MIN_SAMPLE, pausedEvent, reputationVerdict } from '../../../../shared/marketing/campaigns/reputation-guard';
 
 describe('the reputation guard', () => {
   test('stays quiet under the minimum sample, whatever the rates', () => {

@@ -1,7 +1,7 @@
-import type { Lead } from '../../../../shared/audience/lead';
-import { recipientOf } from '../../../../shared/campaigns/variables';
-import { waveId } from '../../../../shared/campaigns/waves';
-import { batchActivityId, batchOfActivity } from '../../../../shared/batches/batch-ids';
+import type { Lead } from '../../../../shared/audience/leads/lead';
+import { recipientOf } from '../../../../shared/marketing/campaigns/variables';
+import { waveId } from '../../../../shared/marketing/campaigns/waves';
+import { batchActivityId, batchOfActivity } from '../../../../shared/mail-pipeline/batches/batch-ids';
 
 const lead = (data: Record<string, unknown>): Lead => ({
   id: 'lead-1',

@@ -1,7 +1,7 @@
-import type { Activity } from '../../../../shared/activity/activity';
-import { fullTimeline } from '../../../../shared/activity/timeline';
-import { applyDeliveryEvent, eventId } from '../../../../shared/delivery/apply-event';
-import type { DeliveryEvent } from '../../../../shared/delivery/ses-event';
+import type { Activity } from '../../../../shared/mail-pipeline/activity/activity';
+import { fullTimeline } from '../../../../shared/mail-pipeline/activity/timeline';
+import { applyDeliveryEvent, eventId } from '../../../../shared/mail-pipeline/delivery/apply-event';
+import type { DeliveryEvent } from '../../../../shared/mail-pipeline/delivery/ses-event';
 
 const NOW = '2030-01-01T12:00:00.000Z';
 

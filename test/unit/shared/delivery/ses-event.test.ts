@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeliveryEvent, parseSesMessage } from '../../../../shared/delivery/ses-event';
+import { DeliveryEvent, parseSesMessage } from '../../../../shared/mail-pipeline/delivery/ses-event';
 
 /** Samples copied from AWS's documentation; see test/fixtures/ses/SOURCES.md. */
 const fixture = (name: string): string => readFileSync(join(__dirname, '../../../fixtures/ses', `${name}.json`), 'utf8');

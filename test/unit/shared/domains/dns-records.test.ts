@@ -1,6 +1,6 @@
-import { fqdn, providerHosts, registrationRecords, withDkimTokens } from '../../../../shared/domains/dns-records';
-import type { Config } from '../../../../shared/config';
-import { isDomainName } from '../../../../shared/mail/addresses';
+import { fqdn, providerHosts, registrationRecords, withDkimTokens } from '../../../../shared/identities/domains/dns-records';
+import type { Config } from '../../../../shared/platform/core/config';
+import { isDomainName } from '../../../../shared/platform/mail/addresses';
 
 const hosts = {
   label: 'amazonses',

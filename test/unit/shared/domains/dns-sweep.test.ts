@@ -1,21 +1,21 @@
-import { NodeDnsResolver } from '../../../../shared/adapters/node-dns-resolver';
+import { NodeDnsResolver } from '../../../../shared/platform/adapters/node-dns-resolver';
 import type { Services } from '../../../../composition/services';
-import { applySpfAndDmarc, sweepDns, sweepDomainRecords, sweepSubdomainRecords } from '../../../../shared/domains/dns-sweep';
-import { registrationRecords, type ProviderHosts } from '../../../../shared/domains/dns-records';
-import type { DnsRecord, SendingDomain } from '../../../../shared/domains/domain';
-import { allDomainsPage, getDomain, saveDomain } from '../../../../shared/domains/domain-repository';
-import { listSubdomains, putSubdomain, type Subdomain } from '../../../../shared/domains/subdomains';
+import { applySpfAndDmarc, sweepDns, sweepDomainRecords, sweepSubdomainRecords } from '../../../../shared/identities/domains/dns-sweep';
+import { registrationRecords, type ProviderHosts } from '../../../../shared/identities/domains/dns-records';
+import type { DnsRecord, SendingDomain } from '../../../../shared/identities/domains/domain';
+import { allDomainsPage, getDomain, saveDomain } from '../../../../shared/identities/domains/domain-repository';
+import { listSubdomains, putSubdomain, type Subdomain } from '../../../../shared/identities/domains/subdomains';
 import { TestDnsServer } from '../../../support/dns-server';
 
 // No DynamoDB in unit tests: the repository functions sweepDns calls are replaced by mocks.
-jest.mock('../../../../shared/domains/domain-repository', () => ({
-  ...jest.requireActual('../../../../shared/domains/domain-repository'),
+jest.mock('../../../../shared/identities/domains/domain-repository', () => ({
+  ...jest.requireActual('../../../../shared/identities/domains/domain-repository'),
   allDomainsPage: jest.fn(),
   getDomain: jest.fn(),
   saveDomain: jest.fn(),
 }));
-jest.mock('../../../../shared/domains/subdomains', () => ({
-  ...jest.requireActual('../../../../shared/domains/subdomains'),
+jest.mock('../../../../shared/identities/domains/subdomains', () => ({
+  ...jest.requireActual('../../../../shared/identities/domains/subdomains'),
   listSubdomains: jest.fn(),
   putSubdomain: jest.fn(),
 }));

@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpFetcher } from '../../../../shared/adapters/http-fetcher';
-import { NodeDnsResolver } from '../../../../shared/adapters/node-dns-resolver';
+import { HttpFetcher } from '../../../../shared/platform/adapters/http-fetcher';
+import { NodeDnsResolver } from '../../../../shared/platform/adapters/node-dns-resolver';
 import type { Services } from '../../../../composition/services';
-import { registrationRecords, type ProviderHosts } from '../../../../shared/domains/dns-records';
-import type { SendingDomain } from '../../../../shared/domains/domain';
-import { discoverDomainConnect } from '../../../../shared/domains/domain-connect';
+import { registrationRecords, type ProviderHosts } from '../../../../shared/identities/domains/dns-records';
+import type { SendingDomain } from '../../../../shared/identities/domains/domain';
+import { discoverDomainConnect } from '../../../../shared/identities/domains/domain-connect';
 import { TestDnsServer } from '../../../support/dns-server';
 
 const IDENTITY = '6f1c2a9e-0000-4000-8000-000000000001';

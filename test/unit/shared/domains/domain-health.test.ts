@@ -1,7 +1,7 @@
-import type { SendingDomain } from '../../../../shared/domains/domain';
-import { assessDomain } from '../../../../shared/domains/domain-health';
-import { registrationRecords } from '../../../../shared/domains/dns-records';
-import { hardBounceRate } from '../../../../shared/stats/domain-stats';
+import type { SendingDomain } from '../../../../shared/identities/domains/domain';
+import { assessDomain } from '../../../../shared/identities/domains/domain-health';
+import { registrationRecords } from '../../../../shared/identities/domains/dns-records';
+import { hardBounceRate } from '../../../../shared/identities/stats/domain-stats';
 
 const hosts = { label: 'amazonses', dkimHost: 'd', spfHost: 's', feedbackHost: 'f', inboundHost: 'i', receiving: true, dmarcReportsDomain: 'r', trackingHost: 't' };
 

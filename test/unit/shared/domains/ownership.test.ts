@@ -1,7 +1,7 @@
-import { NodeDnsResolver } from '../../../../shared/adapters/node-dns-resolver';
-import { registrationRecords } from '../../../../shared/domains/dns-records';
-import type { SendingDomain } from '../../../../shared/domains/domain';
-import { ownershipStatus } from '../../../../shared/domains/ownership';
+import { NodeDnsResolver } from '../../../../shared/platform/adapters/node-dns-resolver';
+import { registrationRecords } from '../../../../shared/identities/domains/dns-records';
+import type { SendingDomain } from '../../../../shared/identities/domains/domain';
+import { ownershipStatus } from '../../../../shared/identities/domains/ownership';
 import { TestDnsServer } from '../../../support/dns-server';
 
 const hosts = {

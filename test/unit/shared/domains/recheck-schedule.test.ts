@@ -1,4 +1,4 @@
-import { nextDomainCheckAt, nextSenderCheckAt } from '../../../../shared/domains/recheck-schedule';
+import { nextDomainCheckAt, nextSenderCheckAt } from '../../../../shared/identities/domains/recheck-schedule';
 
 const created = '2026-01-01T00:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(created) + minutes * 60_000);

@@ -1,6 +1,6 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseSubdomainRequest } from '../../../../shared/domains/subdomain-request';
-import { parseVerifyEmailRequest } from '../../../../shared/domains/verify-email-request';
+import { parseSubdomainRequest } from '../../../../shared/identities/domains/subdomain-request';
+import { parseVerifyEmailRequest } from '../../../../shared/identities/domains/verify-email-request';
 import subdomainGolden from './fixtures/subdomain.golden.json';
 import verifyEmailGolden from './fixtures/verify-email.golden.json';
 

@@ -1,7 +1,7 @@
-import type { SendingDomain } from '../../../../shared/domains/domain';
-import { registrationRecords } from '../../../../shared/domains/dns-records';
-import type { IdentityState } from '../../../../shared/ports';
-import { UNKNOWN_IDENTITY, applyProviderState } from '../../../../shared/domains/verification-state';
+import type { SendingDomain } from '../../../../shared/identities/domains/domain';
+import { registrationRecords } from '../../../../shared/identities/domains/dns-records';
+import type { IdentityState } from '../../../../shared/platform/core/ports';
+import { UNKNOWN_IDENTITY, applyProviderState } from '../../../../shared/identities/domains/verification-state';
 
 const hosts = {
   label: 'amazonses',

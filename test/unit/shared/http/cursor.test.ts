@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, isStringRecord } from '../../../../shared/http/cursor';
+import { decodeCursor, encodeCursor, isStringRecord } from '../../../../shared/platform/http/cursor';
 
 /** List cursors: what a page's `next_cursor` names comes back through a check, or is a 400. */
 const isShard = (v: unknown): v is { shard: number } => typeof v === 'object' && v !== null && Number.isInteger((v as { shard?: unknown }).shard);

@@ -1,5 +1,5 @@
-import { AppError, badRequest, concurrentChange, conflict, notFound, unauthorized } from '../../../../shared/errors';
-import { errorResponse } from '../../../../shared/http/error-body';
+import { AppError, badRequest, concurrentChange, conflict, notFound, unauthorized } from '../../../../shared/platform/core/errors';
+import { errorResponse } from '../../../../shared/platform/http/error-body';
 
 describe('errorResponse (part 7)', () => {
   describe('project routes', () => {

@@ -1,25 +1,25 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { ProjectCaller } from '../../../../shared/auth/authenticate';
-import { notFound, unauthorized } from '../../../../shared/errors';
-import type { ApiResult, RouteFunction } from '../../../../shared/http/api-types';
-import { assessRecord, epochSeconds, type IdempotencyRecord } from '../../../../shared/idempotency/idempotency-record';
-import type { EndpointGroup } from '../../../../shared/routes';
+import type { ProjectCaller } from '../../../../shared/platform/auth/authenticate';
+import { notFound, unauthorized } from '../../../../shared/platform/core/errors';
+import type { ApiResult, RouteFunction } from '../../../../shared/platform/http/api-types';
+import { assessRecord, epochSeconds, type IdempotencyRecord } from '../../../../shared/platform/idempotency/idempotency-record';
+import type { EndpointGroup } from '../../../../shared/platform/core/routes';
 import { routeTable as routes } from '../../../../functions/route-table';
 
 // The real middy stack of apiHandler, with the key lookup and the record store replaced: the store
 // below keeps records in memory under the same rule as the conditional put (assessRecord).
 jest.mock('../../../../composition/services', () => ({ services: () => ({ db: {}, clock: { now: () => new Date('2025-03-01T12:00:00Z') } }) }));
-jest.mock('../../../../shared/auth/authenticate', () => ({ authenticateProject: jest.fn(), authenticatePartner: jest.fn() }));
-jest.mock('../../../../shared/idempotency/idempotency-repository', () => ({
+jest.mock('../../../../shared/platform/auth/authenticate', () => ({ authenticateProject: jest.fn(), authenticatePartner: jest.fn() }));
+jest.mock('../../../../shared/platform/idempotency/idempotency-repository', () => ({
   claimIdempotencyKey: jest.fn(),
   completeIdempotencyKey: jest.fn(),
   releaseIdempotencyKey: jest.fn(),
 }));
 
-import { authenticateProject } from '../../../../shared/auth/authenticate';
+import { authenticateProject } from '../../../../shared/platform/auth/authenticate';
 import { services } from '../../../../composition/services';
-import { apiHandler } from '../../../../shared/http/api-handler';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../../../shared/idempotency/idempotency-repository';
+import { apiHandler } from '../../../../shared/platform/http/api-handler';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../../../shared/platform/idempotency/idempotency-repository';
 
 const claim = claimIdempotencyKey as jest.MockedFunction<typeof claimIdempotencyKey>;
 const complete = completeIdempotencyKey as jest.MockedFunction<typeof completeIdempotencyKey>;

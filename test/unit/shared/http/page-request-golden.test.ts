@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parsePageRequest } from '../../../../shared/http/pagination';
+import { parsePageRequest } from '../../../../shared/platform/http/pagination';
 import golden from './fixtures/page-request.golden.json';
 
 /**

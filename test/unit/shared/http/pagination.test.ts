@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, paginationBlock, parsePageRequest } from '../../../../shared/http/pagination';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE, paginationBlock, parsePageRequest } from '../../../../shared/platform/http/pagination';
 
 function errorOf(query: Record<string, string | undefined>): AppError {
   try {

@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { domainParam, emailParam } from '../../../../shared/http/path-params';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { domainParam, emailParam } from '../../../../shared/platform/http/path-params';
 
 function refusal(fn: () => unknown): AppError {
   try {

@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { checkIdempotencyKey, hashIdempotencyKey } from '../../../../shared/idempotency/idempotency-key';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { checkIdempotencyKey, hashIdempotencyKey } from '../../../../shared/platform/idempotency/idempotency-key';
 
 /** The AppError a call throws, or undefined. */
 function thrown(fn: () => unknown): AppError | undefined {

@@ -1,4 +1,4 @@
-import { assessRecord, type IdempotencyRecord } from '../../../../shared/idempotency/idempotency-record';
+import { assessRecord, type IdempotencyRecord } from '../../../../shared/platform/idempotency/idempotency-record';
 
 const NOW = 1_700_000_000;
 const MINE = 'f'.repeat(64);

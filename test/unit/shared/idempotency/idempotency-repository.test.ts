@@ -7,9 +7,9 @@ import {
   recordFromItem,
   releaseIdempotencyKey,
   type IdempotencyClaim,
-} from '../../../../shared/idempotency/idempotency-repository';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { idempotencyKey } from '../../../../shared/store/keys';
+} from '../../../../shared/platform/idempotency/idempotency-repository';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
+import { idempotencyKey } from '../../../../shared/platform/store/keys';
 
 /**
  * The requests the idempotency repository sends and how it reads DynamoDB's answers. What the

@@ -1,4 +1,4 @@
-import { canonicalJson, isDryRun, requestFingerprint } from '../../../../shared/idempotency/request-fingerprint';
+import { canonicalJson, isDryRun, requestFingerprint } from '../../../../shared/platform/idempotency/request-fingerprint';
 
 describe('canonicalJson', () => {
   test('sorts object keys at every depth', () => {

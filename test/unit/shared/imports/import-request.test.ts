@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { MAX_INLINE_BYTES, importCreateBodySchema, parseImportCreate } from '../../../../shared/imports/import-request';
+import { MAX_INLINE_BYTES, importCreateBodySchema, parseImportCreate } from '../../../../shared/audience/imports/import-request';
 import { routeOf } from '../../../../functions/route-table';
 import golden from './fixtures/import-create.golden.json';
 

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { csvCell } from '../../../../shared/imports/import-service';
-import { csvRow, jsonRow } from '../../../../shared/imports/import-rows';
-import { ImportFileError } from '../../../../shared/imports/lead-import';
-import { readRows, type SourcePosition, type SourceRow } from '../../../../shared/imports/row-source';
+import { csvCell } from '../../../../shared/audience/imports/import-service';
+import { csvRow, jsonRow } from '../../../../shared/audience/imports/import-rows';
+import { ImportFileError } from '../../../../shared/audience/imports/lead-import';
+import { readRows, type SourcePosition, type SourceRow } from '../../../../shared/audience/imports/row-source';
 
 /** Every row of `text` read from `from`, the stream cut into small pieces as a network read would be. */
 async function rowsOf(format: 'csv' | 'jsonl', text: string, from: SourcePosition = { offset: 0, rows: 0 }) {

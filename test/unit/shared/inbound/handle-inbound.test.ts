@@ -1,15 +1,15 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { simpleParser } from 'mailparser';
-import type { Activity } from '../../../../shared/activity/activity';
-import type { Config } from '../../../../shared/config';
-import type { ServiceEvent } from '../../../../shared/events/events';
-import { handleInboundObject, type InboundDeps } from '../../../../shared/inbound/handle-inbound';
-import { MAX_INBOUND_BYTES } from '../../../../shared/inbound/inbound-mail';
-import type { OutgoingMail } from '../../../../shared/ports';
-import type { Project } from '../../../../shared/projects/project';
-import type { Db } from '../../../../shared/store/client';
-import { activityKey, inboundMailKey, projectKey } from '../../../../shared/store/keys';
+import type { Activity } from '../../../../shared/mail-pipeline/activity/activity';
+import type { Config } from '../../../../shared/platform/core/config';
+import type { ServiceEvent } from '../../../../shared/platform/core/events';
+import { handleInboundObject, type InboundDeps } from '../../../../shared/mail-pipeline/inbound/handle-inbound';
+import { MAX_INBOUND_BYTES } from '../../../../shared/mail-pipeline/inbound/inbound-mail';
+import type { OutgoingMail } from '../../../../shared/platform/core/ports';
+import type { Project } from '../../../../shared/platform/projects/project';
+import type { Db } from '../../../../shared/platform/store/client';
+import { activityKey, inboundMailKey, projectKey } from '../../../../shared/platform/store/keys';
 import { replyAddress } from '../../../../shared/mail-pipeline/reply-token';
 
 const SECRET = 'inbound-secret-123';

@@ -10,7 +10,7 @@ import {
   recipientAddresses,
   replyCandidates,
   sesVerdict,
-} from '../../../../shared/inbound/inbound-mail';
+} from '../../../../shared/mail-pipeline/inbound/inbound-mail';
 import { replyAddress } from '../../../../shared/mail-pipeline/reply-token';
 
 const SECRET = 'inbound-secret-123';

@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { createdObjects, objectCreatedEvent } from '../../../../shared/inbound/s3-event';
+import { createdObjects, objectCreatedEvent } from '../../../../shared/mail-pipeline/inbound/s3-event';
 
 describe('S3 ObjectCreated events of the inbound bucket', () => {
   test('the event the local injection builds reads back as the same object', () => {

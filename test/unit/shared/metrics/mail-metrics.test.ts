@@ -1,6 +1,6 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { MailMetrics } from '../../../../shared/metrics/mail-metrics';
-import { CounterBatch } from '../../../../shared/stats/domain-stats';
+import { MailMetrics } from '../../../../shared/mail-pipeline/metrics/mail-metrics';
+import { CounterBatch } from '../../../../shared/identities/stats/domain-stats';
 
 /** A Powertools sink that is enabled whatever the environment says, writing EMF lines into `lines`. */
 function capturingSink(lines: Record<string, unknown>[]): Metrics {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { routeTable } from '../../../../functions/route-table';
-import { openApiDocument } from '../../../../shared/openapi/document';
-import { documentExtras } from '../../../../shared/openapi/webhooks-section';
+import { openApiDocument } from '../../../../composition/openapi/document';
+import { documentExtras } from '../../../../composition/openapi/webhooks-section';
 
 const ROOT = join(__dirname, '../../../..');
 const committed = JSON.parse(readFileSync(join(ROOT, 'openapi/openapi.json'), 'utf8'));

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { routeTable } from '../../../../functions/route-table';
-import { EMAIL_EVENT_KINDS } from '../../../../shared/events/email-events';
-import { openApiDocument } from '../../../../shared/openapi/document';
-import { documentExtras, webhookExamples } from '../../../../shared/openapi/webhooks-section';
-import { webhookPayloadProblem, webhookPayloadSchemas } from '../../../../shared/webhooks/webhook-payloads';
+import { EMAIL_EVENT_KINDS } from '../../../../shared/mail-pipeline/events/email-events';
+import { openApiDocument } from '../../../../composition/openapi/document';
+import { documentExtras, webhookExamples } from '../../../../composition/openapi/webhooks-section';
+import { webhookPayloadProblem, webhookPayloadSchemas } from '../../../../shared/notifications/webhooks/webhook-payloads';
 
 const ROOT = join(__dirname, '../../../..');
 
@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 }
 
 /** What describes the events, not what publishes them: left out of the scan. */
-const DESCRIBERS = ['shared/webhooks/webhook-payloads.ts', 'shared/openapi/webhooks-section.ts'].map((p) => join(ROOT, p));
+const DESCRIBERS = ['shared/notifications/webhooks/webhook-payloads.ts', 'composition/openapi/webhooks-section.ts'].map((p) => join(ROOT, p));
 
 /** Every event name in the code that publishes: each quoted `email.x`, `domain.x`, ..., and the `email.<kind>` of emailEvent. */
 function publishedEventNames(): string[] {

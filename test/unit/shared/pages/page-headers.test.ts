@@ -1,9 +1,9 @@
-import { contentSecurityPolicy, htmlPageHeaders, newNonce, nonceSource } from '../../../../shared/pages/page-headers';
-import { invalidLinkPage, trackingErrorPage } from '../../../../shared/tracking/responses';
-import { linkPageHeaders, viewHeaders } from '../../../../shared/unsubscribe/unsubscribe-pages';
-import { pageHeaders } from '../../../../shared/pages/verification-page';
-import { VERIFICATION_SCRIPT } from '../../../../shared/pages/verification-assets';
-import { DOMAIN_STATUS_LABELS, RECORD_STATUS_LABELS } from '../../../../shared/pages/verification-view';
+import { contentSecurityPolicy, htmlPageHeaders, newNonce, nonceSource } from '../../../../shared/platform/pages/page-headers';
+import { invalidLinkPage, trackingErrorPage } from '../../../../shared/mail-pipeline/tracking/responses';
+import { linkPageHeaders, viewHeaders } from '../../../../shared/mail-pipeline/unsubscribe/unsubscribe-pages';
+import { pageHeaders } from '../../../../shared/identities/pages/verification-page';
+import { VERIFICATION_SCRIPT } from '../../../../shared/identities/pages/verification-assets';
+import { DOMAIN_STATUS_LABELS, RECORD_STATUS_LABELS } from '../../../../shared/identities/pages/verification-view';
 
 describe('the Content-Security-Policy of public pages', () => {
   test('starts from nothing: no source, no base, no form target, no framing', () => {

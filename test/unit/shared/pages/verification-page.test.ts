@@ -1,20 +1,20 @@
 import vm from 'node:vm';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { DnsRecord, SendingDomain } from '../../../../shared/domains/domain';
-import { escapeHtml } from '../../../../shared/pages/page-layout';
-import { pageHeaders, renderErrorPage, renderNotFoundPage, renderVerificationPage } from '../../../../shared/pages/verification-page';
-import { pageView, verifyResult } from '../../../../shared/pages/verification-view';
+import type { DnsRecord, SendingDomain } from '../../../../shared/identities/domains/domain';
+import { escapeHtml } from '../../../../shared/platform/pages/page-layout';
+import { pageHeaders, renderErrorPage, renderNotFoundPage, renderVerificationPage } from '../../../../shared/identities/pages/verification-page';
+import { pageView, verifyResult } from '../../../../shared/identities/pages/verification-view';
 
 // The handler tests below run the real middy stack with the store and the service replaced.
 jest.mock('../../../../composition/services', () => ({ services: () => ({ db: {} }) }));
-jest.mock('../../../../shared/domains/domain-repository', () => ({ findVerificationPage: jest.fn(), getDomain: jest.fn() }));
-jest.mock('../../../../shared/domains/domain-service', () => ({ checkDomain: jest.fn() }));
+jest.mock('../../../../shared/identities/domains/domain-repository', () => ({ findVerificationPage: jest.fn(), getDomain: jest.fn() }));
+jest.mock('../../../../shared/identities/domains/domain-service', () => ({ checkDomain: jest.fn() }));
 
-import { findVerificationPage, getDomain } from '../../../../shared/domains/domain-repository';
-import { checkDomain } from '../../../../shared/domains/domain-service';
+import { findVerificationPage, getDomain } from '../../../../shared/identities/domains/domain-repository';
+import { checkDomain } from '../../../../shared/identities/domains/domain-service';
 import { fakeRoutes } from '../../support/fake-routes';
 import { services } from '../../../../composition/services';
-import { apiHandler } from '../../../../shared/http/api-handler';
+import { apiHandler } from '../../../../shared/platform/http/api-handler';
 import { handler } from '../../../../functions/pages/handler';
 
 const PROJECT_ID = '6f0c1c9e-5d1b-4c55-9d7e-3b3f3d1a0b11';

@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { parseRequest } from '../../../../shared/validate';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { parseRequest } from '../../../../shared/platform/core/validate';
 import {
   createProjectBodySchema,
   invalidInput,
@@ -11,7 +11,7 @@ import {
   parseDomainOnboarding,
   parseProjectPatch,
   parseSenderCreation,
-} from '../../../../shared/partner/project-request';
+} from '../../../../shared/tenancy/partner/project-request';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseCreateProject, parseDomainOnboarding, parseProjectPatch, parseSenderCreation } from '../../../../shared/partner/project-request';
+import { parseCreateProject, parseDomainOnboarding, parseProjectPatch, parseSenderCreation } from '../../../../shared/tenancy/partner/project-request';
 import createGolden from './fixtures/project-create.golden.json';
 import patchGolden from './fixtures/project-patch.golden.json';
 import domainGolden from './fixtures/domain-onboarding.golden.json';

@@ -1,6 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '../../../../shared/logger';
-import { RetryLaterError, sqsBatchHandler } from '../../../../shared/queue-worker/batch-handler';
+import { logger } from '../../../../shared/platform/core/logger';
+import { RetryLaterError, sqsBatchHandler } from '../../../../shared/platform/queue-worker/batch-handler';
 
 const record = (messageId: string, body = '{}'): SQSRecord => ({
   messageId,

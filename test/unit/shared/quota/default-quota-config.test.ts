@@ -1,4 +1,4 @@
-import { config, refreshConfig } from '../../../../shared/config';
+import { config, refreshConfig } from '../../../../shared/platform/core/config';
 
 /** DEFAULT_MONTHLY_QUOTA as read from the environment at cold start. */
 describe('config: DEFAULT_MONTHLY_QUOTA', () => {

@@ -1,4 +1,4 @@
-import { effectiveQuota, monthOf, quotaExceededMessage } from '../../../../shared/quota/monthly-quota';
+import { effectiveQuota, monthOf, quotaExceededMessage } from '../../../../shared/mail-pipeline/quota/monthly-quota';
 
 describe('monthOf: the quota period is the UTC calendar month', () => {
   it('puts the last second of November and the first of December in different months', () => {

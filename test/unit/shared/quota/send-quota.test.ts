@@ -1,10 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Config } from '../../../../shared/config';
-import type { Project } from '../../../../shared/projects/project';
-import { reserveMonthlySend } from '../../../../shared/quota/send-quota';
-import { getMonthlyUsage, releaseSend, reserveSend, shardQuota } from '../../../../shared/quota/usage-repository';
-import { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from '../../../../shared/store/keys';
-import type { Db } from '../../../../shared/store/client';
+import type { Config } from '../../../../shared/platform/core/config';
+import type { Project } from '../../../../shared/platform/projects/project';
+import { reserveMonthlySend } from '../../../../shared/mail-pipeline/quota/send-quota';
+import { getMonthlyUsage, releaseSend, reserveSend, shardQuota } from '../../../../shared/mail-pipeline/quota/usage-repository';
+import { MONTHLY_USAGE_SHARDS, monthlyUsageKey } from '../../../../shared/platform/store/keys';
+import type { Db } from '../../../../shared/platform/store/client';
 
 /**
  * A table fake that keeps usage counters in memory and evaluates the two conditions the counter

@@ -2,14 +2,14 @@ import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Services } from '../../../../composition/services';
-import { AppError } from '../../../../shared/errors';
-import type { Queue } from '../../../../shared/ports';
-import { decideFire, fireScheduledSend, type SendNow } from '../../../../shared/scheduling/fire-scheduled-send';
-import type { ScheduledSend } from '../../../../shared/scheduling/scheduled-send';
+import { AppError } from '../../../../shared/platform/core/errors';
+import type { Queue } from '../../../../shared/platform/core/ports';
+import { decideFire, fireScheduledSend, type SendNow } from '../../../../shared/mail-pipeline/scheduling/fire-scheduled-send';
+import type { ScheduledSend } from '../../../../shared/mail-pipeline/scheduling/scheduled-send';
 import type { FireMessage } from '../../../../shared/mail-pipeline/deferred-accept';
-import { encodeContent } from '../../../../shared/scheduling/scheduled-send-repository';
-import { createDocumentClient } from '../../../../shared/store/client';
-import { projectKey, scheduledSendKey } from '../../../../shared/store/keys';
+import { encodeContent } from '../../../../shared/mail-pipeline/scheduling/scheduled-send-repository';
+import { createDocumentClient } from '../../../../shared/platform/store/client';
+import { projectKey, scheduledSendKey } from '../../../../shared/platform/store/keys';
 
 const sendNow = jest.fn() as jest.MockedFunction<SendNow>;
 

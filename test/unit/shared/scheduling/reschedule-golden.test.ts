@@ -1,6 +1,6 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseBatchReschedule } from '../../../../shared/batches/batch-reschedule-request';
-import { parseRescheduleRequest } from '../../../../shared/scheduling/scheduled-send-request';
+import { parseBatchReschedule } from '../../../../shared/mail-pipeline/batches/batch-reschedule-request';
+import { parseRescheduleRequest } from '../../../../shared/mail-pipeline/scheduling/scheduled-send-request';
 import batchGolden from './fixtures/batch-reschedule.golden.json';
 import scheduledGolden from './fixtures/scheduled-send-reschedule.golden.json';
 import { GOLDEN_NOW } from './fixtures/reschedule-samples';

@@ -1,4 +1,4 @@
-import { schedules } from '../../../../shared/routes';
+import { schedules } from '../../../../shared/platform/core/routes';
 import {
   enqueueFire,
   fireDelaySeconds,
@@ -7,7 +7,7 @@ import {
   parseFireMessage,
   SWEEP_LOOKAHEAD_SECONDS,
 } from '../../../../shared/mail-pipeline/deferred-accept';
-import type { Queue } from '../../../../shared/ports';
+import type { Queue } from '../../../../shared/platform/core/ports';
 
 const NOW = new Date('2030-01-01T09:00:00.000Z');
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { ScheduledSend } from '../../../../shared/scheduling/scheduled-send';
+import type { ScheduledSend } from '../../../../shared/mail-pipeline/scheduling/scheduled-send';
 import {
   cancelPendingScheduledSend,
   decodeContent,
@@ -10,8 +10,8 @@ import {
   moveScheduledSend,
   putScheduledSend,
   queryDueScheduledSends,
-} from '../../../../shared/scheduling/scheduled-send-repository';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
+} from '../../../../shared/mail-pipeline/scheduling/scheduled-send-repository';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
 import {
   SCHEDULED_DUE_SHARDS,
   parseScheduledDueSortKey,
@@ -20,7 +20,7 @@ import {
   scheduledListIndex,
   scheduledPendingIndex,
   scheduledSendKey,
-} from '../../../../shared/store/keys';
+} from '../../../../shared/platform/store/keys';
 
 /**
  * The requests the scheduled-send store sends and how it reads the answers. What its conditions let

@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { parseRescheduleRequest, RESCHEDULE_MESSAGES, timezoneAfterMove } from '../../../../shared/scheduling/scheduled-send-request';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { parseRescheduleRequest, RESCHEDULE_MESSAGES, timezoneAfterMove } from '../../../../shared/mail-pipeline/scheduling/scheduled-send-request';
 
 const NOW = new Date('2030-01-01T09:00:00.000Z');
 

@@ -1,13 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { ProjectCaller } from '../../../../shared/auth/authenticate';
-import type { Config } from '../../../../shared/config';
-import type { Queue } from '../../../../shared/ports';
-import { createScheduledSend, MAX_CONTENT_BYTES } from '../../../../shared/scheduling/scheduled-send-service';
-import type { ScheduledSendContent } from '../../../../shared/mail/advanced-send-types';
-import { createDocumentClient } from '../../../../shared/store/client';
-import { scheduledDueIndex } from '../../../../shared/store/keys';
+import type { ProjectCaller } from '../../../../shared/platform/auth/authenticate';
+import type { Config } from '../../../../shared/platform/core/config';
+import type { Queue } from '../../../../shared/platform/core/ports';
+import { createScheduledSend, MAX_CONTENT_BYTES } from '../../../../shared/mail-pipeline/scheduling/scheduled-send-service';
+import type { ScheduledSendContent } from '../../../../shared/mail-pipeline/mail/advanced-send-types';
+import { createDocumentClient } from '../../../../shared/platform/store/client';
+import { scheduledDueIndex } from '../../../../shared/platform/store/keys';
 
 const doc = mockClient(DynamoDBDocumentClient);
 afterEach(() => doc.reset());

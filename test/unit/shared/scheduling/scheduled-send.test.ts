@@ -1,5 +1,5 @@
-import type { ActivityStatus } from '../../../../shared/activity/activity';
-import { deriveScheduledStatus, presentScheduledSend, type ScheduledSend } from '../../../../shared/scheduling/scheduled-send';
+import type { ActivityStatus } from '../../../../shared/mail-pipeline/activity/activity';
+import { deriveScheduledStatus, presentScheduledSend, type ScheduledSend } from '../../../../shared/mail-pipeline/scheduling/scheduled-send';
 
 const send = (overrides: Partial<ScheduledSend> = {}): ScheduledSend => ({
   id: '0b6f3c2e-8d1a-4c3e-9f00-000000000001',

@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { Queue } from '../../../../shared/ports';
-import { sweepScheduledSends } from '../../../../shared/scheduling/scheduled-sweep';
-import { createDocumentClient } from '../../../../shared/store/client';
-import { scheduledDueIndex } from '../../../../shared/store/keys';
+import type { Queue } from '../../../../shared/platform/core/ports';
+import { sweepScheduledSends } from '../../../../shared/mail-pipeline/scheduling/scheduled-sweep';
+import { createDocumentClient } from '../../../../shared/platform/store/client';
+import { scheduledDueIndex } from '../../../../shared/platform/store/keys';
 
 const doc = mockClient(DynamoDBDocumentClient);
 afterEach(() => doc.reset());

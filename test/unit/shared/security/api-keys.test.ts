@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../../shared/errors';
-import { generateKey, hashSecret, parseAuthorization } from '../../../../shared/security/api-keys';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { generateKey, hashSecret, parseAuthorization } from '../../../../shared/platform/security/api-keys';
 
 // The three messages of part 5, written out on purpose (not imported) so a wording drift fails here.
 const MISSING = 'Missing or invalid API key. Use: Authorization: Bearer sk_proj_...';

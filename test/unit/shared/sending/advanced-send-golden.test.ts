@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseAdvancedSendRequest } from '../../../../shared/sending/advanced-send-request';
+import { parseAdvancedSendRequest } from '../../../../shared/mail-pipeline/sending/advanced-send-request';
 import golden from './fixtures/advanced-send.golden.json';
 
 /**

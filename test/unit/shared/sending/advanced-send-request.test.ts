@@ -1,5 +1,5 @@
-import { ADVANCED_SEND_MESSAGES, parseAdvancedSendRequest } from '../../../../shared/sending/advanced-send-request';
-import { AppError } from '../../../../shared/errors';
+import { ADVANCED_SEND_MESSAGES, parseAdvancedSendRequest } from '../../../../shared/mail-pipeline/sending/advanced-send-request';
+import { AppError } from '../../../../shared/platform/core/errors';
 
 const valid = () => ({ recipient: 'Ann@Example.com', sender: 'news@example.com', subject: 'Hello', html: '<p>Hi</p>' });
 

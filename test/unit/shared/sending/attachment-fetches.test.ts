@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpFetcher } from '../../../../shared/adapters/http-fetcher';
-import { RetryLaterError } from '../../../../shared/queue-worker/batch-handler';
+import { HttpFetcher } from '../../../../shared/platform/adapters/http-fetcher';
+import { RetryLaterError } from '../../../../shared/platform/queue-worker/batch-handler';
 import { AttachmentMemory } from '../../../../shared/mail-pipeline/attachment-memory';
 import { AttachmentError, resolveAttachments } from '../../../../shared/mail-pipeline/attachments';
 import { SEND_LIMITS } from '../../../../shared/mail-pipeline/limits';
-import { WORKER_TIMEOUT_SECONDS, queues } from '../../../../shared/queues';
+import { WORKER_TIMEOUT_SECONDS, queues } from '../../../../shared/platform/core/queues';
 
 /**
  * A send worker's attachment URLs (part 3: an unreachable URL fails the send): fetched a few at a

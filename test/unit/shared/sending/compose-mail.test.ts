@@ -1,6 +1,6 @@
 import { composeMail, isEmptyHtml, SAMPLE_CART_ITEMS, threadingHeaders, type MailContent } from '../../../../shared/mail-pipeline/render';
-import { AppError } from '../../../../shared/errors';
-import type { Template } from '../../../../shared/templates/template';
+import { AppError } from '../../../../shared/platform/core/errors';
+import type { Template } from '../../../../shared/mail-pipeline/templates/template';
 import { useServiceEnvironment } from '../../support/service-environment';
 
 const SECRET = 'unit-compose-secret-0123456789';

@@ -1,5 +1,5 @@
-import { htmlToText } from '../../../../shared/mail/html-text';
-import { buildMime, type MimeInput } from '../../../../shared/mail/mime';
+import { htmlToText } from '../../../../shared/platform/mail/html-text';
+import { buildMime, type MimeInput } from '../../../../shared/platform/mail/mime';
 
 // mailparser ships no type declarations: type the little we use.
 interface ParsedAddress {

@@ -1,10 +1,10 @@
-import { decodeBody } from '../../../../shared/activity/activity-body';
-import { config, refreshConfig } from '../../../../shared/config';
-import { buildMime } from '../../../../shared/mail/mime';
+import { decodeBody } from '../../../../shared/mail-pipeline/activity/activity-body';
+import { config, refreshConfig } from '../../../../shared/platform/core/config';
+import { buildMime } from '../../../../shared/platform/mail/mime';
 import { encodeMailBody } from '../../../../shared/mail-pipeline/mail-body';
 import { activityFromReplyAddress, mailReplyTo } from '../../../../shared/mail-pipeline/reply-token';
 import type { SendPayload } from '../../../../shared/mail-pipeline/job';
-import { unsubscribeLinks } from '../../../../shared/unsubscribe';
+import { unsubscribeLinks } from '../../../../shared/mail-pipeline/unsubscribe';
 import { useServiceEnvironment } from '../../support/service-environment';
 
 const SECRET = 'unit-receiving-secret-0123456789';

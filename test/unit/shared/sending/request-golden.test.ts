@@ -1,10 +1,10 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseSendEmailRequest } from '../../../../shared/sending/send-email-request';
-import { parseTemplateSendRequest } from '../../../../shared/sending/template-send-request';
+import { parseSendEmailRequest } from '../../../../shared/mail-pipeline/sending/send-email-request';
+import { parseTemplateSendRequest } from '../../../../shared/mail-pipeline/sending/template-send-request';
 import sendEmailGolden from './fixtures/send-email.golden.json';
 import templateSendGolden from './fixtures/template-send.golden.json';
 import registerDomainGolden from './fixtures/register-domain.golden.json';
-import { parseRegisterRequest } from '../../../../shared/domains/register-request';
+import { parseRegisterRequest } from '../../../../shared/identities/domains/register-request';
 
 /**
  * The schema-based parsers answer as the hand-written ones did: on 600 to 1,500 seeded bodies per

@@ -1,5 +1,5 @@
-import { AppError } from '../../../../shared/errors';
-import { parseSendEmailRequest } from '../../../../shared/sending/send-email-request';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { parseSendEmailRequest } from '../../../../shared/mail-pipeline/sending/send-email-request';
 
 const MISSING = 'Missing required fields: recipient_email, sender_email, html_body';
 const RECIPIENT_SHAPE = 'recipient_email must be a non-empty string or array of strings';

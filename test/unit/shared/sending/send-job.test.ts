@@ -1,5 +1,5 @@
 import { loadPayload, parseSendJob } from '../../../../shared/mail-pipeline/job';
-import type { BlobStore } from '../../../../shared/ports';
+import type { BlobStore } from '../../../../shared/platform/core/ports';
 
 const ACTIVITY = '0b6f3c9e-7a1d-4c2b-9e8f-1a2b3c4d5e6f';
 const payload = { from_email: 'a@example.com', to: ['b@example.com'], cc: [], bcc: [], subject: 'Hi', html: '<p>Hi</p>', attachments: [{ filename: 'a.txt', content: 'aGk=' }] };

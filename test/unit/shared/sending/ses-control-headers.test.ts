@@ -1,8 +1,8 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SesMailer } from '../../../../shared/adapters/ses-mailer';
-import { MailerError } from '../../../../shared/ports';
-import { buildMime } from '../../../../shared/mail/mime';
+import { SesMailer } from '../../../../shared/platform/adapters/ses-mailer';
+import { MailerError } from '../../../../shared/platform/core/ports';
+import { buildMime } from '../../../../shared/platform/mail/mime';
 
 const ses = mockClient(SESv2Client);
 afterEach(() => ses.reset());

@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { logger } from '../../../../shared/logger';
-import { COUNTER_RETENTION_DAYS, flushCounters } from '../../../../shared/stats/counter-flush';
-import { CounterBatch } from '../../../../shared/stats/domain-stats';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
+import { logger } from '../../../../shared/platform/core/logger';
+import { COUNTER_RETENTION_DAYS, flushCounters } from '../../../../shared/identities/stats/counter-flush';
+import { CounterBatch } from '../../../../shared/identities/stats/domain-stats';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
 
 const doc = mockClient(DynamoDBDocumentClient);
 afterEach(() => {

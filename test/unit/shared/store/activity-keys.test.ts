@@ -1,4 +1,4 @@
-import { ACTIVITY_INDEX_SHARDS, activityIndexes, activityListPartition, activityStatusIndex, shardOf } from '../../../../shared/store/keys';
+import { ACTIVITY_INDEX_SHARDS, activityIndexes, activityListPartition, activityStatusIndex, shardOf } from '../../../../shared/platform/store/keys';
 
 const activity = { project_id: 'p-1', id: '0190c3a4-0000-7000-8000-000000000001', created_at: '2030-01-01T00:00:00.000Z', recipient_primary: 'Reader@Example.com' };
 

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { applyTransition, defineAggregate, defineLifecycle, expiryOf, transitionUpdate } from '../../../../shared/store/aggregate';
-import { aggregates } from '../../../../shared/store/aggregates';
-import { accessPatterns, accessPatternsDocument } from '../../../../shared/store/aggregates/document';
-import type { Db } from '../../../../shared/store/client';
-import * as keys from '../../../../shared/store/keys';
-import * as shards from '../../../../shared/store/aggregates/shards';
-import { EXPORT_RETENTION_DAYS } from '../../../../shared/campaign-reports/campaign-report';
-import { IDEMPOTENCY_RETENTION_SECONDS } from '../../../../shared/idempotency/idempotency-record';
-import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../../../../shared/webhooks/delivery-log';
-import { WEBHOOK_FAILURE_RETENTION_DAYS } from '../../../../shared/webhooks/failure-repository';
+import { applyTransition, defineAggregate, defineLifecycle, expiryOf, transitionUpdate } from '../../../../shared/platform/store/aggregate';
+import { aggregates } from '../../../../shared/platform/store/aggregates';
+import { accessPatterns, accessPatternsDocument } from '../../../../shared/platform/store/aggregates/document';
+import type { Db } from '../../../../shared/platform/store/client';
+import * as keys from '../../../../shared/platform/store/keys';
+import * as shards from '../../../../shared/platform/store/aggregates/shards';
+import { EXPORT_RETENTION_DAYS } from '../../../../shared/marketing/campaign-reports/campaign-report';
+import { IDEMPOTENCY_RETENTION_SECONDS } from '../../../../shared/platform/idempotency/idempotency-record';
+import { WEBHOOK_DELIVERY_RETENTION_DAYS } from '../../../../shared/notifications/webhooks/delivery-log';
+import { WEBHOOK_FAILURE_RETENTION_DAYS } from '../../../../shared/notifications/webhooks/failure-repository';
 
 const job = defineAggregate({
   name: 'job',

@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, type BatchGetCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { BatchGetIncompleteError, batchGetAll } from '../../../../shared/store/batch-get';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
+import { BatchGetIncompleteError, batchGetAll } from '../../../../shared/platform/store/batch-get';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
 import { serveBatchGetThrottled } from '../../support/throttled-table';
 
 const doc = mockClient(DynamoDBDocumentClient);

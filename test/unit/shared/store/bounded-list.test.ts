@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { COUNT_WINDOW } from '../../../../shared/store/paging';
-import { pageSuppressions } from '../../../../shared/suppression/suppression-repository';
-import { readBoundedPage } from '../../../../shared/store/bounded-list';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
+import { COUNT_WINDOW } from '../../../../shared/platform/store/paging';
+import { pageSuppressions } from '../../../../shared/mail-pipeline/suppression/suppression-repository';
+import { readBoundedPage } from '../../../../shared/platform/store/bounded-list';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
 import { entriesRead, serveQueries } from '../../support/fake-index';
 
 const doc = mockClient(DynamoDBDocumentClient);

@@ -1,4 +1,4 @@
-import { conditionalWrite, isConditionalCheckFailure, writtenUnlessConditionFails } from '../../../../shared/store/conditional-write';
+import { conditionalWrite, isConditionalCheckFailure, writtenUnlessConditionFails } from '../../../../shared/platform/store/conditional-write';
 
 const lost = (item?: Record<string, unknown>) => Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', ...(item ? { Item: item } : {}) });
 

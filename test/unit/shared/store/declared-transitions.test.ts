@@ -1,13 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { transitionFromSendable } from '../../../../shared/activity/activity-repository';
-import { cancelAcceptedBatch, cancelScheduledBatch, startScheduledBatch } from '../../../../shared/batches/batch-repository';
-import { markPending, markRateLimited, moveCampaign, moveCampaignStatus, pauseByGuard } from '../../../../shared/campaigns/campaign-gateway';
-import { cancelPendingScheduledSend, claimScheduledSend, markScheduledSendFailed } from '../../../../shared/scheduling/scheduled-send-repository';
-import { transitionUpdate, type Aggregate, type Transition } from '../../../../shared/store/aggregate';
-import { activity, batch, campaign, scheduledSend } from '../../../../shared/store/aggregates';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
+import { transitionFromSendable } from '../../../../shared/mail-pipeline/activity/activity-repository';
+import { cancelAcceptedBatch, cancelScheduledBatch, startScheduledBatch } from '../../../../shared/mail-pipeline/batches/batch-repository';
+import { markPending, markRateLimited, moveCampaign, moveCampaignStatus, pauseByGuard } from '../../../../shared/marketing/campaigns/campaign-gateway';
+import { cancelPendingScheduledSend, claimScheduledSend, markScheduledSendFailed } from '../../../../shared/mail-pipeline/scheduling/scheduled-send-repository';
+import { transitionUpdate, type Aggregate, type Transition } from '../../../../shared/platform/store/aggregate';
+import { activity, batch, campaign, scheduledSend } from '../../../../shared/platform/store/aggregates';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
 
 /**
  * The transitions declared for gateways that do not use them yet (sending, batches, scheduling,

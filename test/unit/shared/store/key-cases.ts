@@ -1,4 +1,4 @@
-import * as keys from '../../../../shared/store/keys';
+import * as keys from '../../../../shared/platform/store/keys';
 
 /**
  * One call (or the value) of every export of keys.ts, with realistic arguments: the strings they

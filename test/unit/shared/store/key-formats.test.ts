@@ -1,4 +1,4 @@
-import * as keys from '../../../../shared/store/keys';
+import * as keys from '../../../../shared/platform/store/keys';
 import golden from './key-formats.golden.json';
 import { keyCases } from './key-cases';
 

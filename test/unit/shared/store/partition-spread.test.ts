@@ -1,14 +1,14 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Activity } from '../../../../shared/activity/activity';
-import { claimQueuedSend, putActivityBody, putActivity, statusIndexFields, transitionFromSendable, updateActivityIfVersion } from '../../../../shared/activity/activity-repository';
-import { reserveSend } from '../../../../shared/quota/usage-repository';
-import type { ScheduledSend } from '../../../../shared/scheduling/scheduled-send';
-import { claimScheduledSend, putScheduledSend } from '../../../../shared/scheduling/scheduled-send-repository';
-import { CounterBatch } from '../../../../shared/stats/domain-stats';
-import type { Db } from '../../../../shared/store/client';
-import { scheduledDueIndex } from '../../../../shared/store/keys';
-import { attemptEntry, logDeliveryAttempt } from '../../../../shared/webhooks/delivery-log';
-import type { WebhookJob } from '../../../../shared/webhooks/webhook-job';
+import type { Activity } from '../../../../shared/mail-pipeline/activity/activity';
+import { claimQueuedSend, putActivityBody, putActivity, statusIndexFields, transitionFromSendable, updateActivityIfVersion } from '../../../../shared/mail-pipeline/activity/activity-repository';
+import { reserveSend } from '../../../../shared/mail-pipeline/quota/usage-repository';
+import type { ScheduledSend } from '../../../../shared/mail-pipeline/scheduling/scheduled-send';
+import { claimScheduledSend, putScheduledSend } from '../../../../shared/mail-pipeline/scheduling/scheduled-send-repository';
+import { CounterBatch } from '../../../../shared/identities/stats/domain-stats';
+import type { Db } from '../../../../shared/platform/store/client';
+import { scheduledDueIndex } from '../../../../shared/platform/store/keys';
+import { attemptEntry, logDeliveryAttempt } from '../../../../shared/notifications/webhooks/delivery-log';
+import type { WebhookJob } from '../../../../shared/notifications/webhooks/webhook-job';
 
 /**
  * No hot partition (issue 14): while the deployment sends 3,000 mails a second, from one project or

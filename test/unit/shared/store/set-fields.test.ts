@@ -1,4 +1,4 @@
-import { setFields } from '../../../../shared/store/set-fields';
+import { setFields } from '../../../../shared/platform/store/set-fields';
 
 describe('setFields: the parts of a SET and REMOVE update', () => {
   test('sets each defined field under placeholder names and leaves undefined ones out', () => {

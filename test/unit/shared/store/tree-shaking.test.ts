@@ -9,7 +9,7 @@ import { esbuildOptions } from '../../../../lib/bundling';
 async function bundled(contents: string): Promise<string> {
   const esbuild = await import('esbuild');
   const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions('', '');
-  const result = await esbuild.build({ ...options, minify: false, sourcemap: false, write: false, stdin: { contents, resolveDir: join(__dirname, '../../../../shared/store'), loader: 'ts' } });
+  const result = await esbuild.build({ ...options, minify: false, sourcemap: false, write: false, stdin: { contents, resolveDir: join(__dirname, '../../../../shared/platform/store'), loader: 'ts' } });
   return result.outputFiles[0].text;
 }
 

@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { suppressionKey } from '../../../../shared/store/keys';
-import { findSuppressed, type SuppressionEntry } from '../../../../shared/suppression/suppression-repository';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
+import { suppressionKey } from '../../../../shared/platform/store/keys';
+import { findSuppressed, type SuppressionEntry } from '../../../../shared/mail-pipeline/suppression/suppression-repository';
 import { serveBatchGetThrottled } from '../../support/throttled-table';
 
 const doc = mockClient(DynamoDBDocumentClient);

@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseAddSuppressions, parseEmails, parseReasonFilter } from '../../../../shared/suppression/suppression-request';
+import { parseAddSuppressions, parseEmails, parseReasonFilter } from '../../../../shared/mail-pipeline/suppression/suppression-request';
 import addGolden from './fixtures/add-suppressions.golden.json';
 import removeGolden from './fixtures/remove-suppressions.golden.json';
 import reasonGolden from './fixtures/reason-filter.golden.json';

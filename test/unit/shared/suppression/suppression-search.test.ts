@@ -1,5 +1,5 @@
-import { parseRequest } from '../../../../shared/validate';
-import { searchPrefix, suppressionListQuerySchema } from '../../../../shared/suppression/suppression-request';
+import { parseRequest } from '../../../../shared/platform/core/validate';
+import { searchPrefix, suppressionListQuerySchema } from '../../../../shared/mail-pipeline/suppression/suppression-request';
 
 describe('GET /v1/suppressions?search= (addresses starting with the text)', () => {
   test('is read trimmed and lowercased, as the addresses are kept; an empty or blank search searches nothing', () => {

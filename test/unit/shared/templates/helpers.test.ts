@@ -1,4 +1,4 @@
-import { capitalize, defaultHelper, formatCurrency, formatDate, lowercase, multiply, toNumber, uppercase } from '../../../../shared/templates/helpers';
+import { capitalize, defaultHelper, formatCurrency, formatDate, lowercase, multiply, toNumber, uppercase } from '../../../../shared/mail-pipeline/templates/helpers';
 
 describe('toNumber', () => {
   test.each([

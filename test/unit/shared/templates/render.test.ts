@@ -1,5 +1,5 @@
 import Handlebars from 'handlebars';
-import { clearTemplateCache, renderTemplate, templateVariableNames } from '../../../../shared/templates/render';
+import { clearTemplateCache, renderTemplate, templateVariableNames } from '../../../../shared/mail-pipeline/templates/render';
 
 const render = (source: string, variables: Record<string, unknown> = {}, preview = false) => renderTemplate(source, variables, { format: 'html', preview }).output;
 

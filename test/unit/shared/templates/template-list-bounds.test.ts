@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { COUNT_WINDOW } from '../../../../shared/http/pagination';
-import { createDocumentClient, type Db } from '../../../../shared/store/client';
-import { templateEntryKey, templateListIndex, templatesIndexedKey } from '../../../../shared/store/keys';
-import { pageTemplates } from '../../../../shared/templates/template-service';
+import { COUNT_WINDOW } from '../../../../shared/platform/http/pagination';
+import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
+import { templateEntryKey, templateListIndex, templatesIndexedKey } from '../../../../shared/platform/store/keys';
+import { pageTemplates } from '../../../../shared/mail-pipeline/templates/template-service';
 import { entriesRead, serveQueries } from '../../support/fake-index';
 
 const doc = mockClient(DynamoDBDocumentClient);

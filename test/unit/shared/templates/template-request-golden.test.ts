@@ -1,5 +1,5 @@
 import { describeGolden, type GoldenCase } from '../../support/golden';
-import { parseCreateTemplate, parseUpdateTemplate } from '../../../../shared/templates/template-request';
+import { parseCreateTemplate, parseUpdateTemplate } from '../../../../shared/mail-pipeline/templates/template-request';
 import createGolden from './fixtures/create-template.golden.json';
 import updateGolden from './fixtures/update-template.golden.json';
 

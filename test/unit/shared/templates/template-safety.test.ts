@@ -1,6 +1,6 @@
-import { AppError } from '../../../../shared/errors';
-import { checkTemplate, renderTemplate } from '../../../../shared/templates/render';
-import { RENDER_LIMITS } from '../../../../shared/templates/render-budget';
+import { AppError } from '../../../../shared/platform/core/errors';
+import { checkTemplate, renderTemplate } from '../../../../shared/mail-pipeline/templates/render';
+import { RENDER_LIMITS } from '../../../../shared/mail-pipeline/templates/render-budget';
 
 /** The AppError a call throws (fails the test when it throws none or another kind). */
 function refusal(call: () => unknown): AppError {

@@ -1,4 +1,4 @@
-import { isAppleProxyAddress, isMachineOpen } from '../../../../shared/tracking/machine-open';
+import { isAppleProxyAddress, isMachineOpen } from '../../../../shared/mail-pipeline/tracking/machine-open';
 
 const IPHONE_MAIL = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
 const GMAIL_PROXY = 'Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)';

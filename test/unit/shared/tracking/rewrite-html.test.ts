@@ -1,5 +1,5 @@
-import { decodeEntities, extractLinks, rewriteForTracking } from '../../../../shared/tracking/rewrite-html';
-import { verifyClickToken, verifyOpenToken, linkHash } from '../../../../shared/tracking/tracking-tokens';
+import { decodeEntities, extractLinks, rewriteForTracking } from '../../../../shared/mail-pipeline/tracking/rewrite-html';
+import { verifyClickToken, verifyOpenToken, linkHash } from '../../../../shared/mail-pipeline/tracking/tracking-tokens';
 
 const SECRET = 'tracking-secret-1';
 const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';

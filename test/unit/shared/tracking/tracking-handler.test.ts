@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { clickToken, openToken } from '../../../../shared/tracking/tracking-tokens';
-import { TRANSPARENT_GIF } from '../../../../shared/tracking/responses';
+import { clickToken, openToken } from '../../../../shared/mail-pipeline/tracking/tracking-tokens';
+import { TRANSPARENT_GIF } from '../../../../shared/mail-pipeline/tracking/responses';
 import { useServiceEnvironment } from '../../support/service-environment';
 
 /**

@@ -1,8 +1,8 @@
-import { refreshConfig } from '../../../../shared/config';
-import type { Db } from '../../../../shared/store/client';
-import type { Subdomain } from '../../../../shared/domains/subdomains';
-import { serviceTrackingBaseUrl, trackedHtml, trackingBaseUrl } from '../../../../shared/tracking/tracking-service';
-import { verifyOpenToken } from '../../../../shared/tracking/tracking-tokens';
+import { refreshConfig } from '../../../../shared/platform/core/config';
+import type { Db } from '../../../../shared/platform/store/client';
+import type { Subdomain } from '../../../../shared/identities/domains/subdomains';
+import { serviceTrackingBaseUrl, trackedHtml, trackingBaseUrl } from '../../../../shared/mail-pipeline/tracking/tracking-service';
+import { verifyOpenToken } from '../../../../shared/mail-pipeline/tracking/tracking-tokens';
 
 const SECRET = 'tracking-secret-1';
 const PROJECT = 'p-1';

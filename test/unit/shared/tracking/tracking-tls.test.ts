@@ -1,4 +1,4 @@
-import { nextTlsCheck, tlsAfter } from '../../../../shared/tracking/tracking-tls';
+import { nextTlsCheck, tlsAfter } from '../../../../shared/mail-pipeline/tracking/tracking-tls';
 
 const REQUESTED = '2026-03-01T10:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(REQUESTED) + minutes * 60_000);

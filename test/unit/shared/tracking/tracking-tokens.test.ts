@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { clickToken, linkHash, openToken, verifyClickToken, verifyOpenToken } from '../../../../shared/tracking/tracking-tokens';
+import { clickToken, linkHash, openToken, verifyClickToken, verifyOpenToken } from '../../../../shared/mail-pipeline/tracking/tracking-tokens';
 
 const SECRET = 'tracking-secret-1';
 const ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';

@@ -1,4 +1,4 @@
-import { clickToken, openToken, verifyOpenToken } from '../../../../shared/tracking/tracking-tokens';
+import { clickToken, openToken, verifyOpenToken } from '../../../../shared/mail-pipeline/tracking/tracking-tokens';
 import {
   ensureUnsubscribeFooter,
   maskEmail,
@@ -7,7 +7,7 @@ import {
   verifyUnsubscribeToken,
   verifyViewToken,
   viewToken,
-} from '../../../../shared/unsubscribe';
+} from '../../../../shared/mail-pipeline/unsubscribe';
 import { useServiceEnvironment } from '../../support/service-environment';
 
 const SECRET = 'unit-links-secret-0123456789';

@@ -1,5 +1,5 @@
-import { refreshConfig } from '../../../../shared/config';
-import { DEFAULT_BACKOFF_SECONDS, backoffSchedule, backoffSeconds, parseWebhookJob } from '../../../../shared/webhooks/deliver-webhook';
+import { refreshConfig } from '../../../../shared/platform/core/config';
+import { DEFAULT_BACKOFF_SECONDS, backoffSchedule, backoffSeconds, parseWebhookJob } from '../../../../shared/notifications/webhooks/deliver-webhook';
 
 describe('backoff', () => {
   test('the default schedule: 30 s, 2 min, 10 min, 30 min after attempts 1 to 4', () => {

@@ -1,5 +1,5 @@
-import { deliveryIdOf } from '../../../../shared/webhooks/fanout';
-import type { ServiceEvent } from '../../../../shared/events/events';
+import { deliveryIdOf } from '../../../../shared/notifications/webhooks/fanout';
+import type { ServiceEvent } from '../../../../shared/platform/core/events';
 
 const event = { event: 'email.send', timestamp: '2026-11-27T01:41:15.101Z', project_id: 'p-1', is_test: false, data: { activity_id: 'a-1' } } as unknown as ServiceEvent;
 

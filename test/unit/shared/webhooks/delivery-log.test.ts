@@ -1,6 +1,6 @@
-import { entryIdOf, errorKindOf, itemBytes, sanitizeExcerpt, sortKeyOfEntryId } from '../../../../shared/webhooks/delivery-log';
-import { WEBHOOK_EVENT_NAMES } from '../../../../shared/webhooks/event-names';
-import { webhookPayloadSchemas } from '../../../../shared/webhooks/webhook-payloads';
+import { entryIdOf, errorKindOf, itemBytes, sanitizeExcerpt, sortKeyOfEntryId } from '../../../../shared/notifications/webhooks/delivery-log';
+import { WEBHOOK_EVENT_NAMES } from '../../../../shared/notifications/webhooks/event-names';
+import { webhookPayloadSchemas } from '../../../../shared/notifications/webhooks/webhook-payloads';
 
 describe('the response excerpt', () => {
   test('keeps at most 512 bytes of the body as text', () => {

@@ -1,6 +1,6 @@
-import type { ServiceEvent } from '../../../../shared/events/events';
-import type { Project } from '../../../../shared/projects/project';
-import { webhookTargets } from '../../../../shared/webhooks/routing';
+import type { ServiceEvent } from '../../../../shared/platform/core/events';
+import type { Project } from '../../../../shared/platform/projects/project';
+import { webhookTargets } from '../../../../shared/platform/projects/webhook-routing';
 
 const base: Project = {
   id: 'p',

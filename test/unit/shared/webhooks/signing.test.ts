@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { bodySignature, signingKey, standardSignature, webhookHeaders } from '../../../../shared/webhooks/signing';
-import { generateWebhookSecret, isWebhookSecret } from '../../../../shared/webhooks/webhook-secret';
+import { bodySignature, signingKey, standardSignature, webhookHeaders } from '../../../../shared/notifications/webhooks/signing';
+import { generateWebhookSecret, isWebhookSecret } from '../../../../shared/notifications/webhooks/webhook-secret';
 
 // A fixed secret: `whsec_` + base64 of the 24 bytes 0x00..0x17.
 const KEY = Buffer.from(Array.from({ length: 24 }, (_, i) => i));

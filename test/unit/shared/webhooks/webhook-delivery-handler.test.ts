@@ -2,9 +2,9 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { createWebhookDeliveryHandler } from '../../../../functions/webhook-delivery/handler';
 import { overrideServices, services } from '../../../../composition/services';
-import type { Queue } from '../../../../shared/ports';
-import type { Db } from '../../../../shared/store/client';
-import type { WebhookPoster } from '../../../../shared/adapters/webhook-poster';
+import type { Queue } from '../../../../shared/platform/core/ports';
+import type { Db } from '../../../../shared/platform/store/client';
+import type { WebhookPoster } from '../../../../shared/platform/adapters/webhook-poster';
 import { useServiceEnvironment } from '../../support/service-environment';
 
 /** The worker's batch handling with a fake table, queue and poster: which records come back. */

@@ -1,0 +1,36 @@
+/** A project: the unit of isolation. Stored fields; `live_key_hash`/`test_key_hash` never leave the service. */
+export interface Project {
+  id: string;
+  organization_id: string;
+  name: string;
+  slug: string;
+  timezone?: string;
+  country?: string;
+  webhook_url?: string | null;
+  webhook_url_dev?: string | null;
+  inbound_webhook_url?: string | null;
+  inbound_webhook_url_dev?: string | null;
+  /** Environment name to URL; a send's `environment` must be a key of this map. */
+  inbound_webhook_environments?: Record<string, string>;
+  disabled_at?: string | null;
+  /**
+   * Mails per UTC calendar month (a whole number, 0 or more), `'unlimited'`, or absent/null for the
+   * deployment default DEFAULT_MONTHLY_QUOTA; see shared/mail-pipeline/quota/monthly-quota.ts.
+   */
+  monthly_quota?: number | 'unlimited' | null;
+  created_at: string;
+  live_key_hash: string;
+  test_key_hash: string;
+}
+
+/** A slug from a name: lowercase words joined by dashes, plus a short suffix that keeps it unique. */
+export function slugify(name: string, suffix: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return `${base || 'project'}-${suffix}`;
+}
