@@ -7,6 +7,7 @@
  * folder is a file's directory relative to the repository (`shared/mail-pipeline/batches`), counted for the whole
  * project and for shared/ alone. `in_output` counts only the files that keep bytes in the bundles. Runs in `npm run bench`, or alone: `npx tsx bench/mail-path.ts`.
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Metafile } from 'esbuild';
@@ -31,6 +32,8 @@ export interface Reach {
   folders: number;
   shared_files: number;
   shared_folders: number;
+  /** shared/'s folders as the layering rules count them (test/unit/architecture/layers.test.ts): `<wing>/<folder>`, a sub-folder with its parent, a wing's own files as one. */
+  layer_folders: number;
 }
 
 /** The mail path's reach, per function and for their union. */
@@ -61,7 +64,9 @@ export function reachOf(files: Iterable<string>): Reach {
   const all = [...files];
   const shared = all.filter((f) => f.startsWith('shared/'));
   const folders = (list: string[]) => new Set(list.map((f) => path.posix.dirname(f))).size;
-  return { files: all.length, folders: folders(all), shared_files: shared.length, shared_folders: folders(shared) };
+  const inWings = existsSync(path.join(ROOT, 'shared', 'platform'));
+  const layerFolder = (f: string) => f.split('/').slice(0, Math.min(inWings ? 3 : 2, f.split('/').length - 1)).join('/');
+  return { files: all.length, folders: folders(all), shared_files: shared.length, shared_folders: folders(shared), layer_folders: new Set(shared.map(layerFolder)).size };
 }
 
 /** Bundles the path's functions in one build and measures each one's reach and the union's. */
@@ -107,7 +112,7 @@ export function printMailPath(figures: MailPathFigures): void {
     console.log(`  ${name.padEnd(width)}  ${String(r.files).padStart(5)}  ${String(r.folders).padStart(7)}  ${String(r.shared_files).padStart(12)}  ${String(r.shared_folders).padStart(14)}`);
   }
   const kept = figures.in_output.path;
-  console.log(`\n  with bytes in the bundles (after tree shaking): ${kept.files} files in ${kept.folders} folders (shared/: ${kept.shared_files} in ${kept.shared_folders})`);
+  console.log(`\n  with bytes in the bundles (after tree shaking): ${kept.files} files in ${kept.folders} folders (shared/: ${kept.shared_files} in ${kept.shared_folders}, ${kept.layer_folders} as the layering rules count folders)`);
   console.log(`\nmail-path ${JSON.stringify(figures)}\n`);
 }
 
