@@ -111,10 +111,16 @@ async function batchRaceOutcome(batch: Awaited<ReturnType<typeof scheduledBatch>
   return 'batch won';
 }
 
-/** The cancel's conditional write (shared/mail-pipeline/batches/batch-repository.ts: cancelScheduledBatch). */
-const isCancelWrite = (c: DbCommand) => c.constructor.name === 'UpdateCommand' && c.input?.ExpressionAttributeValues?.[':cancelled'] === 'cancelled';
-/** The fire's move to `sending` (batch-repository.ts: startScheduledBatch). */
-const isStartWrite = (c: DbCommand) => c.constructor.name === 'UpdateCommand' && c.input?.ExpressionAttributeValues?.[':sending'] === 'sending' && ':for' in (c.input?.ExpressionAttributeValues ?? {});
+/** An UpdateItem of a batch's header that sets its status to `status`, with the extra condition value `extra` (its declared transition's `also`). */
+const isBatchMove = (c: DbCommand, status: string, extra: string) =>
+  c.constructor.name === 'UpdateCommand' &&
+  String((c.input?.Key as { pk?: string } | undefined)?.pk).startsWith('BATCH#') &&
+  Object.values(c.input?.ExpressionAttributeValues ?? {}).includes(status) &&
+  extra in (c.input?.ExpressionAttributeValues ?? {});
+/** The cancel's conditional write (shared/mail-pipeline/batches/batch-repository.ts: cancelScheduledBatch, conditional on the owner). */
+const isCancelWrite = (c: DbCommand) => isBatchMove(c, 'cancelled', ':p');
+/** The fire's move to `sending` (batch-repository.ts: startScheduledBatch, conditional on the time the fire names). */
+const isStartWrite = (c: DbCommand) => isBatchMove(c, 'sending', ':for');
 
 describe('DELETE /v1/send-batch/:id while the batch starts to fan out', () => {
   test('cancel first: the fire that read `scheduled` before the cancel wrote finds the batch cancelled, sends nothing, and every record ends cancelled', async () => {

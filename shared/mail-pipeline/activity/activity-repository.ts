@@ -1,4 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { applyTransition } from '../../platform/store/aggregate';
+import { activityLifecycle } from '../../platform/store/aggregates/activity';
 import { writtenUnlessConditionFails } from '../../platform/store/conditional-write';
 import { BATCH_GET_LIMIT, batchGetAll } from '../../platform/store/batch-get';
 import { batchPutAll } from '../../platform/store/batch-write';
@@ -168,37 +170,24 @@ export async function claimSendAttempt(
   return held > input.attempt ? 'superseded' : 'busy';
 }
 
+/** A declared move of an activity out of the sendable states. */
+type SendableExit = keyof typeof activityLifecycle.transitions;
+
 /**
- * Moves a sendable activity (queued or retrying) to `status`, setting `fields`. Returns false when
+ * Moves a sendable activity (queued or retrying) to `status` by its declared transition
+ * (activityLifecycle), setting `fields` (those the transition declares). Returns false when
  * the activity had already left the sendable states, which is how a transition (and anything
  * emitted with it) happens exactly once.
  */
-export async function transitionFromSendable(
+export function transitionFromSendable(
   db: Db,
   activity: Pick<Activity, 'id' | 'project_id' | 'created_at'>,
   status: ActivityStatus,
   fields: Record<string, unknown>,
 ): Promise<boolean> {
-  const names: Record<string, string> = { '#s': 'current_status', '#v': 'version' };
-  const values: Record<string, unknown> = { ':s': status, ':q': SENDABLE_STATUSES[0], ':r': SENDABLE_STATUSES[1], ':one': 1 };
-  const sets = ['#s = :s', '#v = #v + :one'];
-  Object.entries({ ...fields, ...statusIndexFields(activity, status) }).forEach(([name, value], i) => {
-    names[`#f${i}`] = name;
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = :f${i}`);
-  });
-  return writtenUnlessConditionFails(
-    db.doc.send(
-      new UpdateCommand({
-        TableName: db.tableName,
-        Key: activityKey(activity.id),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#s IN (:q, :r)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
+  const name = (Object.keys(activityLifecycle.transitions) as SendableExit[]).find((n) => activityLifecycle.transitions[n].to === status);
+  if (!name) throw new Error(`No activity transition is declared to ${status}`);
+  return applyTransition(db, activityLifecycle, name, activityKey(activity.id), { ...fields, ...statusIndexFields(activity, status) });
 }
 
 /**

@@ -1,4 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { applyTransition } from '../../platform/store/aggregate';
+import { batchLifecycle } from '../../platform/store/aggregates/scheduling';
 import { conditionalWrite, writtenUnlessConditionFails } from '../../platform/store/conditional-write';
 import type { BlobStore } from '../../platform/core/ports';
 import { batchGetAll } from '../../platform/store/batch-get';
@@ -54,28 +56,16 @@ async function conditionalUpdate(db: Db, batchId: string, input: Omit<Constructo
 }
 
 /**
- * Moves a batch from `scheduled` to `sending` and out of the due index, once: conditional on the
+ * Moves a batch from `scheduled` to `sending` and out of the due index (its declared `start`), once: conditional on the
  * time the fire message names, so the message of a moved batch never starts it. False otherwise.
  */
-export async function startScheduledBatch(db: Db, batchId: string, scheduledFor: string, now: string): Promise<boolean> {
-  const item = await conditionalUpdate(db, batchId, {
-    UpdateExpression: 'SET #s = :sending, updated_at = :now REMOVE gsi5pk, gsi5sk',
-    ConditionExpression: '#s = :scheduled AND scheduled_for = :for',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':sending': 'sending', ':scheduled': 'scheduled', ':for': scheduledFor, ':now': now },
-  });
-  return item !== undefined;
+export function startScheduledBatch(db: Db, batchId: string, scheduledFor: string, now: string): Promise<boolean> {
+  return applyTransition(db, batchLifecycle, 'start', batchKey(batchId), { updated_at: now }, { expression: 'scheduled_for = :for', values: { ':for': scheduledFor } });
 }
 
-/** Cancels a scheduled batch of `projectId`; false when it was not (or no longer) scheduled. */
-export async function cancelScheduledBatch(db: Db, batchId: string, projectId: string, now: string): Promise<boolean> {
-  const item = await conditionalUpdate(db, batchId, {
-    UpdateExpression: 'SET #s = :cancelled, updated_at = :now REMOVE gsi5pk, gsi5sk',
-    ConditionExpression: '#s = :scheduled AND project_id = :p',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':scheduled': 'scheduled', ':p': projectId, ':now': now },
-  });
-  return item !== undefined;
+/** Cancels a scheduled batch of `projectId` (its declared `cancelScheduled`); false when it was not (or no longer) scheduled. */
+export function cancelScheduledBatch(db: Db, batchId: string, projectId: string, now: string): Promise<boolean> {
+  return applyTransition(db, batchLifecycle, 'cancelScheduled', batchKey(batchId), { updated_at: now }, { expression: 'project_id = :p', values: { ':p': projectId } });
 }
 
 /** Notes on a batch that the API wrote every recipient's record at accept (a scheduled batch). */
@@ -147,12 +137,7 @@ export async function finishChunk(db: Db, batchId: string, chunk: number, counts
   if (!item) return false;
   const done = (item.chunks_done as Set<number>).size;
   if (done >= Number(item.chunk_count) && item.status === 'sending') {
-    await conditionalUpdate(db, batchId, {
-      UpdateExpression: 'SET #s = :sent',
-      ConditionExpression: '#s = :sending',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':sent': 'sent', ':sending': 'sending' },
-    });
+    await applyTransition(db, batchLifecycle, 'finish', batchKey(batchId));
   }
   return true;
 }
@@ -181,12 +166,7 @@ export async function loadBatchChunk(blobs: BlobStore, projectId: string, batchI
   return JSON.parse((await blobs.get(chunkBlobKey(projectId, batchId, chunk))).toString('utf8')) as BatchRecipient[];
 }
 
-/** Cancels a batch whose fan-out could not be queued at accept time (the caller got 502). */
+/** Cancels a batch whose fan-out could not be queued at accept time (the caller got 502): its declared `cancelAccepted`. */
 export async function cancelAcceptedBatch(db: Db, batchId: string, now: string): Promise<void> {
-  await conditionalUpdate(db, batchId, {
-    UpdateExpression: 'SET #s = :cancelled, updated_at = :now',
-    ConditionExpression: '#s = :sending',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':sending': 'sending', ':now': now },
-  });
+  await applyTransition(db, batchLifecycle, 'cancelAccepted', batchKey(batchId), { updated_at: now });
 }

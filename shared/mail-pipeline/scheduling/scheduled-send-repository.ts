@@ -1,5 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { applyTransition } from '../../platform/store/aggregate';
+import { scheduledSendLifecycle } from '../../platform/store/aggregates/scheduling';
 import { conditionalWrite } from '../../platform/store/conditional-write';
 import { stripKeys, type Db } from '../../platform/store/client';
 import { batchGetAll } from '../../platform/store/batch-get';
@@ -59,19 +61,16 @@ export async function getScheduledSends(db: Db, ids: readonly string[]): Promise
 }
 
 /**
- * Claims a pending send for firing: `processing`, out of the due index, with the claiming queue
+ * Claims a pending send for firing (its declared `claim`): `processing`, out of the due index, with the claiming queue
  * message's id (its redeliveries may finish the send; other messages may not). Conditional on the
  * time the fire message names, so a message of a rescheduled send never claims. False when another
  * message claimed first or the send was moved or cancelled meanwhile.
  */
-export async function claimScheduledSend(db: Db, input: { id: string; scheduledFor: string; claimedBy: string; now: string }): Promise<boolean> {
-  const item = await conditionalUpdate(db, input.id, {
-    UpdateExpression: 'SET #s = :processing, claimed_by = :by, updated_at = :now, #v = #v + :one REMOVE gsi5pk, gsi5sk, gsi4pk, gsi4sk',
-    ConditionExpression: '#s = :pending AND scheduled_for = :for',
-    ExpressionAttributeNames: { '#s': 'status', '#v': 'version' },
-    ExpressionAttributeValues: { ':processing': 'processing', ':pending': 'pending', ':for': input.scheduledFor, ':by': input.claimedBy, ':now': input.now, ':one': 1 },
+export function claimScheduledSend(db: Db, input: { id: string; scheduledFor: string; claimedBy: string; now: string }): Promise<boolean> {
+  return applyTransition(db, scheduledSendLifecycle, 'claim', scheduledSendKey(input.id), { claimed_by: input.claimedBy, updated_at: input.now }, {
+    expression: 'scheduled_for = :for',
+    values: { ':for': input.scheduledFor },
   });
-  return item !== undefined;
 }
 
 /**
@@ -109,26 +108,14 @@ export async function moveScheduledSend(
   return item ? { changed: true, send: fromItem(item) } : { changed: false };
 }
 
-/** Cancels a pending send of `projectId` and takes it out of the due index. */
-export async function cancelPendingScheduledSend(db: Db, id: string, projectId: string, now: string): Promise<boolean> {
-  const item = await conditionalUpdate(db, id, {
-    UpdateExpression: 'SET #s = :cancelled, updated_at = :now, #v = #v + :one REMOVE gsi5pk, gsi5sk, gsi4pk, gsi4sk',
-    ConditionExpression: '#s = :pending AND project_id = :p',
-    ExpressionAttributeNames: { '#s': 'status', '#v': 'version' },
-    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':p': projectId, ':now': now, ':one': 1 },
-  });
-  return item !== undefined;
+/** Cancels a pending send of `projectId` (its declared `cancel`) and takes it out of the due index. */
+export function cancelPendingScheduledSend(db: Db, id: string, projectId: string, now: string): Promise<boolean> {
+  return applyTransition(db, scheduledSendLifecycle, 'cancel', scheduledSendKey(id), { updated_at: now }, { expression: 'project_id = :p', values: { ':p': projectId } });
 }
 
 /** Records why a claimed send could not go out; only a `processing` send can fail. */
-export async function markScheduledSendFailed(db: Db, id: string, error: string, now: string): Promise<boolean> {
-  const item = await conditionalUpdate(db, id, {
-    UpdateExpression: 'SET #s = :failed, #e = :error, updated_at = :now, #v = #v + :one',
-    ConditionExpression: '#s = :processing',
-    ExpressionAttributeNames: { '#s': 'status', '#e': 'error', '#v': 'version' },
-    ExpressionAttributeValues: { ':failed': 'failed', ':processing': 'processing', ':error': error, ':now': now, ':one': 1 },
-  });
-  return item !== undefined;
+export function markScheduledSendFailed(db: Db, id: string, error: string, now: string): Promise<boolean> {
+  return applyTransition(db, scheduledSendLifecycle, 'fail', scheduledSendKey(id), { error, updated_at: now });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate-definition';
+import { defineAggregate, defineLifecycle, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards, shardOf } from './shards';
 
 /**
@@ -88,14 +88,14 @@ export const engagementEventKey = (activityId: string, timestamp: string, discri
 /** Prefix of an activity's engagement events. */
 export const ENGAGEMENT_SK_PREFIX = 'EV#';
 
-/** An activity record (one mail), its body and its engagement events (opens, clicks), in one partition. */
-export const activity = /* @__PURE__ */ defineAggregate({
+/**
+ * The send worker's moves of an activity out of the sendable states (activity-repository's
+ * transitionFromSendable applies them); entering a rare status also sets its gsi5 attributes
+ * (activityStatusIndex). Each `to` is one transition's, so the gateway finds the move by its target.
+ */
+export const activityLifecycle = /* @__PURE__ */ defineLifecycle({
   name: 'activity',
-  keys: { activityKey, activityBodyKey, activityPartition, ACTIVITY_SK, ACTIVITY_BODY_SK, RARE_STATUSES, ACTIVITY_INDEX_SHARDS, activityIndexes, activityStatusIndex, activityListPartition, engagementEventKey, ENGAGEMENT_SK_PREFIX },
-  indexes: ['gsi3', 'gsi5', 'gsi6'],
   stateField: 'current_status',
-  // The send worker's moves out of the sendable states (activity-repository's transitionFromSendable
-  // today); entering a rare status also sets its gsi5 attributes (activityStatusIndex).
   transitions: {
     send: { from: ['queued', 'retrying'], to: 'sent', set: ['message_id', 'sent_at', 'updated_at'], increment: ['version'] },
     retry: { from: ['queued', 'retrying'], to: 'retrying', set: ['updated_at'], increment: ['version'] },
@@ -103,6 +103,14 @@ export const activity = /* @__PURE__ */ defineAggregate({
     fail: { from: ['queued', 'retrying'], to: 'failed', set: ['failure', 'updated_at', 'gsi5pk', 'gsi5sk'], increment: ['version'] },
     cancel: { from: ['queued', 'retrying'], to: 'cancelled', set: ['updated_at', 'gsi5pk', 'gsi5sk'], increment: ['version'] },
   },
+});
+
+/** An activity record (one mail), its body and its engagement events (opens, clicks), in one partition. */
+export const activity = /* @__PURE__ */ defineAggregate({
+  name: 'activity',
+  keys: { activityKey, activityBodyKey, activityPartition, ACTIVITY_SK, ACTIVITY_BODY_SK, RARE_STATUSES, ACTIVITY_INDEX_SHARDS, activityIndexes, activityStatusIndex, activityListPartition, engagementEventKey, ENGAGEMENT_SK_PREFIX },
+  indexes: ['gsi3', 'gsi5', 'gsi6'],
+  lifecycle: activityLifecycle,
 });
 
 /** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */

@@ -1,4 +1,4 @@
-import { defineAggregate, type AccessPattern, type ItemKey } from '../aggregate-definition';
+import { defineAggregate, defineLifecycle, type AccessPattern, type ItemKey } from '../aggregate-definition';
 import { allShards, shardOf, type ShardedListPartitions } from './shards';
 
 /**
@@ -65,12 +65,9 @@ export const scheduledListPartitions = {
   }),
 };
 
-/** A scheduled send (part 2): pending until the sweep claims it or it is cancelled. The item names its project, and reads check it. */
-export const scheduledSend = /* @__PURE__ */ defineAggregate({
+/** A scheduled send's moves (scheduled-send-repository applies them); a claim and a cancel leave the due and pending indexes. */
+export const scheduledSendLifecycle = /* @__PURE__ */ defineLifecycle({
   name: 'scheduled send',
-  keys: { scheduledSendKey, SCHEDULED_DUE_SHARDS, scheduledDuePartitions, scheduledDueIndex, parseScheduledDueSortKey, SCHEDULED_LIST_SHARDS, SCHEDULED_PENDING_SHARDS, scheduledListSortKey, scheduledListIndex, scheduledPendingIndex, scheduledListPartitions },
-  indexes: ['gsi4', 'gsi5', 'gsi6'],
-  // scheduled-send-repository's conditional updates today; a claim and a cancel leave the due and pending indexes.
   transitions: {
     /** The sweep's fire message claims it (also: `scheduled_for` is still the time the message names). */
     claim: { from: ['pending'], to: 'processing', set: ['claimed_by', 'updated_at'], remove: ['gsi5pk', 'gsi5sk', 'gsi4pk', 'gsi4sk'], increment: ['version'] },
@@ -78,6 +75,14 @@ export const scheduledSend = /* @__PURE__ */ defineAggregate({
     cancel: { from: ['pending'], to: 'cancelled', set: ['updated_at'], remove: ['gsi5pk', 'gsi5sk', 'gsi4pk', 'gsi4sk'], increment: ['version'] },
     fail: { from: ['processing'], to: 'failed', set: ['error', 'updated_at'], increment: ['version'] },
   },
+});
+
+/** A scheduled send (part 2): pending until the sweep claims it or it is cancelled. The item names its project, and reads check it. */
+export const scheduledSend = /* @__PURE__ */ defineAggregate({
+  name: 'scheduled send',
+  keys: { scheduledSendKey, SCHEDULED_DUE_SHARDS, scheduledDuePartitions, scheduledDueIndex, parseScheduledDueSortKey, SCHEDULED_LIST_SHARDS, SCHEDULED_PENDING_SHARDS, scheduledListSortKey, scheduledListIndex, scheduledPendingIndex, scheduledListPartitions },
+  indexes: ['gsi4', 'gsi5', 'gsi6'],
+  lifecycle: scheduledSendLifecycle,
 });
 
 /** Shards of a project's batch list: even 3,000 one-recipient batches a second write about 190 entries a shard. */
@@ -110,12 +115,9 @@ export const scheduledBatchDueIndex = (dueAt: string, batchId: string) => schedu
 /** The batch id a due-index id names, or undefined when it names a scheduled send. */
 export const batchOfDueId = (dueId: string): string | undefined => (dueId.startsWith(BATCH_DUE_PREFIX) ? dueId.slice(BATCH_DUE_PREFIX.length) : undefined);
 
-/** A batch send's header (part 4.3): status and counts; recipients and content are in the blob store. */
-export const batch = /* @__PURE__ */ defineAggregate({
+/** A batch's moves (batch-repository applies them); a scheduled batch leaves the due index when it starts or is cancelled. */
+export const batchLifecycle = /* @__PURE__ */ defineLifecycle({
   name: 'batch',
-  keys: { batchKey, BATCH_LIST_SHARDS, batchListIndex, batchListPartitions, scheduledBatchDueId, scheduledBatchDueIndex, batchOfDueId },
-  indexes: ['gsi5', 'gsi6'],
-  // batch-repository's conditional updates today; a scheduled batch leaves the due index when it starts or is cancelled.
   transitions: {
     /** Also: `scheduled_for` is still the time the fire message names. */
     start: { from: ['scheduled'], to: 'sending', set: ['updated_at'], remove: ['gsi5pk', 'gsi5sk'] },
@@ -126,6 +128,14 @@ export const batch = /* @__PURE__ */ defineAggregate({
     /** The last chunk is done. */
     finish: { from: ['sending'], to: 'sent' },
   },
+});
+
+/** A batch send's header (part 4.3): status and counts; recipients and content are in the blob store. */
+export const batch = /* @__PURE__ */ defineAggregate({
+  name: 'batch',
+  keys: { batchKey, BATCH_LIST_SHARDS, batchListIndex, batchListPartitions, scheduledBatchDueId, scheduledBatchDueIndex, batchOfDueId },
+  indexes: ['gsi5', 'gsi6'],
+  lifecycle: batchLifecycle,
 });
 
 /** The access-pattern rows of this file's aggregates (docs/access-patterns.md): data for the document, kept out of the definitions so function bundles leave them out. */

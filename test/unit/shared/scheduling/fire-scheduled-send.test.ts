@@ -100,6 +100,9 @@ describe('fireScheduledSend', () => {
     doc.on(GetCommand, { Key: projectKey('p-1') }).resolves({ Item: { ...projectKey('p-1'), ...project } });
   };
   const updates = () => doc.commandCalls(UpdateCommand).map((c) => c.args[0].input);
+  /** The fields an update sets (its declared transition's `#fN = :vN`), by name. */
+  const setBy = (update: { ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> }) =>
+    Object.fromEntries(Object.entries(update.ExpressionAttributeNames ?? {}).filter(([token]) => token.startsWith('#f')).map(([token, field]) => [field, update.ExpressionAttributeValues?.[`:v${token.slice(2)}`]]));
 
   beforeEach(() => {
     doc.reset();
@@ -116,7 +119,8 @@ describe('fireScheduledSend', () => {
     await expect(fireScheduledSend(deps(), message, MESSAGE_ID, sendNow)).resolves.toEqual({ action: 'claim' });
     expect(doc.commandCalls(GetCommand)[0].args[0].input.ConsistentRead).toBe(true);
     const [claim] = updates();
-    expect(claim.ExpressionAttributeValues).toMatchObject({ ':for': DUE, ':by': MESSAGE_ID, ':processing': 'processing' });
+    expect(claim.ExpressionAttributeValues).toMatchObject({ ':for': DUE });
+    expect(setBy(claim)).toMatchObject({ claimed_by: MESSAGE_ID, status: 'processing' });
     expect(sendNow).toHaveBeenCalledTimes(1);
     const [, caller, content, activityId] = sendNow.mock.calls[0];
     expect(caller).toEqual({ kind: 'project', mode: 'test', project: expect.objectContaining({ id: 'p-1' }) });
@@ -176,7 +180,7 @@ describe('fireScheduledSend', () => {
     sendNow.mockRejectedValue(new AppError(404, 'Template not found with ID t-1'));
     await fireScheduledSend(deps(), message, MESSAGE_ID, sendNow);
     const failed = updates()[1];
-    expect(failed.ExpressionAttributeValues).toMatchObject({ ':failed': 'failed', ':error': 'Template not found with ID t-1' });
+    expect(setBy(failed)).toMatchObject({ status: 'failed', error: 'Template not found with ID t-1' });
   });
 
   test.each([
@@ -196,6 +200,6 @@ describe('fireScheduledSend', () => {
     doc.on(UpdateCommand).resolves({});
     await fireScheduledSend(deps(), message, MESSAGE_ID, sendNow);
     expect(sendNow).not.toHaveBeenCalled();
-    expect(updates()[1].ExpressionAttributeValues).toMatchObject({ ':failed': 'failed', ':error': 'Project not found' });
+    expect(setBy(updates()[1])).toMatchObject({ status: 'failed', error: 'Project not found' });
   });
 });

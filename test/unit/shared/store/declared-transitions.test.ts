@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { transitionFromSendable } from '../../../../shared/mail-pipeline/activity/activity-repository';
-import { cancelAcceptedBatch, cancelScheduledBatch, startScheduledBatch } from '../../../../shared/mail-pipeline/batches/batch-repository';
+import { cancelAcceptedBatch, cancelScheduledBatch, finishChunk, startScheduledBatch } from '../../../../shared/mail-pipeline/batches/batch-repository';
 import { markPending, markRateLimited, moveCampaign, moveCampaignStatus, pauseByGuard } from '../../../../shared/marketing/campaigns/campaign-gateway';
 import { cancelPendingScheduledSend, claimScheduledSend, markScheduledSendFailed } from '../../../../shared/mail-pipeline/scheduling/scheduled-send-repository';
 import { transitionUpdate, type Aggregate, type Transition } from '../../../../shared/platform/store/aggregate';
@@ -10,10 +10,10 @@ import { activity, batch, campaign, scheduledSend } from '../../../../shared/pla
 import { createDocumentClient, type Db } from '../../../../shared/platform/store/client';
 
 /**
- * The transitions declared for gateways that do not use them yet (sending, batches, scheduling,
- * campaigns) say what those gateways write today: from which states, to which, which fields set,
- * removed and incremented. Each repository call is captured and read back into those terms, and so
- * is the declared transition's own command: when the two differ, the declaration is wrong.
+ * The gateways of sending, batches, scheduling and campaigns apply their declared transitions; each
+ * repository call is captured and read back into the terms of a transition (from which states, to
+ * which, which fields set, removed and incremented), and so is the declared transition's own
+ * command: when the two differ, a gateway writes a move its declaration does not say.
  */
 const doc = mockClient(DynamoDBDocumentClient);
 beforeEach(() => doc.on(UpdateCommand).resolves({ Attributes: {} }));
@@ -63,7 +63,7 @@ async function written(call: () => Promise<unknown>, stateField: string) {
 const record = { id: 'act-1', project_id: 'p-1', created_at: '2030-01-01T00:00:00.000Z' };
 const now = '2030-01-01T00:00:00.000Z';
 
-describe('the declared transitions say what the gateways write today', () => {
+describe('the gateways write their declared transitions', () => {
   test.each([
     ['send', () => transitionFromSendable(db, record, 'sent', { message_id: 'm', sent_at: now, updated_at: now })],
     ['retry', () => transitionFromSendable(db, record, 'retrying', { updated_at: now })],
@@ -88,6 +88,24 @@ describe('the declared transitions say what the gateways write today', () => {
     ['cancelAccepted', () => cancelAcceptedBatch(db, 'b-1', now)],
   ])('batch.%s', async (name, call) => {
     expect(await written(call, 'status')).toEqual(declared(batch, name));
+  });
+
+  test('batch.finish, after the last chunk is recorded', async () => {
+    doc.on(UpdateCommand).resolves({ Attributes: { chunks_done: new Set([0]), chunk_count: 1, status: 'sending' } });
+    await finishChunk(db, 'b-1', 0, { queued: 1, suppressed: 0, cancelled: 0, failed: 0 }, now);
+    const calls = doc.commandCalls(UpdateCommand);
+    expect(calls).toHaveLength(2);
+    expect(effect(calls[1].args[0].input, 'status')).toEqual(declared(batch, 'finish'));
+  });
+
+  test('the extra condition of a move (the time a fire message names, the owner) holds beside the state', async () => {
+    await claimScheduledSend(db, { id: 's-1', scheduledFor: now, claimedBy: 'm-1', now });
+    await cancelScheduledBatch(db, 'b-1', 'p-1', now);
+    const [claim, cancel] = doc.commandCalls(UpdateCommand).map((c) => c.args[0].input);
+    expect(claim.ConditionExpression).toBe('#state IN (:from0) AND (scheduled_for = :for)');
+    expect(claim.ExpressionAttributeValues).toMatchObject({ ':for': now });
+    expect(cancel.ConditionExpression).toBe('#state IN (:from0) AND (project_id = :p)');
+    expect(cancel.ExpressionAttributeValues).toMatchObject({ ':p': 'p-1' });
   });
 
   test.each([
