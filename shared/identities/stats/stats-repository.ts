@@ -41,17 +41,7 @@ export async function addToStatCounter(db: Db, w: CounterWrite, ttl?: number): P
 
 /** Every shard's counter items of a sender domain for the days from `fromDay` to `toDay` (inclusive). */
 export async function domainDayItems(db: Db, projectId: string, domain: string, fromDay: string, toDay: string): Promise<Record<string, unknown>[]> {
-  const range = domainStatRange(domain, fromDay, toDay);
-  const shards = await Promise.all(
-    domainStatPartitions(projectId).map((pk) =>
-      queryAll(db, {
-        TableName: db.tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': range.from, ':to': range.to },
-      }),
-    ),
-  );
-  return shards.flat();
+  return rangeOnEveryShard(db, domainStatPartitions(projectId), domainStatRange(domain, fromDay, toDay));
 }
 
 /** Every shard's counter items of every sender domain of a project, on every day kept. */
@@ -62,9 +52,13 @@ export async function projectDomainDayItems(db: Db, projectId: string): Promise<
 
 /** Every shard's hourly counter items of a project in `mode` between two hours (inclusive). */
 export async function projectHourItems(db: Db, projectId: string, mode: 'live' | 'test', fromHour: string, toHour: string): Promise<Record<string, unknown>[]> {
-  const range = projectStatRange(mode, fromHour, toHour);
+  return rangeOnEveryShard(db, projectStatPartitions(projectId), projectStatRange(mode, fromHour, toHour));
+}
+
+/** The items of every counter shard whose sort key lies in `range` (inclusive), all shards read at once. */
+async function rangeOnEveryShard(db: Db, partitions: readonly string[], range: { from: string; to: string }): Promise<Record<string, unknown>[]> {
   const shards = await Promise.all(
-    projectStatPartitions(projectId).map((pk) =>
+    partitions.map((pk) =>
       queryAll(db, {
         TableName: db.tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
