@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { applyTransition } from '../../platform/store/aggregate';
 import { activityLifecycle } from '../../platform/store/aggregates/activity';
-import { writtenUnlessConditionFails } from '../../platform/store/conditional-write';
+import { conditionalWrite, writtenUnlessConditionFails } from '../../platform/store/conditional-write';
 import { BATCH_GET_LIMIT, batchGetAll } from '../../platform/store/batch-get';
 import { batchPutAll } from '../../platform/store/batch-write';
 import { stripKeys, type Db } from '../../platform/store/client';
@@ -129,19 +129,12 @@ export async function claimQueuedSend(
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }),
   );
-  if (await writtenUnlessConditionFails(claim)) return { claim: 'claimed', activity: fromItem((await claim).Attributes ?? {}) };
-  const old = await oldItemOfLostCondition<{ current_status?: { S?: string }; attempt?: { N?: string } }>(claim);
+  const outcome = await conditionalWrite(claim);
+  if (outcome.written) return { claim: 'claimed', activity: fromItem(outcome.output.Attributes ?? {}) };
+  const old = outcome.standing as { current_status?: { S?: string }; attempt?: { N?: string } } | undefined;
   if (!old) throw new Error(`Activity ${input.activityId} not found`);
   if (!SENDABLE_STATUSES.includes(old.current_status?.S as ActivityStatus)) return { claim: 'skipped' };
   return { claim: Number(old.attempt?.N ?? 0) > input.attempt ? 'superseded' : 'busy' };
-}
-
-/** The item a lost conditional write found (ReturnValuesOnConditionCheckFailure), in its raw (marshalled) form, from the write's error. */
-function oldItemOfLostCondition<T>(lost: Promise<unknown>): Promise<T | undefined> {
-  return lost.then(
-    () => undefined,
-    (error: { Item?: T }) => error.Item,
-  );
 }
 
 /**
@@ -164,8 +157,9 @@ export async function claimSendAttempt(
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }),
   );
-  if (await writtenUnlessConditionFails(claim)) return 'claimed';
-  const old = await oldItemOfLostCondition<{ attempt?: { N?: string } | number }>(claim);
+  const outcome = await conditionalWrite(claim);
+  if (outcome.written) return 'claimed';
+  const old = outcome.standing as { attempt?: { N?: string } | number } | undefined;
   const held = typeof old?.attempt === 'number' ? old.attempt : Number(old?.attempt?.N ?? 0);
   return held > input.attempt ? 'superseded' : 'busy';
 }

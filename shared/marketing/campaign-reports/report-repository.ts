@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../../platform/store/client';
-import { writtenUnlessConditionFails } from '../../platform/store/conditional-write';
+import { conditionalWrite, writtenUnlessConditionFails } from '../../platform/store/conditional-write';
 import { campaignExportKey, campaignRunningExportKey } from '../../platform/store/keys';
 import { transactWrite } from '../../platform/store/transact';
 import type { CampaignExport } from './campaign-export';
@@ -83,8 +83,8 @@ export async function claimPart(db: Db, record: CampaignExport, part: number, no
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  if (!(await writtenUnlessConditionFails(claim))) return undefined;
-  return Number((await claim).Attributes?.claims);
+  const outcome = await conditionalWrite(claim);
+  return outcome.written ? Number(outcome.output.Attributes?.claims) : undefined;
 }
 
 /** Records part `part` as written and where the next one starts, only if the export is still at that part. */

@@ -1,11 +1,10 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
-import { conditionalWrite } from '../store/conditional-write';
 import { transactWrite, type TransactItem } from '../store/transact';
 import { batchGetAll } from '../store/batch-get';
 import { queryAllByPrefix } from '../store/query';
 import { setFields } from '../store/set-fields';
-import { writtenUnlessConditionFails } from '../store/conditional-write';
+import { conditionalWrite, writtenUnlessConditionFails } from '../store/conditional-write';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../security/api-keys';
 import type { Project } from './project';
@@ -301,8 +300,8 @@ export async function keepFirstWebhookSecret(db: Db, projectId: string, slot: 'l
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  if (!(await writtenUnlessConditionFails(update))) return undefined;
-  return (await update).Attributes?.[field] as string;
+  const outcome = await conditionalWrite(update);
+  return outcome.written ? (outcome.output.Attributes?.[field] as string) : undefined;
 }
 
 /** Replaces the project's webhook secret of `slot`; false when the project does not exist. */

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../../../platform/store/client';
-import { writtenUnlessConditionFails } from '../../../platform/store/conditional-write';
+import { conditionalWrite, writtenUnlessConditionFails } from '../../../platform/store/conditional-write';
 import { campaignKey, campaignListIndex, campaignListPartition } from '../../../platform/store/keys';
 import { setFields } from '../../../platform/store/set-fields';
 import { applyTransition, transitionUpdate, type Transition } from '../../../platform/store/aggregate';
@@ -181,10 +181,8 @@ export async function moveCampaignStatus(
   move: { from: readonly CampaignStatus[]; to: CampaignStatus; now: string; set?: Record<string, unknown>; remove?: readonly string[] },
 ): Promise<Campaign | undefined> {
   const command = campaignMove(db, campaignId, move.from, move.to, { updated_at: move.now, ...move.set }, move.remove);
-  const update = db.doc.send(new UpdateCommand({ ...command.input, ReturnValues: 'ALL_NEW' }));
-  if (!(await writtenUnlessConditionFails(update))) return undefined;
-  const out = await update;
-  return out.Attributes ? campaignOf(out.Attributes) : undefined;
+  const outcome = await conditionalWrite(db.doc.send(new UpdateCommand({ ...command.input, ReturnValues: 'ALL_NEW' })));
+  return outcome.written && outcome.output.Attributes ? campaignOf(outcome.output.Attributes) : undefined;
 }
 
 /** Moves the campaign from one of `from` to `to` with the given fields (a declared move); false when it was elsewhere. */
