@@ -11,6 +11,7 @@ import { QueueEventPublisher } from '../shared/platform/adapters/queue-event-pub
 import { tokenSecretOf } from '../shared/platform/core/secrets';
 import { createDocumentClient } from '../shared/platform/store/client';
 import type { Services } from '../shared/platform/core/dependencies';
+import { noLeadSignals } from '../shared/platform/core/lead-signals';
 
 export type { Services } from '../shared/platform/core/dependencies';
 
@@ -83,6 +84,8 @@ function build(cfg: Config): Services {
       });
     }, { fireAt: true }),
     account: lazyPort(async () => new (await import('../shared/platform/adapters/ses-account')).SesAccount(await sesClient()), { maxSendRate: true }),
+    // Bound to the automation dispatcher once automations exist; until then nothing listens.
+    leadSignals: noLeadSignals,
   };
 }
 

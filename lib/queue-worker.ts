@@ -49,6 +49,8 @@ export const WORKER_MAX_CONCURRENCY: Readonly<Record<QueueName, number>> = {
   audience: 10,
   /** Campaign engine steps, one message at a time; each queues a wave's mails. */
   campaigns: 10,
+  /** Automation engine: entries and run steps, 10 a batch; DynamoDB-bound, and each send step queues one mail. */
+  automations: 20,
   /** Lead imports: up to 15 minutes each; a few at once. */
   imports: 5,
   /** Campaign exports: up to 15 minutes each; a few at once. */

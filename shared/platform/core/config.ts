@@ -30,6 +30,7 @@ const shape = {
   BATCH_SEND_QUEUE_URL: z.url(),
   IMPORTS_QUEUE_URL: z.url(),
   CAMPAIGNS_QUEUE_URL: z.url(),
+  AUTOMATIONS_QUEUE_URL: z.url(),
   EXPORTS_QUEUE_URL: z.url(),
   PAYLOAD_BUCKET: z.string().check(z.minLength(3)),
   /**

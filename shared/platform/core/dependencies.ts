@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Clock, DnsResolver, EventPublisher, Fetcher, FileStore, IdentityProvider, Mailer, Queue, SendingAccount, Timers, TrackingEdge } from './ports';
+import type { LeadSignals } from './lead-signals';
 import type { TokenSecret } from './secrets';
 import type { Db } from '../store/client';
 
@@ -23,6 +24,8 @@ export interface Services {
   readonly timers: Timers;
   /** The SES account's send rate, which the campaign engine paces against. */
   readonly account: SendingAccount;
+  /** Where the audience reports what happened to leads (a lead created, a tag added, an event, a segment entered or left): automations act on it. */
+  readonly leadSignals: LeadSignals;
 }
 
 /**

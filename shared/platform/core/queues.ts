@@ -47,6 +47,11 @@ export const queues = {
    * Campaign outcome exports: one message writes CSV parts from the export's checkpoint for up to the
    * worker's 15 minutes, then queues its own continuation (as `imports` does).
    */
+  /**
+   * Automation engine messages (docs/automations.md): entries, run steps, lead events for waits and
+   * exit rules, releases and date walks. Each is safe to receive twice (entry keys, the run's seq).
+   */
+  automations: { urlEnv: 'AUTOMATIONS_QUEUE_URL', visibilityTimeoutSeconds: 120, maxReceiveCount: 8, batchSize: 10, workerTimeoutSeconds: 60 },
   exports: { urlEnv: 'EXPORTS_QUEUE_URL', visibilityTimeoutSeconds: 960, maxReceiveCount: 8, batchSize: 1, workerTimeoutSeconds: 900 },
 } as const satisfies Record<string, QueueDefinition>;
 

@@ -79,3 +79,10 @@ export {
   campaignKey, campaignIdsObjectKey, campaignListIndex, campaignListPartition, campaignCursorKey, campaignHeldJobKey, CAMPAIGN_HELD_SK_PREFIX, CAMPAIGN_COUNTER_SHARDS,
   campaignCounterKey, campaignCounterKeys, campaignRateKey, campaignExportKey, campaignRunningExportKey, campaignExportObjectKey,
 } from './aggregates/campaign';
+export {
+  automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS,
+} from './aggregates/automation';
+export {
+  automationRunKey, automationStepKey, automationStepSortKey, AUTOMATION_STEP_SK_PREFIX, automationEntryKey, automationRunListIndex, automationRunListPartitions, AUTOMATION_RUN_LIST_SHARDS,
+  automationLeadRunIndex, automationLeadRunPartition, automationDueIndex, automationDuePartitions, parseAutomationDueSortKey, AUTOMATION_DUE_SHARDS, automationHeldRunKey, automationHeldPartitions, AUTOMATION_HELD_SHARDS, AUTOMATION_RUN_RETENTION_DAYS,
+} from './aggregates/automation';

@@ -1,5 +1,5 @@
 /** A template's editor: its fields, sample variables, a live preview from the API's dry run, save and delete. */
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { Button, Card, ErrorNote, Field, Loading, Notice, PageHeader } from '../../components/ui';
 import { api, ApiError, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
@@ -38,7 +38,9 @@ export function TemplateEditor(props: { id?: string }) {
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<ApiError>();
 
-  useEffect(() => {
+  // A layout effect, so the loaded fields are in the form in the same task that first shows it:
+  // typing that starts once the heading shows can never be overwritten (and appended to) by the load.
+  useLayoutEffect(() => {
     if (loaded.data) setDraft(draftOf(loaded.data));
   }, [loaded.data]);
 

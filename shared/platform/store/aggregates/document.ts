@@ -2,6 +2,7 @@ import { accessPatternTable, type AccessPattern, type Aggregate } from '../aggre
 import { aggregates } from '.';
 import { activityAccessPatterns } from './activity';
 import { audienceAccessPatterns } from './audience';
+import { automationAccessPatterns } from './automation';
 import { campaignAccessPatterns } from './campaign';
 import { countersAccessPatterns } from './counters';
 import { identitiesAccessPatterns } from './identities';
@@ -13,7 +14,7 @@ import { tenancyAccessPatterns } from './tenancy';
 /** The access-pattern rows of every aggregate, by the names of `aggregates`. */
 export const accessPatterns: Readonly<Record<string, readonly AccessPattern[]>> = {
   ...tenancyAccessPatterns, ...identitiesAccessPatterns, ...mailAccessPatterns, ...activityAccessPatterns, ...countersAccessPatterns,
-  ...templateAccessPatterns, ...schedulingAccessPatterns, ...audienceAccessPatterns, ...campaignAccessPatterns,
+  ...templateAccessPatterns, ...schedulingAccessPatterns, ...audienceAccessPatterns, ...campaignAccessPatterns, ...automationAccessPatterns,
 };
 
 /** One aggregate's indexes, TTL and transitions, as a line of the document. */

@@ -20,7 +20,7 @@ describe('SqsQueue.sendBatch', () => {
     const { SqsQueue } = await import('../../../../shared/platform/adapters/sqs-queue');
     const sqs = mockClient(SQSClient);
     sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
-    const urls = { send: 's', events: 'e', webhooks: 'w', 'ses-events': 'x', scheduled: 'https://sqs.local/scheduled', audience: 'a', fanout: 'f', 'batch-send': 'b', imports: 'i', campaigns: 'c', exports: 'x2' };
+    const urls = { send: 's', events: 'e', webhooks: 'w', 'ses-events': 'x', scheduled: 'https://sqs.local/scheduled', audience: 'a', fanout: 'f', 'batch-send': 'b', imports: 'i', campaigns: 'c', automations: 'au', exports: 'x2' };
     const queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), urls);
     const bodies = Array.from({ length: 12 }, (_, i) => ({ n: i }));
     await queue.sendBatch('scheduled', bodies, { delaySeconds: bodies.map((_, i) => i * 10) });
