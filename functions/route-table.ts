@@ -7,6 +7,7 @@ import type { RouteDescription } from '../shared/platform/http/route';
 import { activityRoutes } from './activity/routes';
 import { batchesRoutes } from './batches/routes';
 import { campaignReportsRoutes } from './campaign-reports/routes';
+import { automationsRoutes } from './automations/routes';
 import { campaignsRoutes } from './campaigns/routes';
 import { docsRoutes } from './docs/routes';
 import { consoleRoutes } from './console/routes';
@@ -49,6 +50,7 @@ export const routeTable: readonly TableRoute[] = [
   campaignsRoutes,
   docsRoutes,
   campaignReportsRoutes,
+  automationsRoutes,
   consoleRoutes,
 ].flat();
 

@@ -12,6 +12,8 @@ export const entrantSchema = z.object({
   key: z.string(),
   /** The trigger event's properties, for the run's context. */
   properties: z.optional(z.record(z.string(), z.unknown())),
+  /** ISO time the run's first step is due (a date trigger's moment); absent: now. */
+  start_at: z.optional(z.string()),
 });
 export type Entrant = z.infer<typeof entrantSchema>;
 

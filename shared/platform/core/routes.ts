@@ -35,6 +35,7 @@ export const endpointGroups = {
   // it, instead of either being inlined into the JavaScript bundle.
   docs: { entry: 'functions/docs/handler.ts', description: 'The OpenAPI document and the API reference page', assets: ['node_modules/rapidoc/dist/rapidoc-min.js.gz', 'openapi/openapi.json'] },
   'campaign-reports': { entry: 'functions/campaign-reports/handler.ts', description: 'Campaign reports: recipients left out, outcomes per recipient, CSV exports' },
+  automations: { entry: 'functions/automations/handler.ts', description: 'Automations: definitions, activation, enrolment, runs and statistics' },
   // The console's built files (console/build.ts, run before synth and by the local cloud) beside its bundle.
   console: { entry: 'functions/console/handler.ts', description: 'The console: its page and files, sign-in and sign-out', assets: ['console/dist/app.js', 'console/dist/app.css', 'console/dist/manifest.json'] },
 } as const;

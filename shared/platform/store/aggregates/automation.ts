@@ -39,6 +39,12 @@ export const automationTriggerKey = (projectId: string, automationId: string): I
 /** The partition of a project's active triggers. */
 export const automationTriggerPartition = (projectId: string): string => `AUTOTRIG#${projectId}`;
 
+/** gsi1 attributes of a date-triggered automation's trigger entry: the deployment's active date triggers, which the daily walk reads. */
+export const automationDateTriggerIndex = (automationId: string) => ({ gsi1pk: 'AUTODATES', gsi1sk: automationId });
+
+/** The gsi1 partition of every active date-triggered automation of the deployment. */
+export const automationDateTriggerPartition = () => ({ index: 'gsi1', pkName: 'gsi1pk', skName: 'gsi1sk', pk: 'AUTODATES' });
+
 /**
  * Key of a lead's entry marker in an automation (re-entry rules): when it last entered, how often,
  * and the trigger key of that entry (so a redelivered entry finds its own marker). One partition per
@@ -137,7 +143,7 @@ export const automationRunLifecycle = /* @__PURE__ */ defineLifecycle({
 /** An automation (its versions and its project's trigger table); see docs/automations.md. */
 export const automation = /* @__PURE__ */ defineAggregate({
   name: 'automation',
-  keys: { automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS },
+  keys: { automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationDateTriggerIndex, automationDateTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS },
   indexes: ['gsi1'],
   lifecycle: automationLifecycle,
 });
@@ -164,6 +170,7 @@ export const automationAccessPatterns: Record<string, readonly AccessPattern[]> 
     { pattern: 'Automation version (definition)', pk: 'AUTO#<automationId>', sk: 'VER#<version>', operation: 'Put at creation and at each edit; GetItem by the engine (cached: versions never change once used)', wcu: '1 to 3 per edit (definitions up to 64 KB)' },
     { pattern: 'Automations of a project (gsi1)', pk: 'gsi1pk AUTOS#<p>', sk: 'gsi1sk <created>#<id>', operation: 'Query desc', wcu: "(in the automation's writes)" },
     { pattern: "Project's active triggers", pk: 'AUTOTRIG#<p>', sk: '<automationId>', operation: 'Put at activation, Delete at pause and archive; Query by the dispatcher (cached)', wcu: '1 per activation' },
+    { pattern: 'Active date triggers (gsi1)', pk: 'gsi1pk AUTODATES', sk: 'gsi1sk <automationId>', operation: 'Query by the daily date walk', wcu: '(in the trigger entry write)' },
     { pattern: 'Automation counters', pk: 'AUTOSTAT#<automationId>#<shard>', sk: 'COUNTS', operation: 'ADD once per worker batch, random shard; BatchGet of all 16', wcu: '1 per batch of runs or mail events' },
   ],
   automationRun: [

@@ -180,6 +180,8 @@ export const keyCases: Record<string, () => unknown> = {
   automationListPartition: () => keys.automationListPartition(P),
   automationTriggerKey: () => keys.automationTriggerKey(P, 'auto-1'),
   automationTriggerPartition: () => keys.automationTriggerPartition(P),
+  automationDateTriggerIndex: () => keys.automationDateTriggerIndex('auto-1'),
+  automationDateTriggerPartition: () => keys.automationDateTriggerPartition(),
   automationCounterKey: () => keys.automationCounterKey('auto-1', 4),
   automationCounterKeys: () => keys.automationCounterKeys('auto-1'),
   AUTOMATION_COUNTER_SHARDS: () => keys.AUTOMATION_COUNTER_SHARDS,

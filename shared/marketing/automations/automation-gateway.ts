@@ -1,0 +1,98 @@
+/**
+ * The automation gateway: the one module that reads and writes an automation, its versions and its
+ * project's trigger table (shared/platform/store/aggregates/automation.ts declares them).
+ */
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { stripKeys, type Db } from '../../platform/store/client';
+import { applyTransition, putIfAbsent, type TransitionValues } from '../../platform/store/aggregate';
+import { automationLifecycle } from '../../platform/store/aggregates/automation';
+import { automationDateTriggerIndex, automationKey, automationListIndex, automationTriggerKey, automationTriggerPartition, automationVersionKey } from '../../platform/store/keys';
+import type { Automation, AutomationVersion, TriggerEntry } from './automation';
+
+const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk'];
+
+/** An automation item without its key and index attributes. */
+function automationOf(item: Record<string, unknown>): Automation {
+  const automation = stripKeys<Record<string, unknown>>(item);
+  for (const name of INDEX_ATTRIBUTES) delete automation[name];
+  return automation as unknown as Automation;
+}
+
+/** Writes a new automation item (listed in its project's gsi1 partition); false when the id exists. */
+export function putNewAutomation(db: Db, automation: Automation): Promise<boolean> {
+  return putIfAbsent(db, { ...automationKey(automation.id), ...automation, ...automationListIndex(automation.project_id, automation.created_at, automation.id) });
+}
+
+/** An automation by id, or undefined; callers check its project (another project's id is a 404). */
+export async function getAutomation(db: Db, automationId: string, consistent = false): Promise<Automation | undefined> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: automationKey(automationId), ConsistentRead: consistent }));
+  return out.Item ? automationOf(out.Item) : undefined;
+}
+
+/** Writes a version of an automation's definition (a new one, or a never-used draft's replacement). */
+export async function putAutomationVersion(db: Db, version: AutomationVersion): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...automationVersionKey(version.automation_id, version.version), ...version } }));
+}
+
+// A version a run started on never changes again, so each process keeps what it read. Bounded: the
+// oldest entry goes first beyond the limit.
+const versions = new Map<string, AutomationVersion>();
+const MAX_CACHED_VERSIONS = 500;
+
+/**
+ * One version of an automation, or undefined. `cached`: read once per process (the engine; a version
+ * in use is immutable). The API reads it fresh (a draft's version is replaced in place).
+ */
+export async function getAutomationVersion(db: Db, automationId: string, version: number, cached = false): Promise<AutomationVersion | undefined> {
+  const id = `${automationId}#${version}`;
+  if (cached) {
+    const hit = versions.get(id);
+    if (hit) return hit;
+  }
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: automationVersionKey(automationId, version) }));
+  if (!out.Item) return undefined;
+  const read = stripKeys<AutomationVersion>(out.Item);
+  if (cached) {
+    if (versions.size >= MAX_CACHED_VERSIONS) versions.delete(versions.keys().next().value as string);
+    versions.set(id, read);
+  }
+  return read;
+}
+
+/** Applies one of the automation's declared moves (activate, pause, archive); false when its status did not allow it. */
+export function moveAutomation<N extends keyof typeof automationLifecycle.transitions & string>(
+  db: Db,
+  automationId: string,
+  name: N,
+  values: TransitionValues<(typeof automationLifecycle.transitions)[N]>,
+): Promise<boolean> {
+  return applyTransition(db, automationLifecycle, name, automationKey(automationId), values);
+}
+
+/** Writes (or replaces) an active automation's row in its project's trigger table; a date trigger is also listed for the daily walk. */
+export async function putTriggerEntry(db: Db, entry: TriggerEntry): Promise<void> {
+  const dateIndex = entry.trigger.type === 'date' ? automationDateTriggerIndex(entry.automation_id) : {};
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...automationTriggerKey(entry.project_id, entry.automation_id), ...entry, ...dateIndex } }));
+}
+
+/** Removes an automation from its project's trigger table (pause, archive). */
+export async function deleteTriggerEntry(db: Db, projectId: string, automationId: string): Promise<void> {
+  await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: automationTriggerKey(projectId, automationId) }));
+}
+
+/** Every active automation of a project, as its trigger table has it (a project has a few: one page). */
+export async function queryTriggerEntries(db: Db, projectId: string): Promise<TriggerEntry[]> {
+  const entries: TriggerEntry[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.doc.send(
+      new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': automationTriggerPartition(projectId) }, ExclusiveStartKey: start }),
+    );
+    for (const item of out.Items ?? []) {
+      const { gsi1pk: _pk, gsi1sk: _sk, ...entry } = stripKeys<TriggerEntry & { gsi1pk?: string; gsi1sk?: string }>(item);
+      entries.push(entry);
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return entries;
+}
