@@ -140,7 +140,7 @@ export async function measureAudience(cloud: LocalCloud, options: { leads: numbe
     const dynamo = meteredDynamo(meter);
     const db = { doc: createDocumentClient(dynamo), tableName: services().db.tableName };
     const started = performance.now();
-    const imported = await importFromFile({ db, clock: services().clock }, projectId, 'csv', size, async (offset) => fs.createReadStream(file, { start: offset }));
+    const imported = await importFromFile({ db, clock: services().clock, leadSignals: services().leadSignals }, projectId, 'csv', size, async (offset) => fs.createReadStream(file, { start: offset }));
     const seconds = (performance.now() - started) / 1000;
     dynamo.destroy();
 

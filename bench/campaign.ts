@@ -89,7 +89,7 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
     const key = cloud.seed.live_key;
     const file = path.join(dir, 'leads.csv');
     writeLeadsCsv(file, N);
-    const imported = await importFromFile({ db: original.db, clock: original.clock }, projectId, 'csv', fs.statSync(file).size, async (offset) => fs.createReadStream(file, { start: offset }));
+    const imported = await importFromFile({ db: original.db, clock: original.clock, leadSignals: original.leadSignals }, projectId, 'csv', fs.statSync(file).size, async (offset) => fs.createReadStream(file, { start: offset }));
     if (imported.status !== 'done') throw new Error(`The lead import ended ${imported.status}`);
 
     const api = async (method: string, p: string, body?: unknown) => {

@@ -15,6 +15,7 @@ import type { MonthlyQuotaSetting } from '../shared/mail-pipeline/quota/monthly-
 import { runProjectQuotaCommand, type ProjectQuotaCommand } from '../shared/mail-pipeline/quota/quota-admin';
 import { systemClock } from '../shared/platform/adapters/system-clock';
 import { importFromFile } from '../shared/audience/imports/import-service';
+import { noLeadSignals } from '../shared/platform/core/lead-signals';
 import type { ImportFormat, ImportProgress } from '../shared/audience/imports/lead-import';
 import { render, renderImport, renderProjectQuota } from './admin-render';
 import { runDoctorCli } from './doctor';
@@ -379,7 +380,8 @@ async function runLeadImport(db: Db, clock: Clock, command: LeadImportCommand, q
   if (!quiet) bar.start(size, 0, { rows: 0, created: 0, updated: 0, failed: 0 });
   const onProgress = (p: ImportProgress) => bar.update(p.offset, { rows: p.rows, created: p.created, updated: p.updated, failed: p.failed });
   try {
-    return await importFromFile({ db, clock }, command.project, command.format, size, async (offset) => fs.createReadStream(command.file, { start: offset }), quiet ? undefined : onProgress);
+    // The operator's machine may know no queue: its imports report no lead signals (automations do not start on them).
+    return await importFromFile({ db, clock, leadSignals: noLeadSignals }, command.project, command.format, size, async (offset) => fs.createReadStream(command.file, { start: offset }), quiet ? undefined : onProgress);
   } finally {
     if (!quiet) bar.stop();
   }

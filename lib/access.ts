@@ -72,10 +72,16 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
   'webhook-fanout': { table: 'read', enqueue: ['webhooks'] },
   /** POSTs deliveries, delays retries (visibility of its own queue), logs every attempt (and keeps small payloads for redelivery), records final failures. */
   'webhook-delivery': { table: 'readWrite', enqueue: ['webhooks'] },
-  /** Streams an import's file from the bucket in chunks, upserts the leads, checkpoints, and queues its own continuation. */
-  'lead-import-worker': { table: 'readWrite', enqueue: ['imports'], payloads: 'read' },
-  /** Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes and runs. */
-  'audience-worker': { table: 'readWrite', enqueue: ['audience'] },
+  /**
+   * Streams an import's file from the bucket in chunks, upserts the leads, checkpoints, and queues its
+   * own continuation; automations' dispatcher queues the entries its new leads, tags and memberships start.
+   */
+  'lead-import-worker': { table: 'readWrite', enqueue: ['imports', 'automations'], payloads: 'read' },
+  /**
+   * Evaluates dynamic segments step by step (each step queues the next) and cleans up after deletes
+   * and runs; automations' dispatcher queues the entries and exits of the leads an evaluation finds new or gone.
+   */
+  'audience-worker': { table: 'readWrite', enqueue: ['audience', 'automations'] },
   /** The campaign engine: counts the frozen audience, paces, releases waves to the batch fan-out, finishes campaigns. */
   'campaign-engine': {
     table: 'readWrite',

@@ -212,12 +212,12 @@ describe('resuming an import', () => {
   test('a crash after a chunk was written but before its checkpoint: the rerun replays that chunk and counts nothing twice', async () => {
     const csv = sampleCsv(1200, 'crash');
     const { projectId, record, open } = await prepared(csv.text);
-    const { db, clock } = services();
-    await expect(runImport({ db: crashingAtCheckpoint(db, 2), clock }, record, open, { chunkRows: 500 })).rejects.toThrow('simulated crash');
+    const { db, clock, leadSignals } = services();
+    await expect(runImport({ db: crashingAtCheckpoint(db, 2), clock, leadSignals }, record, open, { chunkRows: 500 })).rejects.toThrow('simulated crash');
     const halfway = (await getImport(db, projectId, record.id))!;
     expect(halfway.rows).toBe(500);
 
-    expect(await runImport({ db, clock }, halfway, open, { chunkRows: 500 })).toBe('done');
+    expect(await runImport({ db, clock, leadSignals }, halfway, open, { chunkRows: 500 })).toBe('done');
     const done = (await getImport(db, projectId, record.id))!;
     expect(done).toMatchObject({ status: 'done', rows: 1200, created: csv.leads, updated: 0, failed: csv.bad, duplicates: csv.duplicates, offset: Buffer.byteLength(csv.text) });
     expect(await countLeads(db, projectId)).toBe(csv.leads);
@@ -226,7 +226,7 @@ describe('resuming an import', () => {
   test('a run that dies between chunks (the stream breaks) resumes at the checkpoint\'s byte offset', async () => {
     const csv = sampleCsv(1200, 'torn');
     const { projectId, record, open } = await prepared(csv.text);
-    const { db, clock } = services();
+    const { db, clock, leadSignals } = services();
     const cut = Math.floor(Buffer.byteLength(csv.text) * 0.6);
     // The connection drops once the first chunk is checkpointed, with part of the second chunk read.
     const torn = async (offset: number) =>
@@ -235,11 +235,11 @@ describe('resuming an import', () => {
         while ((await getImport(db, projectId, record.id))!.rows < 500) await new Promise((r) => setTimeout(r, 50));
         throw new Error('connection reset');
       })());
-    await expect(runImport({ db, clock }, record, torn, { chunkRows: 500 })).rejects.toThrow('connection reset');
+    await expect(runImport({ db, clock, leadSignals }, record, torn, { chunkRows: 500 })).rejects.toThrow('connection reset');
     const halfway = (await getImport(db, projectId, record.id))!;
     expect(halfway.rows).toBe(500);
 
-    expect(await runImport({ db, clock }, halfway, open, { chunkRows: 500 })).toBe('done');
+    expect(await runImport({ db, clock, leadSignals }, halfway, open, { chunkRows: 500 })).toBe('done');
     expect((await getImport(db, projectId, record.id))!).toMatchObject({ rows: 1200, created: csv.leads, failed: csv.bad, duplicates: csv.duplicates });
     expect(await countLeads(db, projectId)).toBe(csv.leads);
     const leads = await getLeadsByEmail(db, projectId, ['torn1199@example.com', 'torn1@example.com']);
@@ -249,11 +249,11 @@ describe('resuming an import', () => {
   test('a run past its deadline stops at a checkpoint (paused) and the next run continues from there', async () => {
     const csv = sampleCsv(1200, 'pause');
     const { projectId, record, open } = await prepared(csv.text);
-    const { db, clock } = services();
-    expect(await runImport({ db, clock }, record, open, { chunkRows: 500, deadline: 0 })).toBe('paused');
+    const { db, clock, leadSignals } = services();
+    expect(await runImport({ db, clock, leadSignals }, record, open, { chunkRows: 500, deadline: 0 })).toBe('paused');
     const paused = (await getImport(db, projectId, record.id))!;
     expect(paused).toMatchObject({ status: 'running', rows: 500 });
-    expect(await runImport({ db, clock }, paused, open, { chunkRows: 500 })).toBe('done');
+    expect(await runImport({ db, clock, leadSignals }, paused, open, { chunkRows: 500 })).toBe('done');
     expect((await getImport(db, projectId, record.id))!).toMatchObject({ status: 'done', rows: 1200, created: csv.leads });
   });
 });

@@ -26,7 +26,6 @@ export const recordEventRoute = defineRoute({
   },
   access: recordEvents,
   handle: async (request) => {
-    const { db, clock } = services();
-    return { status: 201, body: await trackEvent(db, clock, request.caller.project.id, toEventInput(request.body)) };
+    return { status: 201, body: await trackEvent(services(), request.caller.project.id, toEventInput(request.body)) };
   },
 });

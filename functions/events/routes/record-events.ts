@@ -21,7 +21,6 @@ export const recordEventsRoute = defineRoute({
   },
   access: recordEvents,
   handle: async (request) => {
-    const { db, clock } = services();
-    return { status: 201, body: await trackEvents(db, clock, request.caller.project.id, toBulkEvents(request.body)) };
+    return { status: 201, body: await trackEvents(services(), request.caller.project.id, toBulkEvents(request.body)) };
   },
 });

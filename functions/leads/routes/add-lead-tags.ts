@@ -4,7 +4,7 @@ import { tagsBodySchema, toTags } from '../../../shared/audience/leads/lead-inpu
 import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/platform/http/answers';
 import { defineRoute } from '../../../shared/platform/http/route';
-import { writeLeads } from './lead-access';
+import { writeLeadsAndSignal } from './lead-access';
 import { TAG_ERRORS } from './lead-errors';
 
 /** `POST /v1/leads/{id}/tags` (4.9): merges tags into the lead's (`{id}`: its URL-encoded email). */
@@ -20,9 +20,8 @@ export const addLeadTagsRoute = defineRoute({
     200: json(leadTagsAnswerSchema, 'The lead\'s tags', { success: true, tags: ['beta', 'newsletter'] }),
     ...errors('project', TAG_ERRORS),
   },
-  access: writeLeads,
+  access: writeLeadsAndSignal,
   handle: async (request) => {
-    const { db, clock } = services();
-    return { status: 200, body: { success: true, tags: await addTags(db, clock, request.caller.project.id, request.params.id, toTags(request.body)) } };
+    return { status: 200, body: { success: true, tags: await addTags(services(), request.caller.project.id, request.params.id, toTags(request.body)) } };
   },
 });

@@ -4,7 +4,7 @@ import { membershipBodySchema, toSegmentIds } from '../../../shared/audience/lea
 import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/platform/http/answers';
 import { defineRoute } from '../../../shared/platform/http/route';
-import { writeLeads } from './lead-access';
+import { writeLeadsAndSignal } from './lead-access';
 import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 
 /** `POST /v1/leads/{id}/segments` (4.9): adds the lead to static segments, all or none. */
@@ -22,9 +22,9 @@ export const addLeadToSegmentsRoute = defineRoute({
       404: 'No such lead, or a segment is missing or not static (`Segment not found: <ids>`): nothing is added',
     }),
   },
-  access: writeLeads,
+  access: writeLeadsAndSignal,
   handle: async (request) => {
-    const added = await addLeadToSegments(services().db, request.caller.project.id, request.params.id, toSegmentIds(request.body));
+    const added = await addLeadToSegments(services(), request.caller.project.id, request.params.id, toSegmentIds(request.body));
     return { status: 200, body: { success: true, added } };
   },
 });

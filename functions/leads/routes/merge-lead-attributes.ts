@@ -4,7 +4,7 @@ import { attributesBodySchema, toAttributes } from '../../../shared/audience/lea
 import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/platform/http/answers';
 import { defineRoute } from '../../../shared/platform/http/route';
-import { writeLeads } from './lead-access';
+import { writeLeadsAndSignal } from './lead-access';
 import { ATTRIBUTE_ERRORS } from './lead-errors';
 
 /** `POST /v1/leads/{id}/attributes` (4.9): a flat object shallow-merged into the lead's data (`{id}`: its URL-encoded email). */
@@ -20,9 +20,8 @@ export const mergeLeadAttributesRoute = defineRoute({
     200: json(leadAttributesAnswerSchema, 'The lead\'s attributes after the merge', { success: true, data: { first_name: 'Ada', plan: 'enterprise', seats: 12 } }),
     ...errors('project', ATTRIBUTE_ERRORS),
   },
-  access: writeLeads,
+  access: writeLeadsAndSignal,
   handle: async (request) => {
-    const { db, clock } = services();
-    return { status: 200, body: { success: true, data: await mergeAttributes(db, clock, request.caller.project.id, request.params.id, toAttributes(request.body)) } };
+    return { status: 200, body: { success: true, data: await mergeAttributes(services(), request.caller.project.id, request.params.id, toAttributes(request.body)) } };
   },
 });

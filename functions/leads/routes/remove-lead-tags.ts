@@ -22,7 +22,6 @@ export const removeLeadTagsRoute = defineRoute({
   },
   access: writeLeads,
   handle: async (request) => {
-    const { db, clock } = services();
-    return { status: 200, body: { success: true, tags: await removeTags(db, clock, request.caller.project.id, request.params.id, toTags(request.body)) } };
+    return { status: 200, body: { success: true, tags: await removeTags(services(), request.caller.project.id, request.params.id, toTags(request.body)) } };
   },
 });

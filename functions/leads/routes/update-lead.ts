@@ -4,7 +4,7 @@ import { leadUpdateBodySchema, toLeadUpdate } from '../../../shared/audience/lea
 import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/platform/http/answers';
 import { defineRoute } from '../../../shared/platform/http/route';
-import { writeLeads } from './lead-access';
+import { writeLeadsAndSignal } from './lead-access';
 import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 
 /** `PUT /v1/leads/{id}` (4.9): moves the email, replaces `data` and the static memberships. */
@@ -24,10 +24,9 @@ export const updateLeadRoute = defineRoute({
       409: 'Another lead has the new email (`DUPLICATE_EMAIL`), or the lead kept changing concurrently (`CONFLICT`)',
     }),
   },
-  access: writeLeads,
+  access: writeLeadsAndSignal,
   handle: async (request) => {
-    const { db, clock } = services();
-    const lead = await updateLead(db, clock, request.caller.project.id, request.params.id, toLeadUpdate(request.body));
+    const lead = await updateLead(services(), request.caller.project.id, request.params.id, toLeadUpdate(request.body));
     return { status: 200, body: { success: true, lead } };
   },
 });

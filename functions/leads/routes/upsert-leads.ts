@@ -4,7 +4,7 @@ import { leadUpsertBodySchema } from '../../../shared/audience/leads/lead-input'
 import { services } from '../../../composition/services';
 import { errors, json } from '../../../shared/platform/http/answers';
 import { defineRoute } from '../../../shared/platform/http/route';
-import { writeLeads } from './lead-access';
+import { writeLeadsAndSignal } from './lead-access';
 import { EXAMPLE_SEGMENT_ID } from './lead-examples';
 
 /** `POST /v1/leads` (4.9): upserts one lead, or up to 1,000 by email (last wins). */
@@ -22,9 +22,8 @@ export const upsertLeadsRoute = defineRoute({
       400: 'Invalid body (the first problem, part 7; a bulk item named by its index), or a lead\'s merged data over a per-lead limit (naming `data` or `leads[i].data`); nothing is written',
     }),
   },
-  access: writeLeads,
+  access: writeLeadsAndSignal,
   handle: async (request) => {
-    const { db, clock } = services();
-    return { status: 201, body: await upsertFromRequest(db, clock, request.caller.project.id, request.body) };
+    return { status: 201, body: await upsertFromRequest(services(), request.caller.project.id, request.body) };
   },
 });

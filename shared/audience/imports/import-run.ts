@@ -2,11 +2,12 @@ import type { Needs } from '../../platform/core/dependencies';
 import { getLeadsByEmail } from '../leads/lead-repository';
 import { BULK_LEAD_LIMIT, dedupeLastWins } from '../leads/lead-input';
 import { upsertLeads } from '../leads/lead-upsert';
+import { leadCreatedSignal } from '../leads/lead-signal-keys';
 import { checkpoint, putRowErrors, transition, type RowError } from './import-repository';
 import { ImportFileError, MAX_REPORTED_ERRORS, type ImportProgress, type LeadImport } from './lead-import';
 import { readRows, type SourceRow } from './row-source';
 
-type Deps = Needs<'db' | 'clock'>;
+type Deps = Needs<'db' | 'clock' | 'leadSignals'>;
 
 /** Rows per chunk: one call of the API's bulk upsert, and one checkpoint. */
 export const CHUNK_ROWS = BULK_LEAD_LIMIT;
@@ -33,7 +34,9 @@ const progressOf = (r: ImportProgress): ImportProgress => ({ offset: r.offset, r
  * wins), stores the failed rows for the report, then checkpoints offset and counts in one
  * conditional write. A crash anywhere replays at most the chunk after the last checkpoint; the
  * upsert is idempotent per email, and the replayed chunk's leads created after that checkpoint count
- * as created, so the figures come out as one clean run's.
+ * as created, so the figures come out as one clean run's. Each chunk's lead signals (created, tags
+ * added, segments entered) are reported before its checkpoint, so a replayed chunk reports them
+ * again with the same keys (its replayed new leads included) rather than never.
  */
 export async function runImport(deps: Deps, record: LeadImport, open: (offset: number) => Promise<NodeJS.ReadableStream>, options: RunOptions = {}): Promise<RunOutcome> {
   const chunkRows = options.chunkRows ?? CHUNK_ROWS;
@@ -99,7 +102,8 @@ async function settleChunk(deps: Deps, record: LeadImport, before: ImportProgres
     }
   }
   const inputs = dedupeLastWins(valid);
-  const { results, warnings, refused } = inputs.length > 0 ? await upsertLeads(deps.db, deps.clock, record.project_id, inputs, { skipOverLimit: true }) : { results: [], warnings: [], refused: [] };
+  const { results, warnings, refused, signals } =
+    inputs.length > 0 ? await upsertLeads(deps.db, deps.clock, record.project_id, inputs, { skipOverLimit: true }) : { results: [], warnings: [], refused: [], signals: [] };
   // A row that would take its lead over a per-lead limit fails alone, in file order with the others.
   failed.push(...refused.map((r) => ({ row: rowOf.get(r.email)!, email: r.email, error: r.problem })));
   failed.sort((a, b) => a.row - b.row);
@@ -109,9 +113,12 @@ async function settleChunk(deps: Deps, record: LeadImport, before: ImportProgres
     const updated = results.filter((r) => !r.created).map((r) => r.email);
     if (updated.length > 0) {
       const leads = await getLeadsByEmail(deps.db, record.project_id, updated, true);
-      created += [...leads.values()].filter((l) => l.created_at > replayedSince).length;
+      const replayed = [...leads.values()].filter((l) => l.created_at > replayedSince);
+      created += replayed.length;
+      signals.push(...replayed.map(leadCreatedSignal));
     }
   }
+  await deps.leadSignals.emit(record.project_id, signals);
   const room = Math.max(0, MAX_REPORTED_ERRORS - before.failed);
   if (room > 0 && failed.length > 0) await putRowErrors(deps.db, record.project_id, record.id, failed.slice(0, room), deps.clock.now());
   return {

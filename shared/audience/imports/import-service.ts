@@ -104,7 +104,7 @@ export function csvCell(value: string): string {
  * throws marks the import `failed` with the error, so it does not stay `running` after its message
  * has gone to the dead-letter queue.
  */
-export async function runImportJob(deps: Needs<'db' | 'clock' | 'blobs' | 'queue'>, job: ImportJob, options: { lastReceive?: boolean } = {}): Promise<void> {
+export async function runImportJob(deps: Needs<'db' | 'clock' | 'blobs' | 'queue' | 'leadSignals'>, job: ImportJob, options: { lastReceive?: boolean } = {}): Promise<void> {
   let record = await getImport(deps.db, job.project_id, job.import_id);
   if (!record) return;
   if (record.status === 'queued') {
@@ -156,7 +156,7 @@ async function requireImport(deps: Needs<'db'>, projectId: string, rawId: string
  * as the worker. `open` reads the file from a byte offset.
  */
 export async function importFromFile(
-  deps: Needs<'db' | 'clock'>,
+  deps: Needs<'db' | 'clock' | 'leadSignals'>,
   projectId: string,
   format: ImportFormat,
   totalBytes: number,

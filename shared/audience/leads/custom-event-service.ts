@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { decodeCursor, encodeCursor, isStringRecord } from '../../platform/http/cursor';
 import { listCursor, type PageRequest } from '../../platform/http/pagination';
-import type { Clock } from '../../platform/core/ports';
+import type { Needs } from '../../platform/core/dependencies';
 import type { Db } from '../../platform/store/client';
 import { parseEventListQuery, presentEvent, type CustomEvent, type CustomEventInput } from './custom-event';
 import { pageEvents, putEvents } from './custom-event-repository';
 import { upsertLeads } from './lead-upsert';
+import { eventSignal } from './lead-signal-keys';
 
-/** Records validated events: their leads first (an unknown email becomes a lead with empty data), then the events, 25 per BatchWrite. */
-async function record(db: Db, clock: Clock, projectId: string, inputs: readonly CustomEventInput[]) {
+type RecordDeps = Needs<'db' | 'clock' | 'leadSignals'>;
+
+/**
+ * Records validated events: their leads first (an unknown email becomes a lead with empty data), then
+ * the events, 25 per BatchWrite; then reports the leads created and each event.
+ */
+async function record(deps: RecordDeps, projectId: string, inputs: readonly CustomEventInput[]) {
+  const { db, clock } = deps;
   const emails = [...new Set(inputs.map((i) => i.email))];
-  const { results } = await upsertLeads(db, clock, projectId, emails.map((email) => ({ email, segmentIds: [] })));
+  const { results, signals } = await upsertLeads(db, clock, projectId, emails.map((email) => ({ email, segmentIds: [] })));
   const leadOf = new Map(results.map((r) => [r.email, r]));
   const now = clock.now().toISOString();
   const events: CustomEvent[] = inputs.map((i) => ({
@@ -24,18 +31,19 @@ async function record(db: Db, clock: Clock, projectId: string, inputs: readonly 
     created_at: now,
   }));
   await putEvents(db, events);
+  await deps.leadSignals.emit(projectId, [...signals, ...events.map(eventSignal)]);
   return { events, createdLeads: results.filter((r) => r.created).length };
 }
 
 /** POST /v1/events: one validated event; answers its id, its lead's id and whether the lead was created. */
-export async function trackEvent(db: Db, clock: Clock, projectId: string, input: CustomEventInput) {
-  const { events, createdLeads } = await record(db, clock, projectId, [input]);
+export async function trackEvent(deps: RecordDeps, projectId: string, input: CustomEventInput) {
+  const { events, createdLeads } = await record(deps, projectId, [input]);
   return { success: true, event_id: events[0].id, recipient_id: events[0].recipient_id, created_lead: createdLeads > 0 };
 }
 
 /** POST /v1/events/bulk: the validated events (the route's schema checked every element first: a 400 names the index, nothing recorded), all recorded. */
-export async function trackEvents(db: Db, clock: Clock, projectId: string, inputs: readonly CustomEventInput[]) {
-  const { events, createdLeads } = await record(db, clock, projectId, inputs);
+export async function trackEvents(deps: RecordDeps, projectId: string, inputs: readonly CustomEventInput[]) {
+  const { events, createdLeads } = await record(deps, projectId, inputs);
   return { success: true, total: events.length, created_leads: createdLeads };
 }
 

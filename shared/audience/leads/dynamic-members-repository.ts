@@ -23,6 +23,28 @@ export async function dynamicMembersPage(db: Db, projectId: string, segmentId: s
   return { emails: (out.Items ?? []).map((item) => String(item.sk)), next: out.LastEvaluatedKey };
 }
 
+/**
+ * The members of one shard of a generation whose emails lie between `from` and `to` (inclusive):
+ * a page of the shard's leads compared with the previous generation in one range read (keys only).
+ */
+export async function dynamicMembersBetween(db: Db, projectId: string, segmentId: string, generation: number, shard: number, from: string, to: string): Promise<Set<string>> {
+  const emails = new Set<string>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await db.doc.send(
+      new QueryCommand({
+        TableName: db.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': dynamicMembersPartition(projectId, segmentId, generation, shard), ':from': from, ':to': to },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of out.Items ?? []) emails.add(String(item.sk));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return emails;
+}
+
 /** Table keys of entries `offset` to `offset + limit` of a generation's members in email order (every shard read to that depth, merged). */
 export async function dynamicMemberLeadKeys(db: Db, projectId: string, segmentId: string, generation: number, offset: number, limit: number): Promise<{ pk: string; sk: string }[]> {
   const perShard = await Promise.all(

@@ -1,7 +1,7 @@
 import { badRequest, concurrentChange, conflict, notFound } from '../../platform/core/errors';
 import { decodeCursor, encodeCursor } from '../../platform/http/cursor';
 import type { PageRequest } from '../../platform/http/pagination';
-import type { Clock } from '../../platform/core/ports';
+import type { Needs } from '../../platform/core/dependencies';
 import type { Db } from '../../platform/store/client';
 import { leadShards, segmentMembersPartition, leadOfMembershipPartition } from '../../platform/store/keys';
 import { contentionBackoff, transactWrite } from '../../platform/store/transact';
@@ -28,6 +28,10 @@ import { changeMemberships } from './memberships';
 import { marketingStatuses } from './marketing-status';
 import { dynamicMemberLeadKeys, dynamicMembersAmong } from './dynamic-members-repository';
 import { existingMemberships, getSegment, getSegments, leadSegmentIds, segmentMemberCounts } from './segment-repository';
+import { staticMembershipSignals, tagsAddedSignals } from './lead-signal-keys';
+
+/** What a use case that writes leads needs: the table, the time, and where it reports what it did (after the write). */
+type WriteDeps = Needs<'db' | 'clock' | 'leadSignals'>;
 
 /** Deepest entry a page may reach: every shard is read to that depth and merged (docs/decisions.md). */
 export const MAX_LIST_DEPTH = 10_000;
@@ -39,9 +43,10 @@ export const MAX_LIST_DEPTH = 10_000;
 export const SEARCH_PAGE_DEPTH = 1_000;
 const WRITE_ATTEMPTS = 6;
 
-/** POST /v1/leads: the upsert answer of 4.9, for a validated body. */
-export async function upsertFromRequest(db: Db, clock: Clock, projectId: string, body: LeadUpsertBody) {
-  const { results, warnings } = await upsertLeads(db, clock, projectId, toUpsertInputs(body), { dataField: upsertDataFields(body) });
+/** POST /v1/leads: the upsert answer of 4.9, for a validated body; reports the leads created, the tags added and the segments entered. */
+export async function upsertFromRequest(deps: WriteDeps, projectId: string, body: LeadUpsertBody) {
+  const { results, warnings, signals } = await upsertLeads(deps.db, deps.clock, projectId, toUpsertInputs(body), { dataField: upsertDataFields(body) });
+  await deps.leadSignals.emit(projectId, signals);
   return { success: true, total: results.length, leads: results, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -152,10 +157,13 @@ async function keepMembers(db: Db, projectId: string, segment: { id: string; typ
  * PUT /v1/leads/:id: `email` moves the lead (409 when another lead has it), `data` replaces the
  * whole object (tags kept unless `data._tags` is given), `segment_ids` replaces the static
  * memberships (unknown ids ignored). The lead write is conditional on its version and retried.
+ * Reports the tags added and the segments entered and left.
  */
-export async function updateLead(db: Db, clock: Clock, projectId: string, rawId: string | undefined, update: LeadUpdate) {
+export async function updateLead(deps: WriteDeps, projectId: string, rawId: string | undefined, update: LeadUpdate) {
+  const { db, clock } = deps;
   const id = uuidParam(rawId, 'lead');
   let lead: Lead | undefined;
+  let previous: Lead | undefined;
   for (let attempt = 1; ; attempt++) {
     const current = await getLeadById(db, projectId, id);
     if (!current) throw notFound('Lead not found');
@@ -183,17 +191,21 @@ export async function updateLead(db: Db, clock: Clock, projectId: string, rawId:
     const outcome = await transactWrite(db, moving ? moveLeadActions(db, current, next) : [replaceLeadAction(db, next, current.version)]);
     if (outcome.written) {
       lead = next;
+      previous = current;
       break;
     }
     if (attempt >= WRITE_ATTEMPTS) throw conflict('The lead changed concurrently; try again', 'CONFLICT');
     await contentionBackoff(attempt);
   }
+  const signals = tagsAddedSignals(lead, previous?.data, lead.data);
   if (update.segmentIds) {
     const wanted = await getSegments(db, projectId, update.segmentIds);
     const target = update.segmentIds.filter((s) => wanted.get(s)?.type === 'static');
     const current = await leadSegmentIds(db, projectId, lead.id);
-    await changeMemberships(db, projectId, lead, { add: target.filter((s) => !current.includes(s)), remove: current.filter((s) => !target.includes(s)) });
+    const changed = await changeMemberships(db, projectId, lead, { add: target.filter((s) => !current.includes(s)), remove: current.filter((s) => !target.includes(s)) });
+    signals.push(...staticMembershipSignals(lead, changed, lead.updated_at));
   }
+  await deps.leadSignals.emit(projectId, signals);
   return present(db, projectId, lead);
 }
 
@@ -211,38 +223,42 @@ export async function deleteLead(db: Db, projectId: string, rawId: string | unde
   }
 }
 
-/** POST /v1/leads/:id/segments: every segment must exist as a static segment (404 and nothing added otherwise); answers the ids newly added. */
-export async function addLeadToSegments(db: Db, projectId: string, rawId: string | undefined, segmentIds: readonly string[]): Promise<string[]> {
+/** POST /v1/leads/:id/segments: every segment must exist as a static segment (404 and nothing added otherwise); answers (and reports) the ids newly added. */
+export async function addLeadToSegments(deps: WriteDeps, projectId: string, rawId: string | undefined, segmentIds: readonly string[]): Promise<string[]> {
+  const { db } = deps;
   const lead = await requireLead(db, projectId, rawId);
   const found = await getSegments(db, projectId, segmentIds);
   const missing = segmentIds.filter((s) => found.get(s)?.type !== 'static');
   if (missing.length > 0) throw notFound(`Segment not found: ${missing.join(', ')}`);
   const current = await leadSegmentIds(db, projectId, lead.id);
   const { added } = await changeMemberships(db, projectId, lead, { add: segmentIds.filter((s) => !current.includes(s)), remove: [] });
+  await deps.leadSignals.emit(projectId, staticMembershipSignals(lead, { added, removed: [] }, deps.clock.now().toISOString()));
   return added;
 }
 
-/** DELETE /v1/leads/:id/segments/:segmentId: 404 unless the lead is a member. */
-export async function removeLeadFromSegment(db: Db, projectId: string, rawId: string | undefined, rawSegmentId: string | undefined): Promise<void> {
+/** DELETE /v1/leads/:id/segments/:segmentId: 404 unless the lead is a member; reports the lead leaving it. */
+export async function removeLeadFromSegment(deps: WriteDeps, projectId: string, rawId: string | undefined, rawSegmentId: string | undefined): Promise<void> {
+  const { db } = deps;
   const segmentId = uuidParam(rawSegmentId, 'segment');
   const lead = await requireLead(db, projectId, rawId);
   const { removed } = await changeMemberships(db, projectId, lead, { add: [], remove: [segmentId] });
   if (removed.length === 0) throw notFound('Lead is not a member of this segment');
+  await deps.leadSignals.emit(projectId, staticMembershipSignals(lead, { added: [], removed }, deps.clock.now().toISOString()));
 }
 
 /**
  * Rewrites a lead's data through `change`, conditional on its version, retried on a lost race; the
  * result is held to the per-lead limits (`names`: what the request brought) each time, so
- * concurrent requests cannot together pass one.
+ * concurrent requests cannot together pass one. Reports the tags the rewrite added.
  */
 async function rewriteData(
-  db: Db,
-  clock: Clock,
+  deps: WriteDeps,
   projectId: string,
   rawEmail: string | undefined,
   names: LimitNames,
   change: (data: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<Lead> {
+  const { db, clock } = deps;
   for (let attempt = 1; ; attempt++) {
     const lead = await requireLeadByEmail(db, projectId, rawEmail);
     const data = change({ ...lead.data });
@@ -251,7 +267,10 @@ async function rewriteData(
     const name = leadName(data);
     const { name_lc: _old, ...rest } = lead;
     const next: Lead = { ...rest, data, updated_at: clock.now().toISOString(), version: lead.version + 1, ...(name ? { name_lc: name } : {}) };
-    if (await putLeadVersion(db, next, lead.version)) return next;
+    if (await putLeadVersion(db, next, lead.version)) {
+      await deps.leadSignals.emit(projectId, tagsAddedSignals(next, lead.data, next.data));
+      return next;
+    }
     if (attempt >= WRITE_ATTEMPTS) throw concurrentChange();
     await contentionBackoff(attempt);
   }
@@ -261,15 +280,15 @@ async function rewriteData(
 const TAG_NAMES: LimitNames = { data: 'tags', tags: 'tags' };
 
 /** POST /v1/leads/:email/tags: merges tags without duplicates; answers the lead's tags. */
-export async function addTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, tags: readonly string[]): Promise<string[]> {
-  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
+export async function addTags(deps: WriteDeps, projectId: string, rawEmail: string | undefined, tags: readonly string[]): Promise<string[]> {
+  const lead = await rewriteData(deps, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: [...new Set([...tagsOf(data), ...tags])] }));
   return tagsOf(lead.data);
 }
 
 /** DELETE /v1/leads/:email/tags: removes the given tags; answers the lead's tags. */
-export async function removeTags(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, tags: readonly string[]): Promise<string[]> {
+export async function removeTags(deps: WriteDeps, projectId: string, rawEmail: string | undefined, tags: readonly string[]): Promise<string[]> {
   const removed = new Set(tags);
-  const lead = await rewriteData(db, clock, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !removed.has(t)) }));
+  const lead = await rewriteData(deps, projectId, rawEmail, TAG_NAMES, (data) => ({ ...data, [TAGS_KEY]: tagsOf(data).filter((t) => !removed.has(t)) }));
   return tagsOf(lead.data);
 }
 
@@ -279,8 +298,8 @@ export async function leadTags(db: Db, projectId: string, rawEmail: string | und
 }
 
 /** POST /v1/leads/:email/attributes: a flat object shallow-merged into `data`, `_tags` kept; answers `data` without `_tags`. */
-export async function mergeAttributes(db: Db, clock: Clock, projectId: string, rawEmail: string | undefined, attributes: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const lead = await rewriteData(db, clock, projectId, rawEmail, { data: 'Request body', tags: 'Request body' }, (data) => ({ ...data, ...attributes }));
+export async function mergeAttributes(deps: WriteDeps, projectId: string, rawEmail: string | undefined, attributes: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const lead = await rewriteData(deps, projectId, rawEmail, { data: 'Request body', tags: 'Request body' }, (data) => ({ ...data, ...attributes }));
   return withoutTags(lead.data);
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../platform/core/errors';
 import type { Clock } from '../../platform/core/ports';
+import type { LeadSignal } from '../../platform/core/lead-signals';
 import type { Db } from '../../platform/store/client';
 import { contentionBackoff, transactWrite, TRANSACTION_LIMIT, type TransactItem } from '../../platform/store/transact';
 import { TAGS_KEY, leadName, tagsOf, type Lead } from './lead';
@@ -8,6 +9,7 @@ import type { LeadInput } from './lead-input';
 import { dataNames, leadLimitProblem } from './lead-limits';
 import { createLeadActions, getLeadsByEmail, leadCounterAction, replaceLeadAction } from './lead-repository';
 import { addMembershipAction, existingMemberships, getSegments, segmentCounterAction } from './segment-repository';
+import { leadCreatedSignal, staticMembershipSignals, tagsAddedSignals } from './lead-signal-keys';
 
 /** What became of one row of an upsert. */
 export interface UpsertResult {
@@ -66,6 +68,8 @@ interface Plan {
   created: boolean;
   actions: TransactItem[];
   newMemberships: string[];
+  /** The stored lead the plan read (none: the plan creates it). */
+  before?: Lead;
   /** Why the merged lead breaks a per-lead limit (then nothing of it is written). */
   problem?: string;
 }
@@ -80,6 +84,8 @@ interface Plan {
  * Each merged lead is held to the per-lead limits (lead-limits.ts) as it is planned, so a lost race
  * re-checks the lead as the winner left it: two calls can never together pass a limit.
  * Results come in input order; `warnings` lists the segment ids that are not static segments of the project.
+ * `signals` are what the written leads went through (created, tags added, segments entered), for
+ * the caller to emit once the call is done (lead-signal-keys.ts).
  */
 export async function upsertLeads(
   db: Db,
@@ -87,7 +93,7 @@ export async function upsertLeads(
   projectId: string,
   inputs: readonly LeadInput[],
   options: UpsertOptions = {},
-): Promise<{ results: UpsertResult[]; warnings: string[]; refused: LimitRefusal[] }> {
+): Promise<{ results: UpsertResult[]; warnings: string[]; refused: LimitRefusal[]; signals: LeadSignal[] }> {
   const requested = [...new Set(inputs.flatMap((i) => i.segmentIds))];
   const segments = requested.length > 0 ? await getSegments(db, projectId, requested) : new Map();
   const known = new Set(requested.filter((id) => segments.get(id)?.type === 'static'));
@@ -95,6 +101,7 @@ export async function upsertLeads(
 
   const results = new Map<string, UpsertResult>();
   const refused = new Map<string, string>();
+  const signals: LeadSignal[] = [];
   let pending = inputs.map((input) => ({ ...input, segmentIds: input.segmentIds.filter((id) => known.has(id)) }));
   for (let attempt = 1; pending.length > 0; attempt++) {
     if (attempt > ATTEMPTS) throw new Error(`${pending.length} leads kept conflicting with concurrent writes`);
@@ -111,8 +118,10 @@ export async function upsertLeads(
       while (next < chunks.length) {
         const chunk = chunks[next++];
         const outcome = await transactWrite(db, withCounters(db, projectId, chunk));
-        if (outcome.written) for (const p of chunk) results.set(p.input.email, { id: p.lead.id, email: p.lead.email, created: p.created });
-        else retry.push(...chunk.map((p) => p.input));
+        if (outcome.written) {
+          for (const p of chunk) results.set(p.input.email, { id: p.lead.id, email: p.lead.email, created: p.created });
+          signals.push(...chunk.flatMap(signalsOf));
+        } else retry.push(...chunk.map((p) => p.input));
       }
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_TRANSACTIONS, chunks.length) }, lane));
@@ -122,7 +131,18 @@ export async function upsertLeads(
     results: inputs.flatMap((i) => results.get(i.email) ?? []),
     warnings,
     refused: inputs.flatMap((i) => (refused.has(i.email) ? [{ email: i.email, problem: refused.get(i.email)! }] : [])),
+    signals,
   };
+}
+
+/** What a written plan did to its lead, as lead signals; a plan that wrote nothing did nothing. */
+function signalsOf(p: Plan): LeadSignal[] {
+  if (p.actions.length === 0) return [];
+  return [
+    ...(p.created ? [leadCreatedSignal(p.lead)] : []),
+    ...tagsAddedSignals(p.lead, p.before?.data, p.lead.data),
+    ...staticMembershipSignals(p.lead, { added: p.newMemberships, removed: [] }, p.lead.updated_at),
+  ];
 }
 
 /** Reads the current leads and memberships (consistently) and plans each lead's actions; a lead with nothing to change is settled at once. */
@@ -136,14 +156,14 @@ async function plan(db: Db, clock: Clock, projectId: string, inputs: readonly Le
     const lead = mergeLead(projectId, input, before, now);
     // Only `data` can take a lead over a limit; an input without it leaves the stored data as it is.
     const problem = input.data !== undefined ? leadLimitProblem(dataNames(dataField?.(input.email)), lead.data, before?.data) : undefined;
-    if (problem) return { input, lead, created: !before, actions: [], newMemberships: [], problem };
+    if (problem) return { input, lead, created: !before, actions: [], newMemberships: [], before, problem };
     const newMemberships = input.segmentIds.filter((s) => !members.has(`${lead.id}#${s}`));
     const actions: TransactItem[] = [];
     if (!before) actions.push(...createLeadActions(db, lead));
     else if (!unchanged(before, lead) || newMemberships.length > 0) actions.push(replaceLeadAction(db, lead, before.version));
     actions.push(...newMemberships.map((s) => addMembershipAction(db, projectId, s, lead)));
     // An unchanged lead with no new membership keeps its stored item and version.
-    return { input, lead: actions.length === 0 && before ? before : lead, created: !before, actions, newMemberships };
+    return { input, lead: actions.length === 0 && before ? before : lead, created: !before, actions, newMemberships, before };
   });
 }
 

@@ -3,12 +3,16 @@ import { LEAD_SHARDS, leadShards } from '../../platform/store/keys';
 import type { AudienceJob } from './audience-job';
 import { eventConditions, eventSince, matchesFilter, type EventCondition } from './audience-filter';
 import { emailsWithEvent } from './custom-event-repository';
-import { deleteDynamicGeneration, putDynamicMembers } from './dynamic-members-repository';
+import { deleteDynamicGeneration, dynamicMembersBetween, putDynamicMembers } from './dynamic-members-repository';
+import { dynamicMembershipSignal } from './lead-signal-keys';
+import type { Lead } from './lead';
 import { readLeadShardPage } from './lead-repository';
 import type { Segment } from './segment';
 import { getSegment, recordStep, runProgress, setEvaluation, startRun } from './segment-repository';
 
 type Deps = Needs<'db' | 'queue' | 'clock'>;
+/** A step also reports the leads it finds new in the segment, or gone from it. */
+type StepDeps = Needs<'db' | 'queue' | 'clock' | 'leadSignals'>;
 
 /** Leads read per page, and pages per step: a step stays well inside the worker's 30 s. */
 export const PAGE_SIZE = 500;
@@ -39,8 +43,13 @@ export async function startEvaluation(deps: Deps, segment: Segment): Promise<Seg
  * written as members of the run's generation (idempotent puts). The step is then recorded only if
  * the shard is still where the job says (a redelivered step records nothing), and the next step is
  * queued; the last shard to finish completes the run.
+ *
+ * When something listens to the segment's entries or departures (automations), each page is also
+ * compared with the current generation's members of the same email range (one keys-only range read
+ * a page) and the leads new in the segment, and those gone from it, are reported before the step is
+ * recorded: a redelivered step reports them again with the same keys (the generation's).
  */
-export async function evaluateStep(deps: Deps, job: Extract<AudienceJob, { kind: 'evaluate' }>): Promise<void> {
+export async function evaluateStep(deps: StepDeps, job: Extract<AudienceJob, { kind: 'evaluate' }>): Promise<void> {
   const { db } = deps;
   const segment = await getSegment(db, job.project_id, job.segment_id);
   if (!segment || segment.type !== 'dynamic' || !segment.filter || segment.evaluation?.generation !== job.generation) return;
@@ -51,12 +60,15 @@ export async function evaluateStep(deps: Deps, job: Extract<AudienceJob, { kind:
   const answers = new Map<EventCondition, Set<string>>();
   for (const c of eventConditions(segment.filter)) answers.set(c, await emailsWithEvent(db, job.project_id, c.event, job.shard, eventSince(c, now)));
 
+  const listening = await deps.leadSignals.listensToSegment(job.project_id, job.segment_id);
   let start = job.start;
   let matched = 0;
   for (let page = 0; page < PAGES_PER_STEP; page++) {
     const { leads, next } = await readLeadShardPage(db, job.project_id, job.shard, start, PAGE_SIZE);
-    const members = leads.filter((lead) => matchesFilter(segment.filter!, lead, answers)).map((l) => l.email);
+    const found = leads.filter((lead) => matchesFilter(segment.filter!, lead, answers));
+    const members = found.map((l) => l.email);
     await putDynamicMembers(db, job.project_id, job.segment_id, job.generation, members);
+    if (listening && leads.length > 0) await reportChanges(deps, segment, job, leads, new Set(members));
     matched += members.length;
     start = next;
     if (!start) break;
@@ -66,6 +78,18 @@ export async function evaluateStep(deps: Deps, job: Extract<AudienceJob, { kind:
   if (!recorded) return;
   if (!done) await deps.queue.send('audience', { ...job, step: job.step + 1, start } satisfies AudienceJob);
   else if (shardsDone === LEAD_SHARDS) await finishRun(deps, segment, job.generation);
+}
+
+/** Reports the leads of a page new in the run's generation, and those of the current generation it no longer holds. */
+async function reportChanges(deps: StepDeps, segment: Segment, job: Extract<AudienceJob, { kind: 'evaluate' }>, leads: readonly Lead[], members: ReadonlySet<string>): Promise<void> {
+  const previous = segment.current_generation ?? 0;
+  const before = previous > 0 ? await dynamicMembersBetween(deps.db, job.project_id, job.segment_id, previous, job.shard, leads[0].email, leads[leads.length - 1].email) : new Set<string>();
+  const signals = leads.flatMap((lead) => {
+    if (members.has(lead.email) && !before.has(lead.email)) return [dynamicMembershipSignal('segment_entered', lead, job.segment_id, job.generation)];
+    if (!members.has(lead.email) && before.has(lead.email)) return [dynamicMembershipSignal('segment_left', lead, job.segment_id, job.generation)];
+    return [];
+  });
+  await deps.leadSignals.emit(job.project_id, signals);
 }
 
 /** Completes a run: its generation becomes current with the summed count; the previous generation is cleaned up in the background. */

@@ -112,7 +112,7 @@ export async function reevaluateSegment(deps: Deps, projectId: string, rawId: st
 }
 
 /** Runs one job of the `audience` queue. */
-export async function runAudienceJob(deps: Deps, job: AudienceJob): Promise<void> {
+export async function runAudienceJob(deps: Needs<'db' | 'queue' | 'clock' | 'leadSignals'>, job: AudienceJob): Promise<void> {
   if (job.kind === 'evaluate') return evaluateStep(deps, job);
   if (!job.deleted) return cleanupGeneration(deps, job.project_id, job.segment_id, job.generation ?? 0);
   // A deleted segment: its static memberships (page by page, every shard), its counters, its dynamic members.

@@ -19,7 +19,12 @@ export type LeadSignal =
 export interface LeadSignals {
   /** Reports signals of one project; resolves once they are safely handed on (or found to concern nothing). */
   emit(projectId: string, signals: readonly LeadSignal[]): Promise<void>;
+  /**
+   * Whether anything acts on leads entering or leaving a segment: a dynamic segment's evaluation
+   * compares its generations (one range read per page) only then.
+   */
+  listensToSegment(projectId: string, segmentId: string): Promise<boolean>;
 }
 
 /** The port when nothing listens (a function without automations' dispatch). */
-export const noLeadSignals: LeadSignals = { emit: async () => undefined };
+export const noLeadSignals: LeadSignals = { emit: async () => undefined, listensToSegment: async () => false };
