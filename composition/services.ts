@@ -11,7 +11,7 @@ import { QueueEventPublisher } from '../shared/platform/adapters/queue-event-pub
 import { tokenSecretOf } from '../shared/platform/core/secrets';
 import { createDocumentClient } from '../shared/platform/store/client';
 import type { Services } from '../shared/platform/core/dependencies';
-import { noLeadSignals } from '../shared/platform/core/lead-signals';
+import { automationDispatcher } from '../shared/marketing/automations/triggers/dispatcher';
 
 export type { Services } from '../shared/platform/core/dependencies';
 
@@ -84,8 +84,18 @@ function build(cfg: Config): Services {
       });
     }, { fireAt: true }),
     account: lazyPort(async () => new (await import('../shared/platform/adapters/ses-account')).SesAccount(await sesClient()), { maxSendRate: true }),
-    // Bound to the automation dispatcher once automations exist; until then nothing listens.
-    leadSignals: noLeadSignals,
+    // Read through services() at each signal, so a test's replaced queue or clock is the one used.
+    leadSignals: automationDispatcher({
+      get db() {
+        return services().db;
+      },
+      get clock() {
+        return services().clock;
+      },
+      get queue() {
+        return services().queue;
+      },
+    }),
   };
 }
 

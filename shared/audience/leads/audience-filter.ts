@@ -153,11 +153,14 @@ function matchesCondition(c: FilterCondition, lead: { email: string; data: Recor
     return (!c.tags.any || c.tags.any.some((t) => tags.has(t))) && (!c.tags.all || c.tags.all.every((t) => tags.has(t))) && (!c.tags.none || !c.tags.none.some((t) => tags.has(t)));
   }
   if ('event' in c) return (events.get(c)?.has(lead.email) ?? false) === c.done;
-  return compare(ownValue(lead.data, c.attribute), c.op, c.value);
+  return compareAttribute(ownValue(lead.data, c.attribute), c.op, c.value);
 }
 
-/** Compares an attribute: numbers as numbers, anything else as strings; a missing attribute matches only not_exists and neq. */
-function compare(actual: unknown, op: AttributeOp, expected: AttributeCondition['value']): boolean {
+/**
+ * Compares an attribute: numbers as numbers, anything else as strings; a missing attribute matches
+ * only not_exists and neq. Automations compare their trigger events' properties with it too.
+ */
+export function compareAttribute(actual: unknown, op: AttributeOp, expected: AttributeCondition['value']): boolean {
   const present = actual !== undefined && actual !== null;
   if (op === 'exists') return present;
   if (op === 'not_exists') return !present;

@@ -3,6 +3,8 @@
  * project's trigger table (shared/platform/store/aggregates/automation.ts declares them).
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ShortLivedCache } from '../../platform/cache/short-lived-cache';
+import type { Clock } from '../../platform/core/ports';
 import { stripKeys, type Db } from '../../platform/store/client';
 import { applyTransition, putIfAbsent, type TransitionValues } from '../../platform/store/aggregate';
 import { automationLifecycle } from '../../platform/store/aggregates/automation';
@@ -69,14 +71,29 @@ export function moveAutomation<N extends keyof typeof automationLifecycle.transi
   return applyTransition(db, automationLifecycle, name, automationKey(automationId), values);
 }
 
+/**
+ * How long a warm instance trusts what it read of a project's trigger table: an activation, a pause
+ * or an edit reaches the dispatchers of other instances within this bound (at once on the instance
+ * that made it). Signals of that window are routed by the table as it was.
+ */
+export const TRIGGER_TABLE_CACHE_SECONDS = 15;
+const triggerTables = new ShortLivedCache<TriggerEntry[]>(TRIGGER_TABLE_CACHE_SECONDS * 1000);
+
+/** Forgets what this instance read of a project's trigger table: called by every write of it. */
+function forgetTriggerTable(projectId: string): void {
+  triggerTables.forget((entries) => entries.length === 0 || entries[0].project_id === projectId);
+}
+
 /** Writes (or replaces) an active automation's row in its project's trigger table; a date trigger is also listed for the daily walk. */
 export async function putTriggerEntry(db: Db, entry: TriggerEntry): Promise<void> {
+  forgetTriggerTable(entry.project_id);
   const dateIndex = entry.trigger.type === 'date' ? automationDateTriggerIndex(entry.automation_id) : {};
   await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...automationTriggerKey(entry.project_id, entry.automation_id), ...entry, ...dateIndex } }));
 }
 
 /** Removes an automation from its project's trigger table (pause, archive). */
 export async function deleteTriggerEntry(db: Db, projectId: string, automationId: string): Promise<void> {
+  forgetTriggerTable(projectId);
   await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: automationTriggerKey(projectId, automationId) }));
 }
 
@@ -88,11 +105,19 @@ export async function queryTriggerEntries(db: Db, projectId: string): Promise<Tr
     const out = await db.doc.send(
       new QueryCommand({ TableName: db.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': automationTriggerPartition(projectId) }, ExclusiveStartKey: start }),
     );
-    for (const item of out.Items ?? []) {
-      const { gsi1pk: _pk, gsi1sk: _sk, ...entry } = stripKeys<TriggerEntry & { gsi1pk?: string; gsi1sk?: string }>(item);
-      entries.push(entry);
-    }
+    for (const item of out.Items ?? []) entries.push(triggerEntryOf(item));
     start = out.LastEvaluatedKey;
   } while (start);
   return entries;
+}
+
+/** A trigger entry without its keys, its date index and the date walk's mark (`walked_day`). */
+export function triggerEntryOf(item: Record<string, unknown>): TriggerEntry {
+  const { gsi1pk: _pk, gsi1sk: _sk, walked_day: _day, ...entry } = stripKeys<TriggerEntry & { gsi1pk?: string; gsi1sk?: string; walked_day?: string }>(item);
+  return entry;
+}
+
+/** queryTriggerEntries through this instance's cache, trusted for TRIGGER_TABLE_CACHE_SECONDS (the dispatcher, per signal batch). */
+export async function queryTriggerEntriesCached(db: Db, clock: Clock, projectId: string): Promise<TriggerEntry[]> {
+  return (await triggerTables.get(`${db.tableName}|${projectId}`, clock.now().getTime(), () => queryTriggerEntries(db, projectId))) ?? [];
 }
