@@ -135,6 +135,8 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
   'dns-sweep': { table: 'readWrite', settings: ['RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
   /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
+  /** Reads the deployment's date triggers, queues each one's next-day walk on `automations`, and marks the day walked on its trigger entry. */
+  'automation-dates': { table: 'readWrite', enqueue: ['automations'] },
 };
 
 /** Sets one variable of shared/platform/core/config.ts: a name the configuration does not know does not compile. */

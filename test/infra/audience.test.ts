@@ -40,3 +40,30 @@ describe('the audience (leads, segments, custom events)', () => {
     expect(variables(stack.api.functions.events)).not.toHaveProperty('AUDIENCE_QUEUE_URL');
   });
 });
+
+describe('lead signals (automations\' triggers)', () => {
+  /** Whether a function's role may send to the automations queue. */
+  function sendsToAutomations(fn: { function: { role?: object } }): boolean {
+    const roleId = logicalId((fn.function as { role: never }).role);
+    const queueId = logicalId(stack.queues.queues.automations);
+    return Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .some((s) => [s.Action].flat().includes('sqs:SendMessage') && JSON.stringify(s.Resource).includes(queueId));
+  }
+
+  it('lets every function that reports lead signals queue on automations, with its URL', () => {
+    const emitters = [stack.api.functions.leads, stack.api.functions.events, stack.workers.functions['lead-import-worker'], stack.workers.functions['audience-worker']];
+    for (const fn of emitters) {
+      expect(variables(fn)).toHaveProperty('AUTOMATIONS_QUEUE_URL');
+      expect(sendsToAutomations(fn)).toBe(true);
+    }
+  });
+
+  it('gives no automations queue to the audience functions that report nothing (segments, the import API)', () => {
+    for (const fn of [stack.api.functions.segments, stack.api.functions['lead-imports']]) {
+      expect(variables(fn)).not.toHaveProperty('AUTOMATIONS_QUEUE_URL');
+      expect(sendsToAutomations(fn)).toBe(false);
+    }
+  });
+});

@@ -2,13 +2,14 @@
  * The automation gateway: the one module that reads and writes an automation, its versions and its
  * project's trigger table (shared/platform/store/aggregates/automation.ts declares them).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { writtenUnlessConditionFails } from '../../platform/store/conditional-write';
 import { ShortLivedCache } from '../../platform/cache/short-lived-cache';
 import type { Clock } from '../../platform/core/ports';
 import { stripKeys, type Db } from '../../platform/store/client';
 import { applyTransition, putIfAbsent, type TransitionValues } from '../../platform/store/aggregate';
 import { automationLifecycle } from '../../platform/store/aggregates/automation';
-import { automationDateTriggerIndex, automationKey, automationListIndex, automationTriggerKey, automationTriggerPartition, automationVersionKey } from '../../platform/store/keys';
+import { automationDateTriggerIndex, automationDateTriggerPartition, automationKey, automationListIndex, automationTriggerKey, automationTriggerPartition, automationVersionKey } from '../../platform/store/keys';
 import type { Automation, AutomationVersion, TriggerEntry } from './automation';
 
 const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk'];
@@ -115,6 +116,42 @@ export async function queryTriggerEntries(db: Db, projectId: string): Promise<Tr
 export function triggerEntryOf(item: Record<string, unknown>): TriggerEntry {
   const { gsi1pk: _pk, gsi1sk: _sk, walked_day: _day, ...entry } = stripKeys<TriggerEntry & { gsi1pk?: string; gsi1sk?: string; walked_day?: string }>(item);
   return entry;
+}
+
+/** A date-triggered automation's trigger entry with the last day the daily walk queued (`YYYY-MM-DD`; absent: none since its activation or edit). */
+export type DateTriggerEntry = TriggerEntry & { walked_day?: string };
+
+/** Every active date-triggered automation of the deployment (gsi1 AUTODATES: a few per project), with its walk mark. */
+export async function queryDateTriggerEntries(db: Db): Promise<DateTriggerEntry[]> {
+  const part = automationDateTriggerPartition();
+  const entries: DateTriggerEntry[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await db.doc.send(
+      new QueryCommand({ TableName: db.tableName, IndexName: part.index, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': part.pkName }, ExpressionAttributeValues: { ':pk': part.pk }, ExclusiveStartKey: start }),
+    );
+    for (const item of out.Items ?? []) entries.push({ ...triggerEntryOf(item), ...(typeof item.walked_day === 'string' ? { walked_day: item.walked_day } : {}) });
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return entries;
+}
+
+/**
+ * Marks `day` walked on a date trigger's entry, unless it is gone (paused, archived) or already
+ * marked that day or later; false then. A rewrite of the entry (an edit) clears the mark.
+ */
+export async function markDateWalked(db: Db, projectId: string, automationId: string, day: string): Promise<boolean> {
+  return writtenUnlessConditionFails(
+    db.doc.send(
+      new UpdateCommand({
+        TableName: db.tableName,
+        Key: automationTriggerKey(projectId, automationId),
+        UpdateExpression: 'SET walked_day = :day',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(walked_day) OR walked_day < :day)',
+        ExpressionAttributeValues: { ':day': day },
+      }),
+    ),
+  );
 }
 
 /** queryTriggerEntries through this instance's cache, trusted for TRIGGER_TABLE_CACHE_SECONDS (the dispatcher, per signal batch). */

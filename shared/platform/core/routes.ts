@@ -87,6 +87,8 @@ export const schedules = {
   'dns-sweep': { entry: 'functions/dns-sweep/handler.ts', everySeconds: 6 * 3600 },
   /** Scheduled sends due within the lookahead: one delayed message each on the `scheduled` queue. */
   'scheduled-sweep': { entry: 'functions/scheduled-sweep/handler.ts', everySeconds: 60 },
+  /** Date-triggered automations: once per UTC day each, the next day's walk over the leads (one message per lead shard). */
+  'automation-dates': { entry: 'functions/automation-dates/handler.ts', everySeconds: 3600 },
 } as const satisfies Readonly<Record<string, ScheduleDefinition>>;
 
 export type ScheduleName = keyof typeof schedules;

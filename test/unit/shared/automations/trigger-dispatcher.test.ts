@@ -53,7 +53,7 @@ function setup(entries: TriggerEntry[], start = Date.UTC(2030, 0, 1)) {
   return { table, db, ...q, dispatcher, advance: (ms: number) => (now += ms) };
 }
 
-const event = (name: string, properties: Record<string, unknown> = {}, key = randomUUID()): LeadSignal => ({ kind: 'event', ...LEAD, event: name, properties, key });
+const event = (name: string, properties: Record<string, unknown> = {}, key: string = randomUUID()): LeadSignal => ({ kind: 'event', ...LEAD, event: name, properties, key });
 
 describe('the automation dispatcher: what it queues for each kind of signal', () => {
   test('an event trigger: one enter message for its automation, the entrant keyed by the event id with its properties', async () => {
