@@ -144,7 +144,7 @@ export const triggerSchema = byType(TRIGGER_TYPES, [
     yearly: z.optional(z.boolean({ error: '{path} must be true or false' })),
   }),
   strict({ type: z.literal('manual') }),
-]).check(z.meta({ id: 'AutomationTrigger', description: 'What starts a run: a custom `event`, `lead_created`, `tag_added`, `segment_entered`, a `date` in the lead\'s data, or `manual` enrolment' }));
+]).check(z.meta({ description: 'What starts a run: a custom `event`, `lead_created`, `tag_added`, `segment_entered`, a `date` in the lead\'s data, or `manual` enrolment' }));
 
 export const entrySchema = strict({
   filter: z.nullish(audienceFilterSchema),
@@ -160,7 +160,7 @@ export const entrySchema = strict({
       { when: ({ issues }) => issues.length === 0 },
     ),
   )
-  .check(z.meta({ id: 'AutomationEntryRules', description: 'Who may enter (an audience filter, null for everyone the trigger names) and whether again: `once` (the default), `after_days` (with `reentry_days`) or `every_time`' }));
+  .check(z.meta({ description: 'Who may enter (an audience filter, null for everyone the trigger names) and whether again: `once` (the default), `after_days` (with `reentry_days`) or `every_time`' }));
 
 export const exitRuleSchema = byType(['event', 'segment_left'], [strict({ type: z.literal('event'), event: eventName() }), strict({ type: z.literal('segment_left'), segment_id: uuid() })]);
 
