@@ -1534,6 +1534,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Automations, newest first (without their definitions)
+         * @description Filter by `status`. Offset pages reach 1,000 entries deep (`page * per_page`); read on with `cursor`.
+         */
+        get: operations["getV1Automations"];
+        put?: never;
+        /**
+         * Create an automation (a draft)
+         * @description A name, one trigger, entry rules (default: everyone the trigger names, once), exit rules (default: none) and the steps; the run starts at the first step. A draft is not checked beyond its shape: activation checks the graph and what it names (docs/automations.md).
+         */
+        post: operations["postV1Automations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An automation with its current definition */
+        get: operations["getV1AutomationsById"];
+        /**
+         * Replace an automation's name and definition (a draft in place; otherwise a new version)
+         * @description A draft's version is replaced in place. An automation that was ever active gets the next version, which new runs start on; runs in flight finish on theirs. An active automation's edit must pass the activation checks first (409 `AUTOMATION_INVALID` naming the step, nothing written).
+         */
+        put: operations["putV1AutomationsById"];
+        post?: never;
+        /**
+         * Delete a draft, or archive an automation that was ever active
+         * @description Archiving is final: no new entries, runs in flight end (`exited`, reason `archived`) when they next wake, and its templates are free to delete again.
+         */
+        delete: operations["deleteV1AutomationsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a draft or resume a paused automation (409 `AUTOMATION_INVALID` naming the step)
+         * @description The checks: no duplicate step id, no reference to a missing step, every step reachable from the first, no cycle without a wait, opened/clicked conditions naming an earlier send_email step, and in the project: each template, sender profile (able to send), webhook and segment the definition names. A resumed automation's held runs go on from the step they reached.
+         */
+        post: operations["postV1AutomationsByIdActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an active automation
+         * @description New entries stop (enrolment answers 409). Runs that wake while it is paused are held at the step they reached, nothing sent; activating it again releases them.
+         */
+        post: operations["postV1AutomationsByIdPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console": {
         parameters: {
             query?: never;
@@ -2175,6 +2264,395 @@ export interface components {
             scheduled_for?: string;
             scheduled_for_local?: string;
             timezone?: string;
+        };
+        /** @description An automation: its status, its current version and that version's definition */
+        Automation: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            status: components["schemas"]["AutomationStatus"];
+            /** @description The version new runs start on; an edit of an automation that ever ran writes the next one */
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            activated_at: string | null;
+            paused_at: string | null;
+            archived_at: string | null;
+            /** @description What starts a run: a custom `event`, `lead_created`, `tag_added`, `segment_entered`, a `date` in the lead's data, or `manual` enrolment */
+            trigger: {
+                /** @constant */
+                type: "event";
+                /** @description A custom event name (4.10) */
+                event: string;
+                conditions?: {
+                    property: string;
+                    /** @enum {string} */
+                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "in" | "exists" | "not_exists";
+                    value?: string | number | boolean | (string | number)[];
+                }[];
+            } | {
+                /** @constant */
+                type: "lead_created";
+            } | {
+                /** @constant */
+                type: "tag_added";
+                tag: string;
+            } | {
+                /** @constant */
+                type: "segment_entered";
+                /** Format: uuid */
+                segment_id: string;
+            } | {
+                /** @constant */
+                type: "date";
+                /** @description A key of the lead's data holding a date (YYYY-MM-DD or an ISO instant) */
+                attribute: string;
+                offset_days?: number;
+                /** @example 09:00 */
+                at: string;
+                yearly?: boolean;
+            } | {
+                /** @constant */
+                type: "manual";
+            };
+            /** @description Who may enter (an audience filter, null for everyone the trigger names) and whether again: `once` (the default), `after_days` (with `reentry_days`) or `every_time` */
+            entry: {
+                filter?: {
+                    match?: ("all" | "any") | null;
+                    conditions: {
+                        [key: string]: unknown;
+                    }[];
+                } | null;
+                /** @enum {string} */
+                reentry?: "once" | "after_days" | "every_time";
+                reentry_days?: number;
+            };
+            exit: ({
+                /** @constant */
+                type: "event";
+                /** @description A custom event name (4.10) */
+                event: string;
+            } | {
+                /** @constant */
+                type: "segment_left";
+                /** Format: uuid */
+                segment_id: string;
+            })[];
+            /** @description The graph: the run starts at the first step; `next` (and `yes`/`no`, `on_event`/`on_timeout`) name the step that follows, null ends the run */
+            steps: ({
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "send_email";
+                /** Format: uuid */
+                template_id: string;
+                /** Format: uuid */
+                sender_profile_id: string;
+                subject?: string;
+                /** @enum {string} */
+                email_type?: "marketing" | "transactional";
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "wait";
+                duration: {
+                    days?: number;
+                    hours?: number;
+                    minutes?: number;
+                };
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "wait_until";
+                /** @example 09:00 */
+                time: string;
+                timezone_attribute?: string;
+                weekdays?: number[];
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "wait_for_event";
+                /** @description A custom event name (4.10) */
+                event: string;
+                conditions?: {
+                    property: string;
+                    /** @enum {string} */
+                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "in" | "exists" | "not_exists";
+                    value?: string | number | boolean | (string | number)[];
+                }[];
+                timeout: {
+                    days?: number;
+                    hours?: number;
+                    minutes?: number;
+                };
+                on_event?: string | null;
+                on_timeout?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "condition";
+                /** @description `{filter}` (the audience filter language, on the lead), or `{opened: <step id>}` / `{clicked: <step id>}` naming an earlier send_email step of the run */
+                condition: {
+                    [key: string]: unknown;
+                };
+                yes?: string | null;
+                no?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "update_lead";
+                add_tags?: string[];
+                remove_tags?: string[];
+                set_attributes?: {
+                    [key: string]: unknown;
+                };
+                add_segment_ids?: string[];
+                remove_segment_ids?: string[];
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "webhook";
+                /** @description The project's webhook to post to: `live` (webhook_url), `dev` (webhook_url_dev) or the key of an `inbound_webhook_environments` entry */
+                webhook_id: string;
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "exit";
+            })[];
+        };
+        /** @description An activation check failed: the message names the step (`Step "second": template ... does not exist`) */
+        AutomationInvalid: {
+            error: string;
+            /** @constant */
+            code: "AUTOMATION_INVALID";
+            step: string | null;
+        };
+        /** @description The automation's status does not allow this (`Automation is archived`) */
+        AutomationInvalidState: {
+            error: string;
+            /** @constant */
+            code: "INVALID_STATE";
+        };
+        /** @description Where this page sits in the list, and the cursor of the next */
+        AutomationPagination: {
+            page: number;
+            per_page: number;
+            /** @description Entries up to 1,000 past this page; a lower bound when `total_is_estimate` */
+            total: number;
+            total_pages: number;
+            total_is_estimate: boolean;
+            /** @description Pass as `cursor` to read the next page; null at the end of the list */
+            next_cursor: string | null;
+        };
+        AutomationRequest: {
+            name: string;
+            /** @description What starts a run: a custom `event`, `lead_created`, `tag_added`, `segment_entered`, a `date` in the lead's data, or `manual` enrolment */
+            trigger: {
+                /** @constant */
+                type: "event";
+                /** @description A custom event name (4.10) */
+                event: string;
+                conditions?: {
+                    property: string;
+                    /** @enum {string} */
+                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "in" | "exists" | "not_exists";
+                    value?: string | number | boolean | (string | number)[];
+                }[];
+            } | {
+                /** @constant */
+                type: "lead_created";
+            } | {
+                /** @constant */
+                type: "tag_added";
+                tag: string;
+            } | {
+                /** @constant */
+                type: "segment_entered";
+                /** Format: uuid */
+                segment_id: string;
+            } | {
+                /** @constant */
+                type: "date";
+                /** @description A key of the lead's data holding a date (YYYY-MM-DD or an ISO instant) */
+                attribute: string;
+                offset_days?: number;
+                /** @example 09:00 */
+                at: string;
+                yearly?: boolean;
+            } | {
+                /** @constant */
+                type: "manual";
+            };
+            /** @description Who may enter (an audience filter, null for everyone the trigger names) and whether again: `once` (the default), `after_days` (with `reentry_days`) or `every_time` */
+            entry?: {
+                filter?: {
+                    match?: ("all" | "any") | null;
+                    conditions: {
+                        [key: string]: unknown;
+                    }[];
+                } | null;
+                /** @enum {string} */
+                reentry?: "once" | "after_days" | "every_time";
+                reentry_days?: number;
+            };
+            exit?: ({
+                /** @constant */
+                type: "event";
+                /** @description A custom event name (4.10) */
+                event: string;
+            } | {
+                /** @constant */
+                type: "segment_left";
+                /** Format: uuid */
+                segment_id: string;
+            })[];
+            steps: ({
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "send_email";
+                /** Format: uuid */
+                template_id: string;
+                /** Format: uuid */
+                sender_profile_id: string;
+                subject?: string;
+                /** @enum {string} */
+                email_type?: "marketing" | "transactional";
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "wait";
+                duration: {
+                    days?: number;
+                    hours?: number;
+                    minutes?: number;
+                };
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "wait_until";
+                /** @example 09:00 */
+                time: string;
+                timezone_attribute?: string;
+                weekdays?: number[];
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "wait_for_event";
+                /** @description A custom event name (4.10) */
+                event: string;
+                conditions?: {
+                    property: string;
+                    /** @enum {string} */
+                    op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "contains" | "in" | "exists" | "not_exists";
+                    value?: string | number | boolean | (string | number)[];
+                }[];
+                timeout: {
+                    days?: number;
+                    hours?: number;
+                    minutes?: number;
+                };
+                on_event?: string | null;
+                on_timeout?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "condition";
+                /** @description `{filter}` (the audience filter language, on the lead), or `{opened: <step id>}` / `{clicked: <step id>}` naming an earlier send_email step of the run */
+                condition: {
+                    [key: string]: unknown;
+                };
+                yes?: string | null;
+                no?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "update_lead";
+                add_tags?: string[];
+                remove_tags?: string[];
+                set_attributes?: {
+                    [key: string]: unknown;
+                };
+                add_segment_ids?: string[];
+                remove_segment_ids?: string[];
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "webhook";
+                /** @description The project's webhook to post to: `live` (webhook_url), `dev` (webhook_url_dev) or the key of an `inbound_webhook_environments` entry */
+                webhook_id: string;
+                next?: string | null;
+            } | {
+                id: string;
+                name?: string;
+                /** @constant */
+                type: "exit";
+            })[];
+        };
+        /**
+         * @description `draft` (editable, takes no entries), `active` (takes entries), `paused` (takes none; runs that wake are held until it is active again), `archived` (final)
+         * @enum {string}
+         */
+        AutomationStatus: "draft" | "active" | "paused" | "archived";
+        /** @description An automation in a list: its trigger's type, its definition left out */
+        AutomationSummary: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            name: string;
+            status: components["schemas"]["AutomationStatus"];
+            /** @description The version new runs start on; an edit of an automation that ever ran writes the next one */
+            version: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            activated_at: string | null;
+            paused_at: string | null;
+            archived_at: string | null;
+            /** @enum {string} */
+            trigger_type: "event" | "lead_created" | "tag_added" | "segment_entered" | "date" | "manual";
         };
         /** @description A scheduled (or cancelled) batch: its time, recipients and counts by state */
         Batch: {
@@ -12606,6 +13084,587 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         error: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Automations: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                status?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of automations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AutomationSummary"][];
+                        pagination: components["schemas"]["AutomationPagination"];
+                    };
+                };
+            };
+            /** @description Invalid query: a page parameter out of range, an unknown `status`, `page` with `cursor`, an offset past 1,000, or a cursor not of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Automations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutomationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, in `draft`, at version 1 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description Invalid body: the first problem, naming its field (`steps[2].duration must be ...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The automation and its current version's definition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "Automation not found";
+                        /** @constant */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1AutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutomationRequest"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description Invalid body: the first problem, naming its field (`steps[2].duration must be ...`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "Automation not found";
+                        /** @constant */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description An active automation's new definition fails a check (AUTOMATION_INVALID, naming the step), the automation is archived (INVALID_STATE), or it changed under the request (CONFLICT: retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationInvalid"] | components["schemas"]["AutomationInvalidState"] | {
+                        error: string;
+                        /** @constant */
+                        code: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1AutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (a draft) or archived */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        deleted: true;
+                    } | {
+                        /** @constant */
+                        success: true;
+                        /** @constant */
+                        archived: true;
+                    };
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "Automation not found";
+                        /** @constant */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Already archived (INVALID_STATE), or it changed under the request (CONFLICT: retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationInvalidState"] | {
+                        error: string;
+                        /** @constant */
+                        code: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AutomationsByIdActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Active: new entries start runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project is disabled (PROJECT_DISABLED) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "Automation not found";
+                        /** @constant */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description A check failed (AUTOMATION_INVALID, naming the step), the automation is active or archived (INVALID_STATE), or it changed under the request (CONFLICT: retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationInvalid"] | components["schemas"]["AutomationInvalidState"] | {
+                        error: string;
+                        /** @constant */
+                        code: "CONFLICT";
+                    };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service, or the release of the held runs could not be queued (`Failed to resume automation`: it is paused again) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AutomationsByIdPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Automation"];
+                    };
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        error: "Automation not found";
+                        /** @constant */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description Not active: a draft, already paused or archived (INVALID_STATE), or it changed under the request (CONFLICT: retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationInvalidState"] | {
+                        error: string;
+                        /** @constant */
+                        code: "CONFLICT";
                     };
                 };
             };

@@ -1,4 +1,19 @@
 import { groupRoutes } from '../../../shared/platform/http/route';
+import { activateAutomation } from './activate-automation';
+import { createAutomation } from './create-automation';
+import { deleteAutomation } from './delete-automation';
+import { listAutomations } from './list-automations';
+import { pauseAutomation } from './pause-automation';
+import { readAutomation } from './read-automation';
+import { updateAutomation } from './update-automation';
 
 /** Endpoint group `automations`: automations (create, read, edit, activate, pause, archive), enrolment, runs and their timelines, statistics. */
-export const automationsRoutes = groupRoutes('automations', []);
+export const automationsRoutes = groupRoutes('automations', [
+  createAutomation,
+  listAutomations,
+  readAutomation,
+  updateAutomation,
+  deleteAutomation,
+  activateAutomation,
+  pauseAutomation,
+]);

@@ -9,8 +9,14 @@ import type { Clock } from '../../platform/core/ports';
 import { stripKeys, type Db } from '../../platform/store/client';
 import { applyTransition, putIfAbsent, type TransitionValues } from '../../platform/store/aggregate';
 import { automationLifecycle } from '../../platform/store/aggregates/automation';
-import { automationDateTriggerIndex, automationDateTriggerPartition, automationKey, automationListIndex, automationTriggerKey, automationTriggerPartition, automationVersionKey } from '../../platform/store/keys';
+import { automationDateTriggerIndex, automationDateTriggerPartition, automationKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationVersionKey } from '../../platform/store/keys';
+import { cursorOfStartKey, partitionListQuery, readBoundedPage } from '../../platform/store/bounded-list';
+import { startKeyOfCursor } from '../../platform/http/cursor';
+import type { BoundedTotal, PageRequest } from '../../platform/store/paging';
+import type { SetCondition } from '../../platform/store/set-fields';
+import { transactWrite, type TransactItem } from '../../platform/store/transact';
 import type { Automation, AutomationVersion, TriggerEntry } from './automation';
+import type { AutomationStatus } from './definition';
 
 const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk'];
 
@@ -62,14 +68,116 @@ export async function getAutomationVersion(db: Db, automationId: string, version
   return read;
 }
 
-/** Applies one of the automation's declared moves (activate, pause, archive); false when its status did not allow it. */
+/**
+ * Applies one of the automation's declared moves (activate, pause, archive); false when its status
+ * did not allow it, or when `revision` is given and the automation changed since it was read.
+ */
 export function moveAutomation<N extends keyof typeof automationLifecycle.transitions & string>(
   db: Db,
   automationId: string,
   name: N,
   values: TransitionValues<(typeof automationLifecycle.transitions)[N]>,
+  revision?: number,
 ): Promise<boolean> {
-  return applyTransition(db, automationLifecycle, name, automationKey(automationId), values);
+  const also: SetCondition | undefined = revision === undefined ? undefined : { expression: '#revision = :revision', names: { '#revision': 'revision' }, values: { ':revision': revision } };
+  return applyTransition(db, automationLifecycle, name, automationKey(automationId), values, also);
+}
+
+/**
+ * One page of a project's automations, newest first, optionally in one status (filtered in
+ * DynamoDB), from the list's start or a cursor's start key, with its bounded total.
+ */
+export async function pageAutomations(
+  db: Db,
+  projectId: string,
+  page: PageRequest,
+  status: AutomationStatus | undefined,
+  cursor: string | undefined,
+): Promise<{ automations: Automation[] } & BoundedTotal> {
+  const part = automationListPartition(projectId);
+  const query = partitionListQuery(db, part, status ? { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': status } } : undefined);
+  const from = startKeyOfCursor(cursor, ['pk', 'sk', part.pkName, part.skName], (k) => k[part.pkName] === part.pk);
+  const listed = await readBoundedPage(db, query, page, from);
+  return { automations: listed.items.map(automationOf), total: listed.total, totalIsEstimate: listed.totalIsEstimate, nextCursor: cursorOfStartKey(listed.next) };
+}
+
+/** What an edit writes on the automation item besides its version pointer. */
+export interface AutomationEdit {
+  name: string;
+  trigger_type: Automation['trigger_type'];
+  updated_at: string;
+  /** The template uses recorded for it (set when the edit records the new version's). */
+  template_uses?: string[];
+}
+
+/**
+ * Writes an edit in one transaction, conditional on the automation's `revision` (bumped): either
+ * `version` replaces the current version in place (a draft no run used), or it is a new version
+ * (`version.version` = current + 1, which must not exist) and the automation points at it, no run
+ * having used it yet. False when the automation changed since it was read (nothing written).
+ */
+export async function saveAutomationEdit(db: Db, automation: Automation, version: AutomationVersion, edit: AutomationEdit): Promise<boolean> {
+  const replace = version.version === automation.version;
+  const set: Record<string, unknown> = { ...edit, version: version.version };
+  const names: Record<string, string> = { '#revision': 'revision' };
+  const values: Record<string, unknown> = { ':revision': automation.revision, ':one': 1 };
+  const clauses = Object.entries(set)
+    .filter(([, v]) => v !== undefined)
+    .map(([field, v], i) => ((names[`#f${i}`] = field), (values[`:v${i}`] = v), `#f${i} = :v${i}`));
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: db.tableName,
+        Item: { ...automationVersionKey(version.automation_id, version.version), ...version },
+        ...(replace ? {} : { ConditionExpression: 'attribute_not_exists(pk)' }),
+      },
+    },
+    {
+      Update: {
+        TableName: db.tableName,
+        Key: automationKey(automation.id),
+        UpdateExpression: `SET ${clauses.join(', ')} ADD #revision :one${replace ? '' : ' REMOVE #used'}`,
+        ConditionExpression: '#revision = :revision',
+        ExpressionAttributeNames: replace ? names : { ...names, '#used': 'version_used' },
+        ExpressionAttributeValues: values,
+      },
+    },
+  ];
+  const outcome = await transactWrite(db, items);
+  if (outcome.written) return true;
+  if (outcome.failedConditions.length > 0) return false;
+  throw new Error(`Automation ${automation.id}: its edit conflicted with another transaction`);
+}
+
+/**
+ * Deletes a draft and its versions in one transaction, conditional on its status still being
+ * `draft` at `revision`; false when it moved or changed since it was read.
+ */
+export async function deleteDraftAutomation(db: Db, automation: Automation): Promise<boolean> {
+  const out = await db.doc.send(
+    new QueryCommand({
+      TableName: db.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :ver)',
+      ExpressionAttributeValues: { ':pk': automationKey(automation.id).pk, ':ver': 'VER#' },
+      ProjectionExpression: 'pk, sk',
+    }),
+  );
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: db.tableName,
+        Key: automationKey(automation.id),
+        ConditionExpression: '#status = :draft AND #revision = :revision',
+        ExpressionAttributeNames: { '#status': 'status', '#revision': 'revision' },
+        ExpressionAttributeValues: { ':draft': 'draft', ':revision': automation.revision },
+      },
+    },
+    ...(out.Items ?? []).map((item): TransactItem => ({ Delete: { TableName: db.tableName, Key: { pk: item.pk, sk: item.sk } } })),
+  ];
+  const outcome = await transactWrite(db, items);
+  if (outcome.written) return true;
+  if (outcome.failedConditions.length > 0) return false;
+  throw new Error(`Automation ${automation.id}: its delete conflicted with another transaction`);
 }
 
 /**

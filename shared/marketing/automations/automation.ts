@@ -18,7 +18,13 @@ export interface Automation {
   activated_at?: string;
   paused_at?: string;
   archived_at?: string;
-  /** Bumped by every status move (declared transitions increment it). */
+  /**
+   * The template uses recorded for it (`<template_id>:<step_id>`, each a usage marker
+   * `<automation_id>:<step_id>` of that template): written at activation and active edits, released
+   * at archive, so a template a step of the active version sends cannot be deleted unforced.
+   */
+  template_uses?: string[];
+  /** Bumped by every status move and every edit: the fence of the API's writes. */
   revision: number;
 }
 

@@ -116,8 +116,8 @@ export const automationCounterKeys = (automationId: string): ItemKey[] => allSha
 export const automationLifecycle = /* @__PURE__ */ defineLifecycle({
   name: 'automation',
   transitions: {
-    /** From a draft or a paused automation whose current version passed the activation checks. */
-    activate: { from: ['draft', 'paused'], to: 'active', set: ['activated_at', 'updated_at'], increment: ['revision'] },
+    /** From a draft or a paused automation whose current version passed the activation checks (and whose template uses are recorded). */
+    activate: { from: ['draft', 'paused'], to: 'active', set: ['activated_at', 'updated_at', 'template_uses'], increment: ['revision'] },
     pause: { from: ['active'], to: 'paused', set: ['paused_at', 'updated_at'], increment: ['revision'] },
     /** Runs in flight end (reason `archived`) when they next wake; nothing is sent for them any more. */
     archive: { from: ['draft', 'active', 'paused'], to: 'archived', set: ['archived_at', 'updated_at'], increment: ['revision'] },
