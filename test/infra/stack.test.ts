@@ -349,16 +349,18 @@ describe('the functions', () => {
     'dns-sweep': ['RECEIVING', 'INBOUND_DOMAIN'],
     'scheduled-sweep': ['SCHEDULED_QUEUE_URL'],
     inbound: ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'],
-    leads: [],
+    leads: ['AUTOMATIONS_QUEUE_URL'],
     segments: ['AUDIENCE_QUEUE_URL'],
-    events: [],
-    'audience-worker': ['AUDIENCE_QUEUE_URL'],
+    events: ['AUTOMATIONS_QUEUE_URL'],
+    'audience-worker': ['AUDIENCE_QUEUE_URL', 'AUTOMATIONS_QUEUE_URL'],
     'campaign-engine': ['CAMPAIGNS_QUEUE_URL', 'FANOUT_QUEUE_URL', 'EVENTS_QUEUE_URL', 'BATCH_SEND_QUEUE_URL', 'PAYLOAD_BUCKET', 'CAMPAIGNS_QUEUE_ARN', 'CAMPAIGN_TIMER_ROLE_ARN', 'SERVICE_NAME', 'TRACKING_BASE_URL'],
     'lead-imports': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     campaigns: ['CAMPAIGNS_QUEUE_URL', 'PAYLOAD_BUCKET'],
-    'lead-import-worker': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    'lead-import-worker': ['IMPORTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'AUTOMATIONS_QUEUE_URL'],
     'campaign-reports': ['EXPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     'campaign-export-worker': ['EXPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
+    automations: ['AUTOMATIONS_QUEUE_URL'],
+    'automation-dates': ['AUTOMATIONS_QUEUE_URL'],
   };
 
   it('the expectations below name every function of the stack', () => {
