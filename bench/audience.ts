@@ -43,7 +43,7 @@ const itemBytes = (item: Record<string, unknown>) => Object.entries(item).reduce
  * checked), plus 1 per KB for each index entry a put writes. DynamoDB Local reports a flat figure for
  * transactions whatever their size (8 units for 5 actions or for 100), so they are priced from their actions.
  */
-function transactionUnits(items: readonly { Put?: { Item?: Record<string, unknown> } }[]): number {
+export function transactionUnits(items: readonly { Put?: { Item?: Record<string, unknown> } }[]): number {
   const gsiKeys = tableDefinition.globalSecondaryIndexes.map((g) => g.partitionKey);
   return items.reduce((sum, action) => {
     if (action.Put) {

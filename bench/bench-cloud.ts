@@ -61,15 +61,16 @@ export async function withSharedDynamoDb<T>(run: () => Promise<T>): Promise<T> {
 /**
  * Runs `measure` against a fresh local cloud, then stops the cloud and deletes its data. The queue
  * workers are off unless `workers` says so: most benchmarks drain the queues into the handlers
- * themselves, to time each step.
+ * themselves, to time each step. `schedules: false` stops the scheduled jobs too (a benchmark that
+ * runs one itself, metered).
  */
-export async function withBenchCloud<T>(measure: (cloud: LocalCloud) => Promise<T>, options: { workers?: boolean; name?: string } = {}): Promise<T> {
+export async function withBenchCloud<T>(measure: (cloud: LocalCloud) => Promise<T>, options: { workers?: boolean; schedules?: boolean; name?: string } = {}): Promise<T> {
   // Imported when run: importing the bench modules (the unit tests do) must not load the emulators.
   const { startLocalCloud } = await import('../local/cloud');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `mailroom-${options.name ?? 'bench'}-`));
   try {
     const dynamodb = sharedDynamoDb ? { endpoint: sharedDynamoDb, tableName: `mailroom-${randomUUID()}` } : undefined;
-    const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers ?? false, dynamodb });
+    const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers ?? false, schedules: options.schedules, dynamodb });
     try {
       return await measure(cloud);
     } finally {

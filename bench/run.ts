@@ -69,6 +69,8 @@ async function main(): Promise<void> {
     await timed('batch', async () => (await import('./batch')).runBatchBench());
     // Campaigns: one campaign to imported leads end to end; sets `campaign` (bench/campaign.ts).
     await timed('campaign', async () => (await import('./campaign')).runCampaignBench());
+    // Automations: a send, wait, send journey started by an import into a segment; sets `automation` (bench/automation.ts).
+    await timed('automation', async () => (await import('./automation')).runAutomationBench());
     // Per function: bundle size, cold init and handler CPU (bench/functions.ts).
     await timed('functions', async () => (await import('./functions')).runFunctionBench());
     // The walk of a batch recipient: project files and folders its functions load (bench/mail-path.ts, one build).

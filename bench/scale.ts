@@ -21,6 +21,8 @@ export interface ScalePlan {
   batch_recipients: number;
   /** Recipients of the one campaign, imported as leads first (`campaign`). */
   campaign_recipients: number;
+  /** Leads imported into a static segment that starts a send, wait, send journey for each (`automation`). */
+  automation_leads: number;
   /** Rows of the lead import, and leads the dynamic segment is evaluated over (`audience`). */
   audience_leads: number;
   /** Cold starts timed per function, the median reported (`functions`; one at small scale: a single sample, noisier). */
@@ -42,6 +44,7 @@ export const SIZE_VARIABLES: Record<keyof ScalePlan, string> = {
   single_mails: 'BENCH_MAILS',
   batch_recipients: 'BENCH_BATCH_RECIPIENTS',
   campaign_recipients: 'BENCH_CAMPAIGN_RECIPIENTS',
+  automation_leads: 'BENCH_AUTOMATION_LEADS',
   audience_leads: 'BENCH_AUDIENCE_LEADS',
   function_init_runs: 'BENCH_INIT_RUNS',
   function_cpu_requests: 'BENCH_CPU_REQUESTS',
@@ -62,6 +65,7 @@ export const SCALE_PLANS: Record<BenchScale, ScalePlan> = {
     single_mails: 200,
     batch_recipients: 1_000,
     campaign_recipients: 500,
+    automation_leads: 1_000,
     audience_leads: 5_000,
     function_init_runs: 1,
     function_cpu_requests: 50,
@@ -75,6 +79,7 @@ export const SCALE_PLANS: Record<BenchScale, ScalePlan> = {
     single_mails: 300,
     batch_recipients: 10_000,
     campaign_recipients: 100_000,
+    automation_leads: 100_000,
     audience_leads: 1_000_000,
     function_init_runs: 7,
     function_cpu_requests: 200,

@@ -44,6 +44,8 @@ export interface LocalCloudOptions {
   readonly ports: { api: number; dynamodb: number; sqs: number; ses: number; s3: number };
   /** Run the queue workers: all (default), none, or only those named (tests that read a queue themselves). */
   readonly workers?: boolean | readonly WorkerName[];
+  /** Run the scheduled jobs every `everySeconds` (default), or not (a benchmark that runs a job itself, to meter it). */
+  readonly schedules?: boolean;
   /** Start DynamoDB Local for a short run (tests): faster start, lower peak speed (QUICK_START_JVM_FLAGS). */
   readonly quickStart?: boolean;
   /**
@@ -261,7 +263,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     }
 
     const jobs = [];
-    for (const [name, schedule] of Object.entries(schedules)) {
+    for (const [name, schedule] of Object.entries(options.schedules === false ? {} : schedules)) {
       jobs.push({ name, schedule, handler: (await import(path.join(ROOT, schedule.entry))).handler });
     }
     const timers = startTimers(jobs);

@@ -47,11 +47,11 @@ export interface OutboxMail {
  * run's shared DynamoDB Local, else in one of its own). `tableName` fixes the table's name, for
  * tools that assume the local default `mailroom`. IAM is enforced as in AWS unless `iam` says otherwise, and every answer is checked against its route module.
  */
-export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[]; tableName?: string; iam?: LocalIamOption } = {}): Promise<TestCloud> {
+export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[]; schedules?: boolean; tableName?: string; iam?: LocalIamOption } = {}): Promise<TestCloud> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-it-'));
   const shared = sharedDynamoDbTable();
   const dynamodb = shared && { endpoint: shared.endpoint, tableName: options.tableName ?? shared.tableName };
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, quickStart: true, dynamodb, iam: options.iam, checkAnswers: true });
+  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, schedules: options.schedules, quickStart: true, dynamodb, iam: options.iam, checkAnswers: true });
   const api: TestCloud['api'] = async (method, urlPath, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? cloud.seed.live_key : opts.key;
