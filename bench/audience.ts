@@ -17,43 +17,13 @@ import { services } from '../composition/services';
 import { importFromFile } from '../shared/audience/imports/import-service';
 import { DynamoDBClient, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient } from '../shared/platform/store/client';
-import { tableDefinition } from '../shared/platform/store/table-definition';
+import { transactionUnits } from './table-meter';
 
 interface Meter {
   write: number;
 }
 
 const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
-
-/**
- * Bytes of a value as DynamoDB sizes items (names and strings in UTF-8, numbers about 1 byte per 2
- * digits). The meter runs before marshalling, so it sees the document client's plain values.
- */
-function valueBytes(v: unknown): number {
-  if (typeof v === 'string') return Buffer.byteLength(v);
-  if (typeof v === 'number') return Math.ceil(String(v).length / 2) + 1;
-  if (Array.isArray(v)) return 3 + v.reduce((sum: number, x) => sum + 1 + valueBytes(x), 0);
-  if (v && typeof v === 'object') return 3 + itemBytes(v as Record<string, unknown>);
-  return 1;
-}
-const itemBytes = (item: Record<string, unknown>) => Object.entries(item).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + valueBytes(v), 0);
-
-/**
- * Write units of a TransactWriteItems call by DynamoDB's rules: 2 per KB of each item written (or
- * checked), plus 1 per KB for each index entry a put writes. DynamoDB Local reports a flat figure for
- * transactions whatever their size (8 units for 5 actions or for 100), so they are priced from their actions.
- */
-export function transactionUnits(items: readonly { Put?: { Item?: Record<string, unknown> } }[]): number {
-  const gsiKeys = tableDefinition.globalSecondaryIndexes.map((g) => g.partitionKey);
-  return items.reduce((sum, action) => {
-    if (action.Put) {
-      const kb = Math.ceil(itemBytes(action.Put.Item ?? {}) / 1024);
-      return sum + 2 * kb + gsiKeys.filter((k) => action.Put!.Item?.[k] !== undefined).length * kb;
-    }
-    // Updates here are counter ADDs and small rewrites; deletes and condition checks touch one small item.
-    return sum + 2;
-  }, 0);
-}
 
 /** A DynamoDB client that adds the write units of every call to `meter` (transactions priced by their actions). */
 function meteredDynamo(meter: Meter): DynamoDBClient {

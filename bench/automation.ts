@@ -18,7 +18,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Messa
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
 import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
-import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredSqs, round, type Meter } from './measure';
+import { applyPublishedSesEvents, cpuMsSince, MEMORY_OPTIONS, memoryEstimates, meteredSqs, round, type Meter } from './measure';
 import { PRICES, SES_PRICE_PER_MAIL } from './prices';
 import { scalePlan } from './scale';
 import { busiestByPattern, meteredTable, newWriteMap, type WriteMap } from './table-meter';
@@ -57,6 +57,8 @@ export interface AutomationResult {
   /** .eml files the local SES wrote for the journey, and leads with other than one mail of each step. */
   outbox_mails: number;
   leads_not_mailed_twice: number;
+  /** Messages a worker handed back to be received again (a mail's job queued twice finds its twin mid-send). */
+  handed_back: number;
   /** `real` (the bench waits the minute out) or `clock_jumped` (the test moves the services' clock past it). */
   wait_mode: 'real' | 'clock_jumped';
   wait_seconds: number;
@@ -99,20 +101,33 @@ export interface AutomationResult {
     max_invocation_seconds: number;
     wake_wall_ms_per_run: number;
   };
-  /** A million leads entering within a minute (the model: the engine's measured time per entrant at its maximum concurrency). */
+  /**
+   * A million leads entering within a minute (16,667 a second), modelled from the measurement: the
+   * engine's time per entrant at Lambda's CPU share of its memory, at the queue's maximum concurrency;
+   * and the partitions the entries write that several runs share, at the arrival rate and at the
+   * engine's own rate, against a partition's 1,000 writes a second.
+   */
   model_1m: {
     max_concurrency: number;
+    memory_mb: number;
+    lambda_ms_per_entrant: number;
     entrants_per_second: number;
     seconds_to_enrol: number;
     concurrency_for_one_minute: number;
-    /** The busiest partition of the entry's writes: its pattern, its share of the runs, its writes a second at the arrival rate and at the engine's rate. */
+    /** A full batch (ten `enter` messages of 100) against the worker's timeout. */
+    full_batch_entrants: number;
+    full_batch_seconds: number;
+    worker_timeout_seconds: number;
+    by_memory: { memory_mb: number; ms_per_entrant: number; seconds_to_enrol: number; full_batch_seconds: number }[];
+    arrival_per_second: number;
     busiest_partition: string;
-    busiest_share_per_run: number;
     busiest_writes_per_second_at_arrival: number;
     busiest_writes_per_second_at_engine_rate: number;
     partition_limit_writes_per_second: number;
+    /** Each shared partition pattern: writes per run, partitions, the design's share per partition and the measured busiest one's. */
+    partitions: { pattern: string; partitions: number; writes_per_run: number; share_per_partition: number; measured_busiest_share: number; writes_per_second_at_arrival: number; writes_per_second_at_engine_rate: number }[];
   };
-  /** The most-written partitions of the enrolment (each pattern's busiest one), measured. */
+  /** The most-written partitions of the entries (each pattern's busiest one), measured. */
   enrolment_partitions: { pattern: string; partitions: number; most_writes: number; writes: number }[];
 }
 
@@ -403,24 +418,43 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
       }
     }
 
-    // The model: the engine's enter invocations, at Lambda's speed at the function's memory, at its maximum concurrency.
+    // The model: the engine's enter invocations at Lambda's speed at the function's memory, at its maximum concurrency.
     const wallPerEntrant = ms['engine-enter'] / entrants;
     const cpuPerEntrant = cpu['engine-enter'] / entrants;
-    const lambdaMs = memoryEstimates(cpuPerEntrant, wallPerEntrant, [options.memoryMb])[0].ms_per_mail;
     const maxConcurrency = WORKER_MAX_CONCURRENCY.automations;
-    const engineRate = (maxConcurrency * 1000) / lambdaMs;
+    const fullBatch = queues.automations.batchSize * 100;
+    const atMemory = (memory: number) => {
+      const perEntrant = memoryEstimates(cpuPerEntrant, wallPerEntrant, [memory])[0].ms_per_mail;
+      return { memory_mb: memory, ms_per_entrant: perEntrant, seconds_to_enrol: round((1_000_000 * perEntrant) / 1000 / maxConcurrency, 0), full_batch_seconds: round((fullBatch * perEntrant) / 1000, 1) };
+    };
+    const model = atMemory(options.memoryMb);
+    const engineRate = (maxConcurrency * 1000) / model.ms_per_entrant;
     const arrivalRate = 1_000_000 / 60;
-    const partitions = busiestByPattern(writeMaps['engine-enter'], 8);
-    // Partitions written once per run or less (a shard of an index, a counter) — the run's own partitions take every write of one run.
-    const shared = partitions.filter((p) => p.partitions < N / 2);
-    const busiest = shared[0] ?? partitions[0];
-    const share = busiest ? busiest.most_writes / N : 0;
+    const partitions = busiestByPattern(writeMaps['engine-enter'], 12);
+    // The partitions several runs share (index shards, counters, a project's lists); a run's own take only its writes.
+    const shared = partitions
+      .filter((p) => p.partitions < N / 4)
+      .map((p) => {
+        const perPartition = p.writes / N / p.partitions;
+        return {
+          pattern: p.pattern,
+          partitions: p.partitions,
+          writes_per_run: round(p.writes / N, 4),
+          share_per_partition: round(perPartition, 4),
+          measured_busiest_share: round(p.most_writes / N, 4),
+          writes_per_second_at_arrival: round(perPartition * arrivalRate, 0),
+          writes_per_second_at_engine_rate: round(perPartition * engineRate, 1),
+        };
+      })
+      .sort((a, b) => b.share_per_partition - a.share_per_partition);
+    const busiest = shared[0];
 
     return {
       leads: N,
       runs_completed: completed,
       outbox_mails: files.length,
       leads_not_mailed_twice: wrong.length,
+      handed_back: handedBack,
       wait_mode: options.jumpWait ? 'clock_jumped' : 'real',
       wait_seconds: JOURNEY_WAIT.minutes * 60,
       seconds_to_all_mails: round(secondsToAll, 1),
@@ -455,21 +489,28 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
         entrants_per_invocation: round(entrants / Math.max(1, invocations['engine-enter']), 1),
         wall_ms_per_entrant: round(wallPerEntrant, 2),
         cpu_ms_per_entrant: round(cpuPerEntrant, 2),
-        lambda_ms_per_entrant: round(lambdaMs, 2),
+        lambda_ms_per_entrant: model.ms_per_entrant,
         memory_mb: options.memoryMb,
         max_invocation_seconds: round(maxEnterMs / 1000, 2),
         wake_wall_ms_per_run: round(per(ms['engine-wake']), 2),
       },
       model_1m: {
         max_concurrency: maxConcurrency,
+        memory_mb: options.memoryMb,
+        lambda_ms_per_entrant: model.ms_per_entrant,
         entrants_per_second: round(engineRate, 0),
-        seconds_to_enrol: round(1_000_000 / engineRate, 0),
-        concurrency_for_one_minute: Math.ceil((1_000_000 * lambdaMs) / 60_000),
+        seconds_to_enrol: model.seconds_to_enrol,
+        concurrency_for_one_minute: Math.ceil((1_000_000 * model.ms_per_entrant) / 60_000),
+        full_batch_entrants: fullBatch,
+        full_batch_seconds: model.full_batch_seconds,
+        worker_timeout_seconds: queues.automations.workerTimeoutSeconds,
+        by_memory: MEMORY_OPTIONS.map(atMemory),
+        arrival_per_second: round(arrivalRate, 0),
         busiest_partition: busiest?.pattern ?? '',
-        busiest_share_per_run: round(share, 4),
-        busiest_writes_per_second_at_arrival: round(share * arrivalRate, 0),
-        busiest_writes_per_second_at_engine_rate: round(share * engineRate, 0),
+        busiest_writes_per_second_at_arrival: busiest?.writes_per_second_at_arrival ?? 0,
+        busiest_writes_per_second_at_engine_rate: busiest?.writes_per_second_at_engine_rate ?? 0,
         partition_limit_writes_per_second: 1_000,
+        partitions: shared,
       },
       enrolment_partitions: partitions,
     };
@@ -494,7 +535,7 @@ export async function runAutomationBench(): Promise<void> {
   const m = result.model_1m;
   const rows: [string, string][] = [
     ['journey', `send_email, wait ${result.wait_seconds} s (short, so that the bench ends), send_email; started by an import into a static segment`],
-    ['leads (one run each)', `${result.leads}, ${result.runs_completed} runs completed, ${result.outbox_mails} mails in the outbox, ${result.leads_not_mailed_twice} leads not mailed exactly twice`],
+    ['leads (one run each)', `${result.leads}, ${result.runs_completed} runs completed, ${result.outbox_mails} mails in the outbox, ${result.leads_not_mailed_twice} leads not mailed exactly twice, ${result.handed_back} messages handed back`],
     ['import start to all mails in the outbox (local)', `${result.seconds_to_all_mails} s (import done ${result.seconds_to_import_done} s, first mails ${result.seconds_to_first_mails} s, idle ${result.idle_seconds} s = ${Math.round(result.idle_share * 100)}%: the wait)`],
     ['enrolment (local, interleaved with the other workers)', `${result.enrolment_rate_local} runs a second`],
     ['per run (engine, send worker, sweep, SES events)', `${result.write_units_per_run} WU, ${result.read_units_per_run} RU, ${result.dynamodb_requests_per_run} DynamoDB / ${result.sqs_requests_per_run} SQS requests`],
@@ -505,7 +546,9 @@ export async function runAutomationBench(): Promise<void> {
     ['$ per 1,000 runs (SES for the 2,000 mails: $' + result.ses_dollars_per_1000_runs + ')', `$${result.dollars_per_1000_runs}`],
     ['engine per entrant (local wall / CPU / Lambda estimate)', `${result.engine.wall_ms_per_entrant} / ${result.engine.cpu_ms_per_entrant} / ${result.engine.lambda_ms_per_entrant} ms at ${result.engine.memory_mb} MB, ${result.engine.entrants_per_invocation} entrants an invocation`],
     [`1M entering in a minute, ${m.max_concurrency} engines at once`, `${m.entrants_per_second} a second: all enrolled in ${m.seconds_to_enrol} s (a minute needs ${m.concurrency_for_one_minute})`],
-    ['busiest partition of the entry', `${m.busiest_partition}: ${m.busiest_share_per_run} writes per run, ${m.busiest_writes_per_second_at_arrival}/s at 1M a minute, ${m.busiest_writes_per_second_at_engine_rate}/s at the engine's pace (limit ${m.partition_limit_writes_per_second})`],
+    [`  a full batch (${m.full_batch_entrants} entrants) at ${m.memory_mb} MB`, `${m.full_batch_seconds} s (the worker's timeout: ${m.worker_timeout_seconds} s)`],
+    ['  at 128/256/512/1024/1769 MB', m.by_memory.map((b) => `${b.ms_per_entrant} ms, ${b.seconds_to_enrol} s`).join('; ')],
+    ...m.partitions.map((p): [string, string] => [`  ${p.pattern}`, `${p.partitions} partitions, ${p.writes_per_run} writes per run: ${p.writes_per_second_at_arrival}/s each at 1M a minute, ${p.writes_per_second_at_engine_rate}/s at the engine's pace (limit ${m.partition_limit_writes_per_second})`]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log('\nMailroom benchmark: cost per automation run\n');

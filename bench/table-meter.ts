@@ -1,17 +1,47 @@
 /**
  * A DynamoDB meter that also says where the writes land: units and requests as bench/measure.ts
  * counts them (the consumed capacity DynamoDB Local reports, index writes included), transactions
- * priced by their actions as bench/audience.ts prices them (DynamoDB Local reports a flat figure for
- * them); each write classified by the item it writes (the key's prefixes: `AUTORUN RUN`,
+ * priced by their actions (DynamoDB Local reports a flat figure for them; bench/audience.ts prices
+ * them with the same rule); each write classified by the item it writes (the key's prefixes: `AUTORUN RUN`,
  * `AUTORUN STEP`, `ACT`...), and each partition it touches (the table's `pk`, and every index
  * partition the item enters: `gsi6pk AUTORUNS#<automation>#7`) counted. Used by bench/automation.ts
  * for write units by item and the busiest partition.
  */
 import { DynamoDBClient, type ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { transactionUnits } from './audience';
+import { tableDefinition } from '../shared/platform/store/table-definition';
 import type { Meter } from './measure';
 
 const WRITE_COMMANDS = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+
+/**
+ * Bytes of a value as DynamoDB sizes items (names and strings in UTF-8, numbers about 1 byte per 2
+ * digits). The meter runs before marshalling, so it sees the document client's plain values.
+ */
+function valueBytes(v: unknown): number {
+  if (typeof v === 'string') return Buffer.byteLength(v);
+  if (typeof v === 'number') return Math.ceil(String(v).length / 2) + 1;
+  if (Array.isArray(v)) return 3 + v.reduce((sum: number, x) => sum + 1 + valueBytes(x), 0);
+  if (v && typeof v === 'object') return 3 + itemBytes(v as Record<string, unknown>);
+  return 1;
+}
+const itemBytes = (item: Record<string, unknown>) => Object.entries(item).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + valueBytes(v), 0);
+
+/**
+ * Write units of a TransactWriteItems call by DynamoDB's rules: 2 per KB of each item written (or
+ * checked), plus 1 per KB for each index entry a put writes. DynamoDB Local reports a flat figure for
+ * transactions whatever their size (8 units for 5 actions or for 100), so they are priced from their actions.
+ */
+export function transactionUnits(items: readonly { Put?: { Item?: Record<string, unknown> } }[]): number {
+  const gsiKeys = tableDefinition.globalSecondaryIndexes.map((g) => g.partitionKey);
+  return items.reduce((sum, action) => {
+    if (action.Put) {
+      const kb = Math.ceil(itemBytes(action.Put.Item ?? {}) / 1024);
+      return sum + 2 * kb + gsiKeys.filter((k) => action.Put!.Item?.[k] !== undefined).length * kb;
+    }
+    // Updates here are counter ADDs and small rewrites; deletes and condition checks touch one small item.
+    return sum + 2;
+  }, 0);
+}
 
 /** Write units and requests of one kind of item. */
 export interface ItemWrites {
