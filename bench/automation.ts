@@ -84,6 +84,8 @@ export interface AutomationResult {
   /** Per run, each part (`engine-enter`: entry, first mail, start of the wait; `engine-wake`: wake, second mail, completion). */
   per_run_by_part: Record<Part, PartFigures>;
   per_run_by_worker: Record<Worker, PartFigures>;
+  /** Local wall time per run of each part (one worker at a time, on a core shared with the emulators). */
+  local_ms_per_run_by_part: Record<Part, number>;
   /** Write units and requests per run by the item written (`AUTORUN RUN`, `AUTORUN STEP`, `ACT`...). */
   writes_per_run_by_item: Record<string, { write_units: number; requests: number }>;
   dollars_per_1000_runs: number;
@@ -473,6 +475,7 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
       write_units_per_run_with_import: round(per(sum(PARTS, (p) => meters[p].write)), 3),
       per_run_by_part: Object.fromEntries(PARTS.map((p) => [p, figures([p])])) as Record<Part, PartFigures>,
       per_run_by_worker: Object.fromEntries(Object.entries(WORKERS).map(([w, parts]) => [w, figures(parts)])) as Record<Worker, PartFigures>,
+      local_ms_per_run_by_part: Object.fromEntries(PARTS.map((p) => [p, round(per(ms[p]), 2)])) as Record<Part, number>,
       writes_per_run_by_item: Object.fromEntries(
         [...items.entries()].sort((a, b) => b[1].write - a[1].write).map(([kind, w]) => [kind, { write_units: round(per(w.write), 3), requests: round(per(w.requests), 3) }]),
       ),
