@@ -16,6 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Services } from '../composition/services';
 import type { LocalCloud } from '../local/cloud';
 import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
 import { applyPublishedSesEvents, cpuMsSince, MEMORY_OPTIONS, memoryEstimates, meteredSqs, round, type Meter } from './measure';
@@ -184,12 +185,12 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
   const meters = Object.fromEntries(PARTS.map((p) => [p, { write: 0, read: 0, requests: 0 }])) as Record<Part, Meter>;
   const sqsRequests = Object.fromEntries(PARTS.map((p) => [p, { requests: 0 }])) as Record<Part, { requests: number }>;
   const writeMaps = Object.fromEntries(PARTS.map((p) => [p, newWriteMap()])) as Record<Part, WriteMap>;
-  const clients = Object.fromEntries(
-    PARTS.map((p) => {
-      const queue = SqsQueue.fromConfig(meteredSqs(sqsRequests[p]), original.config);
-      return [p, { db: { doc: createDocumentClient(meteredTable(meters[p], writeMaps[p])), tableName }, queue, events: new QueueEventPublisher(queue) }];
-    }),
-  ) as Record<Part, { db: typeof original.db; queue: typeof original.queue; events: typeof original.events }>;
+  // Each part's own services: a table client and a queue, each metered (the events publisher sends on that queue).
+  const clients = {} as Record<Part, Pick<Services, 'db' | 'queue' | 'events'>>;
+  for (const p of PARTS) {
+    const queue = SqsQueue.fromConfig(meteredSqs(sqsRequests[p]), original.config);
+    clients[p] = { db: { doc: createDocumentClient(meteredTable(meters[p], writeMaps[p])), tableName }, queue, events: new QueueEventPublisher(queue) };
+  }
   const use = (part: Part) => overrideServices(clients[part]);
   const unmetered = () => overrideServices({ db: original.db, queue: original.queue, events: original.events });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-bench-automation-'));
