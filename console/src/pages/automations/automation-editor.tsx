@@ -12,9 +12,26 @@ type AutomationBody = paths['/v1/automations']['post']['requestBody']['content']
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
+// The order of a definition's keys as the docs write them: the API answers a stored definition's
+// keys in the store's order, which reads badly in an editor.
+const KEY_ORDER = [
+  'id', 'name', 'type', 'event', 'conditions', 'tag', 'segment_id', 'attribute', 'offset_days', 'at', 'yearly', 'filter', 'reentry', 'reentry_days',
+  'template_id', 'sender_profile_id', 'subject', 'email_type', 'duration', 'time', 'timezone_attribute', 'weekdays', 'timeout', 'condition',
+  'add_tags', 'remove_tags', 'set_attributes', 'add_segment_ids', 'remove_segment_ids', 'webhook_id', 'next', 'yes', 'no', 'on_event', 'on_timeout',
+];
+
+/** An object with its keys in KEY_ORDER (keys it does not list last, as they came); user data (filters, attributes) is left as it is. */
+function ordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(ordered);
+  if (typeof value !== 'object' || value === null) return value;
+  const rank = (k: string) => (KEY_ORDER.includes(k) ? KEY_ORDER.indexOf(k) : KEY_ORDER.length);
+  const keys = Object.keys(value).sort((a, b) => rank(a) - rank(b));
+  return Object.fromEntries(keys.map((k) => [k, k === 'filter' || k === 'set_attributes' || k === 'condition' ? (value as Record<string, unknown>)[k] : ordered((value as Record<string, unknown>)[k])]));
+}
+
 /** The definition of a stored automation, as the editor shows it. */
 function definitionOf(a: Automation): string {
-  return pretty({ trigger: a.trigger, entry: a.entry, exit: a.exit, steps: a.steps });
+  return pretty({ trigger: ordered(a.trigger), entry: ordered(a.entry), exit: ordered(a.exit), steps: ordered(a.steps) });
 }
 
 /** The definition's text parsed, or what is wrong with its syntax (the API checks the rest and names the field). */

@@ -25,10 +25,12 @@ export function AutomationList(props: { route: Route }) {
           // The API refuses `page` together with `cursor`: a page past 1,000 entries goes by cursor alone.
           params: { query: { per_page: PER_PAGE, status: status || undefined, ...(cursor ? { cursor } : { page: String(page) }) } },
         }),
-      ),
+        // The filter travels with its answer: while the next filter loads, the table still says what it shows.
+      ).then((answer) => ({ ...answer, status })),
     [status, page, cursor],
   );
   const rows = list.data?.data ?? [];
+  const shown = list.data?.status ?? '';
   return (
     <>
       <PageHeader
@@ -57,10 +59,10 @@ export function AutomationList(props: { route: Route }) {
       {list.data ? (
         <>
           <Table
-            caption={status ? `Automations: ${status}` : 'Automations'}
+            caption={shown ? `Automations: ${shown}` : 'Automations'}
             rows={rows}
             rowKey={(a) => a.id}
-            empty={status ? `No ${status} automation.` : 'No automation yet: create one.'}
+            empty={shown ? `No ${shown} automation.` : 'No automation yet: create one.'}
             columns={[
               { title: 'Name', cell: (a) => <a href={href(['automations', a.id])}>{a.name}</a> },
               { title: 'Status', cell: (a) => <Badge value={a.status} /> },

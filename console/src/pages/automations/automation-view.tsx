@@ -114,7 +114,7 @@ export function AutomationView(props: { id: string; route: Route }) {
           {actionError instanceof ApiError && actionError.code ? <code class="code-tag">{actionError.code}</code> : null}
           {refused ? (
             <>
-              {' '}
+              {' · '}
               <a href={href(['automations', id], { step: refused })} onClick={() => showStep(refused)}>
                 Go to step <code>{refused}</code>
               </a>
@@ -125,19 +125,23 @@ export function AutomationView(props: { id: string; route: Route }) {
       ) : null}
       {done ? <Notice kind="success">{done}</Notice> : null}
 
-      <Card title="Status">
+      <Card title="Status" class="compact-details">
         <div class="progress-line">
           <Badge value={status} />
           <span>Version {automation.version}</span>
         </div>
         <Details
-          items={[
-            ['Created', formatInstant(automation.created_at)],
-            ['Updated', formatInstant(automation.updated_at)],
-            ['Activated', formatInstant(automation.activated_at)],
-            ['Paused', formatInstant(automation.paused_at)],
-            ['Archived', formatInstant(automation.archived_at)],
-          ]}
+          items={(
+            [
+              ['Created', automation.created_at],
+              ['Updated', automation.updated_at],
+              ['Last activated', automation.activated_at],
+              ['Last paused', automation.paused_at],
+              ['Archived', automation.archived_at],
+            ] as const
+          )
+            .filter(([, at]) => at !== null)
+            .map(([term, at]) => [term, formatInstant(at)] as const)}
         />
       </Card>
 

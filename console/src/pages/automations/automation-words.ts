@@ -117,10 +117,14 @@ export interface KnownNames {
   readonly senders?: ReadonlyMap<string, string>;
 }
 
+// A known name stands for its id (the JSON editor shows the ids); an unknown one keeps the id, which activation checks.
 const named = (kind: string, id: string, names: ReadonlyMap<string, string> | undefined) => {
   const name = names?.get(id);
-  return name ? `${kind} “${name}” (${id})` : `${kind} ${id}`;
+  return name ? `${kind} “${name}”` : `${kind} ${id}`;
 };
+
+/** "the tag new", "the tags a and b" (tags, segments). */
+const some = (kind: string, items: readonly string[]) => `the ${kind}${items.length === 1 ? '' : 's'} ${listWords(items)}`;
 
 /** What a step does, in words (its branches are told apart: see `branchesOf`). */
 export function stepWords(step: Step, names: KnownNames = {}): string {
@@ -145,12 +149,12 @@ export function stepWords(step: Step, names: KnownNames = {}): string {
     }
     case 'update_lead': {
       const parts: string[] = [];
-      if (step.add_tags?.length) parts.push(`adds the tags ${listWords(step.add_tags)}`);
-      if (step.remove_tags?.length) parts.push(`removes the tags ${listWords(step.remove_tags)}`);
+      if (step.add_tags?.length) parts.push(`adds ${some('tag', step.add_tags)}`);
+      if (step.remove_tags?.length) parts.push(`removes ${some('tag', step.remove_tags)}`);
       const attributes = Object.entries(step.set_attributes ?? {});
       if (attributes.length) parts.push(`sets ${listWords(attributes.map(([k, v]) => (v === null ? `removes ${k}` : `${k} to ${JSON.stringify(v)}`)))}`);
-      if (step.add_segment_ids?.length) parts.push(`adds the lead to the segments ${listWords(step.add_segment_ids)}`);
-      if (step.remove_segment_ids?.length) parts.push(`removes the lead from the segments ${listWords(step.remove_segment_ids)}`);
+      if (step.add_segment_ids?.length) parts.push(`adds the lead to ${some('segment', step.add_segment_ids)}`);
+      if (step.remove_segment_ids?.length) parts.push(`removes the lead from ${some('segment', step.remove_segment_ids)}`);
       const text = parts.length ? listWords(parts) : 'changes nothing';
       return text.charAt(0).toUpperCase() + text.slice(1);
     }
