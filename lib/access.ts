@@ -102,6 +102,17 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
     payloads: 'put',
     settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },
+  /**
+   * The automation engine: runs, their timelines, entry markers and counters; a step's mail accepted
+   * as the send group would (activity, send job, a large payload to the bucket); a webhook step's one
+   * delivery; its own continuations, delays and date-walk entries.
+   */
+  'automation-engine': {
+    table: 'readWrite',
+    enqueue: ['automations', 'send', 'webhooks'],
+    payloads: 'put',
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
+  },
 };
 
 /**
@@ -129,6 +140,8 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
   'dns-sweep': { table: 'readWrite', settings: ['RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'] },
   /** Queries the due index (keys only) and queues one delayed fire message per send: writes nothing. */
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
+  /** Queries the automation due index (keys only) and queues one delayed wake per run: writes nothing. */
+  'automation-sweep': { table: 'read', enqueue: ['automations'] },
 };
 
 /** Sets one variable of shared/platform/core/config.ts: a name the configuration does not know does not compile. */
