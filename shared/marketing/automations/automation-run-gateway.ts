@@ -242,7 +242,7 @@ export async function runIdsPage(db: Db, automationId: string, after: string | u
           TableName: db.tableName,
           IndexName: parts.index,
           KeyConditionExpression: after ? '#pk = :pk AND #sk < :after' : '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': parts.pkName, '#sk': parts.skName },
+          ExpressionAttributeNames: { '#pk': parts.pkName, ...(after ? { '#sk': parts.skName } : {}) },
           ExpressionAttributeValues: { ':pk': pk, ...(after ? { ':after': after } : {}) },
           ScanIndexForward: false,
           Limit: limit + 1,

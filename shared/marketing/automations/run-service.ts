@@ -8,7 +8,7 @@ import { eventConditions, matchesFilter } from '../../audience/leads/audience-fi
 import { getLeadsByEmail, getLeadsByIds } from '../../audience/leads/lead-repository';
 import type { ProjectCaller } from '../../platform/auth/authenticate';
 import type { Needs } from '../../platform/core/dependencies';
-import { badRequest, conflict, notFound } from '../../platform/core/errors';
+import { AppError, badRequest, conflict } from '../../platform/core/errors';
 import { automationRunCounter, automationStepCounter } from '../../platform/store/keys';
 import { getAutomation, getAutomationVersion } from './automation-gateway';
 import type { Automation } from './automation';
@@ -18,6 +18,8 @@ import type { EngineMessage, Entrant } from './engine-messages';
 import { RUN_STATES } from './run-answers';
 import type { AutomationRun, RunStepEntry } from './run';
 
+/** 404 in the automations API's shape: `{error, code: 'NOT_FOUND'}` (another project's id too). */
+const notFound = (message: string) => new AppError(404, message, 'NOT_FOUND', { code: 'NOT_FOUND' });
 const AUTOMATION_NOT_FOUND = 'Automation not found';
 
 /** The caller's automation, or 404 (another project's too). */
@@ -66,7 +68,7 @@ export async function enrollLeads(deps: Needs<'db' | 'queue' | 'clock'>, caller:
   if (count === 0) throw badRequest('lead_ids or emails must name at least one lead');
   if (count > AUTOMATION_LIMITS.enrollPerCall) throw badRequest(`At most ${AUTOMATION_LIMITS.enrollPerCall} leads can be enrolled per call`);
   const automation = await requireAutomation(deps, caller, automationId);
-  if (automation.status !== 'active') throw conflict(`Automation is ${automation.status}`, 'INVALID_STATE');
+  if (automation.status !== 'active') throw conflict(`Automation is ${automation.status}`, 'INVALID_STATE', { code: 'INVALID_STATE' });
   const version = await getAutomationVersion(deps.db, automation.id, automation.version);
   if (!version) throw notFound(AUTOMATION_NOT_FOUND);
 
