@@ -14,7 +14,7 @@ import { runIdOf } from '../ids';
 import type { AutomationRun } from '../run';
 import { EARLY_TOLERANCE_MS, type Engine } from './engine-context';
 import { leadMatches, runLead } from './lead-facts';
-import { drive, hasEnded } from './run-steps';
+import { drive } from './run-steps';
 import { queueStep, withinQueueDelay } from './step-queue';
 
 /** Why an entrant did not enter. */
@@ -58,9 +58,13 @@ async function enterOne(engine: Engine, automation: Automation, version: Automat
   const now = clock.now();
   const runId = runIdOf(automation.id, entrant.lead_id, entrant.key);
   const existing = await getRun(db, runId, true);
-  // The same entry delivered again: its run exists; go on with it where it is (its seq fences the rest).
+  // The same entry delivered again: its run exists. An active one goes on from where it is (a crash
+  // may have cut its inline steps short; its seq fences whatever another worker does meanwhile).
   if (existing) {
-    if (!hasEnded(existing) && existing.seq === 1 && existing.state === 'active') await startRun(engine, existing, version);
+    if (existing.state === 'active') {
+      const own = existing.version === version.version ? version : await getAutomationVersion(db, automation.id, existing.version, true);
+      if (own) await startRun(engine, existing, own);
+    }
     return 'already_entered';
   }
   const lead: Lead | undefined = await runLead(db, automation.project_id, entrant.lead_id, entrant.email);

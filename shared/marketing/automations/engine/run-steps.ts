@@ -23,16 +23,19 @@ export const hasEnded = (run: AutomationRun): boolean => run.state === 'complete
 
 /**
  * A `step` message: step `seq` of a run (seq 0: whatever the run waits at, once due; the sweep's
- * wake). A message whose seq is not the run's is stale and does nothing; one that comes before the
- * run's due time is delayed again (or left to the due index). The automation decides the rest:
- * archived ends the run, paused holds it where it is.
+ * wake). A message for a waiting run whose seq is not the run's is stale and does nothing, and so
+ * is one for a seq the run has not reached. An older message finding the run active drives it on
+ * from where it is: it may be all that is left of an inline chain a crash cut short (a second
+ * driver is fenced like any redelivery). One that comes before the run's due time is delayed again
+ * (or left to the due index). The automation decides the rest: archived ends the run, paused holds
+ * it where it is.
  */
 export async function runStepMessage(engine: Engine, runId: string, seq: number): Promise<void> {
   const { db, clock } = engine.deps;
   const run = await getRun(db, runId, true);
   if (!run || hasEnded(run)) return;
-  if (seq !== 0 && run.seq !== seq) return;
-  // The sweep's wake of a run already on its way (no due time): its own message moves it.
+  if (seq > run.seq || (run.state === 'waiting' && seq !== 0 && seq !== run.seq)) return;
+  // The sweep's wake of a run already on its way (no due time): its own messages move it.
   if (seq === 0 && !run.due_at) return;
   const now = clock.now();
   if (run.due_at && Date.parse(run.due_at) > now.getTime() + EARLY_TOLERANCE_MS) {
