@@ -108,6 +108,17 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
     payloads: 'put',
     settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },
+  /**
+   * The automation engine: runs, their timelines, entry markers and counters; a step's mail accepted
+   * as the send group would (activity, send job, a large payload to the bucket); a webhook step's one
+   * delivery; its own continuations, delays and date-walk entries.
+   */
+  'automation-engine': {
+    table: 'readWrite',
+    enqueue: ['automations', 'send', 'webhooks'],
+    payloads: 'put',
+    settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
+  },
 };
 
 /**
@@ -137,6 +148,8 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
   /** Reads the deployment's date triggers, queues each one's next-day walk on `automations`, and marks the day walked on its trigger entry. */
   'automation-dates': { table: 'readWrite', enqueue: ['automations'] },
+  /** Queries the automation due index (keys only) and queues one delayed wake per run: writes nothing. */
+  'automation-sweep': { table: 'read', enqueue: ['automations'] },
 };
 
 /** Sets one variable of shared/platform/core/config.ts: a name the configuration does not know does not compile. */

@@ -8,6 +8,8 @@ import { CampaignCounterBatch } from '../../shared/marketing/campaigns/campaign-
 import { flushCampaignCounters } from '../../shared/marketing/campaigns/campaign-counter-flush';
 import type { Services } from '../../shared/platform/core/dependencies';
 import type { ProjectCache } from '../../shared/mail-pipeline/delivery/record-event';
+import { AutomationStepTally, withAutomationSteps } from '../../shared/mail-pipeline/delivery/automation-tally';
+import type { CampaignTally } from '../../shared/mail-pipeline/delivery/campaign-tally';
 import { MailMetrics } from '../../shared/mail-pipeline/metrics/mail-metrics';
 import type { BatchScope } from '../../shared/platform/queue-worker/batch-handler';
 import { flushCounters } from '../../shared/identities/stats/counter-flush';
@@ -21,14 +23,22 @@ export interface SesEventsBatch {
   readonly projects: ProjectCache;
   readonly metrics: MailMetrics;
   readonly campaigns: CampaignCounterBatch;
+  /** Automation mail: its step's delivered, opened and clicked. */
+  readonly steps: AutomationStepTally;
+  /** What the recorder adds to: the campaign and the automation step counters. */
+  readonly tally: CampaignTally;
 }
 
 /** The SES events worker's scope: both flushes never throw; one UpdateItem per campaign of the batch. */
 export const sesEventsScope: BatchScope<SesEventsBatch> = {
-  start: () => ({ deps: services(), counters: new CounterBatch(), projects: new Map() as ProjectCache, metrics: new MailMetrics(), campaigns: new CampaignCounterBatch() }),
-  finish: async ({ deps, counters, metrics, campaigns }) => {
+  start: () => {
+    const campaigns = new CampaignCounterBatch();
+    const steps = new AutomationStepTally();
+    return { deps: services(), counters: new CounterBatch(), projects: new Map() as ProjectCache, metrics: new MailMetrics(), campaigns, steps, tally: withAutomationSteps(campaigns, steps) };
+  },
+  finish: async ({ deps, counters, metrics, campaigns, steps }) => {
     metrics.addCounters(counters);
-    await Promise.all([flushCounters(deps, counters), flushCampaignCounters(deps, campaigns)]);
+    await Promise.all([flushCounters(deps, counters), flushCampaignCounters(deps, campaigns), steps.flush(deps.db)]);
     metrics.publish();
   },
 };

@@ -24,6 +24,8 @@ export interface QueuedSend {
   templateId?: string;
   campaignId?: string;
   automationRunId?: string;
+  /** Internal, for an automation's mail: `<automation_id>/<step_id>`, whose counters its delivery events add to. */
+  automationStep?: string;
   threadId?: string;
   source?: string;
 }
@@ -111,6 +113,7 @@ function newActivity(caller: ProjectCaller, send: QueuedSend, now: string): Acti
     email_type: send.emailType,
     campaign_id: send.campaignId,
     automation_run_id: send.automationRunId,
+    automation_step: send.automationStep,
     template_id: send.templateId,
     thread_id: send.threadId,
     source: send.source,

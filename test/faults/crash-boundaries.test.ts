@@ -9,6 +9,25 @@ import { withFaults } from './support/faults';
 import { ManualSource } from './support/manual-source';
 import { campaignMails, startCampaign, storedCampaign } from './support/campaigns';
 import { reportFigures } from './support/report';
+import { automationRunProblems, enterAutomation, type TestAutomationRun } from './support/automations';
+
+// The guard shown red: with `mockBroken`, a step keeps no decision (each try's own is followed, not
+// the timeline entry's) and its effect id is drawn afresh on each try: nothing keys a mail to its step.
+let mockBroken = false;
+jest.mock('../../shared/marketing/automations/ids', () => {
+  const actual = jest.requireActual('../../shared/marketing/automations/ids');
+  return { ...actual, effectIdOf: (runId: string, seq: number) => (mockBroken ? jest.requireActual('node:crypto').randomUUID() : actual.effectIdOf(runId, seq)) };
+});
+jest.mock('../../shared/marketing/automations/automation-run-gateway', () => {
+  const actual = jest.requireActual('../../shared/marketing/automations/automation-run-gateway');
+  return {
+    ...actual,
+    putStepEntry: async (db: unknown, entry: unknown, now: Date) => {
+      const kept = await actual.putStepEntry(db, entry, now);
+      return mockBroken ? { entry, fresh: true } : kept;
+    },
+  };
+});
 
 /**
  * Issue 19, part 1: a worker killed between any two of its side effects (DynamoDB writes, queue
@@ -22,6 +41,12 @@ import { reportFigures } from './support/report';
  * wave's blobs, its batch header, its fan-out messages, the cursor's fenced save, the next step
  * queued, the step recorded on the campaign) and the step that completes the campaign (the move to
  * `completed`, the template's release). Its mails are read after the run from the derived wave ids.
+ *
+ * The automation engine has one entry: an `enter` message whose run updates its lead, mails it and
+ * checks the update, all inline (the entry marker, the run's put, each step's timeline entry, its
+ * effect and the run's fenced move). Its guard is shown red below: with a step that keeps no
+ * decision and draws its mail's id afresh on each try (instead of from the run and the step's seq),
+ * the same enumeration finds a mail sent twice.
  */
 
 let fc: FaultCloud;
@@ -39,6 +64,8 @@ interface Prepared {
   readonly mails: { id: string; recipient: string }[];
   /** For a campaign: the mails its waves owned, read once the run is over, and the checks of its end. */
   readonly campaign?: { id: string; recipients: string[] };
+  /** For an automation: its run, which must have completed. */
+  readonly automation?: TestAutomationRun;
 }
 
 interface Scenario {
@@ -127,6 +154,13 @@ const scenarios: Record<string, Scenario> = {
       return { records: [check], mails: [], campaign };
     },
   },
+  'automation engine: an entry that runs its steps inline': {
+    worker: 'automation-engine',
+    async prepare(n) {
+      const automation = await enterAutomation(fc, `auto-${n}-${Date.now()}`);
+      return { records: await source.take('automations', 1, (b) => b.kind === 'enter' && b.automation_id === automation.automationId), mails: [automation.mail], automation };
+    },
+  },
 };
 
 /** What is wrong after run `n`: mails not sent exactly once, wrong final statuses, webhook events missing. */
@@ -143,6 +177,7 @@ async function problems(prepared: Prepared): Promise<string[]> {
     const campaign = await storedCampaign(prepared.campaign.id);
     if (campaign?.status !== 'completed' || campaign.released !== prepared.campaign.recipients.length) out.push(`campaign ${prepared.campaign.id}: ${campaign?.status}, released ${campaign?.released}`);
   }
+  if (prepared.automation) out.push(...(await automationRunProblems(prepared.automation)));
   for (const { id, recipient } of mails) {
     const copies = outbox.filter((m) => m.destination.to.includes(recipient)).length;
     if (copies !== 1) out.push(`${recipient}: ${copies} mails`);
@@ -159,8 +194,8 @@ async function problems(prepared: Prepared): Promise<string[]> {
 const boundaries: Record<string, number> = {};
 afterAll(() => reportFigures('crash-boundaries', { boundaries }));
 
-describe('a worker killed between any two of its side effects, then its message delivered again', () => {
-  test.each(Object.keys(scenarios))('%s: every boundary sends each mail exactly once and ends right', async (name) => {
+/** Runs a scenario over every boundary; answers what went wrong. */
+async function enumerate(name: string): Promise<string[]> {
     const scenario = scenarios[name];
     const failures: string[] = [];
     for (let n = 0; n < 100; n++) {
@@ -183,8 +218,26 @@ describe('a worker killed between any two of its side effects, then its message 
         break;
       }
     }
+    return failures;
+}
+
+describe('a worker killed between any two of its side effects, then its message delivered again', () => {
+  test.each(Object.keys(scenarios))('%s: every boundary sends each mail exactly once and ends right', async (name) => {
+    const failures = await enumerate(name);
     expect(failures).toEqual([]);
     // The enumeration reached a run that finished: every boundary was crossed.
     expect(boundaries[name]).toBeGreaterThan(1);
+  });
+});
+
+describe('the automation engine\'s guard, shown red', () => {
+  it('with no decision kept and a mail id drawn afresh on each try, a crash after the accept sends the mail twice, and the enumeration says so', async () => {
+    mockBroken = true;
+    try {
+      const failures = await enumerate('automation engine: an entry that runs its steps inline');
+      expect(failures.some((f) => / 2 mails$/.test(f))).toBe(true);
+    } finally {
+      mockBroken = false;
+    }
   });
 });

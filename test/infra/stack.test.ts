@@ -361,6 +361,8 @@ describe('the functions', () => {
     'campaign-export-worker': ['EXPORTS_QUEUE_URL', 'PAYLOAD_BUCKET'],
     automations: ['AUTOMATIONS_QUEUE_URL'],
     'automation-dates': ['AUTOMATIONS_QUEUE_URL'],
+    'automation-engine': ['AUTOMATIONS_QUEUE_URL', 'SEND_QUEUE_URL', 'WEBHOOKS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'automation-sweep': ['AUTOMATIONS_QUEUE_URL'],
   };
 
   it('the expectations below name every function of the stack', () => {
@@ -587,6 +589,40 @@ describe('scheduled sends (queue `scheduled`, worker, minute sweep)', () => {
 
   it('the send group may queue the fire message of a send due soon', () => {
     expect(allows(roleStatements(stack.api.functions.send), 'sqs:SendMessage', queueArn('scheduled'))).toBe(true);
+  });
+});
+
+describe('the automation engine and its minute sweep', () => {
+  const queueArn = (name: QueueName) => ({ 'Fn::GetAtt': [logicalId(stack.queues.queues[name]), 'Arn'] });
+  const roleStatements = (fn: ProjectFunction) => statementsOfRole(template, logicalId(fn.function.role!));
+
+  it('the engine reads the automations queue with partial batch responses', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: logicalId(stack.workers.functions['automation-engine'].function) },
+      EventSourceArn: queueArn('automations'),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('the engine may write the table, queue its own messages, mails (payloads to the bucket) and webhook deliveries, and nothing else', () => {
+    const statements = roleStatements(stack.workers.functions['automation-engine']);
+    expect(allows(statements, 'dynamodb:UpdateItem')).toBe(true);
+    for (const queue of ['automations', 'send', 'webhooks'] as const) expect(allows(statements, 'sqs:SendMessage', queueArn(queue))).toBe(true);
+    for (const queue of ['events', 'campaigns', 'fanout', 'batch-send', 'scheduled'] as const) expect([queue, allows(statements, 'sqs:SendMessage', queueArn(queue))]).toEqual([queue, false]);
+    expect(allows(statements, 's3:PutObject')).toBe(true);
+    expect(allows(statements, /^(ses|scheduler):/)).toBe(false);
+  });
+
+  it('the sweep runs every minute on its own function, may read the table and queue wakes, and writes nothing', () => {
+    const schedule = template.toJSON().Resources[logicalId(stack.scheduling.schedules['automation-sweep'])];
+    expect(rateExpression(schedules['automation-sweep'].everySeconds)).toBe('rate(1 minute)');
+    expect(schedule.Properties).toMatchObject({ ScheduleExpression: 'rate(1 minute)', Target: { Arn: { 'Fn::GetAtt': [logicalId(stack.scheduling.functions['automation-sweep'].function), 'Arn'] } } });
+    const statements = roleStatements(stack.scheduling.functions['automation-sweep']);
+    expect(allows(statements, 'dynamodb:Query')).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('automations'))).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('send'))).toBe(false);
+    expect(allows(statements, /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)$/)).toBe(false);
+    expect(allows(statements, /^(ses|s3):/)).toBe(false);
   });
 });
 

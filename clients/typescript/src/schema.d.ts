@@ -1623,6 +1623,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automations/{id}/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enroll leads in an active automation (1 to 1,000 lead ids or emails)
+         * @description Queues the leads to enter, 100 to a message; the entry rules apply as they enter. `properties` become the runs' `event.*` variables.
+         */
+        post: operations["postV1AutomationsByIdEnroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An automation's runs, newest first
+         * @description At most `per_page` (1 to 100, default 50) runs are read a page; `state` keeps those in that state among them, so a filtered page may hold fewer. Read on with `cursor` from `next_cursor`.
+         */
+        get: operations["getV1AutomationsByIdRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automation-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run of an automation and its timeline */
+        get: operations["getV1AutomationRunsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An automation's statistics: runs by state, and per step entered, waiting, completed, exited, failed and mails sent, delivered, opened, clicked */
+        get: operations["getV1AutomationsByIdStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console": {
         parameters: {
             query?: never;
@@ -2443,6 +2517,19 @@ export interface components {
                 type: "exit";
             })[];
         };
+        /** @description What an enrolment queued */
+        AutomationEnrollment: {
+            /** @constant */
+            success: true;
+            /** @description Leads queued to enter (the entry filter is checked as they enter) */
+            enrolled: number;
+            /** @description Leads the re-entry rule keeps out */
+            already_enrolled: number;
+            /** @description Lead ids and emails of no lead of the project */
+            not_found: string[];
+            /** @description Leads the entry filter keeps out (its tag and attribute conditions; event conditions are checked as they enter) */
+            not_eligible: number;
+        };
         /** @description An activation check failed: the message names the step (`Step "second": template ... does not exist`) */
         AutomationInvalid: {
             error: string;
@@ -2621,6 +2708,139 @@ export interface components {
                 /** @constant */
                 type: "exit";
             })[];
+        };
+        /** @description One lead's pass through one version of an automation: `active` while a step runs, `waiting` in a wait, then `completed`, `exited` or `failed` */
+        AutomationRun: {
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            automation_id: string;
+            version: number;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+             */
+            lead_id: string;
+            email: string;
+            /** @enum {string} */
+            state: "active" | "waiting" | "completed" | "exited" | "failed";
+            step: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            updated_at: string;
+            ended_at: string | null;
+            end_reason: string | null;
+            due_at: string | null;
+            wait_event: string | null;
+            error: string | null;
+        };
+        /** @description An automation's runs, newest first */
+        AutomationRunList: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["AutomationRun"][];
+            next_cursor: string | null;
+        };
+        /** @description A step the run began (its seq-th), and what came of it */
+        AutomationRunStep: {
+            seq: number;
+            step_id: string;
+            type: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T09:30:00.000Z
+             */
+            at: string;
+            /** @description `sent`, `skipped_suppressed`, `waiting`, `branch`, `updated`, `posted`, `failed` or `exited` */
+            outcome: string;
+            detail: {
+                [key: string]: unknown;
+            };
+            next: string | null;
+        };
+        /** @description A run and its timeline, oldest step first */
+        AutomationRunWithTimeline: {
+            /** @constant */
+            success: true;
+            data: {
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                automation_id: string;
+                version: number;
+                /**
+                 * Format: uuid
+                 * @example 3f2b8c1e-9a4d-4f6b-8e2a-7c5d1b0a9e34
+                 */
+                lead_id: string;
+                email: string;
+                /** @enum {string} */
+                state: "active" | "waiting" | "completed" | "exited" | "failed";
+                step: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                started_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-26T09:30:00.000Z
+                 */
+                updated_at: string;
+                ended_at: string | null;
+                end_reason: string | null;
+                due_at: string | null;
+                wait_event: string | null;
+                error: string | null;
+                timeline: components["schemas"]["AutomationRunStep"][];
+            };
+        };
+        /** @description Runs by state and figures per step of the current version, from counters (a few may lag a worker batch) */
+        AutomationStats: {
+            /** @constant */
+            success: true;
+            data: {
+                runs: {
+                    entered: number;
+                    active: number;
+                    waiting: number;
+                    completed: number;
+                    exited: number;
+                    failed: number;
+                };
+                steps: {
+                    id: string;
+                    type: string;
+                    entered: number;
+                    completed: number;
+                    exited: number;
+                    failed: number;
+                    waiting: number;
+                    sent: number;
+                    delivered: number;
+                    opened: number;
+                    clicked: number;
+                }[];
+            };
         };
         /**
          * @description `draft` (editable, takes no entries), `active` (takes entries), `paused` (takes none; runs that wake are held until it is active again), `archived` (final)
@@ -13666,6 +13886,297 @@ export interface operations {
                         /** @constant */
                         code: "CONFLICT";
                     };
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AutomationsByIdEnroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lead_ids?: string[];
+                    emails?: string[];
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationEnrollment"];
+                };
+            };
+            /** @description No lead named, or more than 1,000 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The automation is not active (INVALID_STATE) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AutomationsByIdRuns: {
+        parameters: {
+            query?: {
+                state?: string;
+                per_page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationRunList"];
+                };
+            };
+            /** @description An unknown `state`, `per_page` out of bounds, or a cursor not of this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AutomationRunsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, its timeline oldest step first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationRunWithTimeline"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No run of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AutomationsByIdStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The automation's figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutomationStats"];
+                };
+            };
+            /** @description Invalid request: the first problem, in the order of part 7 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No automation of the project has this id (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Request body over 5 MB */

@@ -2,6 +2,7 @@
 import type { ComponentType } from 'preact';
 import { Activity } from './activity';
 import { Audience } from './audience';
+import { Automations } from './automations';
 import { Campaigns } from './campaigns';
 import { Domains } from './domains';
 import { Overview } from './overview';
@@ -25,6 +26,7 @@ export const projectPages: readonly PageEntry<ProjectPageProps>[] = [
   { path: 'domains', label: 'Domains', component: Domains },
   { path: 'templates', label: 'Templates', component: Templates },
   { path: 'campaigns', label: 'Campaigns', component: Campaigns },
+  { path: 'automations', label: 'Automations', component: Automations },
   { path: 'audience', label: 'Audience', component: Audience },
   { path: 'suppressions', label: 'Suppressions', component: Suppressions },
   { path: 'webhooks', label: 'Webhooks', component: Webhooks },

@@ -23,7 +23,7 @@ export const clickRedirect = defineRoute({
   access: trackingAccess,
   handle: async (request) => {
     try {
-      const click = await withEngagementCounters(services(), ({ counters, campaigns }) => followClick(services(), request.params.token, visitorOf(request.headers), counters, campaigns));
+      const click = await withEngagementCounters(services(), ({ counters, tally }) => followClick(services(), request.params.token, visitorOf(request.headers), counters, tally));
       if (!click) return invalidLinkPage();
       return {
         status: 302,

@@ -24,7 +24,7 @@ export const openPixel = defineRoute({
   handle: async (request) => {
     try {
       // Only the first human (or machine) open of a mail adds to its campaign: later opens write no counter.
-      await withEngagementCounters(services(), ({ counters, campaigns }) => recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters, campaigns));
+      await withEngagementCounters(services(), ({ counters, tally }) => recordOpen(services(), pixelToken(request.params.token), visitorOf(request.headers), counters, tally));
     } catch (error) {
       logger.error('Recording an open failed', { requestId: request.requestId, error: error as Error });
     }

@@ -89,3 +89,18 @@ export async function emailsWithEvent(db: Db, projectId: string, event: string, 
   } while (start);
   return emails;
 }
+
+/**
+ * Whether one lead (by email) did `event` since `since` (ever when absent): its own partition,
+ * newest first, filtered on the name, stopping at the first match (an automation's filter, one lead at a time).
+ */
+export async function leadDidEvent(db: Db, projectId: string, email: string, event: string, since: string | undefined): Promise<boolean> {
+  const part = { index: undefined, pkName: 'pk', skName: 'sk', pk: customEventPartition(projectId, email) };
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out: QueryCommandOutput = await db.doc.send(new QueryCommand({ ...queryOf(db, part, { since }, event, true), ExclusiveStartKey: start, Limit: 100 }));
+    if ((out.Items ?? []).length > 0) return true;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return false;
+}

@@ -307,3 +307,49 @@ export async function mergeAttributes(deps: WriteDeps, projectId: string, rawEma
 export async function leadAttributes(db: Db, projectId: string, rawEmail: string | undefined): Promise<Record<string, unknown>> {
   return withoutTags((await requireLeadByEmail(db, projectId, rawEmail)).data);
 }
+
+/** What an automation's update_lead step changes on a lead. */
+export interface LeadChanges {
+  addTags?: readonly string[];
+  removeTags?: readonly string[];
+  /** Set in `data`; null removes the attribute. */
+  setAttributes?: Readonly<Record<string, unknown>>;
+  addSegmentIds?: readonly string[];
+  removeSegmentIds?: readonly string[];
+}
+
+/**
+ * Applies an automation step's changes to a lead (by its email): tags, attributes (null removes one)
+ * in one versioned write held to the lead's limits, then its static memberships (unknown or dynamic
+ * segments are left out, as PUT /v1/leads/:id does). Idempotent: done twice, the lead ends the same.
+ * Answers the segments it added and removed.
+ */
+export async function applyLeadChanges(deps: WriteDeps, projectId: string, email: string, changes: LeadChanges): Promise<{ added: string[]; removed: string[] }> {
+  const { db } = deps;
+  const removeTags = new Set(changes.removeTags ?? []);
+  const touchesData = (changes.addTags?.length ?? 0) > 0 || removeTags.size > 0 || Object.keys(changes.setAttributes ?? {}).length > 0;
+  const lead = touchesData
+    ? await rewriteData(deps, projectId, email, { data: 'set_attributes', tags: 'add_tags' }, (data) => {
+        const next: Record<string, unknown> = { ...data };
+        for (const [name, value] of Object.entries(changes.setAttributes ?? {})) {
+          if (name === TAGS_KEY) continue;
+          if (value === null) delete next[name];
+          else next[name] = value;
+        }
+        const tags = [...new Set([...tagsOf(data), ...(changes.addTags ?? [])])].filter((t) => !removeTags.has(t));
+        return { ...next, [TAGS_KEY]: tags };
+      })
+    : await requireLeadByEmail(db, projectId, email);
+  const wanted = [...(changes.addSegmentIds ?? []), ...(changes.removeSegmentIds ?? [])];
+  if (wanted.length === 0) return { added: [], removed: [] };
+  const segments = await getSegments(db, projectId, wanted);
+  const isStatic = (id: string) => segments.get(id)?.type === 'static';
+  const current = await leadSegmentIds(db, projectId, lead.id);
+  const changed = await changeMemberships(db, projectId, lead, {
+    add: (changes.addSegmentIds ?? []).filter((s) => isStatic(s) && !current.includes(s)),
+    remove: (changes.removeSegmentIds ?? []).filter((s) => current.includes(s)),
+  });
+  // As the API's membership changes do: other automations may start on the segment, or end on leaving it.
+  await deps.leadSignals.emit(projectId, staticMembershipSignals(lead, changed, deps.clock.now().toISOString()));
+  return changed;
+}

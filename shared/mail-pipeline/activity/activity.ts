@@ -46,6 +46,8 @@ export interface Activity {
   email_type: string;
   campaign_id?: string;
   automation_run_id?: string;
+  /** Internal (never shown): `<automation_id>/<step_id>` of an automation's mail, whose counters its delivery events add to. */
+  automation_step?: string;
   template_id?: string;
   /** The caller's conversation id (`thread_id` of the advanced send). */
   thread_id?: string;

@@ -11,4 +11,6 @@ export type CampaignEventCounter = 'delivered' | 'hard_bounced' | 'soft_bounced'
  */
 export interface CampaignTally {
   add(campaignId: string, field: CampaignEventCounter): void;
+  /** An automation's mail (its activity's `automation_step`): the step's delivered, opened and clicked (automation-tally.ts). */
+  addStep?(automationStep: string, field: CampaignEventCounter): void;
 }

@@ -88,6 +88,7 @@ export async function recordDeliveryEvent(
     for (const field of applied.counters) counters?.add(activity.project_id, domainOf(activity.sender_email), dayOf(event.timestamp), field);
     for (const field of applied.projectCounters) counters?.addProject(activity.project_id, activity.is_test ? 'test' : 'live', event.timestamp, field);
     if (activity.campaign_id) for (const field of applied.campaignCounters) campaigns?.add(activity.campaign_id, field);
+    if (activity.automation_step) for (const field of applied.campaignCounters) campaigns?.addStep?.(activity.automation_step, field);
     return 'applied';
   }
   throw new Error(`Activity ${event.activityId} kept changing while recording a ${event.type} event`);

@@ -43,4 +43,6 @@ export interface RunStepEntry {
   /** What happened: `sent` (activity_id), `skipped_suppressed`, `waiting` (until), `branch` (yes/no, event/timeout), `updated`, `posted`, `failed` (error), `exited`. */
   outcome: string;
   detail?: Record<string, unknown>;
+  /** The step the run goes to after this one (null: it ends there); absent while it waits, or when it ended here. */
+  next?: string | null;
 }

@@ -3,7 +3,7 @@ import type { Needs } from '../../platform/core/dependencies';
 import type { ServiceEvent } from '../../platform/core/events';
 import type { Project } from '../../platform/projects/project';
 import { getProject } from '../../platform/projects/project-repository';
-import { webhookTargets } from '../../platform/projects/webhook-routing';
+import { webhookTargets, type WebhookTarget } from '../../platform/projects/webhook-routing';
 import { maxAttemptsFor, type WebhookJob } from './webhook-job';
 
 /**
@@ -39,4 +39,26 @@ export async function fanOut(deps: Needs<'db' | 'queue'>, events: ServiceEvent[]
   }
   if (jobs.length > 0) await deps.queue.sendBatch('webhooks', jobs);
   return jobs.length;
+}
+
+/**
+ * One of a project's webhooks by id, as an automation's webhook step names it: `live` (its
+ * `webhook_url`), `dev` (its `webhook_url_dev`), or the name of one of its environments (that
+ * environment's URL, live slot). Undefined when that webhook is not set.
+ */
+export function webhookTargetById(project: Project, webhookId: string): WebhookTarget | undefined {
+  if (webhookId === 'live') return project.webhook_url ? { url: project.webhook_url, slot: 'live' } : undefined;
+  if (webhookId === 'dev') return project.webhook_url_dev ? { url: project.webhook_url_dev, slot: 'dev' } : undefined;
+  const url = project.inbound_webhook_environments?.[webhookId];
+  return url ? { url, slot: 'live' } : undefined;
+}
+
+/**
+ * Queues one event to one webhook (an automation's webhook step), delivered, signed, retried and
+ * logged like every other delivery. `deliveryId` is the caller's stable id: a repeat of the same
+ * step is the same delivery, which receivers drop by its `webhook-id`.
+ */
+export async function queueWebhookDelivery(deps: Needs<'queue'>, project: Project, target: WebhookTarget, event: ServiceEvent, deliveryId: string): Promise<void> {
+  const job: WebhookJob = { v: 1, delivery_id: deliveryId, project_id: project.id, url: target.url, slot: target.slot, event, max_attempts: maxAttemptsFor(event) };
+  await deps.queue.send('webhooks', job);
 }

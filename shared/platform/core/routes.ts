@@ -61,6 +61,7 @@ export const workers = {
   'lead-import-worker': { entry: 'functions/lead-import-worker/handler.ts', queue: 'imports' },
   'campaign-engine': { entry: 'functions/campaign-engine/handler.ts', queue: 'campaigns' },
   'campaign-export-worker': { entry: 'functions/campaign-export-worker/handler.ts', queue: 'exports' },
+  'automation-engine': { entry: 'functions/automation-engine/handler.ts', queue: 'automations' },
 } as const;
 
 export type WorkerName = keyof typeof workers;
@@ -89,6 +90,8 @@ export const schedules = {
   'scheduled-sweep': { entry: 'functions/scheduled-sweep/handler.ts', everySeconds: 60 },
   /** Date-triggered automations: once per UTC day each, the next day's walk over the leads (one message per lead shard). */
   'automation-dates': { entry: 'functions/automation-dates/handler.ts', everySeconds: 3600 },
+  /** Automation runs due within the lookahead: one delayed wake each on the `automations` queue. */
+  'automation-sweep': { entry: 'functions/automation-sweep/handler.ts', everySeconds: 60 },
 } as const satisfies Readonly<Record<string, ScheduleDefinition>>;
 
 export type ScheduleName = keyof typeof schedules;

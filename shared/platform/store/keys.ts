@@ -80,7 +80,7 @@ export {
   campaignCounterKey, campaignCounterKeys, campaignRateKey, campaignExportKey, campaignRunningExportKey, campaignExportObjectKey,
 } from './aggregates/campaign';
 export {
-  automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationDateTriggerIndex, automationDateTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS,
+  automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationDateTriggerIndex, automationDateTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS, automationRunCounter, automationStepCounter,
 } from './aggregates/automation';
 export {
   automationRunKey, automationStepKey, automationStepSortKey, AUTOMATION_STEP_SK_PREFIX, automationEntryKey, automationRunListIndex, automationRunListPartitions, AUTOMATION_RUN_LIST_SHARDS,

@@ -95,7 +95,7 @@ describe('the sign-in form', () => {
       expect((await focused()).id).toBe('main');
 
       // Every link of the navigation (an <a href>, in the tab order) opens its page with Enter.
-      for (const name of ['Activity', 'Domains', 'Templates', 'Campaigns', 'Audience', 'Suppressions', 'Webhooks', 'Send a test mail', 'Overview']) {
+      for (const name of ['Activity', 'Domains', 'Templates', 'Campaigns', 'Automations', 'Audience', 'Suppressions', 'Webhooks', 'Send a test mail', 'Overview']) {
         const link = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
         await link.focus();
         await page.keyboard.press('Enter');

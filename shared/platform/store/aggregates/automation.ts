@@ -106,6 +106,12 @@ export const automationHeldRunKey = (automationId: string, runId: string): ItemK
 /** The partitions of an automation's held runs. */
 export const automationHeldPartitions = (automationId: string): string[] => allShards(AUTOMATION_HELD_SHARDS).map((s) => `AUTOHELD#${automationId}#${s}`);
 
+/** Counter attribute of a run total (`entered`, `waiting`, `completed`, `exited`, `failed`, `dropped`) in an automation's counter item. */
+export const automationRunCounter = (field: string): string => `r_${field}`;
+
+/** Counter attribute of one step's figure (`entered`, `completed`, `exited`, `failed`, `sent`, `delivered`, `opened`, `clicked`); step ids are letters, digits, `_` and `-`. */
+export const automationStepCounter = (stepId: string, field: string): string => `s_${field}_${stepId}`;
+
 /** Key of one shard of an automation's counters (runs by state, and per step: entered, completed, exited, mails sent, delivered, opened, clicked). */
 export const automationCounterKey = (automationId: string, shard: number): ItemKey => ({ pk: `AUTOSTAT#${automationId}#${shard}`, sk: 'COUNTS' });
 
@@ -132,7 +138,7 @@ export const automationRunLifecycle = /* @__PURE__ */ defineLifecycle({
     /** The run moves on to its next step (fenced by `seq` as well). */
     advance: { from: ['active', 'waiting'], to: 'active', set: ['step', 'seq', 'sends', 'updated_at'], remove: ['gsi5pk', 'gsi5sk', 'due_at', 'wait_event'] },
     /** The run waits: until a time (a due entry, or a queue delay for short waits) or for an event. */
-    wait: { from: ['active', 'waiting'], to: 'waiting', set: ['step', 'seq', 'sends', 'due_at', 'wait_event', 'updated_at'] },
+    wait: { from: ['active', 'waiting'], to: 'waiting', set: ['step', 'seq', 'sends', 'due_at', 'wait_event', 'updated_at', 'gsi5pk', 'gsi5sk'] },
     complete: { from: ['active', 'waiting'], to: 'completed', set: ['ended_at', 'end_reason', 'updated_at', 'ttl'], remove: ['gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'due_at', 'wait_event'] },
     /** An exit rule (goal event, segment left), an exit step, or the automation's archive. */
     exit: { from: ['active', 'waiting'], to: 'exited', set: ['ended_at', 'end_reason', 'updated_at', 'ttl'], remove: ['gsi4pk', 'gsi4sk', 'gsi5pk', 'gsi5sk', 'due_at', 'wait_event'] },
@@ -143,7 +149,7 @@ export const automationRunLifecycle = /* @__PURE__ */ defineLifecycle({
 /** An automation (its versions and its project's trigger table); see docs/automations.md. */
 export const automation = /* @__PURE__ */ defineAggregate({
   name: 'automation',
-  keys: { automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationDateTriggerIndex, automationDateTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS },
+  keys: { automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationDateTriggerIndex, automationDateTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS, automationRunCounter, automationStepCounter },
   indexes: ['gsi1'],
   lifecycle: automationLifecycle,
 });

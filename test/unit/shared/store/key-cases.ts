@@ -185,6 +185,8 @@ export const keyCases: Record<string, () => unknown> = {
   automationCounterKey: () => keys.automationCounterKey('auto-1', 4),
   automationCounterKeys: () => keys.automationCounterKeys('auto-1'),
   AUTOMATION_COUNTER_SHARDS: () => keys.AUTOMATION_COUNTER_SHARDS,
+  automationRunCounter: () => keys.automationRunCounter('entered'),
+  automationStepCounter: () => keys.automationStepCounter('second-mail', 'opened'),
   automationRunKey: () => keys.automationRunKey('run-1'),
   automationStepKey: () => keys.automationStepKey('run-1', 12),
   automationStepSortKey: () => keys.automationStepSortKey(7),

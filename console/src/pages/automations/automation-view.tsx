@@ -1,0 +1,198 @@
+/** One automation: its status and version, its trigger and rules in words, its steps as a flow, and activate, pause and archive. */
+import { useState } from 'preact/hooks';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Badge, Button, Card, Details, ErrorNote, Loading, Notice, PageHeader } from '../../components/ui';
+import { api, ApiError, unwrap } from '../../lib/api';
+import { formatInstant } from '../../lib/format';
+import { href, navigate, type Route } from '../../lib/router';
+import { useLoad } from '../../lib/use-load';
+import { entryFilterWords, exitWords, reentryWords, triggerWords } from './automation-words';
+import { useKnownNames } from './known-names';
+import { showStep, StepFlow } from './step-flow';
+
+type Action = 'activate' | 'pause' | 'remove';
+
+/** The step a 409 AUTOMATION_INVALID names (null: the trigger or an exit rule). */
+function refusedStep(error: unknown): string | null | undefined {
+  if (!(error instanceof ApiError) || error.code !== 'AUTOMATION_INVALID') return undefined;
+  const step = (error.body as { step?: unknown } | undefined)?.step;
+  return typeof step === 'string' ? step : null;
+}
+
+/** The view of automation `id`; `?step=<id>` brings that step of the flow into view. */
+export function AutomationView(props: { id: string; route: Route }) {
+  const { id } = props;
+  const read = useLoad(() => unwrap(api.GET('/v1/automations/{id}', { params: { path: { id } } })).then((a) => a.data), [id]);
+  const automation = read.data;
+  const names = useKnownNames(automation?.steps);
+  const [acting, setActing] = useState<Action>();
+  const [actionError, setActionError] = useState<Error>();
+  const [done, setDone] = useState<string>();
+  const [confirmRemove, setConfirmRemove] = useState(false);
+
+  const act = async (action: Action) => {
+    setActing(action);
+    setActionError(undefined);
+    setDone(undefined);
+    const path = { params: { path: { id } } };
+    try {
+      if (action === 'remove') {
+        const answer = await unwrap(api.DELETE('/v1/automations/{id}', path));
+        if ('deleted' in answer) {
+          navigate(href(['automations']));
+          return;
+        }
+        setDone('The automation is archived: it takes no new entries, and its runs in flight end when they next wake.');
+      } else if (action === 'activate') {
+        const answer = await unwrap(api.POST('/v1/automations/{id}/activate', path));
+        setDone(`The automation is active at version ${answer.data.version}: new entries start runs.`);
+      } else {
+        await unwrap(api.POST('/v1/automations/{id}/pause', path));
+        setDone('The automation is paused: it takes no new entries, and runs that wake are held at the step they reached until it is active again.');
+      }
+      read.reload();
+    } catch (e) {
+      setActionError(e as Error);
+    } finally {
+      setActing(undefined);
+      setConfirmRemove(false);
+    }
+  };
+
+  if (read.error && !automation) {
+    return (
+      <>
+        <PageHeader title="Automation" subtitle={<a href={href(['automations'])}>All automations</a>} />
+        <ErrorNote error={read.error} />
+      </>
+    );
+  }
+  if (!automation) return <Loading />;
+  const { status } = automation;
+  const refused = refusedStep(actionError);
+  const isDraft = status === 'draft';
+
+  return (
+    <>
+      <PageHeader
+        title={automation.name}
+        subtitle={
+          <>
+            <a href={href(['automations'])}>All automations</a> · version {automation.version}
+          </>
+        }
+        actions={
+          <>
+            {status === 'draft' || status === 'paused' ? (
+              <Button variant="primary" busy={acting === 'activate'} onClick={() => void act('activate')}>
+                Activate
+              </Button>
+            ) : null}
+            {status === 'active' ? (
+              <Button busy={acting === 'pause'} onClick={() => void act('pause')}>
+                Pause
+              </Button>
+            ) : null}
+            {status !== 'archived' ? (
+              <a class="btn" href={href(['automations', id, 'edit'])}>
+                Edit
+              </a>
+            ) : null}
+            {status !== 'archived' ? (
+              <Button variant="danger" onClick={() => setConfirmRemove(true)}>
+                {isDraft ? 'Delete draft' : 'Archive'}
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      <ErrorNote error={read.error} title="The automation could not be read again" />
+      {actionError ? (
+        <div class="notice error" role="alert">
+          <strong>Refused: </strong>
+          {actionError.message}
+          {actionError instanceof ApiError && actionError.code ? <code class="code-tag">{actionError.code}</code> : null}
+          {refused ? (
+            <>
+              {' · '}
+              <a href={href(['automations', id], { step: refused })} onClick={() => showStep(refused)}>
+                Go to step <code>{refused}</code>
+              </a>
+            </>
+          ) : null}
+          {refused === null ? <span> (the trigger or an exit rule)</span> : null}
+        </div>
+      ) : null}
+      {done ? <Notice kind="success">{done}</Notice> : null}
+
+      <Card title="Status" class="compact-details">
+        <div class="progress-line">
+          <Badge value={status} />
+          <span>Version {automation.version}</span>
+        </div>
+        <Details
+          items={(
+            [
+              ['Created', automation.created_at],
+              ['Updated', automation.updated_at],
+              ['Last activated', automation.activated_at],
+              ['Last paused', automation.paused_at],
+              ['Archived', automation.archived_at],
+            ] as const
+          )
+            .filter(([, at]) => at !== null)
+            .map(([term, at]) => [term, formatInstant(at)] as const)}
+        />
+      </Card>
+
+      <Card title="Trigger and rules">
+        <ul class="rules">
+          <li data-testid="trigger-words">
+            <span class="rule-label">Starts:</span> {triggerWords(automation.trigger)}
+          </li>
+          <li>
+            <span class="rule-label">Who:</span> {entryFilterWords(automation.entry)}
+          </li>
+          <li data-testid="reentry-words">{reentryWords(automation.entry)}</li>
+          {automation.exit.length ? (
+            automation.exit.map((rule, i) => (
+              <li key={i}>
+                <span class="rule-label">Exit:</span> {exitWords(rule)}
+              </li>
+            ))
+          ) : (
+            <li>
+              <span class="rule-label">Exit:</span> no exit rule (runs end at their last step)
+            </li>
+          )}
+        </ul>
+      </Card>
+
+      <Card title="Steps">
+        <StepFlow
+          automationId={id}
+          steps={automation.steps}
+          names={names}
+          focus={props.route.query.get('step') ?? undefined}
+          refused={refused ? { step: refused, message: actionError!.message } : undefined}
+        />
+      </Card>
+
+      <ConfirmDialog
+        open={confirmRemove}
+        title={isDraft ? 'Delete this draft?' : 'Archive this automation?'}
+        confirmLabel={isDraft ? 'Delete draft' : 'Archive'}
+        cancelLabel="Keep it"
+        busy={acting === 'remove'}
+        onConfirm={() => void act('remove')}
+        onCancel={() => setConfirmRemove(false)}
+      >
+        {isDraft ? (
+          <p>A draft never ran: it is deleted outright.</p>
+        ) : (
+          <p>Archiving is final: the automation takes no new entries, its runs in flight end (exited) when they next wake, and it can no longer be edited or activated.</p>
+        )}
+      </ConfirmDialog>
+    </>
+  );
+}

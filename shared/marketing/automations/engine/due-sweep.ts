@@ -1,0 +1,38 @@
+/**
+ * The minute sweep of the automation due index (`automation-sweep`): every run due within the
+ * lookahead gets a wake (`step` seq 0) delayed until its time, ten to an SQS request. A run may be
+ * woken twice (the overlap, its own short-wait message): its state fences the second.
+ */
+import type { Needs } from '../../../platform/core/dependencies';
+import { logger } from '../../../platform/core/logger';
+import { dueRuns } from '../automation-run-gateway';
+import { delayUntil, stepMessage } from './step-queue';
+
+/** How far ahead a sweep looks: one interval of the schedule plus an overlap, so a late sweep misses nothing. */
+export const AUTOMATION_SWEEP_LOOKAHEAD_SECONDS = 60 + 30;
+/** Runs one sweep takes from each shard of the due index (32 shards): more wait for the next minute. */
+export const AUTOMATION_SWEEP_PER_SHARD = 2_000;
+
+/** What one sweep queued. */
+export interface AutomationSweepResult {
+  due: number;
+  /** Of those, at or past their time (an outage, a backlog): queued without delay. */
+  overdue: number;
+}
+
+/** Queues a delayed wake for every run due within the lookahead. */
+export async function sweepAutomationDue(deps: Needs<'db' | 'queue' | 'clock'>): Promise<AutomationSweepResult> {
+  const now = deps.clock.now();
+  const due = await dueRuns(deps.db, new Date(now.getTime() + AUTOMATION_SWEEP_LOOKAHEAD_SECONDS * 1000), AUTOMATION_SWEEP_PER_SHARD);
+  const delays = due.map((entry) => delayUntil(new Date(entry.dueAt), now));
+  if (due.length > 0) {
+    try {
+      await deps.queue.sendBatch('automations', due.map((entry) => stepMessage(entry.runId, 0)), { delaySeconds: delays });
+    } catch (error) {
+      // Whatever was queued stays queued; the next sweep covers the rest.
+      logger.error('Automation sweep could not queue every wake', { due: due.length, error: error as Error });
+      throw error;
+    }
+  }
+  return { due: due.length, overdue: delays.filter((d) => d === 0).length };
+}
