@@ -92,8 +92,8 @@ function updatedIndexPartitions(input: Record<string, unknown>): string[] {
   return out;
 }
 
-/** The (kind, partitions) of each item a write command writes. */
-function writtenItems(command: string, input: Record<string, unknown>): { kind: string; partitions: string[] }[] {
+/** The (kind, partitions) of each item a write command writes (its input as the document client or the marshaller left it). */
+export function writtenItems(command: string, input: Record<string, unknown>): { kind: string; partitions: string[] }[] {
   const item = (fields: Record<string, unknown>) => ({
     kind: itemKind(fields),
     partitions: [`pk ${String(plain(fields.pk))}`, ...Object.entries(fields).filter(([k]) => /^gsi\d+pk$/.test(k)).map(([k, v]) => `${k} ${String(plain(v))}`)],
