@@ -1,7 +1,8 @@
 /**
  * How much `npm run bench` measures. `BENCH_SCALE=small` (the default) gives every figure in about
  * four minutes on the shared 2-core machine (221 s at load average 10, docs/testing.md); `BENCH_SCALE=full` gives the figures docs/cost.md quotes
- * (a million-row import, a 100,000-recipient campaign: about two and a half hours). One size can
+ * (a million-row import, a 100,000-recipient campaign: about two and a half hours; a 100,000-lead
+ * automation journey: about two more). One size can
  * still be set alone with its own variable (`BENCH_MAILS`, `BENCH_BATCH_RECIPIENTS`...), which wins
  * over the plan; such a run is recorded as `custom`, so that it never passes for either scale.
  */
