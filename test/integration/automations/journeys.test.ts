@@ -105,7 +105,7 @@ describe('the welcome series, built through the API', () => {
     expect(suppressedMail.automation_run_id).toBe(suppressedRun.id);
 
     // The opener opens; the buyer buys.
-    const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(mail.body.html)?.[1];
+    const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(mail.body.html ?? '')?.[1];
     expect(pixel).toBeDefined();
     expect((await fetch(pixel!.replace(/^https?:\/\/[^/]+/, cloud.baseUrl), { headers: { 'user-agent': 'Mozilla/5.0 (Macintosh) Thunderbird/128.0' } })).status).toBe(200);
     await ok('POST', '/v1/events', { email: buyer, event: 'purchased' }, 201);
