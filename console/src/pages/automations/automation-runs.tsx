@@ -81,7 +81,7 @@ export function AutomationRuns(props: { automationId: string; refresh: number; o
                 title: 'Current step',
                 cell: (r) =>
                   r.step ? (
-                    <a href={href(['automations', automationId], { step: r.step })} aria-label={`Step ${r.step} in the flow`}>
+                    <a class="run-step" href={href(['automations', automationId], { step: r.step })} aria-label={`Step ${r.step} in the flow`}>
                       <code>{r.step}</code>
                     </a>
                   ) : (

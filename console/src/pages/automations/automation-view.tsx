@@ -1,11 +1,11 @@
 /** One automation: its status and version, its trigger and rules in words, its steps as a flow, and activate, pause and archive. */
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Button, Card, Details, ErrorNote, Loading, Notice, PageHeader } from '../../components/ui';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href, navigate, type Route } from '../../lib/router';
-import { useLoad } from '../../lib/use-load';
+import { useLoad, usePoll } from '../../lib/use-load';
 import { entryFilterWords, exitWords, reentryWords, triggerWords } from './automation-words';
 import { AutomationRuns } from './automation-runs';
 import { RunCounts } from './automation-stats';
@@ -35,6 +35,17 @@ export function AutomationView(props: { id: string; route: Route }) {
   // Bumped to read the figures and the runs again (an enrolment, a Refresh).
   const [refresh, setRefresh] = useState(0);
   const again = () => setRefresh((n) => n + 1);
+  // After an enrolment the engine takes a moment: the figures and runs are read again every 2 s for 20 s.
+  const [followUntil, setFollowUntil] = useState(0);
+  const follow = useCallback(() => {
+    if (Date.now() > followUntil) setFollowUntil(0);
+    else setRefresh((n) => n + 1);
+  }, [followUntil]);
+  usePoll(followUntil > 0, 2000, follow);
+  const enrolled = () => {
+    again();
+    setFollowUntil(Date.now() + 20_000);
+  };
   const stats = useLoad(() => unwrap(api.GET('/v1/automations/{id}/stats', { params: { path: { id } } })).then((a) => a.data), [id, refresh, automation?.version]);
   const stepStats = stats.data ? new Map(stats.data.steps.map((s) => [s.id, s] as const)) : undefined;
 
@@ -205,7 +216,7 @@ export function AutomationView(props: { id: string; route: Route }) {
         />
       </Card>
 
-      {status === 'active' ? <EnrollForm automationId={id} onEnrolled={again} /> : null}
+      {status === 'active' ? <EnrollForm automationId={id} onEnrolled={enrolled} /> : null}
       {isDraft ? null : <AutomationRuns automationId={id} refresh={refresh} onRefresh={again} />}
 
       <ConfirmDialog
