@@ -188,3 +188,37 @@ describe('the renewal reminder, built through the API', () => {
     expect(mail.subject).toBe(`Your plan renews on ${renewal}`);
   });
 });
+
+describe('a template in use by an automation step', () => {
+  test('its delete answers 409 TEMPLATE_IN_USE naming the step; forced, a run reaching that step fails visibly', async () => {
+    const doomed = await template('Soon gone', '<p>Hello {{first_name}}</p>');
+    const created = await ok('POST', '/v1/automations', {
+      name: 'Uses a template',
+      trigger: { type: 'manual' },
+      steps: [
+        { id: 'pause_a_day', type: 'wait', duration: { days: 1 }, next: 'mail' },
+        { id: 'mail', type: 'send_email', template_id: doomed, sender_profile_id: senderId },
+      ],
+    }, 201);
+    const id = created.data.id as string;
+    await ok('POST', `/v1/automations/${id}/activate`);
+
+    const refused = await cloud.api('DELETE', `/v1/templates/${doomed}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'TEMPLATE_IN_USE', automation_nodes: [`${id}:mail`], campaigns: [] });
+
+    const email = `doomed-${randomUUID().slice(0, 8)}@example.com`;
+    await ok('POST', '/v1/leads', { email, data: { first_name: 'Lin' } }, 201);
+    expect((await ok('POST', `/v1/automations/${id}/enroll`, { emails: [email] })).enrolled).toBe(1);
+    await runOf(id, email, (r) => r.state === 'waiting');
+    await ok('DELETE', `/v1/templates/${doomed}?force=true`);
+
+    offset += 86_400_000 + 120_000;
+    await sweepAutomationDue(services());
+    const failed = await runOf(id, email, (r) => r.state === 'failed');
+    expect(failed.end_reason).toBe('template_deleted');
+    const timeline = (await ok('GET', `/v1/automation-runs/${failed.id}`)).data.timeline as Record<string, any>[];
+    expect(timeline.at(-1)).toMatchObject({ step_id: 'mail', outcome: 'failed' });
+    expect(await mailsOf(failed.id)).toEqual([]);
+  });
+});
