@@ -222,3 +222,40 @@ describe('a template in use by an automation step', () => {
     expect(await mailsOf(failed.id)).toEqual([]);
   });
 });
+
+describe('a dynamic segment starts and ends runs', () => {
+  test('a lead the evaluation finds new in the segment enters; one it no longer finds leaves its run', async () => {
+    const tag = `vip${randomUUID().slice(0, 6)}`;
+    const segment = (await ok('POST', '/v1/segments', { name: `Dynamic ${tag}`, filter: { match: 'all', conditions: [{ tags: { any: [tag] } }] } }, 201)).segment;
+    const evaluated = async (generation: number) =>
+      eventually(`evaluation ${generation}`, async () => {
+        const seg = (await ok('GET', `/v1/segments/${segment.id}`)).segment;
+        return seg.evaluation?.status === 'done' && seg.evaluation.generation >= generation ? seg : undefined;
+      });
+    const first = await evaluated(1);
+    const reminder = await template('For our VIPs', '<p>Hello</p>');
+    const created = await ok('POST', '/v1/automations', {
+      name: 'VIP journey',
+      trigger: { type: 'segment_entered', segment_id: segment.id },
+      exit: [{ type: 'segment_left', segment_id: segment.id }],
+      steps: [
+        { id: 'settle', type: 'wait', duration: { days: 1 }, next: 'hello' },
+        { id: 'hello', type: 'send_email', template_id: reminder, sender_profile_id: senderId },
+      ],
+    }, 201);
+    const id = created.data.id as string;
+    await ok('POST', `/v1/automations/${id}/activate`);
+
+    const email = `dyn-${randomUUID().slice(0, 8)}@example.com`;
+    await ok('POST', '/v1/leads', { email, data: { first_name: 'Kim' } }, 201);
+    await ok('POST', `/v1/leads/${encodeURIComponent(email)}/tags`, { tags: [tag] });
+    await ok('POST', `/v1/segments/${segment.id}/evaluate`, undefined, 202);
+    await evaluated(first.evaluation.generation + 1);
+    const run = await runOf(id, email, (r) => r.state === 'waiting');
+
+    await ok('DELETE', `/v1/leads/${encodeURIComponent(email)}/tags`, { tags: [tag] });
+    await ok('POST', `/v1/segments/${segment.id}/evaluate`, undefined, 202);
+    const left = await runOf(id, email, (r) => r.state === 'exited');
+    expect(left).toMatchObject({ id: run.id, end_reason: `segment_left:${segment.id}` });
+  });
+});
