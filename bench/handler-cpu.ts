@@ -43,10 +43,10 @@ export const INIT_ONLY_FUNCTIONS: Readonly<Record<string, string>> = {
   inbound: 'parses a raw mail stored in S3 by SES',
   'domain-recheck': 'checks pending domains through SES and DNS',
   'dns-sweep': 'resolves customers\' DNS records (network)',
-  automations: 'defines, activates and pauses automations: operator traffic; enrolment is an entry like an import\'s',
-  'automation-engine': 'runs entries and steps of automations: measured per run by the automation benchmark',
-  'automation-sweep': 'queries the due index once a minute: measured per run by the automation benchmark',
-  'automation-dates': 'queues the daily walks of date-triggered automations once an hour: depends on the automations',
+  automations: 'defines automations and reads their runs: operator traffic, not per mail',
+  'automation-engine': 'runs automation steps: measured per run and per step by the automation benchmark',
+  'automation-sweep': 'queries the automation due index: the scheduled sweep\'s figure stands for it',
+  'automation-dates': 'queues date walks once a day per date-triggered automation',
 };
 
 /** Blobs kept in memory: the S3 emulator runs in this process, and its CPU would be counted. */

@@ -23,7 +23,7 @@ export const ACCOUNT_CONCURRENCY = 1000;
  * large campaign or import never throttles the API. test/infra/worker-concurrency.test.ts holds the
  * values below to it.
  */
-export const QUEUE_WORKERS_CONCURRENCY_BUDGET = 300;
+export const QUEUE_WORKERS_CONCURRENCY_BUDGET = 310;
 
 /**
  * Maximum concurrency of each queue's event source (Lambda's ScalingConfig.MaximumConcurrency, 2 to

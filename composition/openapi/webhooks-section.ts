@@ -130,6 +130,16 @@ export const webhookExamples: Readonly<Record<string, unknown>> = {
     bounce_subtype: 'General',
   }),
   'suppression.removed': project('suppression.removed', { email: 'ada@example.com', removed_at: AT, removed_by: 'api' }),
+  'automation.webhook': project('automation.webhook', {
+    event_id: 'msg_6f1c2b9e-3a4d-5e5f-8a9b-0c1d2e3f4a5b',
+    automation_id: '0b8f5c1e-2d3a-4f5b-9c6d-7e8f9a0b1c2d',
+    run_id: '5d2e8f14-7c3b-5a9e-8d1f-2b4c6e8a0d13',
+    step_id: 'notify_crm',
+    lead_id: '3c9a7e21-4b5d-4f6e-8a1b-2c3d4e5f6a7b',
+    email: 'ada@example.com',
+    lead_data: { first_name: 'Ada', plan: 'pro' },
+    trigger_properties: { plan: 'pro' },
+  }),
 };
 
 const wait = (seconds: number) => (seconds < 60 ? `${seconds} s` : `${seconds / 60} min`);

@@ -75,7 +75,7 @@ describe('the deploy guide states the stack as it is', () => {
     expect(stated(/account's default ([\d,]+) concurrent executions/)).toBe(ACCOUNT_CONCURRENCY);
     expect(stated(/share the remaining (\d+)/)).toBe(ACCOUNT_CONCURRENCY - sum);
     for (const [queue, max] of Object.entries(WORKER_MAX_CONCURRENCY)) expect(stated(new RegExp(`[\\s(,:]${queue} (\\d+)[\\s,(.]`))).toBe(max);
-    expect(stated(/the (\d+) minute jobs/)).toBe(Object.keys(schedules).length);
+    expect(stated(/the (\d+) scheduled jobs/)).toBe(Object.keys(schedules).length);
   });
 
   it('the number of DNS records a registered domain publishes', () => {

@@ -2147,6 +2147,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "automation.webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * automation.webhook
+         * @description automation.webhook: a run reached an automation's webhook step. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookAutomationWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2873,6 +2893,39 @@ export interface components {
             archived_at: string | null;
             /** @enum {string} */
             trigger_type: "event" | "lead_created" | "tag_added" | "segment_entered" | "date" | "manual";
+        };
+        /** @description automation.webhook: a run reached an automation's webhook step */
+        AutomationWebhookEvent: {
+            /** @constant */
+            event: "automation.webhook";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                /** @description The same for every attempt and any redo of the step: receivers drop repeats by it */
+                event_id: string;
+                automation_id: string;
+                run_id: string;
+                /** @description The automation's webhook step */
+                step_id: string;
+                lead_id: string;
+                email: string;
+                /** @description The lead's data when the step ran */
+                lead_data: {
+                    [key: string]: unknown;
+                };
+                /** @description The properties of the event that started the run (empty for other triggers) */
+                trigger_properties: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /** @description A scheduled (or cancelled) batch: its time, recipients and counts by state */
         Batch: {
@@ -15257,6 +15310,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SuppressionRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookAutomationWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AutomationWebhookEvent"];
             };
         };
         responses: {

@@ -17,4 +17,5 @@ export const WEBHOOK_EVENT_NAMES: readonly string[] = [
   'sender.failed',
   'suppression.added',
   'suppression.removed',
+  'automation.webhook',
 ];

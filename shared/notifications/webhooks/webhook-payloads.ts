@@ -194,6 +194,20 @@ export const suppressionRemovedEventSchema = projectEnvelope(
   z.strictObject({ email: z.string(), removed_at: instant, removed_by: z.string() }),
 ).check(z.meta({ id: 'SuppressionRemovedEvent', description: 'suppression.removed: an address was removed from the suppression list' }));
 
+export const automationWebhookEventSchema = projectEnvelope(
+  'automation.webhook',
+  z.strictObject({
+    event_id: z.string().check(z.meta({ description: 'The same for every attempt and any redo of the step: receivers drop repeats by it' })),
+    automation_id: z.string(),
+    run_id: z.string(),
+    step_id: z.string().check(z.meta({ description: "The automation's webhook step" })),
+    lead_id: z.string(),
+    email: z.string(),
+    lead_data: z.record(z.string(), z.unknown()).check(z.meta({ description: "The lead's data when the step ran" })),
+    trigger_properties: z.record(z.string(), z.unknown()).check(z.meta({ description: "The properties of the event that started the run (empty for other triggers)" })),
+  }),
+).check(z.meta({ id: 'AutomationWebhookEvent', description: "automation.webhook: a run reached an automation's webhook step" }));
+
 /** Every event the service posts, by its `event` name. */
 export const webhookPayloadSchemas: Readonly<Record<string, z.ZodMiniType>> = {
   ...emailEventSchemas,
@@ -207,6 +221,7 @@ export const webhookPayloadSchemas: Readonly<Record<string, z.ZodMiniType>> = {
   'sender.failed': senderFailedEventSchema,
   'suppression.added': suppressionAddedEventSchema,
   'suppression.removed': suppressionRemovedEventSchema,
+  'automation.webhook': automationWebhookEventSchema,
 };
 
 /** Why a webhook body is not the payload of its event, or undefined when it is. */

@@ -1,12 +1,15 @@
 /** One automation: its status and version, its trigger and rules in words, its steps as a flow, and activate, pause and archive. */
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Button, Card, Details, ErrorNote, Loading, Notice, PageHeader } from '../../components/ui';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href, navigate, type Route } from '../../lib/router';
-import { useLoad } from '../../lib/use-load';
+import { useLoad, usePoll } from '../../lib/use-load';
 import { entryFilterWords, exitWords, reentryWords, triggerWords } from './automation-words';
+import { AutomationRuns } from './automation-runs';
+import { RunCounts } from './automation-stats';
+import { EnrollForm } from './enroll-form';
 import { useKnownNames } from './known-names';
 import { showStep, StepFlow } from './step-flow';
 
@@ -29,6 +32,22 @@ export function AutomationView(props: { id: string; route: Route }) {
   const [actionError, setActionError] = useState<Error>();
   const [done, setDone] = useState<string>();
   const [confirmRemove, setConfirmRemove] = useState(false);
+  // Bumped to read the figures and the runs again (an enrolment, a Refresh).
+  const [refresh, setRefresh] = useState(0);
+  const again = () => setRefresh((n) => n + 1);
+  // After an enrolment the engine takes a moment: the figures and runs are read again every 2 s for 20 s.
+  const [followUntil, setFollowUntil] = useState(0);
+  const follow = useCallback(() => {
+    if (Date.now() > followUntil) setFollowUntil(0);
+    else setRefresh((n) => n + 1);
+  }, [followUntil]);
+  usePoll(followUntil > 0, 2000, follow);
+  const enrolled = () => {
+    again();
+    setFollowUntil(Date.now() + 20_000);
+  };
+  const stats = useLoad(() => unwrap(api.GET('/v1/automations/{id}/stats', { params: { path: { id } } })).then((a) => a.data), [id, refresh, automation?.version]);
+  const stepStats = stats.data ? new Map(stats.data.steps.map((s) => [s.id, s] as const)) : undefined;
 
   const act = async (action: Action) => {
     setActing(action);
@@ -145,6 +164,24 @@ export function AutomationView(props: { id: string; route: Route }) {
         />
       </Card>
 
+      {isDraft ? null : (
+        <Card
+          title="Runs by state"
+          actions={
+            <Button busy={stats.loading && Boolean(stats.data)} onClick={again}>
+              Refresh
+            </Button>
+          }
+        >
+          <ErrorNote error={stats.error} title="The figures could not be read" />
+          {stats.data ? <RunCounts runs={stats.data.runs} /> : stats.error ? null : <Loading label="Loading the figures…" />}
+          <p class="hint">
+            From counters the engine adds to as it goes: the latest steps may show a moment later. Each step's figures are in its block below; rates are of the mails
+            delivered, and opened counts people, not mail scanners.
+          </p>
+        </Card>
+      )}
+
       <Card title="Trigger and rules">
         <ul class="rules">
           <li data-testid="trigger-words">
@@ -175,8 +212,12 @@ export function AutomationView(props: { id: string; route: Route }) {
           names={names}
           focus={props.route.query.get('step') ?? undefined}
           refused={refused ? { step: refused, message: actionError!.message } : undefined}
+          stats={stepStats}
         />
       </Card>
+
+      {status === 'active' ? <EnrollForm automationId={id} onEnrolled={enrolled} /> : null}
+      {isDraft ? null : <AutomationRuns automationId={id} refresh={refresh} onRefresh={again} />}
 
       <ConfirmDialog
         open={confirmRemove}

@@ -1,11 +1,53 @@
 /** An automation's steps as a vertical flow: each step, what it does in words, and links to the steps it goes on to. */
 import { useEffect } from 'preact/hooks';
 import { Badge } from '../../components/ui';
+import type { Schemas } from '../../lib/api';
+import { formatCount, formatRate } from '../../lib/format';
 import { href } from '../../lib/router';
 import { branchesOf, STEP_TYPE_WORDS, stepWords, type KnownNames, type Step } from './automation-words';
 
 /** The element id of a step's block (the flow's links and the refusal point at it). */
 export const stepElementId = (id: string) => `step-${id}`;
+
+/** A step's figures, as `GET /v1/automations/{id}/stats` gives them. */
+export type StepStats = Schemas['AutomationStats']['data']['steps'][number];
+
+/** A share of a count, or undefined when the count is zero (no rate to speak of). */
+const share = (part: number, whole: number) => (whole > 0 ? part / whole : undefined);
+
+/** A step's counts in a row of small figures; a mail step's mails too, with its open and click rates (of the mails delivered). */
+function StepFigures(props: { id: string; type: Step['type']; stats: StepStats }) {
+  const s = props.stats;
+  const figures: [string, string][] = [
+    ['Entered', formatCount(s.entered)],
+    ['Waiting', formatCount(s.waiting)],
+    ['Completed', formatCount(s.completed)],
+    ['Exited', formatCount(s.exited)],
+    ['Failed', formatCount(s.failed)],
+  ];
+  if (props.type === 'send_email') {
+    const opened = share(s.opened, s.delivered);
+    const clicked = share(s.clicked, s.delivered);
+    figures.push(
+      ['Sent', formatCount(s.sent)],
+      ['Delivered', formatCount(s.delivered)],
+      ['Opened', formatCount(s.opened)],
+      ['Clicked', formatCount(s.clicked)],
+      ['Open rate', formatRate(opened)],
+      ['Click rate', formatRate(clicked)],
+    );
+  }
+  return (
+    <dl class="flow-stats" aria-label={`Figures of step ${props.id}`}>
+      {figures.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 /** Scrolls step `id`'s block into view and gives it the keyboard focus. */
 export function showStep(id: string): void {
@@ -17,9 +59,9 @@ export function showStep(id: string): void {
 /**
  * The flow of `steps` (the run starts at the first). `focus` is the step a link or a refusal points
  * at: it is scrolled into view and takes the keyboard focus. `refused` marks the step an activation
- * check named, with the API's message.
+ * check named, with the API's message. `stats` gives each step's figures (the current version's).
  */
-export function StepFlow(props: { automationId: string; steps: readonly Step[]; names: KnownNames; focus?: string; refused?: { step: string; message: string } }) {
+export function StepFlow(props: { automationId: string; steps: readonly Step[]; names: KnownNames; focus?: string; refused?: { step: string; message: string }; stats?: ReadonlyMap<string, StepStats> }) {
   const ids = new Set(props.steps.map((s) => s.id));
   const refusedStep = props.refused?.step;
   // A new refusal shows its step; a link followed shows its target (the refusal's step wins while fresh).
@@ -55,6 +97,7 @@ export function StepFlow(props: { automationId: string; steps: readonly Step[]; 
               {index === 0 ? <span class="muted small-text">the run starts here</span> : null}
             </div>
             <p class="flow-does">{stepWords(step, props.names)}</p>
+            {props.stats?.get(step.id) ? <StepFigures id={step.id} type={step.type} stats={props.stats.get(step.id)!} /> : null}
             {refused ? (
               <p class="flow-refusal">
                 <strong>Refused at activation:</strong> {props.refused?.message}
