@@ -148,8 +148,8 @@ export const scheduledAccess: { readonly [name in ScheduleName]: FunctionAccess 
   'scheduled-sweep': { table: 'read', enqueue: ['scheduled'] },
   /** Reads the deployment's date triggers, queues each one's next-day walk on `automations`, and marks the day walked on its trigger entry. */
   'automation-dates': { table: 'readWrite', enqueue: ['automations'] },
-  /** Queries the automation due index (keys only) and queues one delayed wake per run: writes nothing. */
-  'automation-sweep': { table: 'read', enqueue: ['automations'] },
+  /** Queries the automation due index (keys only) past its cursor, queues one delayed wake per run, and saves the cursor (one item). */
+  'automation-sweep': { table: 'readWrite', enqueue: ['automations'] },
 };
 
 /** Sets one variable of shared/platform/core/config.ts: a name the configuration does not know does not compile. */

@@ -155,6 +155,7 @@ export class QueueWorker extends Construct {
       entry: props.entry,
       description: props.description ?? `Worker of the ${this.node.id} queue`,
       timeout: Duration.seconds(this.props.definition.workerTimeoutSeconds ?? WORKER_TIMEOUT_SECONDS),
+      memorySize: this.props.definition.workerMemoryMb,
       logRemovalPolicy: props.logRemovalPolicy,
     });
     connect(fn.function, props.resources, props.access);

@@ -10,6 +10,7 @@ import { batchGetAll } from '../../platform/store/batch-get';
 import { stripKeys, ttlAfterDays, type Db } from '../../platform/store/client';
 import { writtenUnlessConditionFails } from '../../platform/store/conditional-write';
 import {
+  automationSweepCursorKey,
   AUTOMATION_COUNTER_SHARDS,
   AUTOMATION_RUN_RETENTION_DAYS,
   automationCounterKey,
@@ -210,23 +211,44 @@ export async function liveRunsOfLead(db: Db, projectId: string, leadId: string):
   return runs;
 }
 
-/** Runs due up to `until` (every shard of the due index, at most `perShard` from each, oldest first). */
-export async function dueRuns(db: Db, until: Date, perShard: number): Promise<{ runId: string; dueAt: string }[]> {
+/** The minute sweep's cursor: per due shard, the sort key it has queued wakes through (none yet: from the start). */
+export async function readSweepCursor(db: Db): Promise<Record<string, string>> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: automationSweepCursorKey(), ConsistentRead: true }));
+  return (out.Item?.shards as Record<string, string> | undefined) ?? {};
+}
+
+/** Records the sweep's cursor (one item for the deployment, written once a minute). */
+export async function saveSweepCursor(db: Db, shards: Record<string, string>): Promise<void> {
+  await db.doc.send(new PutCommand({ TableName: db.tableName, Item: { ...automationSweepCursorKey(), shards } }));
+}
+
+/**
+ * Runs due after each shard's cursor and up to `until`, at most `perShard` a shard (oldest first),
+ * and each shard's new cursor: the last entry read when the shard had more, else the bound itself.
+ */
+export async function dueRuns(db: Db, cursor: Readonly<Record<string, string>>, until: Date, perShard: number): Promise<{ due: { runId: string; dueAt: string }[]; cursor: Record<string, string> }> {
   const bound = `${until.toISOString()}#~`;
   const pages = await Promise.all(
-    automationDuePartitions().map((pk) =>
-      db.doc.send(
+    automationDuePartitions().map(async (pk) => {
+      // Every sort key has the same length, so the first key after `after` is at least after + \u0001.
+      const after = cursor[pk];
+      const from = after === undefined ? '0' : `${after}\u0001`;
+      if (from > bound) return { pk, items: [] as Record<string, unknown>[], position: after as string };
+      const out = await db.doc.send(
         new QueryCommand({
           TableName: db.tableName,
           IndexName: 'gsi5',
-          KeyConditionExpression: 'gsi5pk = :pk AND gsi5sk <= :until',
-          ExpressionAttributeValues: { ':pk': pk, ':until': bound },
+          KeyConditionExpression: 'gsi5pk = :pk AND gsi5sk BETWEEN :from AND :until',
+          ExpressionAttributeValues: { ':pk': pk, ':from': from, ':until': bound },
           Limit: perShard,
         }),
-      ),
-    ),
+      );
+      const items = out.Items ?? [];
+      return { pk, items, position: out.LastEvaluatedKey && items.length > 0 ? String(items[items.length - 1].gsi5sk) : bound };
+    }),
   );
-  return pages.flatMap((out) => (out.Items ?? []).map((item) => parseAutomationDueSortKey(String(item.gsi5sk))).filter((due): due is { runId: string; dueAt: string } => due !== undefined));
+  const due = pages.flatMap((page) => page.items.map((item) => parseAutomationDueSortKey(String(item.gsi5sk))).filter((entry): entry is { runId: string; dueAt: string } => entry !== undefined));
+  return { due, cursor: Object.fromEntries(pages.map((page) => [page.pk, page.position])) };
 }
 
 /**

@@ -14,6 +14,11 @@ export interface QueueDefinition {
    * @default WORKER_TIMEOUT_SECONDS
    */
   readonly workerTimeoutSeconds?: number;
+  /**
+   * Memory of the queue's worker (and with it its CPU share).
+   * @default DEFAULT_MEMORY_MB (lib/project-function.ts)
+   */
+  readonly workerMemoryMb?: number;
 }
 
 export const queues = {
@@ -51,7 +56,9 @@ export const queues = {
    * Automation engine messages (docs/automations.md): entries, run steps, lead events for waits and
    * exit rules, releases and date walks. Each is safe to receive twice (entry keys, the run's seq).
    */
-  automations: { urlEnv: 'AUTOMATIONS_QUEUE_URL', visibilityTimeoutSeconds: 120, maxReceiveCount: 8, batchSize: 10, workerTimeoutSeconds: 60 },
+  // CPU-bound (an entry renders and accepts its first mail): at 1,024 MB a full batch of 1,000
+  // entrants takes about 22 s where 256 MB would take 87 s, over the timeout, for the same GB-seconds.
+  automations: { urlEnv: 'AUTOMATIONS_QUEUE_URL', visibilityTimeoutSeconds: 120, maxReceiveCount: 8, batchSize: 10, workerTimeoutSeconds: 60, workerMemoryMb: 1024 },
   exports: { urlEnv: 'EXPORTS_QUEUE_URL', visibilityTimeoutSeconds: 960, maxReceiveCount: 8, batchSize: 1, workerTimeoutSeconds: 900 },
 } as const satisfies Record<string, QueueDefinition>;
 

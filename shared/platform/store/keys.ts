@@ -84,5 +84,5 @@ export {
 } from './aggregates/automation';
 export {
   automationRunKey, automationStepKey, automationStepSortKey, AUTOMATION_STEP_SK_PREFIX, automationEntryKey, automationRunListIndex, automationRunListPartitions, AUTOMATION_RUN_LIST_SHARDS,
-  automationLeadRunIndex, automationLeadRunPartition, automationDueIndex, automationDuePartitions, parseAutomationDueSortKey, AUTOMATION_DUE_SHARDS, automationHeldRunKey, automationHeldPartitions, AUTOMATION_HELD_SHARDS, AUTOMATION_RUN_RETENTION_DAYS,
+  automationLeadRunIndex, automationLeadRunPartition, automationDueIndex, automationDuePartitions, parseAutomationDueSortKey, AUTOMATION_DUE_SHARDS, automationSweepCursorKey, automationHeldRunKey, automationHeldPartitions, AUTOMATION_HELD_SHARDS, AUTOMATION_RUN_RETENTION_DAYS,
 } from './aggregates/automation';

@@ -4,6 +4,7 @@
  * (id uuidv5(automation:lead:key), a conditional put: the same entry delivered again finds its run),
  * and the run's first step runs at once, or waits until the entrant's `start_at`.
  */
+import { performance } from 'node:perf_hooks';
 import type { Lead } from '../../../audience/leads/lead';
 import { getAutomation, getAutomationVersion } from '../automation-gateway';
 import type { Automation, AutomationVersion } from '../automation';
@@ -15,19 +16,24 @@ import type { AutomationRun } from '../run';
 import { EARLY_TOLERANCE_MS, type Engine } from './engine-context';
 import { leadMatches, runLead } from './lead-facts';
 import { drive } from './run-steps';
-import { queueStep, withinQueueDelay } from './step-queue';
+import { dueIndexTime, queueStep, withinQueueDelay } from './step-queue';
 
 /** Why an entrant did not enter. */
 export type EntryRefusal = 'not_active' | 'lead_missing' | 'not_eligible' | 'already_entered';
 
+/** Wall time one `enter` message may take before it hands its remaining entrants back to the queue (the worker's timeout is 60 s). */
+export const ENTRY_BUDGET_MS = 25_000;
+
 /** What one `enter` message did. */
 export interface EntryOutcome {
   entered: number;
+  /** Entrants queued again in a message of their own, the budget spent. */
+  handedBack?: number;
   refused: Partial<Record<EntryRefusal, number>>;
 }
 
 /** Handles an `enter` message of one automation. */
-export async function enterLeads(engine: Engine, message: { project_id: string; automation_id: string; trigger: string; entrants: Entrant[] }): Promise<EntryOutcome> {
+export async function enterLeads(engine: Engine, message: { project_id: string; automation_id: string; trigger: string; entrants: Entrant[] }, budgetMs = ENTRY_BUDGET_MS): Promise<EntryOutcome> {
   const outcome: EntryOutcome = { entered: 0, refused: {} };
   const refuse = (why: EntryRefusal, n = 1) => void (outcome.refused[why] = (outcome.refused[why] ?? 0) + n);
   const automation = await getAutomation(engine.deps.db, message.automation_id);
@@ -38,7 +44,15 @@ export async function enterLeads(engine: Engine, message: { project_id: string; 
   }
   const version = await getAutomationVersion(engine.deps.db, automation.id, automation.version, true);
   if (!version) throw new Error(`Version ${automation.version} of automation ${automation.id} is missing`);
-  for (const entrant of message.entrants) {
+  const started = performance.now();
+  for (const [i, entrant] of message.entrants.entries()) {
+    // Past the budget, the rest go back on the queue as a message of their own (their keys make a
+    // repeat harmless), so a slow batch never runs into the worker's timeout and comes back whole.
+    if (i > 0 && performance.now() - started > budgetMs) {
+      await engine.deps.queue.send('automations', { ...message, kind: 'enter', v: 1, entrants: message.entrants.slice(i) });
+      outcome.handedBack = message.entrants.length - i;
+      break;
+    }
     const result = await enterOne(engine, automation, version, message.trigger, entrant);
     if (result === 'entered') outcome.entered += 1;
     else refuse(result);
@@ -92,7 +106,7 @@ async function enterOne(engine: Engine, automation: Automation, version: Automat
     started_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  if (!(await putNewRun(db, run, startAt))) return 'already_entered';
+  if (!(await putNewRun(db, run, startAt ? dueIndexTime(new Date(startAt), now) : undefined))) return 'already_entered';
   engine.tally.run(automation.id, 'entered');
   await startRun(engine, run, version);
   return 'entered';

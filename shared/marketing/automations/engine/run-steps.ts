@@ -13,7 +13,7 @@ import { decideCondition } from './condition-step';
 import { EARLY_TOLERANCE_MS, MAX_INLINE_STEPS, type Engine } from './engine-context';
 import { decideSend, sendMail } from './send-email-step';
 import { failure, stepContext, type Decision, type StepContext } from './step-context';
-import { queueStep, withinQueueDelay } from './step-queue';
+import { dueIndexTime, queueStep, withinQueueDelay } from './step-queue';
 import { decideUpdate, updateLead } from './update-lead-step';
 import { afterDuration, leadZone, nextTimeOfDay } from './wait-times';
 import { decideWebhook, postWebhook } from './webhook-step';
@@ -168,10 +168,10 @@ async function moveAfter(engine: Engine, run: AutomationRun, step: Step, entry: 
   if (entry.outcome === 'waiting') {
     const until = String(entry.detail?.until);
     const waitEvent = typeof entry.detail?.event === 'string' ? entry.detail.event : undefined;
-    const moved = await moveRun(db, run.id, 'wait', { step: step.id, seq: run.seq + 1, sends, due_at: until, wait_event: waitEvent, updated_at: at, ...dueIndexOf(run.id, until) }, run.seq);
+    const moved = await moveRun(db, run.id, 'wait', { step: step.id, seq: run.seq + 1, sends, due_at: until, wait_event: waitEvent, updated_at: at, ...dueIndexOf(run.id, dueIndexTime(new Date(until), now)) }, run.seq);
     if (!moved) return undefined;
     engine.tally.run(run.automation_id, 'waiting');
-    // Within SQS's delay a message wakes it on time; the due entry (written all the same) is the sweep's safety net.
+    // Within SQS's delay a message wakes it on time; its due entry, placed past that delay, is the safety net.
     if (withinQueueDelay(new Date(until), now)) await queueStep(engine.deps, run.id, run.seq + 1, new Date(until));
     return undefined;
   }

@@ -100,6 +100,14 @@ export function parseAutomationDueSortKey(sortKey: string): { runId: string; due
   return { runId, dueAt };
 }
 
+/**
+ * Key of the minute sweep's cursor: per due shard, the due-index sort key it has queued wakes
+ * through. Every due entry is written at least 15 minutes ahead of its writer's clock (a wake a
+ * queue message carries sits past SQS's longest delay), so an entry never lands behind the cursor,
+ * and a run still due because the engine is behind is not queued again every minute.
+ */
+export const automationSweepCursorKey = (): ItemKey => ({ pk: 'AUTOSWEEP', sk: 'CURSOR' });
+
 /** Key of a run held because it woke while its automation was paused; released (deleted) at resume. */
 export const automationHeldRunKey = (automationId: string, runId: string): ItemKey => ({ pk: `AUTOHELD#${automationId}#${shardOf(runId, AUTOMATION_HELD_SHARDS)}`, sk: runId });
 
@@ -159,7 +167,7 @@ export const automationRun = /* @__PURE__ */ defineAggregate({
   name: 'automation run',
   keys: {
     automationRunKey, automationStepKey, automationStepSortKey, AUTOMATION_STEP_SK_PREFIX, automationEntryKey, automationRunListIndex, automationRunListPartitions, AUTOMATION_RUN_LIST_SHARDS,
-    automationLeadRunIndex, automationLeadRunPartition, automationDueIndex, automationDuePartitions, parseAutomationDueSortKey, AUTOMATION_DUE_SHARDS, automationHeldRunKey, automationHeldPartitions, AUTOMATION_HELD_SHARDS, AUTOMATION_RUN_RETENTION_DAYS,
+    automationLeadRunIndex, automationLeadRunPartition, automationDueIndex, automationDuePartitions, parseAutomationDueSortKey, AUTOMATION_DUE_SHARDS, automationSweepCursorKey, automationHeldRunKey, automationHeldPartitions, AUTOMATION_HELD_SHARDS, AUTOMATION_RUN_RETENTION_DAYS,
   },
   indexes: ['gsi4', 'gsi5', 'gsi6'],
   ttl: [
@@ -186,6 +194,7 @@ export const automationAccessPatterns: Record<string, readonly AccessPattern[]> 
     { pattern: 'Runs of an automation (gsi6)', pk: 'gsi6pk AUTORUNS#<automationId>#<shard>', sk: 'gsi6sk <started>#<runId>', operation: 'Query desc over 32 shards, merged', wcu: '(in the run write)' },
     { pattern: "Lead's live runs (gsi4)", pk: 'gsi4pk AUTOLEAD#<p>#<leadId>', sk: 'gsi4sk <automationId>#<runId>', operation: 'Query when the lead has an event an exit rule or a wait listens for', wcu: '(in the run write)' },
     { pattern: 'Automation due index (gsi5)', pk: 'gsi5pk AUTODUE#<shard>', sk: 'gsi5sk <due>#<runId>', operation: 'Query by the minute sweep (due within its lookahead)', wcu: '(in the run write)' },
+    { pattern: "The minute sweep's cursor", pk: 'AUTOSWEEP', sk: 'CURSOR', operation: 'GetItem and Put once a minute (per due shard, the sort key queued through)', wcu: '1 a minute, for the deployment' },
     { pattern: 'Held run', pk: 'AUTOHELD#<automationId>#<shard>', sk: '<runId>', operation: 'Put when a run wakes while paused; Query + Delete at resume', wcu: '1 + 1 per held run (rare)' },
   ],
 };

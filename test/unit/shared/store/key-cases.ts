@@ -201,6 +201,7 @@ export const keyCases: Record<string, () => unknown> = {
   automationDuePartitions: () => keys.automationDuePartitions(),
   parseAutomationDueSortKey: () => [keys.parseAutomationDueSortKey(`${AT}#run-1`), keys.parseAutomationDueSortKey('nonsense') ?? null],
   AUTOMATION_DUE_SHARDS: () => keys.AUTOMATION_DUE_SHARDS,
+  automationSweepCursorKey: () => keys.automationSweepCursorKey(),
   automationHeldRunKey: () => keys.automationHeldRunKey('auto-1', 'run-1'),
   automationHeldPartitions: () => keys.automationHeldPartitions('auto-1'),
   AUTOMATION_HELD_SHARDS: () => keys.AUTOMATION_HELD_SHARDS,
