@@ -177,6 +177,7 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
   const { getSender } = await import('../shared/identities/domains/sender-repository');
   const { getImport } = await import('../shared/audience/imports/import-repository');
   const { queues } = await import('../shared/platform/core/queues');
+  const engineMemoryMb = queues.automations.workerMemoryMb ?? options.memoryMb;
   const { WORKER_MAX_CONCURRENCY } = await import('../lib/queue-worker');
   const N = options.leads;
   const original = services();
@@ -402,7 +403,9 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
     const read = per(sum(JOURNEY, (p) => meters[p].read));
     const sqsPerRun = per(sum(JOURNEY, (p) => sqsRequests[p].requests));
     const invocationsPerRun = per(sum(JOURNEY, (p) => invocations[p]));
-    const gbs = JOURNEY.reduce((t, p) => t + memoryEstimates(per(cpu[p]), per(ms[p]), [options.memoryMb])[0].gb_seconds_per_mail, 0);
+    // The engine runs at its own memory (queues.automations.workerMemoryMb); the other workers at the default.
+    const memoryOf = (p: Part) => (p.startsWith('engine-') ? engineMemoryMb : options.memoryMb);
+    const gbs = JOURNEY.reduce((t, p) => t + memoryEstimates(per(cpu[p]), per(ms[p]), [memoryOf(p)])[0].gb_seconds_per_mail, 0);
     const dollars = {
       dynamodb: write * PRICES.dynamodbWriteUnit + read * PRICES.dynamodbReadUnit,
       sqs: sqsPerRun * PRICES.sqsRequest,
@@ -430,7 +433,7 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
       const perEntrant = memoryEstimates(cpuPerEntrant, wallPerEntrant, [memory])[0].ms_per_mail;
       return { memory_mb: memory, ms_per_entrant: perEntrant, seconds_to_enrol: round((1_000_000 * perEntrant) / 1000 / maxConcurrency, 0), full_batch_seconds: round((fullBatch * perEntrant) / 1000, 1) };
     };
-    const model = atMemory(options.memoryMb);
+    const model = atMemory(engineMemoryMb);
     const engineRate = (maxConcurrency * 1000) / model.ms_per_entrant;
     const arrivalRate = 1_000_000 / 60;
     const partitions = busiestByPattern(writeMaps['engine-enter'], 12);
@@ -494,13 +497,13 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
         wall_ms_per_entrant: round(wallPerEntrant, 2),
         cpu_ms_per_entrant: round(cpuPerEntrant, 2),
         lambda_ms_per_entrant: model.ms_per_entrant,
-        memory_mb: options.memoryMb,
+        memory_mb: engineMemoryMb,
         max_invocation_seconds: round(maxEnterMs / 1000, 2),
         wake_wall_ms_per_run: round(per(ms['engine-wake']), 2),
       },
       model_1m: {
         max_concurrency: maxConcurrency,
-        memory_mb: options.memoryMb,
+        memory_mb: engineMemoryMb,
         lambda_ms_per_entrant: model.ms_per_entrant,
         entrants_per_second: round(engineRate, 0),
         seconds_to_enrol: model.seconds_to_enrol,
