@@ -177,6 +177,7 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
   const { getSender } = await import('../shared/identities/domains/sender-repository');
   const { getImport } = await import('../shared/audience/imports/import-repository');
   const { queues } = await import('../shared/platform/core/queues');
+  const { SAFETY_NET_SECONDS } = await import('../shared/marketing/automations/engine/step-queue');
   const engineMemoryMb = queues.automations.workerMemoryMb ?? options.memoryMb;
   const { WORKER_MAX_CONCURRENCY } = await import('../lib/queue-worker');
   const N = options.leads;
@@ -334,7 +335,8 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
       // Every run waits once all have entered and the queues are empty: then the clock may jump.
       if (options.jumpWait && !jumped && !worked && importDone !== undefined && entrants >= N) {
         jumped = true;
-        clockOffsetMs = (JOURNEY_WAIT.minutes * 60 + 1) * 1000;
+        // Past the wait and past its due entry, which sits beyond SQS's longest delay (the safety net): the sweep wakes every run.
+        clockOffsetMs = (SAFETY_NET_SECONDS + 60) * 1000;
         const realClock = original.clock;
         overrideServices({ clock: { now: () => new Date(realClock.now().getTime() + clockOffsetMs) } });
         await runSweep();

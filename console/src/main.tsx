@@ -1,6 +1,6 @@
 /** The console's entry: the session decides between the sign-in form and the pages. */
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { Layout } from './components/layout';
 import { ErrorNote, Loading } from './components/ui';
@@ -32,7 +32,9 @@ function App() {
     location.hash = '';
   }, []);
 
-  useEffect(() => {
+  // A layout effect: the focus moves in the same task that shows the new view, never later, when the
+  // reader (or a test) may already have moved it on to a link of that view.
+  useLayoutEffect(() => {
     // Each view takes the keyboard focus to its content, so a screen reader starts at the new page;
     // so does signing in or out (the form's button that had the focus is gone).
     document.getElementById('main')?.focus({ preventScroll: true });

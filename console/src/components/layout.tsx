@@ -20,7 +20,15 @@ export function Layout(props: { session: Session; nav: readonly NavItem[]; curre
   const who = session.kind === 'project' ? session.project.name : (session.organization.name ?? 'Partner organization');
   return (
     <div class="frame">
-      <a class="skip-link" href="#main">
+      {/* The hash is the router's: followed, `#main` would be a route (the first page). The link moves the focus itself. */}
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="topbar">

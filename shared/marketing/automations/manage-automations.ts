@@ -39,7 +39,8 @@ import type { EngineMessage } from './engine-messages';
 
 type Deps = Needs<'db' | 'clock' | 'queue'>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** An automation's or a run's id: anything else is no id of ours (404, never a read). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** 404 NOT_FOUND: a malformed id, an unknown one and another project's are the same answer. */
 const automationNotFound = () => new AppError(404, 'Automation not found', 'NOT_FOUND', { code: 'NOT_FOUND' });
@@ -50,7 +51,7 @@ const changed = () => conflict('The automation changed while it was being update
 const archived = () => invalidState('Automation is archived');
 
 /** The automation of the caller's project, or 404. */
-async function requireAutomation(deps: Needs<'db'>, caller: ProjectCaller, automationId: string | undefined, consistent = true): Promise<Automation> {
+export async function requireAutomation(deps: Needs<'db'>, caller: ProjectCaller, automationId: string | undefined, consistent = true): Promise<Automation> {
   if (!automationId || !UUID.test(automationId)) throw automationNotFound();
   const automation = await getAutomation(deps.db, automationId.toLowerCase(), consistent);
   if (!automation || automation.project_id !== caller.project.id) throw automationNotFound();

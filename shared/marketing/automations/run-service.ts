@@ -10,8 +10,8 @@ import type { ProjectCaller } from '../../platform/auth/authenticate';
 import type { Needs } from '../../platform/core/dependencies';
 import { AppError, badRequest, conflict } from '../../platform/core/errors';
 import { automationRunCounter, automationStepCounter } from '../../platform/store/keys';
-import { getAutomation, getAutomationVersion } from './automation-gateway';
-import type { Automation } from './automation';
+import { getAutomationVersion } from './automation-gateway';
+import { requireAutomation, UUID } from './manage-automations';
 import { getRun, getRuns, lastEntries, readAutomationCounts, runIdsPage, runTimeline } from './automation-run-gateway';
 import { AUTOMATION_LIMITS } from './definition';
 import type { EngineMessage, Entrant } from './engine-messages';
@@ -21,13 +21,6 @@ import type { AutomationRun, RunStepEntry } from './run';
 /** 404 in the automations API's shape: `{error, code: 'NOT_FOUND'}` (another project's id too). */
 const notFound = (message: string) => new AppError(404, message, 'NOT_FOUND', { code: 'NOT_FOUND' });
 const AUTOMATION_NOT_FOUND = 'Automation not found';
-
-/** The caller's automation, or 404 (another project's too). */
-async function requireAutomation(deps: Needs<'db'>, caller: ProjectCaller, automationId: string): Promise<Automation> {
-  const automation = await getAutomation(deps.db, automationId);
-  if (!automation || automation.project_id !== caller.project.id) throw notFound(AUTOMATION_NOT_FOUND);
-  return automation;
-}
 
 /** A run as the API shows it. */
 export function presentRun(run: AutomationRun) {
@@ -133,7 +126,7 @@ function decodeRunCursor(cursor: string): string {
 
 /** `GET /v1/automation-runs/:id`: a run of the caller's project with its timeline. */
 export async function readRun(deps: Needs<'db'>, caller: ProjectCaller, runId: string) {
-  const run = await getRun(deps.db, runId);
+  const run = UUID.test(runId) ? await getRun(deps.db, runId.toLowerCase()) : undefined;
   if (!run || run.project_id !== caller.project.id) throw notFound('Run not found');
   const timeline = await runTimeline(deps.db, run.id);
   return { success: true as const, data: { ...presentRun(run), timeline: timeline.map(presentEntry) } };

@@ -259,3 +259,41 @@ describe('a dynamic segment starts and ends runs', () => {
     expect(left).toMatchObject({ id: run.id, end_reason: `segment_left:${segment.id}` });
   });
 });
+
+describe('editing an active automation', () => {
+  test('makes a new version for new runs; a run in flight finishes on the version it started on', async () => {
+    const before = await template('Version one says hello', '<p>One</p>');
+    const after = await template('Version two says hello', '<p>Two</p>');
+    const definition = (templateId: string) => ({
+      name: 'Versioned',
+      trigger: { type: 'manual' },
+      entry: { filter: null, reentry: 'every_time' },
+      steps: [
+        { id: 'pause', type: 'wait', duration: { days: 1 }, next: 'hello' },
+        { id: 'hello', type: 'send_email', template_id: templateId, sender_profile_id: senderId },
+      ],
+    });
+    const id = (await ok('POST', '/v1/automations', definition(before), 201)).data.id as string;
+    await ok('POST', `/v1/automations/${id}/activate`);
+    const early = `early-${randomUUID().slice(0, 8)}@example.com`;
+    const late = `late-${randomUUID().slice(0, 8)}@example.com`;
+    for (const email of [early, late]) await ok('POST', '/v1/leads', { email }, 201);
+    await ok('POST', `/v1/automations/${id}/enroll`, { emails: [early] });
+    const first = await runOf(id, early, (r) => r.state === 'waiting');
+    expect(first.version).toBe(1);
+
+    const edited = await ok('PUT', `/v1/automations/${id}`, definition(after));
+    expect(edited.data).toMatchObject({ status: 'active', version: 2 });
+    await ok('POST', `/v1/automations/${id}/enroll`, { emails: [late] });
+    const second = await runOf(id, late, (r) => r.state === 'waiting');
+    expect(second.version).toBe(2);
+
+    offset += 86_400_000 + 120_000;
+    await sweepAutomationDue(services());
+    await runOf(id, early, (r) => r.state === 'completed');
+    await runOf(id, late, (r) => r.state === 'completed');
+    const subjectTo = async (email: string) => (await eventually(`${email}'s mail`, async () => (await cloud.outbox()).find((m) => m.destination.to.includes(email)))).subject;
+    expect(await subjectTo(early)).toBe('Version one says hello');
+    expect(await subjectTo(late)).toBe('Version two says hello');
+  });
+});
