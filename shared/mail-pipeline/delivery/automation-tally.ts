@@ -7,6 +7,7 @@
  */
 import { logger } from '../../platform/core/logger';
 import type { Db } from '../../platform/store/client';
+import { PendingCounts } from '../../platform/store/counter-add';
 import { automationStepCounter } from '../../platform/store/keys';
 import { addAutomationStepCounts } from './automation-counter-repository';
 import type { CampaignEventCounter, CampaignTally } from './campaign-tally';
@@ -14,36 +15,26 @@ import type { CampaignEventCounter, CampaignTally } from './campaign-tally';
 /** The delivery figures an automation step shows. */
 export const AUTOMATION_EVENT_COUNTERS = ['delivered', 'opened', 'clicked'] as const satisfies readonly CampaignEventCounter[];
 
-/** Increments per automation step, written once per batch. */
+/** Increments per automation step, written once per batch (one ADD per automation). */
 export class AutomationStepTally {
-  private readonly pending = new Map<string, Map<string, number>>();
+  private readonly pending = new PendingCounts(addAutomationStepCounts, (automationId, error) => logger.error('Automation step counter flush failed', { automationId, error }));
 
   /** Adds 1 to a figure of the step `<automation_id>/<step_id>`; other figures and malformed names are ignored. */
   add(automationStep: string, field: CampaignEventCounter): void {
     if (!(AUTOMATION_EVENT_COUNTERS as readonly string[]).includes(field)) return;
     const cut = automationStep.indexOf('/');
     if (cut <= 0) return;
-    const automationId = automationStep.slice(0, cut);
-    const attribute = automationStepCounter(automationStep.slice(cut + 1), field);
-    const counts = this.pending.get(automationId) ?? new Map<string, number>();
-    counts.set(attribute, (counts.get(attribute) ?? 0) + 1);
-    this.pending.set(automationId, counts);
+    this.pending.add(automationStep.slice(0, cut), automationStepCounter(automationStep.slice(cut + 1), field));
   }
 
   /** True when nothing was added since the last flush. */
   get empty(): boolean {
-    return this.pending.size === 0;
+    return this.pending.empty;
   }
 
   /** Writes what was gathered; never throws (the events are recorded whatever happens here). */
-  async flush(db: Db): Promise<void> {
-    const entries = [...this.pending.entries()];
-    this.pending.clear();
-    await Promise.all(
-      entries.map(([automationId, counts]) =>
-        addAutomationStepCounts(db, automationId, Object.fromEntries(counts)).catch((error: unknown) => logger.error('Automation step counter flush failed', { automationId, error: error as Error })),
-      ),
-    );
+  flush(db: Db): Promise<void> {
+    return this.pending.flush(db);
   }
 }
 

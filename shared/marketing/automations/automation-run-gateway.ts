@@ -7,6 +7,7 @@ import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand,
 import { applyTransition, putIfAbsent, type TransitionValues } from '../../platform/store/aggregate';
 import { automationRunLifecycle } from '../../platform/store/aggregates/automation';
 import { batchGetAll } from '../../platform/store/batch-get';
+import { addCounts } from '../../platform/store/counter-add';
 import { stripKeys, ttlAfterDays, type Db } from '../../platform/store/client';
 import { writtenUnlessConditionFails } from '../../platform/store/conditional-write';
 import {
@@ -286,17 +287,7 @@ export const randomAutomationCounterShard = (): number => Math.floor(Math.random
 
 /** Adds increments (counter attribute -> n) to one shard of an automation's counters: one UpdateItem, nothing when all are 0. */
 export async function addAutomationCounts(db: Db, automationId: string, counts: Readonly<Record<string, number>>, shard = randomAutomationCounterShard()): Promise<void> {
-  const fields = Object.entries(counts).filter(([, n]) => n !== 0);
-  if (fields.length === 0) return;
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: automationCounterKey(automationId, shard),
-      UpdateExpression: `ADD ${fields.map((_, i) => `#f${i} :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
-      ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
-    }),
-  );
+  await addCounts(db, automationCounterKey(automationId, shard), counts);
 }
 
 /** An automation's counters summed over its shards (one BatchGet of 16 keys): counter attribute -> total. */

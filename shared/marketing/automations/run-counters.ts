@@ -1,5 +1,6 @@
 import { logger } from '../../platform/core/logger';
 import type { Db } from '../../platform/store/client';
+import { PendingCounts } from '../../platform/store/counter-add';
 import { automationRunCounter, automationStepCounter } from '../../platform/store/keys';
 import { addAutomationCounts } from './automation-run-gateway';
 
@@ -15,37 +16,25 @@ export type StepCounterField = 'entered' | 'completed' | 'exited' | 'failed' | '
  * little low); it never loses or repeats a step.
  */
 export class AutomationCounterBatch {
-  private readonly pending = new Map<string, Map<string, number>>();
+  private readonly pending = new PendingCounts(addAutomationCounts, (automationId, error) => logger.error('Automation counter flush failed', { automationId, error }));
 
   /** Adds `n` to a run total of an automation. */
   run(automationId: string, field: RunCounterField, n = 1): void {
-    this.add(automationId, automationRunCounter(field), n);
+    this.pending.add(automationId, automationRunCounter(field), n);
   }
 
   /** Adds `n` to one step's figure. */
   step(automationId: string, stepId: string, field: StepCounterField, n = 1): void {
-    this.add(automationId, automationStepCounter(stepId, field), n);
-  }
-
-  private add(automationId: string, attribute: string, n: number): void {
-    const counts = this.pending.get(automationId) ?? new Map<string, number>();
-    counts.set(attribute, (counts.get(attribute) ?? 0) + n);
-    this.pending.set(automationId, counts);
+    this.pending.add(automationId, automationStepCounter(stepId, field), n);
   }
 
   /** What was gathered for one automation (tests read it). */
   countsOf(automationId: string): Record<string, number> {
-    return Object.fromEntries(this.pending.get(automationId) ?? []);
+    return this.pending.countsOf(automationId);
   }
 
   /** Writes every gathered increment (never throws: the steps are recorded whatever happens here); the batch is empty afterwards. */
-  async flush(db: Db): Promise<void> {
-    const entries = [...this.pending.entries()];
-    this.pending.clear();
-    await Promise.all(
-      entries.map(([automationId, counts]) =>
-        addAutomationCounts(db, automationId, Object.fromEntries(counts)).catch((error: unknown) => logger.error('Automation counter flush failed', { automationId, error: error as Error })),
-      ),
-    );
+  flush(db: Db): Promise<void> {
+    return this.pending.flush(db);
   }
 }

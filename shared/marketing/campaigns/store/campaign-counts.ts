@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { addCounts } from '../../../platform/store/counter-add';
 import { batchGetAll } from '../../../platform/store/batch-get';
 import type { Db } from '../../../platform/store/client';
 import { CAMPAIGN_COUNTER_SHARDS, campaignCounterKey, campaignCounterKeys } from '../../../platform/store/keys';
@@ -36,17 +36,7 @@ export const randomCounterShard = (): number => Math.floor(Math.random() * CAMPA
 
 /** Adds the increments to one shard of the campaign's counters: one UpdateItem (1 write unit), nothing when every increment is 0. */
 export async function addCampaignCounts(db: Db, campaignId: string, counts: Partial<CampaignCounts>, shard: number = randomCounterShard()): Promise<void> {
-  const fields = Object.entries(counts).filter(([, n]) => n !== 0);
-  if (fields.length === 0) return;
-  await db.doc.send(
-    new UpdateCommand({
-      TableName: db.tableName,
-      Key: campaignCounterKey(campaignId, shard),
-      UpdateExpression: `ADD ${fields.map((_, i) => `#f${i} :v${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(fields.map(([f], i) => [`#f${i}`, f])),
-      ExpressionAttributeValues: Object.fromEntries(fields.map(([, v], i) => [`:v${i}`, v])),
-    }),
-  );
+  await addCounts(db, campaignCounterKey(campaignId, shard), counts as Record<string, number>);
 }
 
 /** A campaign's counts, summed over its shards (one BatchGet of 8 keys). */
