@@ -86,6 +86,22 @@ export function Field(props: { label: string; id: string; hint?: ComponentChildr
   );
 }
 
+/** A labelled filter choosing one of `options` or none (`anyLabel`): the lists' status, state and outcome filters. */
+export function SelectFilter(props: { label: string; id: string; value: string; anyLabel: string; options: readonly string[]; optionLabel?: (option: string) => string; onChange: (value: string) => void }) {
+  return (
+    <Field label={props.label} id={props.id}>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+        <option value="">{props.anyLabel}</option>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {props.optionLabel ? props.optionLabel(option) : option}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 /** Copies `text` to the clipboard, and says it did. */
 export function CopyButton(props: { text: string; label?: string }) {
   const [done, setDone] = useState(false);

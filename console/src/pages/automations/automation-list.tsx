@@ -1,6 +1,6 @@
 /** The project's automations, newest first, one page of the API at a time, filtered by status. */
 import { Pager, Table } from '../../components/table';
-import { Badge, ErrorNote, Field, Loading, PageHeader } from '../../components/ui';
+import { Badge, ErrorNote, Loading, PageHeader, SelectFilter } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href, replaceQuery, type Route } from '../../lib/router';
@@ -43,16 +43,7 @@ export function AutomationList(props: { route: Route }) {
         }
       />
       <div class="filters compact">
-        <Field label="Status" id="automation-status">
-          <select id="automation-status" value={status} onChange={(e) => replaceQuery({ status: e.currentTarget.value || undefined })}>
-            <option value="">Any status</option>
-            {AUTOMATION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectFilter label="Status" id="automation-status" value={status} anyLabel="Any status" options={AUTOMATION_STATUSES} onChange={(value) => replaceQuery({ status: value || undefined })} />
       </div>
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? <Loading /> : null}

@@ -1,7 +1,7 @@
 /** An automation's runs, newest first, one page of the API at a time, filtered by state. */
 import { useState } from 'preact/hooks';
 import { Table } from '../../components/table';
-import { Badge, Button, Card, ErrorNote, Field, Loading } from '../../components/ui';
+import { Badge, Button, Card, ErrorNote, Loading, SelectFilter } from '../../components/ui';
 import { api, unwrap } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href } from '../../lib/router';
@@ -47,16 +47,7 @@ export function AutomationRuns(props: { automationId: string; refresh: number; o
       }
     >
       <div class="filters compact">
-        <Field label="State" id="run-state">
-          <select id="run-state" value={state} onChange={(e) => choose(e.currentTarget.value)}>
-            <option value="">Any state</option>
-            {RUN_STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectFilter label="State" id="run-state" value={state} anyLabel="Any state" options={RUN_STATES} onChange={choose} />
       </div>
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? <Loading label="Loading runs…" /> : null}

@@ -1,6 +1,6 @@
 /** The project's campaigns, newest first, one page of the API at a time, filtered by status. */
 import { Pager, Table } from '../../components/table';
-import { Badge, ErrorNote, Field, Loading, PageHeader } from '../../components/ui';
+import { Badge, ErrorNote, Loading, PageHeader, SelectFilter } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatCount, formatInstant } from '../../lib/format';
 import { href, replaceQuery, type Route } from '../../lib/router';
@@ -39,16 +39,7 @@ export function CampaignList(props: { route: Route }) {
         }
       />
       <div class="filters compact">
-        <Field label="Status" id="campaign-status">
-          <select id="campaign-status" value={status} onChange={(e) => replaceQuery({ status: e.currentTarget.value || undefined })}>
-            <option value="">Any status</option>
-            {CAMPAIGN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.replace(/_/g, ' ')}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectFilter label="Status" id="campaign-status" value={status} anyLabel="Any status" options={CAMPAIGN_STATUSES} optionLabel={(s) => s.replace(/_/g, ' ')} onChange={(value) => replaceQuery({ status: value || undefined })} />
       </div>
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? <Loading /> : null}

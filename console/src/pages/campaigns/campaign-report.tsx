@@ -1,7 +1,7 @@
 /** A campaign's report: each recipient's outcome (paged, by status), and the recipients left out and why (paged by cursor). */
 import { useState } from 'preact/hooks';
 import { Pager, Table, type PageInfo } from '../../components/table';
-import { Badge, Card, ErrorNote, Field, Loading } from '../../components/ui';
+import { Badge, Card, ErrorNote, Loading, SelectFilter } from '../../components/ui';
 import { api, unwrap, type Schemas } from '../../lib/api';
 import { formatInstant } from '../../lib/format';
 import { href } from '../../lib/router';
@@ -49,23 +49,17 @@ function Outcomes(props: { id: string; progress: number; status: string }) {
   return (
     <Card title="Recipients">
       <div class="filters compact">
-        <Field label="Outcome" id="outcome-status">
-          <select
-            id="outcome-status"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.currentTarget.value as OutcomeStatus | '');
-              setAt({ page: 1 });
-            }}
-          >
-            <option value="">Any outcome</option>
-            {OUTCOME_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectFilter
+          label="Outcome"
+          id="outcome-status"
+          value={status}
+          anyLabel="Any outcome"
+          options={OUTCOME_STATUSES}
+          onChange={(value) => {
+            setStatus(value as OutcomeStatus | '');
+            setAt({ page: 1 });
+          }}
+        />
       </div>
       <ErrorNote error={list.error} />
       {list.loading && !list.data ? <Loading /> : null}
