@@ -11597,6 +11597,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The lead kept changing under concurrent requests; retry (`CONFLICT`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Request body over 5 MB */
             413: {
                 headers: {
@@ -11663,6 +11672,15 @@ export interface operations {
             };
             /** @description No lead with this email */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The lead kept changing under concurrent requests; retry (`CONFLICT`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11803,6 +11821,15 @@ export interface operations {
             };
             /** @description No lead with this email */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The lead kept changing under concurrent requests; retry (`CONFLICT`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
