@@ -1,6 +1,6 @@
 /**
  * `npm run bench:automation`: the automation benchmark alone (the scale's leads, bench/scale.ts:
- * 1,000 small, 100,000 with `BENCH_SCALE=full`, or `BENCH_AUTOMATION_LEADS`), written to
+ * 200 small, 100,000 with `BENCH_SCALE=full`, or `BENCH_AUTOMATION_LEADS`), written to
  * bench/results.json's `automation` with the other entries kept.
  */
 import { runAutomationBench } from './automation';

@@ -2,8 +2,8 @@
  * `npm run bench`: what one mail costs in the pieces AWS bills per request, measured against the
  * local cloud (see bench/measure.ts), printed and written to bench/results.json under the run's
  * scale. Every benchmark runs at the scale `BENCH_SCALE` names (bench/scale.ts): `small` by default,
- * about five minutes; `BENCH_SCALE=full npm run bench` for the figures at size, about two and a half
- * hours. `BENCH_AUDIENCE_LEADS=0` skips the lead import and keeps its last figures. Each part's wall
+ * about three and a half minutes on an idle machine; `BENCH_SCALE=full npm run bench` for the figures at size,
+ * about four and a half hours. `BENCH_AUDIENCE_LEADS=0` skips the lead import and keeps its last figures. Each part's wall
  * time is printed and recorded (`wall_time`, with the machine's load), and the parts share one
  * DynamoDB Local (bench/bench-cloud.ts), a fresh table each.
  */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { outsideAnyCaller } from '../../../local/iam/enforce';
 import { startQueuePollers } from '../../../local/queue-pollers';
 import { queues, type QueueName } from '../../../shared/platform/core/queues';
 import { workers, type WorkerName } from '../../../shared/platform/core/routes';
@@ -62,13 +63,19 @@ export async function startFaultyPollers(sqs: SQSClient, queueUrls: Record<Queue
         if (run.status === 'rejected') event.Records.forEach((r) => failed.add(r.messageId));
         else for (const f of (run.value.result as SQSBatchResponse | undefined)?.batchItemFailures ?? []) failed.add(f.itemIdentifier);
       }
+      // What follows is SQS's and the event source's doing, not the function's: made outside the
+      // worker's role (local IAM would refuse a worker without sqs:SendMessage on its own queue, and
+      // the refusal failed the whole batch, which then came back only after the queue's full
+      // visibility timeout, uncompressed: the soak's minutes of waiting for its last events).
       for (const record of event.Records) {
         if (random() < faults.lateDuplicateRate) {
           log.add('sqs_late_duplicate');
-          await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: record.body, DelaySeconds: 1 + Math.floor(random() * 3) }));
+          await outsideAnyCaller(() => sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: record.body, DelaySeconds: 1 + Math.floor(random() * 3) })));
         }
         if (failed.has(record.messageId) && def.queue !== 'webhooks') {
-          await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: Math.ceil(queues[def.queue].visibilityTimeoutSeconds / faults.timeFactor) })).catch(() => undefined);
+          const seconds = Math.ceil(queues[def.queue].visibilityTimeoutSeconds / faults.timeFactor);
+          // A record gone meanwhile (to its DLQ) keeps no visibility to change.
+          await outsideAnyCaller(() => sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }))).catch(() => undefined);
         }
       }
       return { batchItemFailures: [...failed].map((itemIdentifier) => ({ itemIdentifier })) };
