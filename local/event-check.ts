@@ -26,7 +26,7 @@ export function eventBreachOf(queue: QueueName, body: unknown): EventBreach | un
   const problem = webhookPayloadProblem(received);
   if (!problem) return undefined;
   const name = (received as { event?: unknown } | null | undefined)?.event;
-  return { event: typeof name === 'string' ? name : JSON.stringify(name), queue, problem };
+  return { event: typeof name === 'string' ? name : String(JSON.stringify(name)), queue, problem };
 }
 
 /**

@@ -40,7 +40,7 @@ describe('the event check: each event published is the payload of its name in th
       queue: 'events',
       problem: 'Unknown event "campaign.resumed"',
     });
-    expect(eventBreachOf('webhooks', { v: 1 })).toEqual({ event: undefined, queue: 'webhooks', problem: 'Unknown event undefined' });
+    expect(eventBreachOf('webhooks', { v: 1 })).toEqual({ event: 'undefined', queue: 'webhooks', problem: 'Unknown event undefined' });
   });
 
   it('leaves the messages of other queues alone', () => {
