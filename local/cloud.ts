@@ -12,6 +12,8 @@ import { bucketFunctions, endpointGroups, schedules, workers, type EndpointGroup
 import { inboundInjection } from '../shared/mail-pipeline/inbound/local-injection';
 import { startApiServer } from './api-server';
 import type { ContractBreach } from './answer-check';
+import { eventCheckingQueue, type EventBreach } from './event-check';
+import { QueueEventPublisher } from '../shared/platform/adapters/queue-event-publisher';
 import { dnsPublishRoute, publishDomainRecords } from './dns-publishing';
 import { LocalDnsServer } from './emulators/dns';
 import { startDynamoDb, type RunningEmulator } from './emulators/dynamodb';
@@ -65,6 +67,11 @@ export interface LocalCloudOptions {
    * a breach answers 500 and is listed in `breaches`.
    */
   readonly checkAnswers?: boolean;
+  /**
+   * Check every event sent to the events or webhooks queue against the payload schema of its name
+   * (local/event-check.ts; the tests): a breach is listed in `eventBreaches`, the event sent all the same.
+   */
+  readonly checkEvents?: boolean;
 }
 
 export interface LocalCloud {
@@ -75,6 +82,8 @@ export interface LocalCloud {
   readonly outboxDir: string;
   /** Answers that broke their route's contract (with `checkAnswers`). */
   readonly breaches: readonly ContractBreach[];
+  /** Events that broke their payload schema, or had none (with `checkEvents`). */
+  readonly eventBreaches: readonly EventBreach[];
   /**
    * Whether the pipeline is still at work: a message waiting, in flight or (unless `delayed` is
    * false) delayed on a queue a worker polls, a worker or scheduled job running, or a simulated SES
@@ -108,6 +117,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
   const outboxDir = path.join(dataDir, 'outbox');
   fs.mkdirSync(dataDir, { recursive: true });
   const breaches: ContractBreach[] = [];
+  const eventBreaches: EventBreach[] = [];
 
   // Synthesized once per version of the stack (cached on disk): before the emulators, which it would stall.
   if (options.iam !== false) stackPolicyMap();
@@ -221,6 +231,14 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       },
     });
     overrideServices({ edge: new LocalTrackingEdge(path.join(dataDir, 'tracking-edge.json')), timers: checkedTimers });
+    if (options.checkEvents) {
+      // Every publisher reaches the events queue through this queue (the events port included), and every delivery job the webhooks queue.
+      const queue = eventCheckingQueue(services().queue, (breach) => {
+        eventBreaches.push(breach);
+        console.error(`Event breach: ${breach.event} on the ${breach.queue} queue: ${breach.problem}`);
+      });
+      overrideServices({ queue, events: new QueueEventPublisher(queue) });
+    }
 
     const handlers = {} as Record<EndpointGroup, Parameters<typeof startApiServer>[0]['handlers'][EndpointGroup]>;
     for (const [group, def] of Object.entries(endpointGroups)) {
@@ -283,7 +301,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       }
       return false;
     };
-    return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, breaches, busy, stop: stopAll };
+    return { baseUrl: api.url, sesUrl: seed.ses_outbox_url, seed, queueUrls, outboxDir, breaches, eventBreaches, busy, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

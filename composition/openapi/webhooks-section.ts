@@ -140,6 +140,13 @@ export const webhookExamples: Readonly<Record<string, unknown>> = {
     lead_data: { first_name: 'Ada', plan: 'pro' },
     trigger_properties: { plan: 'pro' },
   }),
+  'campaign.paused': {
+    event: 'campaign.paused',
+    timestamp: AT,
+    project_id: PROJECT,
+    is_test: false,
+    data: { campaign_id: '7a3c9e1f-5b2d-4c8e-9f1a-6d4b2e8c0a13', name: 'Spring sale', reason: 'bounce_rate', rate: 0.062, sample: 512, paused_at: AT },
+  },
 };
 
 const wait = (seconds: number) => (seconds < 60 ? `${seconds} s` : `${seconds / 60} min`);

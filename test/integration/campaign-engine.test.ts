@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { upsertLeads } from '../../shared/audience/leads/lead-upsert';
 import { deleteLead } from '../../shared/audience/leads/lead-service';
@@ -14,6 +16,7 @@ import { getBatch } from '../../shared/mail-pipeline/batches/batch-repository';
 import { findSenderById } from '../../shared/identities/domains/sender-service';
 import { refreshConfig } from '../../shared/platform/core/config';
 import { services } from '../../composition/services';
+import { updateProjectFields } from '../../shared/platform/projects/project-repository';
 import { listSenders } from '../../shared/identities/domains/sender-repository';
 import { campaignCursorKey, campaignKey, campaignListIndex, campaignRateKey } from '../../shared/platform/store/keys';
 import { windowOf } from '../../shared/marketing/campaigns/pacing';
@@ -353,17 +356,43 @@ describe('cancel, pause and resume', () => {
 });
 
 describe('the reputation guard', () => {
-  it('pauses a campaign whose hard-bounce rate passed 5% over 500 mails, with the reason, and releases nothing', async () => {
-    const tag = `guard-${randomUUID().slice(0, 8)}`;
-    const campaign = await campaignTo(await leads(tag, 3), { status: 'processing' });
-    const counters = new CampaignCounterBatch();
-    counters.add(campaign.id, 'delivered', 470);
-    counters.add(campaign.id, 'hard_bounced', 30);
-    await counters.flush(services().db);
-    await step(campaign, 0);
-    const paused = await getCampaign(services().db, campaign.id, true);
-    expect(paused).toMatchObject({ status: 'paused', released: 0, step: 0, pause: { reason: 'bounce_rate', rate: 0.06, sample: 500 } });
-    expect(paused?.pause?.at).toBeDefined();
+  it('pauses a campaign whose hard-bounce rate passed 5% over 500 mails, with the reason, releases nothing, and posts campaign.paused to the webhook', async () => {
+    // A receiver of the project's webhook for this test (the event check of the test cloud validates what is published).
+    const posts: Record<string, any>[] = [];
+    const receiver = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      req.on('end', () => {
+        posts.push(JSON.parse(raw));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
+    try {
+      const tag = `guard-${randomUUID().slice(0, 8)}`;
+      const campaign = await campaignTo(await leads(tag, 3), { status: 'processing' });
+      const counters = new CampaignCounterBatch();
+      counters.add(campaign.id, 'delivered', 470);
+      counters.add(campaign.id, 'hard_bounced', 30);
+      await counters.flush(services().db);
+      await step(campaign, 0);
+      const paused = await getCampaign(services().db, campaign.id, true);
+      expect(paused).toMatchObject({ status: 'paused', released: 0, step: 0, pause: { reason: 'bounce_rate', rate: 0.06, sample: 500 } });
+      expect(paused?.pause?.at).toBeDefined();
+      const posted = await waitFor(async () => posts.find((p) => p.event === 'campaign.paused'), Boolean, 20_000);
+      expect(posted).toEqual({
+        event: 'campaign.paused',
+        timestamp: paused!.pause!.at,
+        project_id: cloud.seed.project_id,
+        is_test: false,
+        data: { campaign_id: campaign.id, name: campaign.name, reason: 'bounce_rate', rate: 0.06, sample: 500, paused_at: paused!.pause!.at },
+      });
+    } finally {
+      await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: null });
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
 

@@ -2167,6 +2167,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "campaign.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * campaign.paused
+         * @description campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookCampaignPaused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3309,6 +3329,40 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             at: string;
+        };
+        /** @description campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds */
+        CampaignPausedEvent: {
+            /** @constant */
+            event: "campaign.paused";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            /** @description True for a campaign in test mode */
+            is_test: boolean;
+            data: {
+                /** Format: uuid */
+                campaign_id: string;
+                /** @description The campaign's name */
+                name: string;
+                /**
+                 * @description Hard bounces above 5% of the mails, or complaints above 0.1% of the delivered ones
+                 * @enum {string}
+                 */
+                reason: "bounce_rate" | "complaint_rate";
+                /** @description The measured rate, 0 to 1 */
+                rate: number;
+                /** @description The mails the rate was measured over (at least 500) */
+                sample: number;
+                /** Format: date-time */
+                paused_at: string;
+            };
         };
         /** @description What became of one campaign mail: its activity's status and first times; `opened` is a person's open (machine opens are `machine_opened`) */
         CampaignRecipientOutcome: {
@@ -15384,6 +15438,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AutomationWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCampaignPaused: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignPausedEvent"];
             };
         };
         responses: {

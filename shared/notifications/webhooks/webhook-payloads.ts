@@ -5,7 +5,8 @@ import { EMAIL_EVENT_KINDS, type EmailEventKind } from '../../mail-pipeline/even
 /**
  * The body of every webhook POST (part 6), one schema per event, as the publishers build them:
  * shared/mail-pipeline/events/email-events.ts, shared/mail-pipeline/suppression/suppression-events.ts,
- * shared/mail-pipeline/inbound/inbound-event.ts and the domain and sender transitions (shared/identities/domains). The
+ * shared/mail-pipeline/inbound/inbound-event.ts, the domain and sender transitions (shared/identities/domains), the
+ * automation webhook step and the campaign reputation guard (shared/marketing). The
  * delivery worker posts `JSON.stringify(event)`, so an absent field is absent, never undefined.
  * Objects are strict: a field a publisher gains fails the integration tests' receiver until it is
  * described here (and so in the OpenAPI document and the client's types).
@@ -208,6 +209,24 @@ export const automationWebhookEventSchema = projectEnvelope(
   }),
 ).check(z.meta({ id: 'AutomationWebhookEvent', description: "automation.webhook: a run reached an automation's webhook step" }));
 
+/** campaign.paused: the reputation guard paused a campaign (an extension of part 6, routed by the campaign's mode like email events). */
+export const campaignPausedEventSchema = z
+  .strictObject({
+    event: z.literal('campaign.paused'),
+    timestamp: dispatchedAt,
+    project_id: projectId,
+    is_test: isTest.check(z.meta({ description: 'True for a campaign in test mode' })),
+    data: z.strictObject({
+      campaign_id: uuid,
+      name: z.string().check(z.meta({ description: "The campaign's name" })),
+      reason: z.enum(['bounce_rate', 'complaint_rate']).check(z.meta({ description: 'Hard bounces above 5% of the mails, or complaints above 0.1% of the delivered ones' })),
+      rate: z.number().check(z.meta({ description: 'The measured rate, 0 to 1' })),
+      sample: z.number().check(z.meta({ description: 'The mails the rate was measured over (at least 500)' })),
+      paused_at: instant,
+    }),
+  })
+  .check(z.meta({ id: 'CampaignPausedEvent', description: "campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds" }));
+
 /** Every event the service posts, by its `event` name. */
 export const webhookPayloadSchemas: Readonly<Record<string, z.ZodMiniType>> = {
   ...emailEventSchemas,
@@ -222,6 +241,7 @@ export const webhookPayloadSchemas: Readonly<Record<string, z.ZodMiniType>> = {
   'suppression.added': suppressionAddedEventSchema,
   'suppression.removed': suppressionRemovedEventSchema,
   'automation.webhook': automationWebhookEventSchema,
+  'campaign.paused': campaignPausedEventSchema,
 };
 
 /** Why a webhook body is not the payload of its event, or undefined when it is. */

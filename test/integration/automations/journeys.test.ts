@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import { overrideServices, services } from '../../../composition/services';
 import { listSenders } from '../../../shared/identities/domains/sender-repository';
+import { updateProjectFields } from '../../../shared/platform/projects/project-repository';
+import { createProject } from '../../../shared/platform/projects/project-service';
 import { sweepAutomationDue } from '../../../shared/marketing/automations/engine/due-sweep';
 import { queueDateWalks } from '../../../shared/marketing/automations/triggers/date-walks';
 import { workers, type WorkerName } from '../../../shared/platform/core/routes';
@@ -295,5 +299,58 @@ describe('editing an active automation', () => {
     const subjectTo = async (email: string) => (await eventually(`${email}'s mail`, async () => (await cloud.outbox()).find((m) => m.destination.to.includes(email)))).subject;
     expect(await subjectTo(early)).toBe('Version one says hello');
     expect(await subjectTo(late)).toBe('Version two says hello');
+  });
+});
+
+describe('a webhook step, built through the API', () => {
+  test("posts automation.webhook to the project's webhook: the run, the step, the lead with its data, and the trigger's properties", async () => {
+    const posts: Record<string, any>[] = [];
+    const receiver = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      req.on('end', () => {
+        posts.push(JSON.parse(raw));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      // A project of its own, with its live webhook set before the automation names it.
+      const { db } = services();
+      const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: `Hooked ${randomUUID().slice(0, 6)}` });
+      await updateProjectFields(db, created.project.id, { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/crm` });
+      const call = async (method: string, path: string, body: unknown, status: number) => {
+        const res = await cloud.api(method, path, { key: created.liveKey, body });
+        if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body as Record<string, any>;
+      };
+      const event = `trial_started_${randomUUID().slice(0, 8)}`;
+      const automation = await call('POST', '/v1/automations', { name: 'Tell the CRM', trigger: { type: 'event', event }, steps: [{ id: 'notify_crm', type: 'webhook', webhook_id: 'live' }] }, 201);
+      const id = automation.data.id as string;
+      await call('POST', `/v1/automations/${id}/activate`, undefined, 200);
+      const email = `crm-${randomUUID().slice(0, 8)}@example.com`;
+      const lead = await call('POST', '/v1/leads', { email, data: { first_name: 'Ada', plan: 'trial' } }, 201);
+      await call('POST', '/v1/events', { email, event, properties: { source: 'pricing' } }, 201);
+
+      const posted = await eventually('the automation.webhook post', async () => posts.find((p) => p.event === 'automation.webhook'));
+      expect(posted).toEqual({
+        event: 'automation.webhook',
+        timestamp: expect.any(String),
+        project_id: created.project.id,
+        data: {
+          event_id: expect.any(String),
+          automation_id: id,
+          run_id: expect.any(String),
+          step_id: 'notify_crm',
+          lead_id: lead.leads[0].id,
+          email,
+          lead_data: { first_name: 'Ada', plan: 'trial' },
+          trigger_properties: { source: 'pricing' },
+        },
+      });
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
 import type { LocalIamOption } from '../../../local/iam/local-iam';
+import type { EventBreach } from '../../../local/event-check';
 import { services } from '../../../composition/services';
 import type { Activity } from '../../../shared/mail-pipeline/activity/activity';
 import type { WorkerName } from '../../../shared/platform/core/routes';
@@ -45,13 +46,13 @@ export interface OutboxMail {
 /**
  * Starts a private local cloud (free ports, a temporary data folder, its own in-memory table: in the
  * run's shared DynamoDB Local, else in one of its own). `tableName` fixes the table's name, for
- * tools that assume the local default `mailroom`. IAM is enforced as in AWS unless `iam` says otherwise, and every answer is checked against its route module.
+ * tools that assume the local default `mailroom`. IAM is enforced as in AWS unless `iam` says otherwise, every answer is checked against its route module, and every event published against its webhook payload schema.
  */
 export async function startTestCloud(options: { workers?: boolean | readonly WorkerName[]; schedules?: boolean; tableName?: string; iam?: LocalIamOption } = {}): Promise<TestCloud> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mailroom-it-'));
   const shared = sharedDynamoDbTable();
   const dynamodb = shared && { endpoint: shared.endpoint, tableName: options.tableName ?? shared.tableName };
-  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, schedules: options.schedules, quickStart: true, dynamodb, iam: options.iam, checkAnswers: true });
+  const cloud = await startLocalCloud({ dataDir, persist: false, ports: { api: 0, dynamodb: 0, sqs: 0, ses: 0, s3: 0 }, workers: options.workers, schedules: options.schedules, quickStart: true, dynamodb, iam: options.iam, checkAnswers: true, checkEvents: true });
   const api: TestCloud['api'] = async (method, urlPath, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? cloud.seed.live_key : opts.key;
@@ -98,10 +99,25 @@ export async function startTestCloud(options: { workers?: boolean | readonly Wor
     async stop() {
       await cloud.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
-      // Every answer of the run was checked against its route module: a breach fails the file even where its test ignored the status.
-      if (cloud.breaches.length > 0) throw new Error(`Answers broke their contract:\n${cloud.breaches.map((b) => `${b.route} ${b.status}: ${b.problem}`).join('\n')}`);
+      // Every answer of the run was checked against its route module, and every event published
+      // against its webhook payload schema: a breach fails the file even where no test looked.
+      const problems = [
+        ...(cloud.breaches.length > 0 ? [`Answers broke their contract:\n${cloud.breaches.map((b) => `${b.route} ${b.status}: ${b.problem}`).join('\n')}`] : []),
+        ...(cloud.eventBreaches.length > 0 ? [`Events broke their webhook payload schema:\n${distinctEventBreaches(cloud.eventBreaches).join('\n')}`] : []),
+      ];
+      if (problems.length > 0) throw new Error(problems.join('\n'));
     },
   };
+}
+
+/** Each distinct breach once, with how many times it happened (a published event is often sent again as a delivery job). */
+function distinctEventBreaches(breaches: readonly EventBreach[]): string[] {
+  const counts = new Map<string, number>();
+  for (const b of breaches) {
+    const line = `${b.event} (${b.queue} queue): ${b.problem}`;
+    counts.set(line, (counts.get(line) ?? 0) + 1);
+  }
+  return [...counts].map(([line, n]) => (n > 1 ? `${line} (${n} times)` : line));
 }
 
 /** A valid single-send body from the seeded sender, with overrides. */
