@@ -204,6 +204,9 @@ export function applyDeliveryEvent(activity: Activity, event: DeliveryEvent, now
   }
   const kind = (WEBHOOK_KIND as Record<string, AppliedEvent['webhook']>)[event.type];
   if (kind && !alreadySent) result.webhook = kind;
+  // A Send event that set sent_at itself, seen again: its email.send may have been lost to a crash
+  // after the write, so it goes out again with the same event_timestamp (a receiver deduplicates it).
+  if (kind && event.type === 'send' && activity.sent_at === event.timestamp) result.webhook = kind;
   if (Object.keys(changes).length > 0) changes.updated_at = nowIso;
   return result;
 }

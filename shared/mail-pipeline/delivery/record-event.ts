@@ -73,9 +73,13 @@ export async function recordDeliveryEvent(
         });
       }
     }
-    if (hasWebhookTargets(project)) {
-      for (const out of webhooksFor(activity, event, applied, now)) await deps.events.publish(out);
-    }
+    const outs = hasWebhookTargets(project) ? webhooksFor(activity, event, applied, now) : [];
+    // email.send goes out from whoever records the send, after its write: published before it, a
+    // Send event that loses the race to the worker's own `sent` write would announce the send a
+    // second time, with SES's time where the worker's has the worker's (two events a receiver
+    // cannot tell for one). Every other event goes out before its write, so a crash loses none.
+    const afterWrite = event.type === 'send';
+    if (!afterWrite) for (const out of outs) await deps.events.publish(out);
 
     if (applied.engagement && applied.timelineEvent && !storedEngagement) {
       if (!(await putEngagement(deps.db, activity.id, applied.timelineEvent, ttlAfterDays(deps.clock.now(), deps.config.ACTIVITY_RETENTION_DAYS)))) return 'duplicate';
@@ -85,6 +89,7 @@ export async function recordDeliveryEvent(
       const fields = { ...applied.changes, ...(applied.status ? statusIndexFields(activity, applied.status) : {}) };
       if (!(await updateActivityIfVersion(deps.db, activity.id, activity.version ?? 1, fields))) continue;
     }
+    if (afterWrite) for (const out of outs) await deps.events.publish(out);
     for (const field of applied.counters) counters?.add(activity.project_id, domainOf(activity.sender_email), dayOf(event.timestamp), field);
     for (const field of applied.projectCounters) counters?.addProject(activity.project_id, activity.is_test ? 'test' : 'live', event.timestamp, field);
     if (activity.campaign_id) for (const field of applied.campaignCounters) campaigns?.add(activity.campaign_id, field);

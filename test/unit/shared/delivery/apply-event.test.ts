@@ -116,6 +116,14 @@ describe('Delivery events move the activity forward only (part 3)', () => {
     expect(r.webhook).toBe('send');
   });
 
+  test('a Send event seen again after it set sent_at itself announces email.send again, at the same time, and changes nothing', () => {
+    const recorded = activity({ sent_at: '2030-01-01T00:00:01.000Z', timeline: [] });
+    const r = applyDeliveryEvent(recorded, event('send', '2030-01-01T00:00:01.000Z'), NOW);
+    expect(r.changes).toEqual({});
+    expect(r.counters).toEqual([]);
+    expect(r.webhook).toBe('send');
+  });
+
   test('bounced_at keeps the earliest of two bounces', () => {
     const r = applyDeliveryEvent(activity({ current_status: 'bounced', bounced_at: '2030-01-01T00:00:09.000Z' }), bounce('2030-01-01T00:00:07.000Z'), NOW);
     expect(r.changes.bounced_at).toBe('2030-01-01T00:00:07.000Z');
