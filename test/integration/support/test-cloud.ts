@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
 import type { LocalIamOption } from '../../../local/iam/local-iam';
+import { takeStrayInvocations } from '../../../local/iam/function-roles';
 import { services } from '../../../composition/services';
 import type { Activity } from '../../../shared/mail-pipeline/activity/activity';
 import type { WorkerName } from '../../../shared/platform/core/routes';
@@ -100,6 +101,9 @@ export async function startTestCloud(options: { workers?: boolean | readonly Wor
       fs.rmSync(dataDir, { recursive: true, force: true });
       // Every answer of the run was checked against its route module: a breach fails the file even where its test ignored the status.
       if (cloud.breaches.length > 0) throw new Error(`Answers broke their contract:\n${cloud.breaches.map((b) => `${b.route} ${b.status}: ${b.problem}`).join('\n')}`);
+      // A handler the test invoked without its function's role would have been checked as nobody's.
+      const strays = takeStrayInvocations();
+      if (strays.length > 0) throw new Error(`Handlers ran without their function's role:\n${[...new Set(strays)].join('\n')}`);
     },
   };
 }
