@@ -25,6 +25,11 @@ export function runAsFunction<T>(name: FunctionName, work: () => T): T {
   return runAs(name, work);
 }
 
+/** `code` (a worker's or a job's own code, which a test calls in place of its handler), run as function `name`'s role at every call. */
+export function asFunctionCode<TArgs extends unknown[], TResult>(name: FunctionName, code: (...args: TArgs) => TResult): (...args: TArgs) => TResult {
+  return (...args) => runAs(name, () => code(...args));
+}
+
 const strays: string[] = [];
 
 /**
