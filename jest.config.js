@@ -16,6 +16,8 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // Every function's handler watched: a test that invokes one outside its role fails (local/iam/function-roles.ts).
+      setupFiles: [...common.setupFiles, '<rootDir>/test/integration/support/function-roles.ts'],
       // One DynamoDB Local for every file (each test cloud makes its own table in it): a JVM start
       // per file cost minutes of a CI run (docs/decisions.md, "CI time").
       globalSetup: '<rootDir>/test/integration/support/global-setup.ts',

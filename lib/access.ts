@@ -100,11 +100,12 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
   inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
   /**
    * Claims a due scheduled send and queues its mail as the send group would (activity, send job,
-   * a large payload to the bucket); re-queues a fire message that arrived early.
+   * a large payload to the bucket); re-queues a fire message that arrived early; publishes
+   * email.failed for a send that cannot go out at its time (a template that no longer renders).
    */
   'scheduled-send-worker': {
     table: 'readWrite',
-    enqueue: ['send', 'scheduled', 'fanout'],
+    enqueue: ['send', 'scheduled', 'fanout', 'events'],
     payloads: 'put',
     settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'ACTIVITY_RETENTION_DAYS', 'TRACKING_BASE_URL', 'TRACKING_HOST', 'DMARC_REPORTS_DOMAIN'],
   },

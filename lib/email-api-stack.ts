@@ -125,7 +125,8 @@ export class EmailApiStack extends Stack {
     this.storage = new Storage(this, 'Storage', { removalPolicy });
     this.queues = new Queues(this, 'Queues');
     this.tokenSecret = new TokenSecret(this, 'TokenSecret', { removalPolicy });
-    this.ses = new SesSending(this, 'Ses');
+    // The table's generated name marks this deployment's SES identities: a redeploy gets a new one.
+    this.ses = new SesSending(this, 'Ses', { deployment: this.storage.table.tableName });
     this.sesEvents = new SesEvents(this, 'SesEvents', { configurationSet: this.ses.configurationSet, queue: this.queues.queues['ses-events'] });
 
     // RECEIVING follows the same prop as the Inbound construct, so the functions never promise a mailbox that does not exist.

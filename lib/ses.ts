@@ -15,12 +15,18 @@ export class SesSending extends Construct {
   /** ARN pattern of every identity (domain or address) of the account in this region. */
   public readonly identityArn: string;
   /**
-   * The value of the `mailroom:stack` tag this deployment puts on the identities it creates (the stack's
-   * name: unique in the account and region, as identities are), given to functions as SES_IDENTITY_OWNER.
+   * The value of the `mailroom:stack` tag this deployment puts on the identities it creates, given to
+   * functions as SES_IDENTITY_OWNER: `props.deployment`, a name CloudFormation generates when it
+   * creates the stack (the table's). Not the stack's name, which a destroy and redeploy reuse: the
+   * new stack would take the old one's identities, which its table knows nothing of, for its own.
    */
   public readonly identityOwner: string;
 
-  constructor(scope: Construct, id: string) {
+  /**
+   * @param props.deployment a value unique to this instance of the stack (a generated physical name,
+   *   a token), new at every creation of the stack and unchanged by its updates
+   */
+  constructor(scope: Construct, id: string, props: { readonly deployment: string }) {
     super(scope, id);
     this.configurationSet = new ses.ConfigurationSet(this, 'ConfigurationSet', {
       reputationMetrics: true,
@@ -33,7 +39,7 @@ export class SesSending extends Construct {
       resourceName: this.configurationSetName,
     });
     this.identityArn = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
-    this.identityOwner = stack.stackName;
+    this.identityOwner = props.deployment;
   }
 
   /** Lets the grantee send mail through this configuration set from any identity of the account. */

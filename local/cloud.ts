@@ -31,9 +31,9 @@ import { LocalTimers } from './local-timers';
 import { LocalTrackingEdge } from './tracking-edge';
 import { publishSimulatedEvents, type SentRequest } from './mailbox-simulator';
 import { checkCall, enforcePolicies, refusal, roleArn, runAs, setResourceTagSource } from './iam/enforce';
-import { actingAs, CAMPAIGN_TIMER_ROLE, sesEventsTopicArn, startLocalIam, type LocalIamOption } from './iam/local-iam';
+import { actingAs, CAMPAIGN_TIMER_ROLE, identityOwnerFor, sesEventsTopicArn, startLocalIam, type LocalIamOption } from './iam/local-iam';
 import { stackPolicyMap } from './iam/policy-map';
-import { LOCAL_ACCOUNT, LOCAL_IDENTITY_OWNER, LOCAL_REGION } from './iam/policy-map-format';
+import { LOCAL_ACCOUNT, LOCAL_REGION } from './iam/policy-map-format';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -216,8 +216,9 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
       TRACKING_HOST: 'localhost',
       // The local cloud always receives mail: replies, reply domains and mailto: unsubscribes work here.
       RECEIVING: 'on',
-      // The tag value of the SES identities this cloud creates; the local IAM binds the stack's to it.
-      SES_IDENTITY_OWNER: LOCAL_IDENTITY_OWNER,
+      // The tag value of the SES identities this cloud creates, as the stack's policy names it for this
+      // cloud's table (lib/ses.ts: the table's name). Without IAM the stack is not synthesized: the name itself.
+      SES_IDENTITY_OWNER: options.iam === false ? tableName : identityOwnerFor(tableName),
       ...Object.fromEntries(Object.entries(queues).map(([name, def]) => [def.urlEnv, queueUrls[name as QueueName]])),
     });
     // One-time schedules (the campaign engine's long waits) fire in this process. Creating one is

@@ -30,6 +30,11 @@ export function enforcedPolicies(): PolicyMap | undefined {
   return policies;
 }
 
+/** The caller the current code runs as, or undefined outside runAs. */
+export function currentCaller(): Caller | undefined {
+  return current.getStore();
+}
+
 /** Runs `work` as `caller`: every AWS call it makes, however deep, is authorized as that caller's. */
 export function runAs<T>(caller: Caller | string, work: () => T): T {
   return current.run(typeof caller === 'string' ? { kind: 'role', name: caller } : caller, work);

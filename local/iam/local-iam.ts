@@ -1,7 +1,8 @@
 import type { QueueName } from '../../shared/platform/core/queues';
 import { enforcePolicies, installIamCheck, runAs } from './enforce';
-import { LOCAL_ACCOUNT, LOCAL_IDENTITY_OWNER, LOCAL_REGION, type PolicyMap } from './policy-map-format';
+import { LOCAL_ACCOUNT, LOCAL_REGION, type PolicyMap } from './policy-map-format';
 import { bindPolicyMap, stackPolicyMap } from './policy-map';
+import { IDENTITY_TAGS } from '../../shared/platform/core/ports';
 
 /** How a local cloud enforces IAM: on (the default) with the stack's policies, possibly adjusted by a test, or off. */
 export type LocalIamOption = false | { readonly adjust?: (map: PolicyMap) => PolicyMap };
@@ -36,7 +37,6 @@ export function startLocalIam(names: LocalNames, option: LocalIamOption | undefi
     sesEventsTopic: SES_EVENTS_TOPIC,
     campaignTimerRole: CAMPAIGN_TIMER_ROLE,
     tokenSecret: 'mailroom-token-secret',
-    identityOwner: LOCAL_IDENTITY_OWNER,
   };
   for (const [name, url] of Object.entries(names.queueUrls)) {
     const queueName = url.split('/').filter(Boolean).pop() ?? name;
@@ -48,6 +48,25 @@ export function startLocalIam(names: LocalNames, option: LocalIamOption | undefi
   installIamCheck();
   enforcePolicies(map);
   return map;
+}
+
+/**
+ * The tag value that marks the SES identities of a deployment whose table is `tableName`, read from
+ * the stack's own policy (the condition on `ses:CreateEmailIdentity`): what the functions of that
+ * deployment get as SES_IDENTITY_OWNER. Two local clouds with different tables are two deployments
+ * of one stack, as a destroy and a redeploy are.
+ */
+export function identityOwnerFor(tableName: string): string {
+  const map = bindPolicyMap(stackPolicyMap(), { table: tableName });
+  const key = `aws:RequestTag/${IDENTITY_TAGS.deployment}`;
+  const values = new Set<unknown>();
+  for (const statement of Object.values(map.roles).flat()) {
+    const actions = ([] as unknown[]).concat(statement.Action ?? []);
+    if (statement.Effect === 'Allow' && actions.includes('ses:CreateEmailIdentity')) values.add(statement.Condition?.StringEquals?.[key]);
+  }
+  const [value] = values;
+  if (values.size !== 1 || typeof value !== 'string' || value.includes('${')) throw new Error(`The stack's policies name no single local value for ${key}: ${JSON.stringify([...values])}`);
+  return value;
 }
 
 /** Every method of `target`, run as `caller` (a port used on a role's or a service's behalf). */

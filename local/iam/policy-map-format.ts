@@ -4,9 +4,8 @@ import type { PolicyStatement } from './evaluate';
 export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_REGION = 'us-east-1';
 
-/** The local cloud's inbound domain (the functions' default) and the tag value of the identities it creates. */
+/** The local cloud's inbound domain (the functions' default). */
 export const LOCAL_INBOUND_DOMAIN = 'reply.mailroom.local';
-export const LOCAL_IDENTITY_OWNER = 'mailroom-local';
 
 /**
  * What the stack allows, as local/iam/synth-policy-map.ts reads it from the synthesized template:

@@ -118,11 +118,9 @@ export function policyMapOf(stack: EmailApiStack, template: Template): PolicyMap
 
   // The inbound bucket's name is fixed at synth time (lib/inbound.ts): its ARN appears as a literal.
   const inboundName = resolve(resources[idOf(inboundOf(stack).bucket)].Properties?.BucketName) as string;
-  // The tag value that marks this deployment's SES identities is the stack's name; locally, the
-  // functions' SES_IDENTITY_OWNER: a placeholder, bound by the local cloud.
-  const owner = JSON.stringify(stack.ses.identityOwner);
-  const bind = <T>(value: T): T =>
-    JSON.parse(JSON.stringify(resolve(value)).split(inboundName).join('${inbound}').split(owner).join('"${identityOwner}"')) as T;
+  // The tag value that marks this deployment's SES identities is the table's name (lib/ses.ts): its
+  // `Ref` resolves to `${table}`, bound to the local table's name as the functions' SES_IDENTITY_OWNER is.
+  const bind = <T>(value: T): T => JSON.parse(JSON.stringify(resolve(value)).split(inboundName).join('${inbound}')) as T;
 
   /** Every statement of the policies attached to a role (inline ones too). */
   const roleStatements = (roleId: string): PolicyStatement[] => {

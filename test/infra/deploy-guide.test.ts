@@ -105,6 +105,36 @@ describe('the deploy guide states the stack as it is', () => {
   });
 });
 
+describe('docs/operations.md states the stack as it is', () => {
+  const operations = fs.readFileSync(path.join(root, 'docs/operations.md'), 'utf8');
+  /** The backticked names of a list in the text. */
+  const names = (list: string) => [...list.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]).sort();
+
+  it('the work queues: their number and their names', () => {
+    const m = operations.match(/the\s+(\d+)\s+work\s+queues\s+\(([^)]*)\),\s+each\s+with\s+its\s+DLQ/);
+    expect(m).not.toBeNull();
+    expect(Number(m![1])).toBe(count(none.template, 'AWS::SQS::Queue') / 2);
+    expect(names(m![2])).toEqual(Object.keys(none.stack.queues.queues).sort());
+  });
+
+  it('the scheduled jobs: their number, their names and how often each runs', () => {
+    const m = operations.match(/per\s+scheduled\s+job\s+\(the\s+(\d+)\s+scheduled\s+jobs,\s+run\s+by\s+EventBridge\s+Scheduler:\s+([^)]*)\)/);
+    expect(m).not.toBeNull();
+    const jobs = none.stack.scheduling.schedules;
+    expect(Number(m![1])).toBe(count(none.template, 'AWS::Scheduler::Schedule'));
+    expect(names(m![2])).toEqual(Object.keys(jobs).sort());
+    const minutes: Record<string, number> = { minute: 1, hour: 60 };
+    const timed: string[] = [];
+    for (const [, list, period] of m![2].matchAll(/((?:`[a-z-]+`(?:,\s+|\s+and\s+)?)+)\s+every\s+([\w\s]+?)(?:,|$)/g)) {
+      const [, n, unit] = /^(?:(\d+)\s+)?(minute|hour)s?$/.exec(period) ?? [];
+      const stated = (n ? Number(n) : 1) * minutes[unit];
+      for (const job of names(list)) expect([job, jobs[job].scheduleExpression]).toEqual([job, `rate(${stated} ${stated === 1 ? 'minute' : 'minutes'})`]);
+      timed.push(...names(list));
+    }
+    expect(timed.sort()).toEqual(Object.keys(jobs).sort());
+  });
+});
+
 describe('the ApiUrl output', () => {
   it("is the API's endpoint, without the stage URL's trailing slash, so `$API/v1/...` has one slash", () => {
     expect(every.template.Outputs.ApiUrl.Value).toEqual({ 'Fn::GetAtt': [logicalId(every.stack.api.httpApi), 'ApiEndpoint'] });

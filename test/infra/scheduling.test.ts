@@ -26,7 +26,7 @@ function buildStack(scheduled: Record<string, ScheduledJob>): { stack: Stack; sc
     payloadBucket: storage.payloadBucket,
     queues: new Queues(stack, 'Queues').queues,
     tokenSecret: new TokenSecret(stack, 'TokenSecret').secret,
-    ses: new SesSending(stack, 'Ses'),
+    ses: new SesSending(stack, 'Ses', { deployment: storage.table.tableName }),
     settings: { SERVICE_NAME: 'Mailroom', INBOUND_DOMAIN: 'reply.example.com' },
   };
   const scheduling = new Scheduling(stack, 'Scheduling', { resources, jobs: scheduled });

@@ -37,12 +37,15 @@ const environmentOf = (name: string) => {
   return template.toJSON().Resources[logicalId(fn.function)].Properties.Environment.Variables as Record<string, unknown>;
 };
 
+/** This deployment's tag value: the table's generated name (a Ref), which a destroy and redeploy change, unlike the stack's name. */
+const deployment = () => ({ Ref: logicalId(stack.storage.table) });
+
 describe('SES identity grants', () => {
   it.each(['ses:DeleteEmailIdentity', 'ses:PutEmailIdentityMailFromAttributes'])('%s is granted only on identities tagged as this deployment\'s', (action) => {
     const granted = roles().flatMap(([name, statements]) => grants(statements, action).map((s) => [name, s] as const));
     expect(granted.map(([name]) => name).sort()).toEqual(['domains', 'partner']);
     for (const [, statement] of granted) {
-      expect(statement.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${IDENTITY_TAGS.deployment}`]: 'MailroomTest' } });
+      expect(statement.Condition).toEqual({ StringEquals: { [`aws:ResourceTag/${IDENTITY_TAGS.deployment}`]: deployment() } });
     }
   });
 
@@ -51,7 +54,7 @@ describe('SES identity grants', () => {
     expect(granted.map(([name]) => name).sort()).toEqual(['domains', 'partner']);
     for (const [, statement] of granted) {
       expect(statement.Condition).toEqual({
-        StringEquals: { [`aws:RequestTag/${IDENTITY_TAGS.deployment}`]: 'MailroomTest' },
+        StringEquals: { [`aws:RequestTag/${IDENTITY_TAGS.deployment}`]: deployment() },
         'ForAllValues:StringEquals': { 'aws:TagKeys': [IDENTITY_TAGS.deployment, IDENTITY_TAGS.project] },
       });
     }
@@ -71,7 +74,13 @@ describe('SES identity grants', () => {
     }
   });
 
-  it.each(['domains', 'partner', 'pages', 'domain-recheck'])('%s knows the tag value it creates identities with (SES_IDENTITY_OWNER, the stack name)', (name) => {
-    expect(environmentOf(name).SES_IDENTITY_OWNER).toBe('MailroomTest');
+  it.each(['domains', 'partner', 'pages', 'domain-recheck'])("%s knows the tag value it creates identities with (SES_IDENTITY_OWNER, the table's generated name)", (name) => {
+    expect(environmentOf(name).SES_IDENTITY_OWNER).toEqual(deployment());
+  });
+
+  it("the tag value is the deployment's, not the stack's name: a redeploy under the same name does not own the old deployment's identities", () => {
+    // The table has no fixed name: CloudFormation generates a new one at each creation of the stack.
+    expect(template.toJSON().Resources[logicalId(stack.storage.table)].Properties.TableName).toBeUndefined();
+    expect(JSON.stringify(roles().flatMap(([, statements]) => statements.filter((s) => s.Condition)))).not.toContain('"MailroomTest"');
   });
 });

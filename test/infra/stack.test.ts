@@ -344,7 +344,7 @@ describe('the functions', () => {
     'ses-events': ['EVENTS_QUEUE_URL'],
     'webhook-fanout': ['WEBHOOKS_QUEUE_URL'],
     'webhook-delivery': ['WEBHOOKS_QUEUE_URL'],
-    'scheduled-send-worker': ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'FANOUT_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
+    'scheduled-send-worker': ['SEND_QUEUE_URL', 'SCHEDULED_QUEUE_URL', 'FANOUT_QUEUE_URL', 'EVENTS_QUEUE_URL', 'PAYLOAD_BUCKET', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'TRACKING_BASE_URL'],
     'domain-recheck': ['EVENTS_QUEUE_URL', 'SES_CONFIGURATION_SET', 'SES_IDENTITY_OWNER', 'SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN'],
     'dns-sweep': ['RECEIVING', 'INBOUND_DOMAIN'],
     'scheduled-sweep': ['SCHEDULED_QUEUE_URL'],
@@ -561,10 +561,11 @@ describe('scheduled sends (queue `scheduled`, worker, minute sweep)', () => {
     });
   });
 
-  it('the worker may queue the mail on the send queue (payloads to the bucket) and re-queue fire messages, but not call SES', () => {
+  it('the worker may queue the mail on the send queue (payloads to the bucket), re-queue fire messages and publish email.failed, but not call SES', () => {
     const statements = roleStatements(stack.workers.functions['scheduled-send-worker']);
     expect(allows(statements, 'sqs:SendMessage', queueArn('send'))).toBe(true);
     expect(allows(statements, 'sqs:SendMessage', queueArn('scheduled'))).toBe(true);
+    expect(allows(statements, 'sqs:SendMessage', queueArn('events'))).toBe(true);
     expect(allows(statements, 's3:PutObject')).toBe(true);
     expect(allows(statements, 'dynamodb:UpdateItem')).toBe(true);
     expect(allows(statements, /^ses:/)).toBe(false);

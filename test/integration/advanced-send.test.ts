@@ -5,8 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { overrideServices, services } from '../../composition/services';
 import type { Queue } from '../../shared/platform/core/ports';
 import { getProject } from '../../shared/platform/projects/project-repository';
-import { sendScheduledNow } from '../../shared/mail-pipeline/sending/advanced-send';
+import { sendScheduledNow as sendScheduledNowCode } from '../../shared/mail-pipeline/sending/advanced-send';
 import { CLOUD_TIMEOUT_MS, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+import { asFunctionCode } from '../../local/iam/function-roles';
+
+// The worker's own code, called in place of its handler: run as its function's role.
+const sendScheduledNow = asFunctionCode('scheduled-send-worker', sendScheduledNowCode);
 
 let cloud: TestCloud;
 

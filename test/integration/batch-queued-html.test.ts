@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { expandChunk } from '../../shared/mail-pipeline/batches/batch-fanout';
+import { asFunction, runAsFunction } from '../../local/iam/function-roles';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 /** Runs the batch-send worker over whatever its queue holds. */
 async function runBatchSendWorker(): Promise<void> {
-  const { handler } = await import('../../functions/batch-send-worker/handler');
+  const handler = asFunction('batch-send-worker', (await import('../../functions/batch-send-worker/handler')).handler);
   for (let idle = 0; idle < 2; ) {
     const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: cloud.queueUrls['batch-send'], MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     const messages = out.Messages ?? [];
@@ -63,7 +64,7 @@ describe('GET /v1/activity/:id?include=html on a queued batch mail', () => {
     expect(html).toContain('Hi Bea, your code is B2');
 
     // The record is written, the mail not sent.
-    await expandChunk(services(), { v: 1, batch_id: batchId, project_id: cloud.seed.project_id, chunk: 0 });
+    await runAsFunction('batch-fanout', () => expandChunk(services(), { v: 1, batch_id: batchId, project_id: cloud.seed.project_id, chunk: 0 }));
     const beforeSend = await cloud.api('GET', `/v1/activity/${id}?include=html,events`);
     expect(beforeSend.body.data).toMatchObject({ current_status: 'queued', html_content: html });
 
@@ -82,7 +83,7 @@ describe('a batch mail with a long subject (more than 100 bytes): its record lea
     });
     expect(res.status).toBe(200);
     const id = (res.body.recipients as { activity_id: string }[])[0].activity_id;
-    await expandChunk(services(), { v: 1, batch_id: res.body.batch_id as string, project_id: cloud.seed.project_id, chunk: 0 });
+    await runAsFunction('batch-fanout', () => expandChunk(services(), { v: 1, batch_id: res.body.batch_id as string, project_id: cloud.seed.project_id, chunk: 0 }));
 
     const { getActivity } = await import('../../shared/mail-pipeline/activity/activity-repository');
     const stored = await getActivity(services().db, id);

@@ -1,10 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Batch, BatchRecipient } from '../../shared/mail-pipeline/batches/batch';
-import { expandChunk, type WaveCounters } from '../../shared/mail-pipeline/batches/batch-fanout';
+import { expandChunk as expandChunkCode, type WaveCounters } from '../../shared/mail-pipeline/batches/batch-fanout';
 import { batchActivityId, newBatchId } from '../../shared/mail-pipeline/batches/batch-ids';
 import { getBatch, putBatch, putBatchBlobs } from '../../shared/mail-pipeline/batches/batch-repository';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+import { asFunctionCode } from '../../local/iam/function-roles';
+
+// The worker's own code, called in place of its handler: run as its function's role.
+const expandChunk = asFunctionCode('batch-fanout', expandChunkCode);
 
 /**
  * A batch recipient's `data` and `metadata` (4.3): bounded when the request is parsed, as a lead's

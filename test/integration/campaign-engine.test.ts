@@ -5,7 +5,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { upsertLeads } from '../../shared/audience/leads/lead-upsert';
 import { deleteLead } from '../../shared/audience/leads/lead-service';
 import type { Campaign } from '../../shared/marketing/campaigns/campaign';
-import { runCampaignMessage } from '../../shared/marketing/campaigns/engine';
+import { runCampaignMessage as runCampaignMessageCode } from '../../shared/marketing/campaigns/engine';
 import { enqueueCampaignMessage } from '../../shared/marketing/campaigns/engine-messages';
 import { getCampaign, getCursor, heldJobs, markRateLimited, moveCampaign, readCampaignCounts } from '../../shared/marketing/campaigns/campaign-gateway';
 import { campaignContent, releaseWave, waveId } from '../../shared/marketing/campaigns/waves';
@@ -24,6 +24,10 @@ import { listTemplateUsage, recordTemplateUsage } from '../../shared/mail-pipeli
 import { createTemplate } from '../../shared/mail-pipeline/templates/template-service';
 import type { LocalTimers } from '../../local/local-timers';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+import { asFunctionCode } from '../../local/iam/function-roles';
+
+// The worker's own code, called in place of its handler: run as its function's role.
+const runCampaignMessage = asFunctionCode('campaign-engine', runCampaignMessageCode);
 
 let cloud: TestCloud;
 let templateId: string;

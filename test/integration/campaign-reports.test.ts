@@ -1,18 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as sesEvents } from '../../functions/ses-events/handler';
+import { handler as sesEventsHandler } from '../../functions/ses-events/handler';
+import { asFunction, asFunctionCode } from '../../local/iam/function-roles';
 import type { Activity, ActivityStatus } from '../../shared/mail-pipeline/activity/activity';
 import { getActivity, putActivitiesInBatch } from '../../shared/mail-pipeline/activity/activity-repository';
 import type { Campaign } from '../../shared/marketing/campaigns/campaign';
 import { CampaignCounterBatch } from '../../shared/marketing/campaigns/campaign-counters';
 import { readCampaignCounts } from '../../shared/marketing/campaigns/campaign-gateway';
 import { services } from '../../composition/services';
-import { runExport } from '../../shared/marketing/campaign-reports/export-run';
+import { runExport as runExportCode } from '../../shared/marketing/campaign-reports/export-run';
 import { getExport } from '../../shared/marketing/campaign-reports/report-repository';
 import { campaignKey, campaignListIndex } from '../../shared/platform/store/keys';
 import { openToken } from '../../shared/mail-pipeline/tracking/tracking-tokens';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+
+/** The SES events worker as Lambda runs it: as its own role. */
+const sesEvents = asFunction('ses-events', sesEventsHandler);
+/** The export worker's own code, called in place of its handler: run as its function's role. */
+const runExport = asFunctionCode('campaign-export-worker', runExportCode);
 
 /**
  * Campaign metrics from events and the campaign report (issue 17, items 7 and 8). The engine is

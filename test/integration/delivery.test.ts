@@ -1,12 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
-import { handler as sesEvents } from '../../functions/ses-events/handler';
+import { handler as sesEventsHandler } from '../../functions/ses-events/handler';
+import { asFunction } from '../../local/iam/function-roles';
 import { services } from '../../composition/services';
 import { putDomain } from '../../shared/identities/domains/domain-repository';
 import { createProject } from '../../shared/platform/projects/project-service';
 import { updateProjectFields } from '../../shared/platform/projects/project-repository';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, storedActivity, drainEvents, type TestCloud } from './support/test-cloud';
+
+/** The SES events worker as Lambda runs it: as its own role. */
+const sesEvents = asFunction('ses-events', sesEventsHandler);
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'ses');
 

@@ -1,13 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
-import { CreateEmailIdentityCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { handler as recheck } from '../../functions/domain-recheck/handler';
+import { CreateEmailIdentityCommand, DeleteEmailIdentityCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { checkCall, runAs } from '../../local/iam/enforce';
+import { identityOwnerFor } from '../../local/iam/local-iam';
+import { handler as recheckHandler } from '../../functions/domain-recheck/handler';
+import { asFunction } from '../../local/iam/function-roles';
 import { overrideServices, services } from '../../composition/services';
 import { TRACKING_NOT_CONFIGURED, getSubdomain, putSubdomain } from '../../shared/identities/domains/subdomains';
 import { createProject } from '../../shared/platform/projects/project-service';
 import { CounterBatch, dayOf } from '../../shared/identities/stats/domain-stats';
 import type { Clock } from '../../shared/platform/core/ports';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, sendBody, startTestCloud, drainEvents, type TestCloud } from './support/test-cloud';
+
+/** The scheduled domain re-check as Lambda runs it: as its own role. */
+const recheck = asFunction('domain-recheck', recheckHandler);
 
 let cloud: TestCloud;
 let realClock: Clock;
@@ -310,20 +317,65 @@ describe('SES identities this deployment did not create for the project (docs/de
     return (await createProject(db, clock, { organizationId: cloud.seed.organization_id, name })).liveKey;
   };
 
-  test.each([
-    ['made by hand (no tags)', []],
-    ['made by another deployment', [{ Key: 'mailroom:stack', Value: 'SomeOtherStack' }, { Key: 'mailroom:project', Value: 'p' }]],
+  const notOurs = (domain: string) => ({
+    error: `Domain ${domain} already has an SES identity that this deployment did not create (made by hand, by another application, or by an earlier deployment); it cannot be registered or changed here: delete it in SES first, or use another domain`,
+  });
+  // What an earlier deployment of this same stack (destroyed, its identities left in SES) tagged its
+  // identities with: the stack's name, as deployments did before they were told apart, and the value
+  // the stack's policy gives a deployment with another table (a redeploy's), as this cloud's has its own.
+  const earlierDeployments: [string, () => string][] = [
+    ['tagged with the stack name, as deployments did before', () => 'Mailroom'],
+    ['the same stack, another table', () => identityOwnerFor(`mailroom-${randomUUID()}`)],
+  ];
+  type Tags = { Key: string; Value: string }[];
+
+  test.each<[string, () => Tags]>([
+    ['made by hand (no tags)', () => []],
+    ['made by another deployment', () => [{ Key: 'mailroom:stack', Value: 'SomeOtherStack' }, { Key: 'mailroom:project', Value: 'p' }]],
+    // Even for this very project's id: a project of an earlier deployment is another project.
+    ...earlierDeployments.map(([name, value]): [string, () => Tags] => [`made by an earlier deployment (${name})`, () => [{ Key: 'mailroom:stack', Value: value() }, { Key: 'mailroom:project', Value: cloud.seed.project_id }]]),
   ])('registering a domain whose identity exists at SES, %s, is refused with 409 and leaves the identity untouched', async (_name, tags) => {
     const domain = fresh();
-    await ses().send(new CreateEmailIdentityCommand({ EmailIdentity: domain, Tags: tags }));
+    await ses().send(new CreateEmailIdentityCommand({ EmailIdentity: domain, Tags: tags() }));
     const before = await identityOf(domain);
     const res = await register(domain);
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: `Domain ${domain} already has a sending identity that this service did not create; it cannot be registered or changed here` });
+    expect(res.body).toEqual(notOurs(domain));
     const after = await identityOf(domain);
     expect(after.MailFromAttributes).toBeUndefined();
     expect(after.DkimAttributes?.Tokens).toEqual(before.DkimAttributes?.Tokens);
     expect((await cloud.api('GET', `/domains/${domain}/status`)).status).toBe(404);
+  });
+
+  test.each(earlierDeployments)("an identity of an earlier deployment (%s) under a registered name: recreate refuses (409) and deletes nothing, and IAM would refuse to change it", async (_name, value) => {
+    const domain = fresh();
+    expect((await register(domain)).status).toBe(201);
+    // The operator's SES now holds the earlier deployment's identity under that name.
+    await ses().send(new DeleteEmailIdentityCommand({ EmailIdentity: domain }));
+    await ses().send(new CreateEmailIdentityCommand({ EmailIdentity: domain, Tags: [{ Key: 'mailroom:stack', Value: value() }, { Key: 'mailroom:project', Value: cloud.seed.project_id }] }));
+    const before = await identityOf(domain);
+    const res = await cloud.api('POST', `/domains/${domain}/recreate`);
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual(notOurs(domain));
+    const after = await identityOf(domain);
+    expect(after.DkimAttributes?.Tokens).toEqual(before.DkimAttributes?.Tokens);
+    expect(after.Tags).toEqual(before.Tags);
+    // Whatever the code did, the domains function's role may not delete it or change its MAIL FROM.
+    for (const command of ['DeleteEmailIdentityCommand', 'PutEmailIdentityMailFromAttributesCommand']) {
+      expect(() => runAs('domains', () => checkCall('SESv2Client', command, { EmailIdentity: domain }))).toThrow(/domains is not authorized to perform: ses:\w+ on resource: .*identity\//);
+    }
+  });
+
+  test('an identity this deployment created for the project, whose registration never reached the table (a crash), is adopted on retry', async () => {
+    const domain = fresh();
+    // CreateEmailIdentity went through, as the domains function makes it; then the function died.
+    const created = await runAs('domains', () =>
+      ses().send(new CreateEmailIdentityCommand({ EmailIdentity: domain, ConfigurationSetName: services().config.SES_CONFIGURATION_SET, Tags: [{ Key: 'mailroom:stack', Value: services().config.SES_IDENTITY_OWNER }, { Key: 'mailroom:project', Value: cloud.seed.project_id }] })),
+    );
+    const res = await register(domain);
+    expect(res.status).toBe(201);
+    expect(res.body.dkim_tokens).toEqual(created.DkimAttributes?.Tokens);
+    expect((await identityOf(domain)).MailFromAttributes?.MailFromDomain).toBe(`send.${domain}`);
   });
 
   test("a project cannot recreate (delete) the identity another project's registration created; it reuses it read-only", async () => {
@@ -338,6 +390,11 @@ describe('SES identities this deployment did not create for the project (docs/de
     expect((await identityOf(domain)).DkimAttributes?.Tokens).toEqual(a.body.dkim_tokens);
     // Its creator still can.
     expect((await cloud.api('POST', `/domains/${domain}/recreate`, { key: first })).status).toBe(200);
+  });
+
+  test("this deployment's tag value is its table's name, from the stack's policy: a redeploy (another table) is another deployment", async () => {
+    expect(services().config.SES_IDENTITY_OWNER).toBe(services().config.TABLE_NAME);
+    expect(identityOwnerFor('mailroom-after-a-redeploy')).toBe('mailroom-after-a-redeploy');
   });
 
   test('the identities this service creates carry its deployment and project tags', async () => {

@@ -13,7 +13,6 @@ import { createTemplate } from '../../shared/mail-pipeline/templates/template-se
 import { CreateEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { IDENTITY_TAGS } from '../../shared/platform/core/ports';
 import { checkCall, enforcedPolicies, enforcePolicies, runAs, takeDenials } from '../../local/iam/enforce';
-import { LOCAL_IDENTITY_OWNER } from '../../local/iam/policy-map-format';
 import type { PolicyStatement } from '../../local/iam/evaluate';
 import type { PolicyMap } from '../../local/iam/policy-map-format';
 import { CLOUD_TIMEOUT_MS, sendBody, startTestCloud, type TestCloud } from './support/test-cloud';
@@ -193,7 +192,7 @@ describe('SES grants (grantSend, grantManageIdentities)', () => {
 
   test("identities: created only with this deployment's tag, changed or deleted only when they carry it (aws:RequestTag, aws:TagKeys, aws:ResourceTag)", async () => {
     const ours = [
-      { Key: IDENTITY_TAGS.deployment, Value: LOCAL_IDENTITY_OWNER },
+      { Key: IDENTITY_TAGS.deployment, Value: services().config.SES_IDENTITY_OWNER },
       { Key: IDENTITY_TAGS.project, Value: 'p1' },
     ];
     const create = (name: string, Tags: { Key: string; Value: string }[]) => () =>

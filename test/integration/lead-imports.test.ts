@@ -8,9 +8,13 @@ import { countLeads, getLeadsByEmail } from '../../shared/audience/leads/lead-re
 import { services } from '../../composition/services';
 import { getImport, putNewImport, transition } from '../../shared/audience/imports/import-repository';
 import { runImport } from '../../shared/audience/imports/import-run';
-import { newImport, runImportJob } from '../../shared/audience/imports/import-service';
+import { newImport, runImportJob as runImportJobCode } from '../../shared/audience/imports/import-service';
 import type { Db } from '../../shared/platform/store/client';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+import { asFunctionCode } from '../../local/iam/function-roles';
+
+// The worker's own code, called in place of its handler: run as its function's role.
+const runImportJob = asFunctionCode('lead-import-worker', runImportJobCode);
 
 jest.setTimeout(120_000);
 

@@ -1,6 +1,7 @@
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { handler as sendWorker } from '../../functions/send-worker/handler';
+import { handler } from '../../functions/send-worker/handler';
+import { asFunction } from '../../local/iam/function-roles';
 import { services } from '../../composition/services';
 import { activityBodyKey } from '../../shared/platform/store/keys';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -13,6 +14,8 @@ import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test
  */
 
 jest.setTimeout(60_000);
+
+const sendWorker = asFunction('send-worker', handler);
 
 let cloud: TestCloud;
 let sqs: SQSClient;

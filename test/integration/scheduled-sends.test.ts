@@ -8,6 +8,7 @@ import { claimScheduledSend } from '../../shared/mail-pipeline/scheduling/schedu
 import { createScheduledSend } from '../../shared/mail-pipeline/scheduling/scheduled-send-service';
 import type { ScheduledSendContent } from '../../shared/mail-pipeline/mail/advanced-send-types';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+import { asFunction } from '../../local/iam/function-roles';
 
 let cloud: TestCloud;
 let caller: ProjectCaller;
@@ -296,7 +297,7 @@ describe('firing at the scheduled time', () => {
   }, 30_000);
 
   test('two fire messages for one send (at once, then again, then a redelivery of the claimer) send exactly one mail', async () => {
-    const { handler } = await import('../../functions/scheduled-send-worker/handler');
+    const handler = asFunction('scheduled-send-worker', (await import('../../functions/scheduled-send-worker/handler')).handler);
     const to = recipient();
     const send = await createScheduledSend({ ...services(), queue: queueWithoutFire() }, caller, { content: content(to), scheduledFor: inSeconds(0.5), timezone: 'UTC' });
     await sleep(600);
@@ -318,7 +319,7 @@ describe('firing at the scheduled time', () => {
   }, 30_000);
 
   test('the sweep picks up a send whose early enqueue failed, and it is sent', async () => {
-    const { handler: sweep } = await import('../../functions/scheduled-sweep/handler');
+    const sweep = asFunction('scheduled-sweep', (await import('../../functions/scheduled-sweep/handler')).handler);
     const to = recipient();
     const send = await createScheduledSend({ ...services(), queue: queueWithoutFire() }, caller, { content: content(to), scheduledFor: inSeconds(2), timezone: 'UTC' });
     await sleep(2500);

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { expandChunk } from '../../shared/mail-pipeline/batches/batch-fanout';
+import { expandChunk as expandChunkCode } from '../../shared/mail-pipeline/batches/batch-fanout';
 import { services } from '../../composition/services';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
+import { asFunctionCode } from '../../local/iam/function-roles';
+
+// The worker's own code, called in place of its handler: run as its function's role.
+const expandChunk = asFunctionCode('batch-fanout', expandChunkCode);
 
 let cloud: TestCloud;
 

@@ -1,7 +1,8 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { handler as sendWorker } from '../../functions/send-worker/handler';
+import { handler } from '../../functions/send-worker/handler';
+import { asFunction } from '../../local/iam/function-roles';
 import { claimQueuedSend } from '../../shared/mail-pipeline/activity/activity-repository';
 import { overrideServices, services } from '../../composition/services';
 import { MailerError, type Mailer } from '../../shared/platform/core/ports';
@@ -51,6 +52,8 @@ function toRecord(messageId: string, body: string): SQSRecord {
   };
 }
 
+/** The send worker as Lambda runs it: as its own role. */
+const sendWorker = asFunction('send-worker', handler);
 const invoke = (...records: SQSRecord[]) => sendWorker({ Records: records } as SQSEvent) as Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
 
 async function mailsFor(messageIdOrSubject: string): Promise<number> {

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { services } from '../../composition/services';
 import { updateProjectFields } from '../../shared/platform/projects/project-repository';
-import { fireScheduledSend } from '../../shared/mail-pipeline/scheduling/fire-scheduled-send';
+import { fireScheduledSend as fireScheduledSendCode } from '../../shared/mail-pipeline/scheduling/fire-scheduled-send';
 import { sendScheduledNow } from '../../shared/mail-pipeline/sending/advanced-send';
 import { getScheduledSend } from '../../shared/mail-pipeline/scheduling/scheduled-send-repository';
 import { putNewTemplate } from '../../shared/mail-pipeline/templates/template-repository';
 import { CLOUD_TIMEOUT_MS, WORKERS_EXCEPT_FANOUT, drainEvents, startTestCloud, storedActivity, type TestCloud } from './support/test-cloud';
+import { asFunctionCode } from '../../local/iam/function-roles';
+
+// The worker's own code, called in place of its handler: run as its function's role.
+const fireScheduledSend = asFunctionCode('scheduled-send-worker', fireScheduledSendCode);
 
 let cloud: TestCloud;
 

@@ -8411,7 +8411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Another project verified the domain (DOMAIN_TAKEN); its SES identity was not made by this service or for this project (IDENTITY_NOT_OWNED); or registrations raced (DOMAIN_BUSY) */
+            /** @description Another project verified the domain (DOMAIN_TAKEN); its SES identity was not made by this deployment (by hand, another application, an earlier deployment) or for this project (IDENTITY_NOT_OWNED: delete it in SES first, or use another domain); or registrations raced (DOMAIN_BUSY) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9791,7 +9791,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerError"];
                 };
             };
-            /** @description The domain is verified by another project (DOMAIN_TAKEN), its SES identity belongs to another deployment (IDENTITY_NOT_OWNED), or it is being registered concurrently (DOMAIN_BUSY) */
+            /** @description The domain is verified by another project (DOMAIN_TAKEN), its SES identity was not made by this deployment (IDENTITY_NOT_OWNED: delete it in SES first, or use another domain), or it is being registered concurrently (DOMAIN_BUSY) */
             409: {
                 headers: {
                     [name: string]: unknown;

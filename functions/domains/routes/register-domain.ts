@@ -19,7 +19,7 @@ export const registerDomainRoute = defineRoute({
   answers: {
     201: json(domainRegisteredSchema, 'Registered (or reconciled): the records to publish', domainExamples.registered),
     ...errors('project', {
-      409: 'Another project verified the domain (DOMAIN_TAKEN); its SES identity was not made by this service or for this project (IDENTITY_NOT_OWNED); or registrations raced (DOMAIN_BUSY)',
+      409: 'Another project verified the domain (DOMAIN_TAKEN); its SES identity was not made by this deployment (by hand, another application, an earlier deployment) or for this project (IDENTITY_NOT_OWNED: delete it in SES first, or use another domain); or registrations raced (DOMAIN_BUSY)',
     }),
   },
   // Creates the SES identity and its MAIL FROM; the records follow the deployment's hosts.

@@ -29,7 +29,7 @@ export const onboardDomainRoute = defineRoute({
     ...errors('partner', {
       400: 'Invalid body: INVALID_INPUT, SENDER_REQUIRED_FOR_DOMAIN (no nested sender) or SENDER_DOMAIN_MISMATCH',
       404: PROJECT_NOT_FOUND,
-      409: 'The domain is verified by another project (DOMAIN_TAKEN), its SES identity belongs to another deployment (IDENTITY_NOT_OWNED), or it is being registered concurrently (DOMAIN_BUSY)',
+      409: 'The domain is verified by another project (DOMAIN_TAKEN), its SES identity was not made by this deployment (IDENTITY_NOT_OWNED: delete it in SES first, or use another domain), or it is being registered concurrently (DOMAIN_BUSY)',
     }),
   },
   access: onboardingAccess,

@@ -36,14 +36,15 @@ function takenElsewhere(domain: string, cause?: unknown) {
 
 /**
  * The 409 of an identity this project may not change: SES identities are account-wide, and one this
- * deployment did not create (another application's, or made by hand) or created for another
- * project is never altered or deleted from here.
+ * deployment did not create (another application's, one made by hand, or an earlier deployment's,
+ * left in SES by a destroy) or created for another project is never altered or deleted from here.
+ * Only the operator can free the name, in SES: the message says so.
  */
 function identityNotOwned(domain: string, createdBy: IdentityCreator, deps: Needs<'config'>) {
   const message =
     createdBy.deployment === deps.config.SES_IDENTITY_OWNER
       ? `Domain ${domain} has a sending identity created for another project; it cannot be changed from this one`
-      : `Domain ${domain} already has a sending identity that this service did not create; it cannot be registered or changed here`;
+      : `Domain ${domain} already has an SES identity that this deployment did not create (made by hand, by another application, or by an earlier deployment); it cannot be registered or changed here: delete it in SES first, or use another domain`;
   return conflict(message, 'IDENTITY_NOT_OWNED');
 }
 

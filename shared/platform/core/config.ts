@@ -50,8 +50,9 @@ const shape = {
   /** SES configuration set every send uses, so that SES events reach us. */
   SES_CONFIGURATION_SET: z.optional(z.string()),
   /**
-   * This deployment's name, tagged on every SES identity it creates (`mailroom:stack`); the stack's
-   * IAM policy lets functions change or delete only identities with this tag (lib/ses.ts).
+   * This deployment's mark, tagged on every SES identity it creates (`mailroom:stack`): its table's
+   * generated name, new at each creation of the stack. The stack's IAM policy lets functions change
+   * or delete only identities with this tag (lib/ses.ts).
    */
   SES_IDENTITY_OWNER: z._default(z.string().check(z.minLength(1)), 'mailroom-local'),
   /** Shown in the default subject: `Email from <SERVICE_NAME>`. */

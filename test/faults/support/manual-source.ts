@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { runAs } from '../../../local/iam/enforce';
 import { lambdaContext } from '../../../local/lambda-context';
 import type { QueueName } from '../../../shared/platform/core/queues';
 import { workers, type WorkerName } from '../../../shared/platform/core/routes';
@@ -37,9 +38,9 @@ export class ManualSource {
     return new ManualSource(sqs, queueUrls, await workerHandlers());
   }
 
-  /** Runs one worker over `records`; the failed records' ids. */
+  /** Runs one worker over `records`, as its role (local IAM checks its calls, as the event source's would be); the failed records' ids. */
   async invoke(worker: WorkerName, records: SQSRecord[]): Promise<string[]> {
-    const result = await this.handlers[worker]({ Records: records }, lambdaContext(`faults-${worker}`));
+    const result = await runAs(worker, () => this.handlers[worker]({ Records: records }, lambdaContext(`faults-${worker}`)));
     return (result?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
   }
 

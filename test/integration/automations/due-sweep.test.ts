@@ -4,8 +4,8 @@ import { overrideServices, services } from '../../../composition/services';
 import { upsertLeads } from '../../../shared/audience/leads/lead-upsert';
 import { putAutomationVersion, putNewAutomation } from '../../../shared/marketing/automations/automation-gateway';
 import { getRun, putNewRun } from '../../../shared/marketing/automations/automation-run-gateway';
-import { enterLeads } from '../../../shared/marketing/automations/engine/enter';
-import { sweepAutomationDue } from '../../../shared/marketing/automations/engine/due-sweep';
+import { enterLeads as enterLeadsCode } from '../../../shared/marketing/automations/engine/enter';
+import { sweepAutomationDue as sweepAutomationDueCode } from '../../../shared/marketing/automations/engine/due-sweep';
 import { dueIndexTime, SAFETY_NET_SECONDS } from '../../../shared/marketing/automations/engine/step-queue';
 import type { EngineMessage } from '../../../shared/marketing/automations/engine-messages';
 import { runIdOf } from '../../../shared/marketing/automations/ids';
@@ -13,6 +13,11 @@ import type { AutomationRun } from '../../../shared/marketing/automations/run';
 import { AutomationCounterBatch } from '../../../shared/marketing/automations/run-counters';
 import type { Clock } from '../../../shared/platform/core/ports';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from '../support/test-cloud';
+import { asFunctionCode } from '../../../local/iam/function-roles';
+
+// The worker's and the job's own code, called in place of their handlers: run as their functions' roles.
+const enterLeads = asFunctionCode('automation-engine', enterLeadsCode);
+const sweepAutomationDue = asFunctionCode('automation-sweep', sweepAutomationDueCode);
 
 /**
  * The minute sweep queues each due run once, however far behind the engine is, and the first sweep

@@ -7,8 +7,8 @@ import { createTemplate } from '../../../shared/mail-pipeline/templates/template
 import { putAutomationVersion, putNewAutomation } from '../../../shared/marketing/automations/automation-gateway';
 import { getRun, putNewRun, runTimeline } from '../../../shared/marketing/automations/automation-run-gateway';
 import type { Step } from '../../../shared/marketing/automations/definition';
-import { runEngineMessage, type Engine } from '../../../shared/marketing/automations/engine';
-import { sweepAutomationDue } from '../../../shared/marketing/automations/engine/due-sweep';
+import { runEngineMessage as runEngineMessageCode, type Engine } from '../../../shared/marketing/automations/engine';
+import { sweepAutomationDue as sweepAutomationDueCode } from '../../../shared/marketing/automations/engine/due-sweep';
 import { runIdOf } from '../../../shared/marketing/automations/ids';
 import type { AutomationRun } from '../../../shared/marketing/automations/run';
 import { AutomationCounterBatch } from '../../../shared/marketing/automations/run-counters';
@@ -16,6 +16,11 @@ import { overrideServices, services } from '../../../composition/services';
 import type { Clock } from '../../../shared/platform/core/ports';
 import type { Db } from '../../../shared/platform/store/client';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from '../support/test-cloud';
+import { asFunctionCode } from '../../../local/iam/function-roles';
+
+// The worker's and the job's own code, called in place of their handlers: run as their functions' roles.
+const runEngineMessage = asFunctionCode('automation-engine', runEngineMessageCode);
+const sweepAutomationDue = asFunctionCode('automation-sweep', sweepAutomationDueCode);
 
 /**
  * The automation engine in the local cloud, on a clock the test moves: the welcome series (a mail,

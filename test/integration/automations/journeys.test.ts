@@ -6,11 +6,16 @@ import { overrideServices, services } from '../../../composition/services';
 import { listSenders } from '../../../shared/identities/domains/sender-repository';
 import { updateProjectFields } from '../../../shared/platform/projects/project-repository';
 import { createProject } from '../../../shared/platform/projects/project-service';
-import { sweepAutomationDue } from '../../../shared/marketing/automations/engine/due-sweep';
-import { queueDateWalks } from '../../../shared/marketing/automations/triggers/date-walks';
+import { sweepAutomationDue as sweepAutomationDueCode } from '../../../shared/marketing/automations/engine/due-sweep';
+import { queueDateWalks as queueDateWalksCode } from '../../../shared/marketing/automations/triggers/date-walks';
 import { workers, type WorkerName } from '../../../shared/platform/core/routes';
 import type { Clock } from '../../../shared/platform/core/ports';
 import { CLOUD_TIMEOUT_MS, drainEvents, startTestCloud, type TestCloud } from '../support/test-cloud';
+import { asFunctionCode } from '../../../local/iam/function-roles';
+
+// The scheduled jobs' own code, called in place of their handlers: run as their functions' roles.
+const sweepAutomationDue = asFunctionCode('automation-sweep', sweepAutomationDueCode);
+const queueDateWalks = asFunctionCode('automation-dates', queueDateWalksCode);
 
 /**
  * The two journeys a user builds first, wholly through the API as a user would: the welcome series

@@ -4,10 +4,14 @@ import { deleteTriggerEntry, putTriggerEntry } from '../../../shared/marketing/a
 import type { TriggerEntry } from '../../../shared/marketing/automations/automation';
 import type { Trigger } from '../../../shared/marketing/automations/definition';
 import type { EngineMessage } from '../../../shared/marketing/automations/engine-messages';
-import { queueDateWalks } from '../../../shared/marketing/automations/triggers/date-walks';
+import { queueDateWalks as queueDateWalksCode } from '../../../shared/marketing/automations/triggers/date-walks';
 import { LEAD_SHARDS } from '../../../shared/platform/store/keys';
 import { workers, type WorkerName } from '../../../shared/platform/core/routes';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from '../support/test-cloud';
+import { asFunctionCode } from '../../../local/iam/function-roles';
+
+// The scheduled job's own code, called in place of its handler: run as its function's role.
+const queueDateWalks = asFunctionCode('automation-dates', queueDateWalksCode);
 
 /**
  * What happens to leads, through the API and the workers, becomes messages on the `automations`

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startLocalCloud, type LocalCloud } from '../../../local/cloud';
 import type { LocalIamOption } from '../../../local/iam/local-iam';
 import type { EventBreach } from '../../../local/event-check';
+import { takeStrayInvocations } from '../../../local/iam/function-roles';
 import { services } from '../../../composition/services';
 import type { Activity } from '../../../shared/mail-pipeline/activity/activity';
 import type { WorkerName } from '../../../shared/platform/core/routes';
@@ -101,9 +102,12 @@ export async function startTestCloud(options: { workers?: boolean | readonly Wor
       fs.rmSync(dataDir, { recursive: true, force: true });
       // Every answer of the run was checked against its route module, and every event published
       // against its webhook payload schema: a breach fails the file even where no test looked.
+      // A handler the test invoked without its function's role would have been checked as nobody's.
+      const strays = takeStrayInvocations();
       const problems = [
         ...(cloud.breaches.length > 0 ? [`Answers broke their contract:\n${cloud.breaches.map((b) => `${b.route} ${b.status}: ${b.problem}`).join('\n')}`] : []),
         ...(cloud.eventBreaches.length > 0 ? [`Events broke their webhook payload schema:\n${distinctEventBreaches(cloud.eventBreaches).join('\n')}`] : []),
+        ...(strays.length > 0 ? [`Handlers ran without their function's role:\n${[...new Set(strays)].join('\n')}`] : []),
       ];
       if (problems.length > 0) throw new Error(problems.join('\n'));
     },
