@@ -1,4 +1,5 @@
 import { getActivity } from '../activity/activity-repository';
+import { dmarcIdentityOf, ingestDmarcMail, isReportsAddress, type DmarcIntakeResult } from '../../identities/dmarc/dmarc-intake';
 import type { Needs } from '../../platform/core/dependencies';
 import { isApiSend } from '../events/email-events';
 import { logger } from '../../platform/core/logger';
@@ -61,12 +62,16 @@ export type InboundOutcome =
   /** SES's virus scan failed the mail. */
   | 'virus'
   /** The event named another bucket. */
-  | 'other_bucket';
+  | 'other_bucket'
+  /** A mail to a DMARC reports address (`d-<identity_id>@`): handed to the DMARC intake, never treated as a reply. */
+  | 'dmarc_report';
 
 export interface InboundResult {
   key: string;
   outcome: InboundOutcome;
   activity_id?: string;
+  /** What the DMARC intake made of a report mail. */
+  dmarc?: DmarcIntakeResult;
 }
 
 /**
@@ -91,6 +96,12 @@ export async function handleInboundObject(deps: InboundDeps, object: InboundObje
   if (sesVerdict(mail, 'virus') === 'FAIL') return log('virus');
 
   const recipients = recipientAddresses(mail.headerLines);
+  // The reports domain is the inbound domain unless the operator gave one of its own.
+  const reportsDomain = deps.config.DMARC_REPORTS_DOMAIN ?? deps.config.INBOUND_DOMAIN;
+  if (isReportsAddress(recipients, reportsDomain)) {
+    const dmarc = await ingestDmarcMail(deps, { identityId: dmarcIdentityOf(recipients, reportsDomain), raw, objectKey: key });
+    return { key, outcome: 'dmarc_report', dmarc };
+  }
   const match = matchReplyToken(recipients, await deps.tokenSecret());
   if (!match) {
     // Also what becomes of SES's own set-up object (AMAZON_SES_SETUP_NOTIFICATION) under the prefix.
