@@ -178,8 +178,9 @@ export function dmarcHealthIssue(summary: DmarcSummary): string | undefined {
   const { messages, dmarc_pass: pass } = summary.totals;
   const worst = summary.failing_sources[0];
   if (messages === 0 || !worst) return undefined;
-  const percent = Math.round(((messages - pass) / messages) * 1000) / 10;
-  if (percent < DMARC_FAIL_WARNING_PERCENT) return undefined;
+  const failing = ((messages - pass) / messages) * 100;
+  if (failing < DMARC_FAIL_WARNING_PERCENT) return undefined;
+  const percent = Math.round(failing * 10) / 10;
   const others = summary.failing_sources.length - 1;
   const from = `from ${worst.source_ip}${others > 0 ? ` (and ${others} other source${others === 1 ? '' : 's'})` : ''}`;
   const which = worst.ses ? 'which is SES: the domain\'s DKIM signature or MAIL FROM does not align' : 'which is not SES';
