@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { meteredDynamo, type Meter } from '../../bench/measure';
 import { inboundStore } from '../../composition/inbound';
 import { services } from '../../composition/services';
 import { ingestDmarcMail } from '../../shared/identities/dmarc/dmarc-intake';
 import { readIntake } from '../../shared/identities/dmarc/dmarc-repository';
-import { MAX_ROWS_PER_REPORT } from '../../shared/identities/dmarc/dmarc-rows';
+import { MAX_ROWS_PER_REPORT, reportHash } from '../../shared/identities/dmarc/dmarc-rows';
 import { putDomain } from '../../shared/identities/domains/domain-repository';
 import { createProject } from '../../shared/platform/projects/project-service';
 import { createDocumentClient } from '../../shared/platform/store/client';
+import { dmarcReportKey } from '../../shared/platform/store/keys';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**
@@ -133,6 +135,20 @@ describe('a DMARC report mailed to a registered domain', () => {
     expect(tooLong.status).toBe(400);
     expect(JSON.stringify(tooLong.body)).toContain('days must be a whole number from 1 to 90');
     expect((await cloud.api('GET', '/domains/unknown.example.org/dmarc', { key: liveKey })).status).toBe(404);
+  });
+
+  test('a crash after the rows and before the marker: the redelivered mail writes the same rows, counting nothing twice', async () => {
+    const { db } = services();
+    const raw = await reportMail(reportXml({ reportId: 'crash-report' }));
+    const before = (await cloud.api('GET', `/domains/${DOMAIN}/dmarc`, { key: liveKey })).body.totals as { messages: number };
+    const first = (await inject(raw)) as unknown as { key: string; dmarc: { outcome: string } };
+    expect(first.dmarc.outcome).toBe('stored');
+    // As if the function had died between its two writes: the marker is gone, the rows are there.
+    await db.doc.send(new DeleteCommand({ TableName: db.tableName, Key: dmarcReportKey(projectId, DOMAIN, reportHash({ orgName: 'google.com', reportId: 'crash-report' })) }));
+    const again = await fetch(`${cloud.baseUrl}/_local/inbound?key=${encodeURIComponent(first.key)}`, { method: 'POST' });
+    expect(((await again.json()) as { result: InboundAnswer }).result.results[0]!.dmarc?.outcome).toBe('stored');
+    const after = (await cloud.api('GET', `/domains/${DOMAIN}/dmarc`, { key: liveKey })).body.totals as { messages: number; reports: number };
+    expect(after.messages).toBe(before.messages + 20);
   });
 
   test('a report of a subdomain is stored under its registered parent', async () => {

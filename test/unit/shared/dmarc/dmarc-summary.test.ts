@@ -1,5 +1,6 @@
 import type { AggregateReport, ReportRecord } from '../../../../shared/identities/dmarc/aggregate-report';
 import { isSesRecord, MAX_ROWS_PER_REPORT, OTHER_SOURCES, reportDay, reportHash, rowsOfReport, type DmarcRow } from '../../../../shared/identities/dmarc/dmarc-rows';
+import { dmarcIdentityOf, isReportsAddress } from '../../../../shared/identities/dmarc/dmarc-intake';
 import { dmarcHealthIssue, summarizeDmarc } from '../../../../shared/identities/dmarc/dmarc-summary';
 
 const DOMAIN = 'example.com';
@@ -133,5 +134,20 @@ describe('the pass rate and the failing sources', () => {
   it('raises no health issue below 1% of failing mail (forwarded mail fails a little)', () => {
     const summary = summarizeDmarc(DOMAIN, [row(day(1), 1000, 995), row(day(1), 5, 0, 'none', '203.0.113.4', false)], window);
     expect(dmarcHealthIssue(summary)).toBeUndefined();
+  });
+});
+
+describe('the reports address', () => {
+  const id = '6f1c2a9e-4b7d-4e21-9a3c-0d5e8f7b1a24';
+  it('is d-<identity id> at the reports domain, in any case, among any recipients', () => {
+    expect(dmarcIdentityOf(['someone@example.com', `D-${id.toUpperCase()}@Dmarc.Example.com`], 'dmarc.example.com')).toBe(id);
+    expect(dmarcIdentityOf([`d-${id}@other.example.com`], 'dmarc.example.com')).toBeUndefined();
+    expect(dmarcIdentityOf([`d-${id}@dmarc.example.com`], undefined)).toBeUndefined();
+  });
+
+  it('claims a d- recipient at the reports domain even with a bad id (refused as unknown, never taken for a reply)', () => {
+    expect(isReportsAddress(['d-nonsense@dmarc.example.com'], 'dmarc.example.com')).toBe(true);
+    expect(dmarcIdentityOf(['d-nonsense@dmarc.example.com'], 'dmarc.example.com')).toBeUndefined();
+    expect(isReportsAddress(['reply+abc@dmarc.example.com', 'd-x@elsewhere.example'], 'dmarc.example.com')).toBe(false);
   });
 });
