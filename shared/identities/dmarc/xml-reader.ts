@@ -35,6 +35,9 @@ export class XmlRefused extends Error {
   }
 }
 
+/** Attributes of one element (a report's root carries a few namespace declarations; other elements at most `lang`). */
+const MAX_ATTRIBUTES = 16;
+
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const NAME = /^[A-Za-z_][\w.:-]*/;
 
@@ -114,6 +117,7 @@ export function readXml(xml: string, limits: XmlLimits): XmlElement {
           break;
         }
         const attr = NAME.exec(src.slice(at, at + 256)) ?? fail('bad attribute name');
+        if (Object.keys(element.attributes).length >= MAX_ATTRIBUTES) throw new XmlRefused('too_large', `An element has more than ${MAX_ATTRIBUTES} attributes`);
         at += attr[0].length;
         while (/\s/.test(src[at] ?? '')) at++;
         if (src[at] !== '=') fail('attribute without a value');

@@ -172,6 +172,8 @@ describe('DMARC reports that are broken or hostile', () => {
     expect(() => readXml('<feedback>&xxe;</feedback>', DMARC_LIMITS)).toThrow(expect.objectContaining({ reason: 'invalid' }));
     expect(() => readXml(`<feedback>${'a'.repeat(DMARC_LIMITS.maxTextLength + 1)}</feedback>`, DMARC_LIMITS)).toThrow(expect.objectContaining({ reason: 'too_large' }));
     expect(() => readXml('<a>'.repeat(DMARC_LIMITS.maxDepth + 1), DMARC_LIMITS)).toThrow(XmlRefused);
+    const attributes = Array.from({ length: 17 }, (_, i) => `a${i}="x"`).join(' ');
+    expect(() => readXml(`<feedback ${attributes}/>`, DMARC_LIMITS)).toThrow(expect.objectContaining({ reason: 'too_large' }));
     const many = fixture('cryinc-google.xml')
       .toString()
       .replace(/<record>[\s\S]*<\/record>/, (r) => r.repeat(DMARC_LIMITS.maxRecords + 1));
