@@ -3533,6 +3533,8 @@ export interface components {
             reporters: string[];
             /** @description A UTC day, YYYY-MM-DD */
             last_seen: string;
+            /** @description The reverse DNS name of a failing source that is not SES, looked up when its report arrived; null when unknown */
+            reverse_dns: string | null;
         };
         /** @description What receivers' DMARC aggregate reports say of the domain over the window */
         DmarcSummary: {

@@ -33,6 +33,7 @@ const failingSourceSchema = z
     ses: z.boolean().check(z.meta({ description: 'The source sends through Amazon SES: its mail carries SES\'s own DKIM signature or its MAIL FROM passed SPF' })),
     reporters: z.array(z.string()),
     last_seen: dayText,
+    reverse_dns: z.nullable(z.string()).check(z.meta({ description: 'The reverse DNS name of a failing source that is not SES, looked up when its report arrived; null when unknown' })),
   })
   .check(z.meta({ id: 'DmarcFailingSource', description: 'A source IP some of whose mail claiming the domain failed DMARC' }));
 
@@ -64,7 +65,7 @@ export const dmarcSummaryExample: DmarcSummary = {
     { day: '2026-11-25', messages: 740, dmarc_pass: 728, pass_rate: 98.4, dkim_aligned: 728, spf_aligned: 716, quarantined: 0, rejected: 0 },
     { day: '2026-11-26', messages: 780, dmarc_pass: 768, pass_rate: 98.5, dkim_aligned: 768, spf_aligned: 760, quarantined: 0, rejected: 0 },
   ],
-  failing_sources: [{ source_ip: '203.0.113.4', messages: 24, failed: 24, ses: false, reporters: ['google.com', 'Outlook.com'], last_seen: '2026-11-26' }],
+  failing_sources: [{ source_ip: '203.0.113.4', messages: 24, failed: 24, ses: false, reporters: ['google.com', 'Outlook.com'], last_seen: '2026-11-26', reverse_dns: 'mail.forwarder.example.net' }],
   advice: {
     stage: 'fix_failures',
     policy: 'none',

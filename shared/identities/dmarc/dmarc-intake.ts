@@ -2,7 +2,7 @@ import type { Needs } from '../../platform/core/dependencies';
 import { logger } from '../../platform/core/logger';
 import { DMARC_RETENTION_DAYS } from '../../platform/store/keys';
 import { countIntake, findReportedDomain, reportStored, storeReport } from './dmarc-repository';
-import { reportDay, reportHash, rowsOfReport } from './dmarc-rows';
+import { reportDay, reportHash, rowsOfReport, withReverseDns } from './dmarc-rows';
 import { DMARC_LIMITS, reportsOfRawMail, type ReportRefusal } from './report-mail';
 
 /**
@@ -64,7 +64,7 @@ export function isReportsAddress(recipients: readonly string[], reportsDomain: s
  * again for the same mail (a redelivered S3 event): rows are puts of the same keys and the marker
  * comes last, so a crash between the two writes only means the rows are written again.
  */
-export async function ingestDmarcMail(deps: Needs<'db' | 'clock'>, input: { identityId: string | undefined; raw: Buffer; objectKey: string }): Promise<DmarcIntakeResult> {
+export async function ingestDmarcMail(deps: Needs<'db' | 'clock'> & Partial<Needs<'dns'>>, input: { identityId: string | undefined; raw: Buffer; objectKey: string }): Promise<DmarcIntakeResult> {
   const now = deps.clock.now();
   const today = now.toISOString().slice(0, 10);
   const finish = async (reports: DmarcReportOutcome[]): Promise<DmarcIntakeResult> => {
@@ -100,7 +100,7 @@ export async function ingestDmarcMail(deps: Needs<'db' | 'clock'>, input: { iden
       outcomes.push({ outcome: 'duplicate', ...named });
       continue;
     }
-    const rows = rowsOfReport(report);
+    const rows = await withReverseDns(rowsOfReport(report), deps.dns?.reverse?.bind(deps.dns));
     await storeReport(deps.db, at, hash, rows, { reporter: named.reporter, reportId: named.report_id, storedAt: now.toISOString() });
     outcomes.push({ outcome: 'stored', ...named, domain: at.domain, rows: rows.length });
     logger.info('DMARC report stored', { project_id: at.projectId, domain: at.domain, day: reportDay(report), reporter: named.reporter, rows: rows.length });

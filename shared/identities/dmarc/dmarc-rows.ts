@@ -29,6 +29,8 @@ export interface DmarcRow {
   ses: boolean;
   /** The policy (`p`) the receiver found published: what the advice moves on from. */
   policy: string;
+  /** The source's reverse DNS name, looked up once when the report is stored, for a failing source that is not SES. */
+  reverse_dns?: string;
 }
 
 /** The hash naming a report: receivers name reports by (org_name, report_id), which together are unique. */
@@ -50,6 +52,27 @@ export function reportDay(report: Pick<AggregateReport, 'begin' | 'end'>): strin
 export function isSesRecord(record: ReportRecord): boolean {
   const sesMailFrom = (d: string) => d === 'amazonses.com' || d.endsWith('.amazonses.com');
   return record.dkimResults.some((r) => r.result === 'pass' && r.domain === 'amazonses.com') || record.spfResults.some((r) => r.result === 'pass' && sesMailFrom(r.domain));
+}
+
+/** Reverse DNS lookups per report at most, all at once, each given up after REVERSE_DNS_TIMEOUT_MS. */
+export const MAX_REVERSE_LOOKUPS = 10;
+export const REVERSE_DNS_TIMEOUT_MS = 1500;
+
+/**
+ * Adds the reverse DNS name of the report's largest failing sources that are not SES (what a person
+ * needs to tell a forwarder from a spoofer). A lookup that fails or is slow gives no name; the rows
+ * are stored all the same.
+ */
+export async function withReverseDns(rows: DmarcRow[], reverse: ((ip: string) => Promise<string[]>) | undefined): Promise<DmarcRow[]> {
+  if (!reverse) return rows;
+  const failing = rows.filter((r) => !r.ses && r.dmarc_pass < r.messages && r.source_ip !== OTHER_SOURCES).slice(0, MAX_REVERSE_LOOKUPS);
+  const timeout = () => new Promise<string[]>((resolve) => setTimeout(() => resolve([]), REVERSE_DNS_TIMEOUT_MS).unref());
+  const names = await Promise.all(failing.map((r) => Promise.race([reverse(r.source_ip).catch(() => []), timeout()])));
+  failing.forEach((row, i) => {
+    const name = names[i]?.[0]?.replace(/\.$/, '').toLowerCase();
+    if (name && name.length <= 253) row.reverse_dns = name;
+  });
+  return rows;
 }
 
 /** The rows of a report: its records summed per source IP, at most MAX_ROWS_PER_REPORT. */

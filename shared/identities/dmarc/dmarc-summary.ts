@@ -31,6 +31,8 @@ export interface FailingSource {
   ses: boolean;
   reporters: string[];
   last_seen: string;
+  /** Its reverse DNS name, where it was looked up and found; null otherwise (and for SES sources). */
+  reverse_dns: string | null;
 }
 
 export type DmarcStage = 'no_reports' | 'fix_failures' | 'collecting' | 'ready_for_quarantine' | 'ready_for_reject' | 'enforcing';
@@ -80,12 +82,13 @@ export function summarizeDmarc(domain: string, rows: readonly DmarcRow[], window
     policyByDay.set(row.day, strictest(policyByDay.get(row.day), row.policy));
     const failed = row.messages - row.dmarc_pass;
     if (failed > 0) {
-      const source = sources.get(row.source_ip) ?? { source_ip: row.source_ip, messages: 0, failed: 0, ses: true, reporters: [], last_seen: row.day };
+      const source = sources.get(row.source_ip) ?? { source_ip: row.source_ip, messages: 0, failed: 0, ses: true, reporters: [], last_seen: row.day, reverse_dns: null as string | null };
       source.messages += row.messages;
       source.failed += failed;
       source.ses = source.ses && row.ses;
       if (!source.reporters.includes(row.reporter) && source.reporters.length < 10) source.reporters.push(row.reporter);
       if (row.day > source.last_seen) source.last_seen = row.day;
+      if (!source.reverse_dns && row.reverse_dns) source.reverse_dns = row.reverse_dns;
       sources.set(row.source_ip, source);
     }
   }

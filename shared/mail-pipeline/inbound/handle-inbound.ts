@@ -22,7 +22,7 @@ import { claimInboundMail, releaseInboundMail } from './inbound-repository';
 import { undeliverableMail } from './undeliverable';
 
 /** What the inbound function needs: the shared services (the token secret among them) and the inbound bucket. */
-export interface InboundDeps extends Needs<'db' | 'mailer' | 'events' | 'clock' | 'config' | 'tokenSecret'> {
+export interface InboundDeps extends Needs<'db' | 'mailer' | 'events' | 'clock' | 'config' | 'tokenSecret'>, Partial<Needs<'dns'>> {
   /** Objects of the inbound bucket (where the SES receipt rule stores each mail). */
   readonly inboundMail: BlobStore;
   /** That bucket's name: records of any other bucket are ignored. */

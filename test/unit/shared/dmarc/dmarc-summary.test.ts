@@ -1,5 +1,5 @@
 import type { AggregateReport, ReportRecord } from '../../../../shared/identities/dmarc/aggregate-report';
-import { isSesRecord, MAX_ROWS_PER_REPORT, OTHER_SOURCES, reportDay, reportHash, rowsOfReport, type DmarcRow } from '../../../../shared/identities/dmarc/dmarc-rows';
+import { isSesRecord, MAX_REVERSE_LOOKUPS, MAX_ROWS_PER_REPORT, OTHER_SOURCES, reportDay, reportHash, rowsOfReport, withReverseDns, type DmarcRow } from '../../../../shared/identities/dmarc/dmarc-rows';
 import { dmarcIdentityOf, isReportsAddress } from '../../../../shared/identities/dmarc/dmarc-intake';
 import { dmarcHealthIssue, summarizeDmarc } from '../../../../shared/identities/dmarc/dmarc-summary';
 
@@ -81,6 +81,33 @@ describe('a report becomes rows per source IP', () => {
     expect(reportHash({ orgName: 'google.com', reportId: 'a' })).not.toBe(reportHash({ orgName: 'yahoo.com', reportId: 'a' }));
     // Microsoft's range ends at the next midnight.
     expect(reportDay({ begin: Date.parse('2026-11-01T00:00:00Z') / 1000, end: Date.parse('2026-11-02T00:00:00Z') / 1000 })).toBe('2026-11-01');
+  });
+});
+
+describe('the reverse DNS of failing sources', () => {
+  it('is looked up once per failing source that is not SES, at most 10 a report, and kept on its row', async () => {
+    const asked: string[] = [];
+    const reverse = async (ip: string) => (asked.push(ip), ip === '203.0.113.4' ? ['Mail.Forwarder.example.net.'] : []);
+    const records = [record('192.0.2.1', 50, true), record('203.0.113.4', 9, false), ...Array.from({ length: 12 }, (_, i) => record(`198.51.100.${i + 1}`, 1, false))];
+    const rows = await withReverseDns(rowsOfReport(report(records)), reverse);
+    expect(asked).toHaveLength(MAX_REVERSE_LOOKUPS);
+    expect(asked).not.toContain('192.0.2.1');
+    expect(rows.find((r) => r.source_ip === '203.0.113.4')?.reverse_dns).toBe('mail.forwarder.example.net');
+    expect(summarizeDmarc(DOMAIN, rows, window).failing_sources[0]).toMatchObject({ source_ip: '203.0.113.4', reverse_dns: 'mail.forwarder.example.net' });
+  });
+
+  it('gives no name, and stores the rows all the same, when a lookup fails or hangs', async () => {
+    jest.useFakeTimers();
+    try {
+      const hanging = withReverseDns(rowsOfReport(report([record('203.0.113.4', 9, false), record('203.0.113.5', 9, false)])), (ip) =>
+        ip.endsWith('.4') ? new Promise<string[]>(() => undefined) : Promise.reject(new Error('SERVFAIL')),
+      );
+      await jest.advanceTimersByTimeAsync(2_000);
+      const rows = await hanging;
+      expect(rows.map((r) => r.reverse_dns)).toEqual([undefined, undefined]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 
