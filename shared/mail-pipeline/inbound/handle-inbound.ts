@@ -79,7 +79,9 @@ export interface InboundResult {
  * among its recipients, loads the original activity, then either bounces a reply over 150 KB or
  * publishes ONE `email.inbound` for the activity's project (the fan-out then delivers it to rule
  * 4's single URL, in a single attempt). The S3 key is the deduplication key: a marker item written
- * conditionally before the publish or bounce makes a redelivered event do nothing.
+ * conditionally before the publish or bounce makes a redelivered event do nothing. A mail to a
+ * DMARC reports address (`d-<identity_id>@` the reports domain) goes to the DMARC report intake
+ * instead (shared/identities/dmarc), which drops duplicates by report.
  */
 export async function handleInboundObject(deps: InboundDeps, object: InboundObject): Promise<InboundResult> {
   const { key } = object;
