@@ -190,7 +190,9 @@ describe('DMARC reports that are hostile or not ours', () => {
     outcomes.push((await inject(await reportMail(reportXml({ domain: 'stranger.example.net' })))).dmarc!.outcome);
     // A d- address whose id is no identity id at all.
     outcomes.push((await inject(await reportMail(reportXml(), `d-not-an-id@${reportsDomain}`))).dmarc!.outcome);
-    expect(outcomes).toEqual(['too_large', 'dtd', 'domain_mismatch', 'domain_mismatch', 'unknown_identity', 'unknown_identity']);
+    // A report of 2020: older than what is kept.
+    outcomes.push((await inject(await reportMail(reportXml().replace(/<begin>\d+<\/begin><end>\d+<\/end>/, '<begin>1577836800</begin><end>1577923199</end>')))).dmarc!.outcome);
+    expect(outcomes).toEqual(['too_large', 'dtd', 'domain_mismatch', 'domain_mismatch', 'unknown_identity', 'unknown_identity', 'out_of_range']);
 
     // 50 MB is past the local API's body limit, so it is stored as SES would store it, then its event delivered.
     const key = `inbound/${randomUUID()}.eml`;
@@ -201,7 +203,7 @@ describe('DMARC reports that are hostile or not ours', () => {
     expect(((await res.json()) as { result: InboundAnswer }).result.results[0]!.dmarc?.outcome).toBe('too_large');
     expect(Date.now() - started).toBeLessThan(20_000);
 
-    expect(await counted()).toEqual({ too_large: 2, dtd: 1, unknown_identity: 2, domain_mismatch: 2 });
+    expect(await counted()).toEqual({ too_large: 2, dtd: 1, unknown_identity: 2, domain_mismatch: 2, out_of_range: 1 });
     // Nothing of them reached the domain's reports.
     const other = await cloud.api('GET', `/domains/${OTHER_DOMAIN}/dmarc`, { key: liveKey });
     expect(other.body.totals).toMatchObject({ messages: 0, reports: 0 });
