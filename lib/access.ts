@@ -96,8 +96,11 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
   'campaign-export-worker': { table: 'readWrite', enqueue: ['exports'], payloads: 'put' },
   /** Applies SES events to activity, suppression and counters, and publishes email events. */
   'ses-events': { table: 'readWrite', enqueue: ['events'], settings: ['ACTIVITY_RETENTION_DAYS', 'PROJECT_METRICS'] },
-  /** Reads the activity of a reply, publishes email.inbound, sends the "Undeliverable" mail (its bucket read is in lib/inbound.ts). */
-  inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET'] },
+  /**
+   * Reads the activity of a reply, publishes email.inbound, sends the "Undeliverable" mail (its bucket
+   * read is in lib/inbound.ts); stores the DMARC reports mailed to DMARC_REPORTS_DOMAIN.
+   */
+  inbound: { table: 'readWrite', enqueue: ['events'], sesSend: true, settings: ['SERVICE_NAME', 'RECEIVING', 'INBOUND_DOMAIN', 'INBOUND_BUCKET', 'DMARC_REPORTS_DOMAIN'] },
   /**
    * Claims a due scheduled send and queues its mail as the send group would (activity, send job,
    * a large payload to the bucket); re-queues a fire message that arrived early; publishes

@@ -159,7 +159,7 @@ export class EmailApiStack extends Stack {
     this.workers = { functions: attachWorkers({ queues: this.queues, resources: workerResources, logRemovalPolicy: removalPolicy }) };
     this.scheduling = new Scheduling(this, 'Scheduling', { resources, logRemovalPolicy: removalPolicy });
     if (receivingDomain) {
-      this.inbound = new Inbound(this, 'Inbound', { resources, inboundDomain: receivingDomain, removalPolicy, logRemovalPolicy: removalPolicy });
+      this.inbound = new Inbound(this, 'Inbound', { resources, inboundDomain: receivingDomain, dmarcReportsDomain, removalPolicy, logRemovalPolicy: removalPolicy });
     } else {
       Annotations.of(this).addWarning(RECEIVING_OFF_WARNING);
       if (!dmarcReportsDomain) Annotations.of(this).addWarning(DMARC_WITHOUT_RECEIVING_WARNING);
@@ -192,10 +192,24 @@ export class EmailApiStack extends Stack {
       value: receivingDomain ? `on: ${receivingDomain}` : 'off',
       description: receivingDomain ? 'Replies to sent mail reach the inbound function once the rule set is active' : 'No inboundDomain: replies and inbound features are off',
     });
+    const reportsDomain = dmarcReportsDomain ?? receivingDomain;
+    if (reportsDomain) {
+      // RFC 7489 section 7.1: a receiver mails reports to an address outside the reported domain only
+      // when the address's domain says it accepts them; the wildcard accepts them for every domain.
+      new CfnOutput(this, 'DmarcReportsRecord', {
+        value: `${dmarcReportsAuthorization(reportsDomain)} TXT "v=DMARC1"`,
+        description: 'Publish this TXT record, or receivers send no DMARC report to the rua address of the registered domains (docs/dmarc.md)',
+      });
+    }
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
     new CfnOutput(this, 'PayloadBucketName', { value: this.storage.payloadBucket.bucketName });
     new CfnOutput(this, 'ConfigurationSetName', { value: this.ses.configurationSetName });
   }
+}
+
+/** The name of the record by which the reports domain accepts DMARC reports for every domain (RFC 7489 section 7.1). */
+export function dmarcReportsAuthorization(reportsDomain: string): string {
+  return `*._report._dmarc.${reportsDomain}`;
 }
 
 /** A host or domain from a prop or the context: a lowercase DNS name (no scheme, no port), or undefined; anything else fails the synth. */

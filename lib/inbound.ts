@@ -34,6 +34,13 @@ export interface InboundProps {
    */
   readonly inboundDomain: string;
   /**
+   * Domain of the DMARC reports address (`rua=mailto:d-<identity_id>@<this>`), when it is not the
+   * inbound domain: the receipt rule accepts its mail too, and the inbound function hands it to the
+   * DMARC report intake. It must be verified in SES and have an MX record to SES's inbound endpoint.
+   * @default the inbound domain
+   */
+  readonly dmarcReportsDomain?: string;
+  /**
    * What happens to the bucket when the stack deletes it (DESTROY empties it first).
    * @default RemovalPolicy.RETAIN
    */
@@ -185,8 +192,10 @@ export class Inbound extends Construct {
     // the rule wait for it: SES test-writes the bucket when the rule is created (that object,
     // inbound/AMAZON_SES_SETUP_NOTIFICATION, reaches the function, which drops it as "no token").
     this.ruleSet = new ses.ReceiptRuleSet(this, 'RuleSet');
+    // DMARC reports (d-<identity_id>@) arrive on the inbound domain, or on a reports domain of their own.
+    const reportsDomain = props.dmarcReportsDomain ?? props.inboundDomain;
     this.rule = this.ruleSet.addRule('Replies', {
-      recipients: [props.inboundDomain],
+      recipients: reportsDomain === props.inboundDomain ? [props.inboundDomain] : [props.inboundDomain, reportsDomain],
       actions: [new actions.S3({ bucket: this.bucket, objectKeyPrefix: INBOUND_PREFIX })],
       scanEnabled: true,
       tlsPolicy: ses.TlsPolicy.REQUIRE,
@@ -215,6 +224,10 @@ export class Inbound extends Construct {
       description: 'Activate once: aws ses set-active-receipt-rule-set --rule-set-name <this value>',
     }).overrideLogicalId('InboundRuleSetName');
     new CfnOutput(this, 'BucketName', { value: this.bucketName, description: 'Inbound mail, under inbound/' }).overrideLogicalId('InboundBucketName');
+    new CfnOutput(this, 'DmarcReportsMx', {
+      value: `${reportsDomain} MX 10 inbound-smtp.${Aws.REGION}.amazonaws.com`,
+      description: 'Publish this MX so that DMARC reports reach the receipt rule (verify the domain in SES too)',
+    }).overrideLogicalId('DmarcReportsMx');
   }
 }
 

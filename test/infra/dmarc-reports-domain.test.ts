@@ -10,8 +10,9 @@ const stackOf = (props: ConstructorParameters<typeof EmailApiStack>[2] = {}, con
     ...props,
   });
 
-/** The functions whose code builds DNS records (lib/access.ts gives them the setting). */
-const readers = [...Object.values(accessByFunction()), ...Object.values(scheduledAccess)].filter((a) => a.settings?.includes('DMARC_REPORTS_DOMAIN')).length;
+/** The functions whose code builds DNS records or receives the reports (lib/access.ts gives them the setting); the inbound function exists only with receiving on. */
+const withSetting = [...Object.entries(accessByFunction()), ...Object.entries(scheduledAccess)].filter(([, a]) => a.settings?.includes('DMARC_REPORTS_DOMAIN'));
+const readers = withSetting.filter(([name]) => name !== 'inbound').length;
 
 /** DMARC_REPORTS_DOMAIN of every function that has it in its environment. */
 function values(template: Template): unknown[] {
@@ -25,6 +26,12 @@ describe('the DMARC reports domain (DMARC_REPORTS_DOMAIN)', () => {
     expect(readers).toBeGreaterThanOrEqual(4);
     for (const name of ['domains', 'partner', 'pages'] as const) expect(accessByFunction()[name].settings).toContain('DMARC_REPORTS_DOMAIN');
     expect(values(Template.fromStack(stackOf({ dmarcReportsDomain: 'dmarc.example.com' })))).toEqual(Array(readers).fill('dmarc.example.com'));
+  });
+
+  it('reaches the inbound function too when receiving is on: it tells report mails from replies by that domain', () => {
+    expect(withSetting.map(([name]) => name)).toContain('inbound');
+    const template = Template.fromStack(stackOf({ dmarcReportsDomain: 'dmarc.example.com', inboundDomain: 'reply.example.com' }));
+    expect(values(template)).toEqual(Array(readers + 1).fill('dmarc.example.com'));
   });
 
   it('takes the `dmarcReportsDomain` context (`cdk deploy -c dmarcReportsDomain=...`) when the prop is absent, lowercased', () => {

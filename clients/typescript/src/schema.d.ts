@@ -582,6 +582,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/{domain}/dmarc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DMARC reports of a domain
+         * @description Receivers (Google, Microsoft, Yahoo...) mail daily aggregate reports to the `rua` address of the domain's DMARC record. This reads them over the last `days` days (default 30, at most 90): the share of mail claiming the domain that passed DMARC each day, the source IPs whose mail failed and whether they are Amazon SES, and when to move to `p=quarantine`, then `p=reject`.
+         */
+        get: operations["getDomainsByDomainDmarc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/domains/{domain}/verify": {
         parameters: {
             query?: never;
@@ -769,6 +789,26 @@ export interface paths {
         };
         /** One domain with its records */
         get: operations["getV1PartnerProjectsByProjectIdDomainsByDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/domains/{domain}/dmarc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DMARC reports of a client domain
+         * @description What receivers' DMARC aggregate reports say of one domain of the project over the last `days` days (default 30, at most 90): the pass rate per day, the failing sources and whether they are Amazon SES, and when to move to `p=quarantine`, then `p=reject`. The same answer as the project route.
+         */
+        get: operations["getV1PartnerProjectsByProjectIdDomainsByDomainDmarc"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3514,6 +3554,61 @@ export interface components {
              * @example 2026-11-26T09:30:00.000Z
              */
             created_at: string;
+        };
+        /** @description What to do next with the domain's DMARC policy: p=quarantine after 14 days of fully aligned mail under p=none, then p=reject after 14 more */
+        DmarcAdvice: {
+            /** @enum {string} */
+            stage: "no_reports" | "fix_failures" | "collecting" | "ready_for_quarantine" | "ready_for_reject" | "enforcing";
+            policy: string | null;
+            aligned_days: number;
+            message: string;
+        };
+        /** @description One UTC day of the reports receivers sent about the domain (days without reports are left out) */
+        DmarcDay: {
+            /** @description A UTC day, YYYY-MM-DD */
+            day: string;
+            messages: number;
+            dmarc_pass: number;
+            /** @description Percent of the day's messages that passed DMARC (aligned DKIM or aligned SPF), one decimal */
+            pass_rate: number;
+            dkim_aligned: number;
+            spf_aligned: number;
+            quarantined: number;
+            rejected: number;
+        };
+        /** @description A source IP some of whose mail claiming the domain failed DMARC */
+        DmarcFailingSource: {
+            /** @description The IP address (or `other`: the smallest sources of a report with more than 200) */
+            source_ip: string;
+            messages: number;
+            failed: number;
+            /** @description The source sends through Amazon SES: its mail carries SES's own DKIM signature or its MAIL FROM passed SPF */
+            ses: boolean;
+            reporters: string[];
+            /** @description A UTC day, YYYY-MM-DD */
+            last_seen: string;
+            /** @description The reverse DNS name of a failing source that is not SES, looked up when its report arrived; null when unknown */
+            reverse_dns: string | null;
+        };
+        /** @description What receivers' DMARC aggregate reports say of the domain over the window */
+        DmarcSummary: {
+            domain: string;
+            window: {
+                days: number;
+                /** @description A UTC day, YYYY-MM-DD */
+                from: string;
+                /** @description A UTC day, YYYY-MM-DD */
+                to: string;
+            };
+            totals: {
+                messages: number;
+                dmarc_pass: number;
+                pass_rate: number | null;
+                reports: number;
+            };
+            days: components["schemas"]["DmarcDay"][];
+            failing_sources: components["schemas"]["DmarcFailingSource"][];
+            advice: components["schemas"]["DmarcAdvice"];
         };
         /** @description A DNS record to publish and its status at the last check (null `last_checked_at`: never checked) */
         DnsRecord: {
@@ -8860,6 +8955,75 @@ export interface operations {
             };
         };
     };
+    getDomainsByDomainDmarc: {
+        parameters: {
+            query?: {
+                days?: string;
+            };
+            header?: never;
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports of the window, the failing sources and the advice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmarcSummary"];
+                };
+            };
+            /** @description The path names no valid domain, or days is not a whole number from 1 to 90 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postDomainsByDomainVerify: {
         parameters: {
             query?: never;
@@ -9842,6 +10006,76 @@ export interface operations {
                 };
             };
             /** @description The path's domain is not a domain name (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND), or the project has no such domain (DOMAIN_NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    getV1PartnerProjectsByProjectIdDomainsByDomainDmarc: {
+        parameters: {
+            query?: {
+                days?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports of the window, the failing sources and the advice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DmarcSummary"];
+                };
+            };
+            /** @description The path's domain is not a domain name, or days is not a whole number from 1 to 90 (INVALID_INPUT) */
             400: {
                 headers: {
                     [name: string]: unknown;

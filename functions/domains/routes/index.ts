@@ -1,5 +1,6 @@
 import { groupRoutes } from '../../../shared/platform/http/route';
 import { domainConnect } from './domain-connect';
+import { domainDmarcRoute } from './domain-dmarc';
 import { domainDnsRecords } from './domain-dns-records';
 import { domainHealthRoute } from './domain-health';
 import { domainStatus } from './domain-status';
@@ -23,6 +24,7 @@ export const domainsRoutes = groupRoutes('domains', [
   registerTrackingDomain,
   verifyEmail,
   domainDnsRecords,
+  domainDmarcRoute,
   verifyDomain,
   domainStatus,
   domainConnect,

@@ -2,6 +2,7 @@ import { groupRoutes } from '../../../shared/platform/http/route';
 import { createProject } from './create-project';
 import { createSender } from './create-sender';
 import { disableProject } from './disable-project';
+import { partnerDomainDmarc } from './domain-dmarc';
 import { getDomain } from './get-domain';
 import { getProject } from './get-project';
 import { getStats } from './get-stats';
@@ -26,6 +27,7 @@ export const partnerRoutes = groupRoutes('partner', [
   onboardDomainRoute,
   listDomains,
   getDomain,
+  partnerDomainDmarc,
   verifyDomain,
   listSenders,
   createSender,

@@ -1,4 +1,6 @@
 import type { Needs } from '../../platform/core/dependencies';
+import { dmarcSummaryOf, dmarcWindow } from '../dmarc/dmarc-service';
+import { dmarcHealthIssue } from '../dmarc/dmarc-summary';
 import { dayOf, hardBounceRate, readDomainCounts } from '../stats/domain-stats';
 import type { RecordPurpose, SendingDomain } from './domain';
 import { fqdn } from './dns-records';
@@ -12,8 +14,11 @@ export const BOUNCE_WARNING_PERCENT = 2.5;
 
 const HEALTH_WINDOW_DAYS = 30;
 
-/** One domain's health from its stored state and its last 30 days of counters, with issues a person can act on. */
-export function assessDomain(domain: SendingDomain, sent: number, rate: number): { status: HealthStatus; issues: string[] } {
+/**
+ * One domain's health from its stored state and its last 30 days of counters, with issues a person
+ * can act on; `dmarcIssue` is what its DMARC reports say (a warning), when they say anything.
+ */
+export function assessDomain(domain: SendingDomain, sent: number, rate: number, dmarcIssue?: string): { status: HealthStatus; issues: string[] } {
   const critical: string[] = [];
   const warning: string[] = [];
   const name = domain.domain;
@@ -44,6 +49,7 @@ export function assessDomain(domain: SendingDomain, sent: number, rate: number):
   } else if (sent > 0 && rate >= BOUNCE_WARNING_PERCENT) {
     warning.push(`Permanent-bounce rate is ${rate}% over the last ${HEALTH_WINDOW_DAYS} days, nearing SES's ${BOUNCE_CRITICAL_PERCENT}% review line: check where these addresses come from.`);
   }
+  if (dmarcIssue) warning.push(dmarcIssue);
   const status: HealthStatus = critical.length > 0 ? 'critical' : warning.length > 0 ? 'warning' : 'healthy';
   return { status, issues: [...critical, ...warning] };
 }
@@ -55,9 +61,12 @@ export async function domainHealth(deps: Needs<'db' | 'clock'>, projectId: strin
   const domains = await listDomains(deps.db, projectId);
   const data = await Promise.all(
     domains.map(async (d) => {
-      const counts = await readDomainCounts(deps.db, projectId, d.domain, from, dayOf(now));
+      const [counts, dmarc] = await Promise.all([
+        readDomainCounts(deps.db, projectId, d.domain, from, dayOf(now)),
+        dmarcSummaryOf(deps, projectId, d.domain, dmarcWindow(now, HEALTH_WINDOW_DAYS)),
+      ]);
       const rate = hardBounceRate(counts);
-      const { status, issues } = assessDomain(d, counts.sent, rate);
+      const { status, issues } = assessDomain(d, counts.sent, rate, dmarcHealthIssue(dmarc));
       return { domain: d.domain, status, can_send: d.can_send, sent: counts.sent, hard_bounce_rate: rate, issues };
     }),
   );

@@ -1,4 +1,5 @@
 import { getActivity } from '../activity/activity-repository';
+import { dmarcIdentityOf, ingestDmarcMail, isReportsAddress, type DmarcIntakeResult } from '../../identities/dmarc/dmarc-intake';
 import type { Needs } from '../../platform/core/dependencies';
 import { isApiSend } from '../events/email-events';
 import { logger } from '../../platform/core/logger';
@@ -21,7 +22,7 @@ import { claimInboundMail, releaseInboundMail } from './inbound-repository';
 import { undeliverableMail } from './undeliverable';
 
 /** What the inbound function needs: the shared services (the token secret among them) and the inbound bucket. */
-export interface InboundDeps extends Needs<'db' | 'mailer' | 'events' | 'clock' | 'config' | 'tokenSecret'> {
+export interface InboundDeps extends Needs<'db' | 'mailer' | 'events' | 'clock' | 'config' | 'tokenSecret'>, Partial<Needs<'dns'>> {
   /** Objects of the inbound bucket (where the SES receipt rule stores each mail). */
   readonly inboundMail: BlobStore;
   /** That bucket's name: records of any other bucket are ignored. */
@@ -61,12 +62,16 @@ export type InboundOutcome =
   /** SES's virus scan failed the mail. */
   | 'virus'
   /** The event named another bucket. */
-  | 'other_bucket';
+  | 'other_bucket'
+  /** A mail to a DMARC reports address (`d-<identity_id>@`): handed to the DMARC intake, never treated as a reply. */
+  | 'dmarc_report';
 
 export interface InboundResult {
   key: string;
   outcome: InboundOutcome;
   activity_id?: string;
+  /** What the DMARC intake made of a report mail. */
+  dmarc?: DmarcIntakeResult;
 }
 
 /**
@@ -74,7 +79,9 @@ export interface InboundResult {
  * among its recipients, loads the original activity, then either bounces a reply over 150 KB or
  * publishes ONE `email.inbound` for the activity's project (the fan-out then delivers it to rule
  * 4's single URL, in a single attempt). The S3 key is the deduplication key: a marker item written
- * conditionally before the publish or bounce makes a redelivered event do nothing.
+ * conditionally before the publish or bounce makes a redelivered event do nothing. A mail to a
+ * DMARC reports address (`d-<identity_id>@` the reports domain) goes to the DMARC report intake
+ * instead (shared/identities/dmarc), which drops duplicates by report.
  */
 export async function handleInboundObject(deps: InboundDeps, object: InboundObject): Promise<InboundResult> {
   const { key } = object;
@@ -91,6 +98,12 @@ export async function handleInboundObject(deps: InboundDeps, object: InboundObje
   if (sesVerdict(mail, 'virus') === 'FAIL') return log('virus');
 
   const recipients = recipientAddresses(mail.headerLines);
+  // The reports domain is the inbound domain unless the operator gave one of its own.
+  const reportsDomain = deps.config.DMARC_REPORTS_DOMAIN ?? deps.config.INBOUND_DOMAIN;
+  if (isReportsAddress(recipients, reportsDomain)) {
+    const dmarc = await ingestDmarcMail(deps, { identityId: dmarcIdentityOf(recipients, reportsDomain), raw, objectKey: key });
+    return { key, outcome: 'dmarc_report', dmarc };
+  }
   const match = matchReplyToken(recipients, await deps.tokenSecret());
   if (!match) {
     // Also what becomes of SES's own set-up object (AMAZON_SES_SETUP_NOTIFICATION) under the prefix.

@@ -24,6 +24,10 @@ export class NodeDnsResolver implements DnsResolver {
     return this.absentAsEmpty(() => this.resolver.resolveCname(name));
   }
 
+  async reverse(ip: string): Promise<string[]> {
+    return this.absentAsEmpty(() => this.resolver.reverse(ip));
+  }
+
   private async absentAsEmpty<T>(lookup: () => Promise<T[]>): Promise<T[]> {
     try {
       return await lookup();

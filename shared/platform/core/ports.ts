@@ -108,6 +108,8 @@ export interface DnsResolver {
   resolveMx(name: string): Promise<{ exchange: string; priority: number }[]>;
   /** CNAME targets at `name`; [] when none. */
   resolveCname(name: string): Promise<string[]>;
+  /** The PTR names of an IP address (reverse DNS); [] when none. Optional: a resolver without it gives no names. */
+  reverse?(ip: string): Promise<string[]>;
 }
 
 /** Where serving one tracking domain over HTTPS stands at the edge. */

@@ -86,3 +86,4 @@ export {
   automationRunKey, automationStepKey, automationStepSortKey, AUTOMATION_STEP_SK_PREFIX, automationEntryKey, automationRunListIndex, automationRunListPartitions, AUTOMATION_RUN_LIST_SHARDS,
   automationLeadRunIndex, automationLeadRunPartition, automationDueIndex, automationDuePartitions, parseAutomationDueSortKey, AUTOMATION_DUE_SHARDS, automationSweepCursorKey, automationHeldRunKey, automationHeldPartitions, AUTOMATION_HELD_SHARDS, AUTOMATION_RUN_RETENTION_DAYS,
 } from './aggregates/automation';
+export { dmarcPartition, DMARC_ROW_SK_PREFIX, dmarcRowKey, dmarcRowRange, dmarcReportKey, dmarcIntakeKey, DMARC_RETENTION_DAYS } from './aggregates/dmarc';

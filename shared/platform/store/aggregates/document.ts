@@ -5,6 +5,7 @@ import { audienceAccessPatterns } from './audience';
 import { automationAccessPatterns } from './automation';
 import { campaignAccessPatterns } from './campaign';
 import { countersAccessPatterns } from './counters';
+import { dmarcAccessPatterns } from './dmarc';
 import { identitiesAccessPatterns } from './identities';
 import { mailAccessPatterns } from './mail';
 import { schedulingAccessPatterns } from './scheduling';
@@ -14,7 +15,7 @@ import { tenancyAccessPatterns } from './tenancy';
 /** The access-pattern rows of every aggregate, by the names of `aggregates`. */
 export const accessPatterns: Readonly<Record<string, readonly AccessPattern[]>> = {
   ...tenancyAccessPatterns, ...identitiesAccessPatterns, ...mailAccessPatterns, ...activityAccessPatterns, ...countersAccessPatterns,
-  ...templateAccessPatterns, ...schedulingAccessPatterns, ...audienceAccessPatterns, ...campaignAccessPatterns, ...automationAccessPatterns,
+  ...templateAccessPatterns, ...schedulingAccessPatterns, ...audienceAccessPatterns, ...campaignAccessPatterns, ...automationAccessPatterns, ...dmarcAccessPatterns,
 };
 
 /** One aggregate's indexes, TTL and transitions, as a line of the document. */

@@ -206,4 +206,11 @@ export const keyCases: Record<string, () => unknown> = {
   automationHeldPartitions: () => keys.automationHeldPartitions('auto-1'),
   AUTOMATION_HELD_SHARDS: () => keys.AUTOMATION_HELD_SHARDS,
   AUTOMATION_RUN_RETENTION_DAYS: () => keys.AUTOMATION_RUN_RETENTION_DAYS,
+  dmarcPartition: () => keys.dmarcPartition(P, DOMAIN),
+  DMARC_ROW_SK_PREFIX: () => keys.DMARC_ROW_SK_PREFIX,
+  dmarcRowKey: () => keys.dmarcRowKey(P, DOMAIN, '2030-01-02', '9f86d081884c7d65', '203.0.113.4'),
+  dmarcRowRange: () => keys.dmarcRowRange('2030-01-01', '2030-01-31'),
+  dmarcReportKey: () => keys.dmarcReportKey(P, DOMAIN, '9f86d081884c7d65'),
+  dmarcIntakeKey: () => keys.dmarcIntakeKey('2030-01-02'),
+  DMARC_RETENTION_DAYS: () => keys.DMARC_RETENTION_DAYS,
 };
