@@ -7,6 +7,7 @@ import { campaignAccessPatterns } from './campaign';
 import { countersAccessPatterns } from './counters';
 import { identitiesAccessPatterns } from './identities';
 import { mailAccessPatterns } from './mail';
+import { mailboxProviderAccessPatterns } from './mailbox-provider';
 import { schedulingAccessPatterns } from './scheduling';
 import { templateAccessPatterns } from './template';
 import { tenancyAccessPatterns } from './tenancy';
@@ -15,6 +16,7 @@ import { tenancyAccessPatterns } from './tenancy';
 export const accessPatterns: Readonly<Record<string, readonly AccessPattern[]>> = {
   ...tenancyAccessPatterns, ...identitiesAccessPatterns, ...mailAccessPatterns, ...activityAccessPatterns, ...countersAccessPatterns,
   ...templateAccessPatterns, ...schedulingAccessPatterns, ...audienceAccessPatterns, ...campaignAccessPatterns, ...automationAccessPatterns,
+  ...mailboxProviderAccessPatterns,
 };
 
 /** One aggregate's indexes, TTL and transitions, as a line of the document. */
