@@ -43,8 +43,9 @@ export async function addDeferrals(db: Db, provider: MailboxProvider, minute: nu
     new UpdateCommand({
       TableName: db.tableName,
       Key: providerDeferralKey(provider, minute, shard),
-      UpdateExpression: 'ADD deferred :n SET #ttl = :ttl',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      UpdateExpression: 'ADD #deferred :n SET #ttl = :ttl',
+      // `deferred` is a reserved word of DynamoDB's expressions.
+      ExpressionAttributeNames: { '#deferred': 'deferred', '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':n': n, ':ttl': minute + 60 + DEFERRAL_ITEM_SECONDS },
     }),
   );
