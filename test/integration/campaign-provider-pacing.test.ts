@@ -110,8 +110,8 @@ const step = (campaign: Campaign, n: number, instant: Date, deps = at(instant)) 
 /** Mails taken from a provider's budget in the minute starting at `minute`. */
 async function takenIn(provider: string, minute: Date): Promise<number> {
   const db = services().db;
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: providerRateKey(provider, minute.getTime() / 1000), ConsistentRead: true }));
-  return Number(out.Item?.taken ?? 0);
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: providerRateKey(minute.getTime() / 1000), ConsistentRead: true }));
+  return Number(out.Item?.[provider] ?? 0);
 }
 
 /** Parked recipients of a provider in a campaign's cursor. */

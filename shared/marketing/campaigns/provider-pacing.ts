@@ -109,30 +109,41 @@ interface StepTakes {
 const stepTakes = new WeakMap<Campaign, StepTakes>();
 
 /**
- * Mails of `provider` the step may release, up to `want`: its paced rate's share of a step window
- * (so a minute's budget is spread over its windows), from the provider's minute budget shared by
- * every campaign. A provider without a limit gets `want`.
+ * Mails of each provider the step may release, up to `wants[p]`: its paced rate's share of a step
+ * window (so a minute's budget is spread over its windows), from the providers' minute budgets shared
+ * by every campaign, all taken in one write. A provider without a limit gets what it wants.
  */
-async function grant(deps: Needs<'db'>, takes: StepTakes, rates: ProviderRates, provider: MailboxProvider, want: number): Promise<number> {
-  const rate = rates[provider];
-  if (want <= 0) return 0;
-  if (rate === null) return want;
-  if (takes.spent.has(provider)) return 0;
-  await levelsOf(deps, [provider], rates, takes.minute);
-  const capacity = pacedRate(rate, levels.get(provider)?.level ?? 0);
-  const share = Math.ceil((capacity * RATE_WINDOW_SECONDS) / 60) - (takes.taken.get(provider) ?? 0);
-  const ask = Math.min(want, share);
-  let got = 0;
-  if (ask > 0) {
-    if (await takeFromProviderMinute(deps.db, provider, takes.minute, ask, capacity)) got = ask;
-    else {
-      const left = Math.min(ask, capacity - (await takenInProviderMinute(deps.db, provider, takes.minute)));
-      if (left > 0 && (await takeFromProviderMinute(deps.db, provider, takes.minute, left, capacity))) got = left;
+async function grant(deps: Needs<'db'>, takes: StepTakes, rates: ProviderRates, wants: ReadonlyMap<MailboxProvider, number>): Promise<Map<MailboxProvider, number>> {
+  const granted = new Map<MailboxProvider, number>();
+  const asks: Partial<Record<MailboxProvider, number>> = {};
+  const capacity: Partial<Record<MailboxProvider, number>> = {};
+  for (const [provider, want] of wants) {
+    const rate = rates[provider];
+    if (want <= 0) continue;
+    if (rate === null) {
+      granted.set(provider, want);
+      continue;
     }
+    if (takes.spent.has(provider)) continue;
+    await levelsOf(deps, [provider], rates, takes.minute);
+    capacity[provider] = pacedRate(rate, levels.get(provider)?.level ?? 0);
+    const share = Math.ceil((capacity[provider]! * RATE_WINDOW_SECONDS) / 60) - (takes.taken.get(provider) ?? 0);
+    if (share > 0) asks[provider] = Math.min(want, share);
+    else takes.spent.add(provider);
   }
-  takes.taken.set(provider, (takes.taken.get(provider) ?? 0) + got);
-  if (got < want) takes.spent.add(provider);
-  return got;
+  let got: Partial<Record<MailboxProvider, number>> = asks;
+  if (!(await takeFromProviderMinute(deps.db, takes.minute, asks as Record<string, number>, capacity as Record<string, number>))) {
+    // One provider's budget ran short: what is left of each, then one more try (a lost race sends less, never more).
+    const taken = await takenInProviderMinute(deps.db, takes.minute);
+    const left = Object.fromEntries(Object.entries(asks).map(([p, n]) => [p, Math.max(0, Math.min(n, capacity[p as MailboxProvider]! - (taken[p] ?? 0)))]));
+    got = (await takeFromProviderMinute(deps.db, takes.minute, left, capacity as Record<string, number>)) ? left : {};
+  }
+  for (const [provider, n] of Object.entries(got) as [MailboxProvider, number][]) {
+    granted.set(provider, n);
+    takes.taken.set(provider, (takes.taken.get(provider) ?? 0) + n);
+  }
+  for (const [provider, want] of wants) if ((granted.get(provider) ?? 0) < want && rates[provider] !== null) takes.spent.add(provider);
+  return granted;
 }
 
 /**
@@ -148,20 +159,56 @@ export async function readPacedPage(deps: Needs<'config' | 'db' | 'dns' | 'blobs
   let takes = stepTakes.get(campaign);
   if (!takes || takes.minute !== minute) stepTakes.set(campaign, (takes = { minute, taken: new Map(), spent: new Set() }));
   const { parked: parkedBefore = [], audience_done: audienceDoneBefore = false, ...audienceAt } = position as PacedPosition;
-  const limited = MAILBOX_PROVIDERS.filter((p) => rates[p] !== null);
-  await levelsOf(deps, limited, rates, minute);
+  await levelsOf(deps, MAILBOX_PROVIDERS.filter((p) => rates[p] !== null), rates, minute);
 
-  // Parked recipients first, oldest run first, as far as their provider's budget goes.
-  const leads: Lead[] = [];
+  // The audience's next page, unless it is read whole or the parked recipients reached their bound.
   const runs: ParkedRun[] = parkedBefore.map((r) => ({ ...r }));
+  const parkedCount = runs.reduce((n, r) => n + r.count, 0);
+  let audience: CursorPosition = audienceAt;
+  let audienceDone = audienceDoneBefore;
+  const fresh = new Map<MailboxProvider, Lead[]>();
+  // Parked recipients come first: a page is read only when the providers they wait for may not fill it.
+  const waiting = new Map<MailboxProvider, number>();
+  for (const run of runs) if (!takes.spent.has(run.provider)) waiting.set(run.provider, (waiting.get(run.provider) ?? 0) + run.count);
+  const waitingCount = [...waiting.values()].reduce((a, b) => a + b, 0);
+  if (!audienceDone && waitingCount < limit && parkedCount < MAX_PARKED && runs.length + MAILBOX_PROVIDERS.length <= MAX_PARKED_RUNS) {
+    const page = await readAudiencePage(deps, campaign, audienceAt, Math.min(limit - waitingCount, MAX_PARKED - parkedCount));
+    audience = page.position;
+    audienceDone = page.exhausted;
+    const providers = await providersOf(deps, page.leads.map((l) => domainOf(l.email)));
+    for (const lead of page.leads) {
+      const provider = providers.get(domainOf(lead.email)) ?? 'other';
+      const group = fresh.get(provider);
+      if (group) group.push(lead);
+      else fresh.set(provider, [lead]);
+    }
+  }
+
+  // One take for every provider with recipients, parked ones first, at most `limit` in all.
+  const wants = new Map<MailboxProvider, number>();
+  let room = limit;
+  for (const [provider, n] of waiting) {
+    const want = Math.min(n + (fresh.get(provider)?.length ?? 0), room);
+    wants.set(provider, want);
+    room -= want;
+  }
+  for (const [provider, group] of fresh) {
+    if (wants.has(provider)) continue;
+    const want = Math.min(group.length, room);
+    wants.set(provider, want);
+    room -= want;
+  }
+  const granted = await grant(deps, takes, rates, wants);
+
+  const leads: Lead[] = [];
   const blobs = new Map<string, Promise<Partial<Record<MailboxProvider, Lead[]>>>>();
   const blob = (id: string) => {
     if (!blobs.has(id)) blobs.set(id, deps.blobs.get(parkedRecipientsObjectKey(campaign.project_id, campaign.id, id)).then((b) => JSON.parse(b.toString('utf8'))));
     return blobs.get(id)!;
   };
-  for (const provider of [...new Set(runs.map((r) => r.provider))]) {
-    const waiting = runs.filter((r) => r.provider === provider).reduce((n, r) => n + r.count, 0);
-    let n = await grant(deps, takes, rates, provider, Math.min(waiting, limit - leads.length));
+  const parkNow: Partial<Record<MailboxProvider, Lead[]>> = {};
+  for (const provider of new Set([...wants.keys(), ...fresh.keys()])) {
+    let n = granted.get(provider) ?? 0;
     for (const run of runs) {
       if (n <= 0) break;
       if (run.provider !== provider || run.count === 0) continue;
@@ -171,38 +218,17 @@ export async function readPacedPage(deps: Needs<'config' | 'db' | 'dns' | 'blobs
       run.count -= k;
       n -= k;
     }
+    const group = fresh.get(provider) ?? [];
+    leads.push(...group.slice(0, n));
+    if (n < group.length) parkNow[provider] = group.slice(Math.max(0, n));
   }
   let parked = runs.filter((r) => r.count > 0);
-
-  // Then the audience, unless it is read whole or the parked recipients reached their bound.
-  let audience: CursorPosition = audienceAt;
-  let audienceDone = audienceDoneBefore;
-  const parkedCount = parked.reduce((n, r) => n + r.count, 0);
-  if (!audienceDone && leads.length < limit && parkedCount < MAX_PARKED && parked.length + MAILBOX_PROVIDERS.length <= MAX_PARKED_RUNS) {
-    const page = await readAudiencePage(deps, campaign, audienceAt, Math.min(limit - leads.length, MAX_PARKED - parkedCount));
-    audience = page.position;
-    audienceDone = page.exhausted;
-    const providers = await providersOf(deps, page.leads.map((l) => domainOf(l.email)));
-    const byProvider = new Map<MailboxProvider, Lead[]>();
-    for (const lead of page.leads) {
-      const provider = providers.get(domainOf(lead.email)) ?? 'other';
-      const group = byProvider.get(provider);
-      if (group) group.push(lead);
-      else byProvider.set(provider, [lead]);
-    }
-    const parkNow: Partial<Record<MailboxProvider, Lead[]>> = {};
-    for (const [provider, group] of byProvider) {
-      const n = await grant(deps, takes, rates, provider, group.length);
-      leads.push(...group.slice(0, n));
-      if (n < group.length) parkNow[provider] = group.slice(n);
-    }
-    const parkedProviders = Object.keys(parkNow) as MailboxProvider[];
-    if (parkedProviders.length > 0) {
-      // A new object per page (a random id): of two runs of one step, each position names only its own.
-      const id = randomUUID();
-      await deps.blobs.put(parkedRecipientsObjectKey(campaign.project_id, campaign.id, id), Buffer.from(JSON.stringify(parkNow)));
-      parked = [...parked, ...parkedProviders.map((provider) => ({ id, provider, offset: 0, count: parkNow[provider]!.length }))];
-    }
+  const parkedProviders = Object.keys(parkNow) as MailboxProvider[];
+  if (parkedProviders.length > 0) {
+    // A new object per page (a random id): of two runs of one step, each position names only its own.
+    const id = randomUUID();
+    await deps.blobs.put(parkedRecipientsObjectKey(campaign.project_id, campaign.id, id), Buffer.from(JSON.stringify(parkNow)));
+    parked = [...parked, ...parkedProviders.map((provider) => ({ id, provider, offset: 0, count: parkNow[provider]!.length }))];
   }
   const next: PacedPosition = { ...audience, ...(parked.length > 0 ? { parked } : {}), ...(audienceDone ? { audience_done: true } : {}) };
   return { leads, position: next, exhausted: audienceDone && parked.length === 0 };

@@ -5,34 +5,47 @@ import { writtenUnlessConditionFails } from '../../../platform/store/conditional
 import { providerPaceKey, providerRateKey } from '../../../platform/store/keys';
 
 /**
- * Each mailbox provider's campaign budget (provider-pacing.ts), deployment-wide: one
- * `PRATE#<provider>` / `MIN#<minute>` item per minute holding the mails `taken` from it (kept an
- * hour past the minute), and the provider's backoff state `PRATE#<provider>` / `PACE`.
+ * The mailbox providers' campaign budgets (provider-pacing.ts), deployment-wide: one `PRATE` /
+ * `MIN#<minute>` item per minute holding, per provider, the mails taken from its budget (kept an
+ * hour past the minute), and each provider's backoff state `PRATE` / `PACE#<provider>`.
  */
 
 /** How long a minute's item outlives the minute, in seconds. */
 const MINUTE_ITEM_SECONDS = 3600;
 
-/** Adds `n` to the provider's minute if at most `capacity - n` were taken before (one conditional ADD); false when they would not fit. */
-export function takeFromProviderMinute(db: Db, provider: string, minute: number, n: number, capacity: number): Promise<boolean> {
+/**
+ * Adds each provider's `asks[p]` to its mails taken in the minute if every one still fits its
+ * `capacity[p]` (one conditional ADD for all of them); false when one would not fit.
+ */
+export function takeFromProviderMinute(db: Db, minute: number, asks: Readonly<Record<string, number>>, capacity: Readonly<Record<string, number>>): Promise<boolean> {
+  const providers = Object.keys(asks).filter((p) => asks[p] > 0);
+  if (providers.length === 0) return Promise.resolve(true);
+  const names: Record<string, string> = { '#ttl': 'ttl' };
+  const values: Record<string, unknown> = { ':ttl': minute + 60 + MINUTE_ITEM_SECONDS };
+  providers.forEach((p, i) => {
+    names[`#p${i}`] = p;
+    values[`:n${i}`] = asks[p];
+    values[`:r${i}`] = capacity[p] - asks[p];
+  });
   return writtenUnlessConditionFails(
     db.doc.send(
       new UpdateCommand({
         TableName: db.tableName,
-        Key: providerRateKey(provider, minute),
-        UpdateExpression: 'ADD taken :n SET #ttl = :ttl',
-        ConditionExpression: 'attribute_not_exists(taken) OR taken <= :room',
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':n': n, ':room': capacity - n, ':ttl': minute + 60 + MINUTE_ITEM_SECONDS },
+        Key: providerRateKey(minute),
+        UpdateExpression: `ADD ${providers.map((_, i) => `#p${i} :n${i}`).join(', ')} SET #ttl = :ttl`,
+        ConditionExpression: providers.map((_, i) => `(attribute_not_exists(#p${i}) OR #p${i} <= :r${i})`).join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
       }),
     ),
   );
 }
 
-/** The mails taken from the provider's minute so far (read strongly consistent). */
-export async function takenInProviderMinute(db: Db, provider: string, minute: number): Promise<number> {
-  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: providerRateKey(provider, minute), ConsistentRead: true }));
-  return Number(out.Item?.taken ?? 0);
+/** The mails taken from each provider's budget of the minute so far (read strongly consistent). */
+export async function takenInProviderMinute(db: Db, minute: number): Promise<Record<string, number>> {
+  const out = await db.doc.send(new GetCommand({ TableName: db.tableName, Key: providerRateKey(minute), ConsistentRead: true }));
+  const item = out.Item ?? {};
+  return Object.fromEntries(Object.entries(item).filter(([k, v]) => typeof v === 'number' && k !== 'ttl').map(([k, v]) => [k, v as number]));
 }
 
 /** A provider's backoff: its pace is halved `level` times, as of the deferral burst counted in minute `bad_minute`. */
@@ -46,7 +59,7 @@ export async function providerPaces(db: Db, providers: readonly string[]): Promi
   const out = new Map<string, ProviderPace>();
   if (providers.length === 0) return out;
   for (const item of await batchGetAll(db, providers.map((p) => ({ ...providerPaceKey(p) })))) {
-    out.set(String(item.pk).slice('PRATE#'.length), { level: Number(item.level ?? 0), bad_minute: Number(item.bad_minute ?? 0) });
+    out.set(String(item.sk).slice('PACE#'.length), { level: Number(item.level ?? 0), bad_minute: Number(item.bad_minute ?? 0) });
   }
   return out;
 }

@@ -4,11 +4,11 @@ import { allShards } from './shards';
 /** Key of a recipient domain's cached MX lookup (its mailbox provider), kept about a day (TTL). */
 export const mxCacheKey = (domain: string): ItemKey => ({ pk: `MX#${domain.toLowerCase()}`, sk: 'MX' });
 
-/** Key of the mails campaigns took from one mailbox provider's budget in one minute (its first epoch second). */
-export const providerRateKey = (provider: string, minute: number): ItemKey => ({ pk: `PRATE#${provider}`, sk: `MIN#${minute}` });
+/** Key of the mails campaigns took from every mailbox provider's budget in one minute (its first epoch second): one attribute per provider. */
+export const providerRateKey = (minute: number): ItemKey => ({ pk: 'PRATE', sk: `MIN#${minute}` });
 
 /** Key of a mailbox provider's backoff state (its pace halved after deferral bursts). */
-export const providerPaceKey = (provider: string): ItemKey => ({ pk: `PRATE#${provider}`, sk: 'PACE' });
+export const providerPaceKey = (provider: string): ItemKey => ({ pk: 'PRATE', sk: `PACE#${provider}` });
 
 /**
  * Shards of a provider's deferral counter: a burst of deferrals (SES DeliveryDelay events, transient
@@ -42,8 +42,8 @@ export const mailboxProvider = /* @__PURE__ */ defineAggregate({
 export const mailboxProviderAccessPatterns: Record<string, readonly AccessPattern[]> = {
   mailboxProvider: [
     { pattern: 'MX cache of a recipient domain', pk: 'MX#<domain>', sk: 'MX', operation: 'BatchGet per page of new domains (after the in-memory cache), Put after a DNS lookup', wcu: '1 per domain a day (TTL 24 h)' },
-    { pattern: 'Provider budget (deployment-wide)', pk: 'PRATE#<provider>', sk: 'MIN#<second>', operation: 'conditional ADD per engine step and provider (mails taken in that minute)', wcu: '1 per step and provider with recipients (TTL 1 h)' },
-    { pattern: 'Provider backoff state', pk: 'PRATE#<provider>', sk: 'PACE', operation: 'BatchGet once a minute per engine container, conditional Put after a deferral burst', wcu: '1 per minute of deferral burst' },
+    { pattern: 'Provider budgets (deployment-wide)', pk: 'PRATE', sk: 'MIN#<second>', operation: 'one conditional ADD per engine page for every provider in it (mails taken in that minute, an attribute each); a read and one more try when one does not fit', wcu: '1 per page of recipients of limited providers (TTL 1 h)' },
+    { pattern: 'Provider backoff state', pk: 'PRATE', sk: 'PACE#<provider>', operation: 'BatchGet once a minute per engine container, conditional Put after a deferral burst', wcu: '1 per minute of deferral burst' },
     { pattern: 'Provider deferrals', pk: 'PDEFER#<provider>#<shard>', sk: 'MIN#<second>', operation: 'ADD per DeliveryDelay or transient bounce of a campaign mail, random shard of 4', wcu: '1 per deferral (TTL 1 h)' },
     { pattern: 'Parked recipients', pk: '(blob store, not the table)', sk: 'campaigns/<p>/<c>/parked/<id>.json', operation: 'S3 Put per page with parked recipients, Get when released', wcu: '0' },
   ],

@@ -175,7 +175,7 @@ export const keyCases: Record<string, () => unknown> = {
   campaignRunningExportKey: () => keys.campaignRunningExportKey('camp-1'),
   campaignExportObjectKey: () => keys.campaignExportObjectKey(P, 'camp-1', 'exp-1'),
   mxCacheKey: () => keys.mxCacheKey('Mail.Example.com'),
-  providerRateKey: () => keys.providerRateKey('google', 1893553440),
+  providerRateKey: () => keys.providerRateKey(1893553440),
   providerPaceKey: () => keys.providerPaceKey('google'),
   PROVIDER_DEFERRAL_SHARDS: () => keys.PROVIDER_DEFERRAL_SHARDS,
   providerDeferralKey: () => keys.providerDeferralKey('google', 1893553440, 2),
