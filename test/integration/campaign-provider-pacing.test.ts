@@ -22,7 +22,7 @@ import { campaignIdsObjectKey } from '../../shared/marketing/campaigns/audience-
 import type { Campaign } from '../../shared/marketing/campaigns/campaign';
 import { getCampaign, getCursor } from '../../shared/marketing/campaigns/campaign-gateway';
 import { runCampaignMessage } from '../../shared/marketing/campaigns/engine';
-import { forgetProviderLevels, type PacedPosition } from '../../shared/marketing/campaigns/provider-pacing';
+import { forgetProviderLevels, RECOVERY_MINUTES, type PacedPosition } from '../../shared/marketing/campaigns/provider-pacing';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**
@@ -251,9 +251,9 @@ describe('deferrals slow their provider', () => {
     return JSON.stringify({ eventType: 'Bounce', mail, bounce: { timestamp, bounceType, bounceSubType: 'General', bouncedRecipients: [{ emailAddress: a.recipient_primary }], feedbackId: `f-${a.id}` } });
   }
 
-  it("a burst of DeliveryDelay events and transient bounces halves that provider's pace, counted once per event", async () => {
+  it("a burst of DeliveryDelay events and transient bounces halves that provider's pace, counted once per event; it recovers when they stop", async () => {
     refreshConfig({ PROVIDER_RATES: '{"google":60}' });
-    const D = minuteAhead(7);
+    const D = minuteAhead(8);
     // A control: a step with no deferrals behind it takes google's full share of a window, 10 of 60 a minute.
     const control = await campaignTo(await leadsAt(Array.from({ length: 12 }, (_, i) => `ctl${randomUUID().slice(0, 6)}-${i}@gmail.com`)));
     await step(control, 0, new Date(D.getTime() - 3 * 60_000));
@@ -280,5 +280,10 @@ describe('deferrals slow their provider', () => {
     forgetProviderLevels();
     await step(campaign, 1, new Date(next.getTime() + 10_000));
     expect((await getCampaign(services().db, campaign.id, true))?.released).toBe(10);
+
+    // The deferrals stopped: after RECOVERY_MINUTES clean minutes the pace doubles back to the full share.
+    const later = await campaignTo(await leadsAt(Array.from({ length: 12 }, (_, i) => `back${randomUUID().slice(0, 6)}-${i}@gmail.com`)));
+    await step(later, 0, new Date(D.getTime() + (1 + RECOVERY_MINUTES) * 60_000 + 1_000));
+    expect((await getCampaign(services().db, later.id, true))?.released).toBe(10);
   });
 });
