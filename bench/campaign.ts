@@ -44,22 +44,67 @@ export interface CampaignResult {
   lambda_invocations_per_recipient: number;
   lambda_gb_seconds_per_recipient: number;
   dollars_by_part_per_1000_mails: { dynamodb: number; sqs: number; event_publish: number; lambda: number };
+  /**
+   * Pacing per mailbox provider (with `providerMix`): per provider, its limit (mails a minute), the
+   * recipients, the most the engine released to it in one minute (its budget items), and the most
+   * the local SES wrote to it in one calendar minute (the outbox files' times: the pipeline's seconds
+   * of latency can move a few mails across a minute's edge).
+   */
+  providers?: Record<string, { limit: number | null; recipients: number; minutes: number; released_max_per_minute: number; sent_max_per_minute: number }>;
+  /** Every provider's release stayed inside its limit in every minute. */
+  providers_within_limits?: boolean;
   /** 10 million recipients modelled at two account rates (the engine's share of the rate, the measured step time). */
   model_10m: { rate: number; campaign_share: number; hours_to_completed: number; seconds_to_pending: number }[];
 }
 
-/** A CSV of `rows` leads (reader<i>@bench.example), with a name and a plan the template reads. */
-function writeLeadsCsv(file: string, rows: number): void {
+/**
+ * The recipient domains of the provider mix, by percentage: 35% Google, 20% Microsoft, 10% Yahoo,
+ * 5% Apple, 30% other (ten custom domains, looked up by MX once each: the local DNS answers none).
+ */
+const PROVIDER_MIX: readonly (readonly [number, (i: number) => string])[] = [
+  [35, () => 'gmail.com'],
+  [10, () => 'outlook.com'],
+  [10, () => 'hotmail.com'],
+  [10, () => 'yahoo.com'],
+  [5, () => 'icloud.com'],
+  [30, (i) => `org${i % 10}.bench.example`],
+];
+
+/** The domain of lead `i`: bench.example, or the provider mix's by `i % 100`. */
+function domainOfLead(i: number, mix: boolean): string {
+  if (!mix) return 'bench.example';
+  let bucket = i % 100;
+  for (const [share, domain] of PROVIDER_MIX) {
+    if (bucket < share) return domain(i);
+    bucket -= share;
+  }
+  return 'bench.example';
+}
+
+/** A CSV of `rows` leads (reader<i>@<domain>), with a name and a plan the template reads. */
+function writeLeadsCsv(file: string, rows: number, mix: boolean): void {
   const lines = ['email,name,plan'];
-  for (let i = 0; i < rows; i++) lines.push(`reader${i}@bench.example,Reader ${i},${i % 3 === 0 ? 'pro' : 'free'}`);
+  for (let i = 0; i < rows; i++) lines.push(`reader${i}@${domainOfLead(i, mix)},Reader ${i},${i % 3 === 0 ? 'pro' : 'free'}`);
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
+/**
+ * The provider limits a run of `recipients` uses: the defaults at 100,000 and more; below, scaled to
+ * the audience (three times its share of 100,000) so that a small run is paced over a few minutes too.
+ */
+export function benchProviderRates(recipients: number, defaults: Readonly<Record<string, number | null>>): Record<string, number | null> {
+  if (recipients >= 100_000) return { ...defaults };
+  return Object.fromEntries(Object.entries(defaults).map(([p, rate]) => [p, rate === null ? null : Math.max(1, Math.round((rate * recipients * 3) / 100_000))]));
 }
 
 /**
  * Imports `recipients` leads, creates one campaign to all of them, runs it to `completed` with the
  * real workers, applies the Delivery events, and returns the per-recipient figures.
  */
-export async function measureCampaign(cloud: LocalCloud, options: { recipients: number; memoryMb: number; sendRate?: number }): Promise<CampaignResult> {
+export async function measureCampaign(
+  cloud: LocalCloud,
+  options: { recipients: number; memoryMb: number; sendRate?: number; providerMix?: boolean; providerRates?: Record<string, number | null> },
+): Promise<CampaignResult> {
   const { overrideServices, services } = await import('../composition/services');
   const { refreshConfig } = await import('../shared/platform/core/config');
   const { createDocumentClient } = await import('../shared/platform/store/client');
@@ -72,7 +117,8 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
   // The local SES account sends 50 a second; the bench measures units, not the pacing, so it raises the rate.
   const sendRate = options.sendRate ?? 20_000;
   const previousRate = process.env.CAMPAIGN_SEND_RATE;
-  refreshConfig({ CAMPAIGN_SEND_RATE: String(sendRate) });
+  const previousProviderRates = process.env.PROVIDER_RATES;
+  refreshConfig({ CAMPAIGN_SEND_RATE: String(sendRate), PROVIDER_RATES: options.providerRates ? JSON.stringify(options.providerRates) : previousProviderRates });
   const original = services();
   const tableName = original.db.tableName;
   const sqs = new SQSClient({});
@@ -88,7 +134,7 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
     const projectId = cloud.seed.project_id;
     const key = cloud.seed.live_key;
     const file = path.join(dir, 'leads.csv');
-    writeLeadsCsv(file, N);
+    writeLeadsCsv(file, N, options.providerMix === true);
     const imported = await importFromFile({ db: original.db, clock: original.clock, leadSignals: original.leadSignals }, projectId, 'csv', fs.statSync(file).size, async (offset) => fs.createReadStream(file, { start: offset }));
     if (imported.status !== 'done') throw new Error(`The lead import ended ${imported.status}`);
 
@@ -179,6 +225,8 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
     invocations['ses-events'] = events.invocations;
 
 
+    const providers = options.providerMix ? await providerMinutes(original, fresh.map((f, i) => ({ to: recipients[i], at: fs.statSync(path.join(cloud.outboxDir, f)).mtimeMs }))) : undefined;
+
     const wavesCreated = Math.ceil(N / 10_000);
     const per = (n: number) => n / N;
     const sum = (pick: (m: Meter) => number) => STEPS.reduce((total, s) => total + pick(meters[s]), 0);
@@ -221,6 +269,7 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
         event_publish: round(dollars.event_publish * 1000, 5),
         lambda: round(dollars.lambda * 1000, 5),
       },
+      ...(providers ? { providers, providers_within_limits: Object.values(providers).every((p) => p.limit === null || p.released_max_per_minute <= p.limit) } : {}),
       model_10m: [1_000, 3_000].map((rate) => ({
         rate,
         campaign_share: round(rate * share, 0),
@@ -230,10 +279,43 @@ export async function measureCampaign(cloud: LocalCloud, options: { recipients: 
     };
   } finally {
     overrideServices(original);
-    refreshConfig({ CAMPAIGN_SEND_RATE: previousRate });
+    refreshConfig({ CAMPAIGN_SEND_RATE: previousRate, PROVIDER_RATES: previousProviderRates });
     sqs.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Per provider: its limit, its recipients, the most its budget items recorded taken in a minute, and
+ * the most mails to it the outbox got in one calendar minute.
+ */
+async function providerMinutes(deps: import('../composition/services').Services, mails: { to: string; at: number }[]): Promise<NonNullable<CampaignResult['providers']>> {
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { MAILBOX_PROVIDERS, knownProvider } = await import('../shared/mail-pipeline/delivery/mailbox-provider');
+  const { providerRates } = await import('../shared/marketing/campaigns/provider-pacing');
+  const rates = providerRates(deps.config);
+  const out: NonNullable<CampaignResult['providers']> = {};
+  const minutes = (await deps.db.doc.send(new QueryCommand({ TableName: deps.db.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :min)', ExpressionAttributeValues: { ':pk': 'PRATE', ':min': 'MIN#' } }))).Items ?? [];
+  for (const provider of MAILBOX_PROVIDERS) {
+    const items = minutes.filter((m) => m[provider] !== undefined);
+    const sent = new Map<number, number>();
+    let count = 0;
+    for (const mail of mails) {
+      if ((knownProvider(mail.to.slice(mail.to.lastIndexOf('@') + 1)) ?? 'other') !== provider) continue;
+      count++;
+      const minute = Math.floor(mail.at / 60_000);
+      sent.set(minute, (sent.get(minute) ?? 0) + 1);
+    }
+    if (count === 0) continue;
+    out[provider] = {
+      limit: rates[provider],
+      recipients: count,
+      minutes: items.length || sent.size,
+      released_max_per_minute: Math.max(0, ...items.map((i) => Number(i[provider] ?? 0))),
+      sent_max_per_minute: Math.max(0, ...sent.values()),
+    };
+  }
+  return out;
 }
 
 /**
@@ -244,7 +326,10 @@ export async function runCampaignBench(): Promise<void> {
   const { DEFAULT_MEMORY_MB } = await import('../lib/project-function');
   const recipients = scalePlan().campaign_recipients;
   if (recipients <= 0) return;
-  const campaign = await withBenchCloud((cloud) => measureCampaign(cloud, { recipients, memoryMb: DEFAULT_MEMORY_MB }), { name: 'bench-campaign' });
+  const { DEFAULT_PROVIDER_RATES } = await import('../shared/mail-pipeline/delivery/provider-rates');
+  // The provider mix, paced: the defaults at 100,000 recipients, scaled down with a smaller audience.
+  const providerRates = benchProviderRates(recipients, DEFAULT_PROVIDER_RATES);
+  const campaign = await withBenchCloud((cloud) => measureCampaign(cloud, { recipients, memoryMb: DEFAULT_MEMORY_MB, providerMix: true, providerRates }), { name: 'bench-campaign' });
   writeResults('campaign', campaign);
   const rows: [string, string][] = [
     ['recipients (one campaign)', `${campaign.recipients}, ${campaign.outbox_mails} in the outbox, ${campaign.outbox_duplicates} repeated`],
@@ -257,6 +342,11 @@ export async function runCampaignBench(): Promise<void> {
     ['Lambda invocations / GB-seconds per recipient', `${campaign.lambda_invocations_per_recipient} / ${campaign.lambda_gb_seconds_per_recipient}`],
     ['$ per 1,000 mails: DynamoDB / SQS / events / Lambda', Object.values(campaign.dollars_by_part_per_1000_mails).map((d) => `$${d}`).join(' / ')],
     ['overhead through delivered (goal <= 2%)', `$${campaign.dollars_per_1000_mails} per 1,000 mails = ${campaign.overhead_pct}% of SES`],
+    ...Object.entries(campaign.providers ?? {}).map(([p, f]): [string, string] => [
+      `provider ${p} (limit ${f.limit ?? 'none'} a minute)`,
+      `${f.recipients} recipients over ${f.minutes} minutes; at most ${f.released_max_per_minute} released, ${f.sent_max_per_minute} sent in a minute`,
+    ]),
+    ['every provider inside its limit in every minute', String(campaign.providers_within_limits ?? 'not measured')],
     ...campaign.model_10m.map((m): [string, string] => [`10M recipients at ${m.rate}/s (campaigns get ${m.campaign_share}/s)`, `pending in ${m.seconds_to_pending} s, completed in ${m.hours_to_completed} h`]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

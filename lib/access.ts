@@ -90,7 +90,7 @@ export const functionAccess: { readonly [name in WorkerName | BucketFunctionName
     // Reads a campaign's `recipientIds` (ids.json) back, and writes its wave chunks.
     payloads: 'readWrite',
     campaignTimers: true,
-    settings: ['ACTIVITY_RETENTION_DAYS', 'SERVICE_NAME', 'TRACKING_BASE_URL', 'CAMPAIGN_SEND_RATE', 'TRANSACTIONAL_RATE_SHARE'],
+    settings: ['ACTIVITY_RETENTION_DAYS', 'SERVICE_NAME', 'TRACKING_BASE_URL', 'CAMPAIGN_SEND_RATE', 'TRANSACTIONAL_RATE_SHARE', 'PROVIDER_RATES'],
   },
   /** Writes a campaign export's CSV to the bucket in parts (multipart upload), checkpoints, and queues its own continuation. */
   'campaign-export-worker': { table: 'readWrite', enqueue: ['exports'], payloads: 'put' },

@@ -15,6 +15,7 @@ import type { ProjectFunction } from './project-function';
 import { TrackingEdge } from './tracking-edge';
 import { attachWorkers } from './workers';
 import type { WorkerName } from '../shared/platform/core/routes';
+import { parseProviderRates } from '../shared/mail-pipeline/delivery/provider-rates';
 
 /**
  * Reply-To domain of the functions when neither the props nor the `inboundDomain` context give one:
@@ -95,6 +96,13 @@ export interface EmailApiStackProps extends StackProps {
    * @default the `projectMetrics` context value (`-c projectMetrics=false`), else true
    */
   readonly projectMetrics?: boolean;
+  /**
+   * PROVIDER_RATES of the campaign engine: campaign mails a minute per mailbox provider (`google`,
+   * `microsoft`, `microsoft-365`, `yahoo`, `apple`, `other`), every campaign of the deployment
+   * together; `null` lifts a provider's limit. Providers not named keep their defaults (docs/campaigns.md).
+   * @default the `providerRates` context value as JSON (`-c 'providerRates={"yahoo":1000}'`), else the defaults
+   */
+  readonly providerRates?: Readonly<Record<string, number | null>>;
 }
 
 /** The email API: storage, queues, SES sending, the HTTP API, the workers and the scheduled jobs. */
@@ -142,6 +150,8 @@ export class EmailApiStack extends Stack {
     const dmarcReportsDomain = dnsNameOf('dmarcReportsDomain', 'dmarc.example.com', props.dmarcReportsDomain ?? this.node.tryGetContext('dmarcReportsDomain'));
     if (dmarcReportsDomain) settings.DMARC_REPORTS_DOMAIN = dmarcReportsDomain;
     if (!projectMetricsOf(props.projectMetrics ?? this.node.tryGetContext('projectMetrics'))) settings.PROJECT_METRICS = 'off';
+    const providerRates = providerRatesOf(props.providerRates ?? this.node.tryGetContext('providerRates'));
+    if (providerRates) settings.PROVIDER_RATES = providerRates;
     const resources: ServiceResources = {
       table: this.storage.table,
       payloadBucket: this.storage.payloadBucket,
@@ -255,4 +265,16 @@ function projectMetricsOf(value: unknown): boolean {
   if (value === undefined || value === null || value === '' || value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
   throw new Error(`projectMetrics must be true or false; got ${JSON.stringify(value)}`);
+}
+
+/** The provider rates from a prop (an object) or the context (JSON text), as PROVIDER_RATES's JSON; a bad value fails the synth. */
+function providerRatesOf(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  try {
+    parseProviderRates(text);
+  } catch (error) {
+    throw new Error(`providerRates: ${(error as Error).message.replace(/^PROVIDER_RATES:? ?/, '')}; got ${text}`);
+  }
+  return JSON.stringify(JSON.parse(text));
 }

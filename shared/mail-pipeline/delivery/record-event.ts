@@ -12,6 +12,7 @@ import { suppressAutomatically } from '../suppression/suppression-service';
 import { applyDeliveryEvent } from './apply-event';
 import type { CampaignTally } from './campaign-tally';
 import { engagementRecorded, putEngagement } from './engagement-repository';
+import { countDeferral } from './provider-deferrals';
 import type { DeliveryEvent } from './ses-event';
 
 export type RecordOutcome = 'applied' | 'duplicate' | 'unknown_activity';
@@ -94,6 +95,8 @@ export async function recordDeliveryEvent(
     for (const field of applied.projectCounters) counters?.addProject(activity.project_id, activity.is_test ? 'test' : 'live', event.timestamp, field);
     if (activity.campaign_id) for (const field of applied.campaignCounters) campaigns?.add(activity.campaign_id, field);
     if (activity.automation_step) for (const field of applied.campaignCounters) campaigns?.addStep?.(activity.automation_step, field);
+    // A campaign mail's deferral slows its provider's pace (at most once per event: duplicates returned above).
+    await countDeferral(deps, activity, event);
     return 'applied';
   }
   throw new Error(`Activity ${event.activityId} kept changing while recording a ${event.type} event`);

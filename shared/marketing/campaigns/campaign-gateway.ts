@@ -9,3 +9,4 @@ export * from './store/engine-cursor';
 export * from './store/campaign-counts';
 export * from './store/send-budget';
 export * from './store/index-pages';
+export * from './store/provider-budget';

@@ -7,7 +7,7 @@ import { hasWebhookTargets } from '../../mail-pipeline/events/email-events';
 import { logger } from '../../platform/core/logger';
 import { getProject } from '../../platform/projects/project-repository';
 import { RetryLaterError } from '../../platform/queue-worker/batch-handler';
-import { readAudiencePage, type CursorPosition } from './audience-cursor';
+import type { CursorPosition } from './audience-cursor';
 import { RUNNING_CAMPAIGN_STATUSES, STATUS_KEEP_MS, TERMINAL_CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from './campaign';
 import {
   getCampaign,
@@ -25,6 +25,7 @@ import {
 } from './campaign-gateway';
 import { enqueueCampaignMessage, type CampaignMessage } from './engine-messages';
 import { allowance, campaignRate, RATE_WINDOW_SECONDS, returnTokens, takeTokens } from './pacing';
+import { readPacedPage } from './provider-pacing';
 import { pausedEvent, reputationVerdict } from './reputation-guard';
 import { recipientOf } from './variables';
 import { campaignContent, releaseWave } from './waves';
@@ -52,7 +53,7 @@ const SETTLE_CHECK_SECONDS = RATE_WINDOW_SECONDS;
 const QUIET_COMPLETION_MS = 15 * 60_000;
 
 /** Runs one message of the campaign engine (docs/campaigns.md). */
-export async function runCampaignMessage(deps: Needs<'config' | 'db' | 'queue' | 'blobs' | 'clock' | 'events' | 'timers' | 'account'>, message: CampaignMessage): Promise<void> {
+export async function runCampaignMessage(deps: Needs<'config' | 'db' | 'dns' | 'queue' | 'blobs' | 'clock' | 'events' | 'timers' | 'account'>, message: CampaignMessage): Promise<void> {
   switch (message.kind) {
     case 'init':
       return initCampaign(deps, message.campaign_id);
@@ -119,7 +120,7 @@ async function stepAt(deps: Needs<'queue' | 'clock' | 'timers'>, campaign: Campa
  * one); one for a step not reached yet is retried (its predecessor has not recorded itself yet).
  * The cursor's conditional save is the fence: of two runs of one step, one saves and goes on.
  */
-export async function runStep(deps: Needs<'config' | 'db' | 'queue' | 'blobs' | 'clock' | 'events' | 'timers' | 'account'>, campaignId: string, step: number): Promise<void> {
+export async function runStep(deps: Needs<'config' | 'db' | 'dns' | 'queue' | 'blobs' | 'clock' | 'events' | 'timers' | 'account'>, campaignId: string, step: number): Promise<void> {
   const campaign = await getCampaign(deps.db, campaignId, true);
   if (!campaign) return;
   // An ended campaign frees its template again: the release after the final move may have crashed,
@@ -182,7 +183,8 @@ export async function runStep(deps: Needs<'config' | 'db' | 'queue' | 'blobs' | 
     let released = 0;
     // A filter may match little of a page: the page reads are bounded too, to keep the step short.
     for (let pages = 0; released < granted && !exhausted && number - cursor.wave < MAX_WAVES_PER_STEP && pages < 2 * MAX_WAVES_PER_STEP; pages++) {
-      const page = await readAudiencePage(deps, campaign, position, Math.min(granted - released, MAX_BATCH_RECIPIENTS));
+      // Paced per mailbox provider: recipients whose provider has no budget now wait in the position (provider-pacing.ts).
+      const page = await readPacedPage(deps, campaign, position, Math.min(granted - released, MAX_BATCH_RECIPIENTS));
       ({ position, exhausted } = page);
       if (page.leads.length === 0) continue;
       const wave = await releaseWave(deps, {

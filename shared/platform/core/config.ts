@@ -45,6 +45,12 @@ const shape = {
    * share is set aside; unset (or empty): the account's SES MaxSendRate (docs/campaigns.md).
    */
   CAMPAIGN_SEND_RATE: emptyAsUnset(z.optional(z.coerce.number().check(z.positive()))),
+  /**
+   * Campaign mails a minute per mailbox provider, every campaign of the deployment together: a JSON
+   * object over the defaults, e.g. `{"google":3000,"yahoo":1000,"other":null}` (docs/campaigns.md,
+   * shared/mail-pipeline/delivery/mailbox-provider.ts parses it); unset: the defaults.
+   */
+  PROVIDER_RATES: emptyAsUnset(z.optional(z.string())),
   /** Share of the send rate kept for transactional and API mail, which campaigns never take. */
   TRANSACTIONAL_RATE_SHARE: z._default(z.coerce.number().check(z.gte(0), z.lt(1)), 0.3),
   /** SES configuration set every send uses, so that SES events reach us. */

@@ -22,6 +22,7 @@ export const settingKeys = [
   'PROJECT_METRICS',
   'CAMPAIGN_SEND_RATE',
   'TRANSACTIONAL_RATE_SHARE',
+  'PROVIDER_RATES',
   'LOG_LEVEL',
 ] as const satisfies readonly ConfigKey[];
 

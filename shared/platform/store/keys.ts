@@ -79,6 +79,7 @@ export {
   campaignKey, campaignIdsObjectKey, campaignListIndex, campaignListPartition, campaignCursorKey, campaignHeldJobKey, CAMPAIGN_HELD_SK_PREFIX, CAMPAIGN_COUNTER_SHARDS,
   campaignCounterKey, campaignCounterKeys, campaignRateKey, campaignExportKey, campaignRunningExportKey, campaignExportObjectKey,
 } from './aggregates/campaign';
+export { mxCacheKey, providerRateKey, providerPaceKey, PROVIDER_DEFERRAL_SHARDS, providerDeferralKey, providerDeferralKeys, parkedRecipientsObjectKey } from './aggregates/mailbox-provider';
 export {
   automationKey, automationVersionKey, automationListIndex, automationListPartition, automationTriggerKey, automationTriggerPartition, automationDateTriggerIndex, automationDateTriggerPartition, automationCounterKey, automationCounterKeys, AUTOMATION_COUNTER_SHARDS, automationRunCounter, automationStepCounter,
 } from './aggregates/automation';

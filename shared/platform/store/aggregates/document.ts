@@ -8,6 +8,7 @@ import { countersAccessPatterns } from './counters';
 import { dmarcAccessPatterns } from './dmarc';
 import { identitiesAccessPatterns } from './identities';
 import { mailAccessPatterns } from './mail';
+import { mailboxProviderAccessPatterns } from './mailbox-provider';
 import { schedulingAccessPatterns } from './scheduling';
 import { templateAccessPatterns } from './template';
 import { tenancyAccessPatterns } from './tenancy';
@@ -16,6 +17,7 @@ import { tenancyAccessPatterns } from './tenancy';
 export const accessPatterns: Readonly<Record<string, readonly AccessPattern[]>> = {
   ...tenancyAccessPatterns, ...identitiesAccessPatterns, ...mailAccessPatterns, ...activityAccessPatterns, ...countersAccessPatterns,
   ...templateAccessPatterns, ...schedulingAccessPatterns, ...audienceAccessPatterns, ...campaignAccessPatterns, ...automationAccessPatterns, ...dmarcAccessPatterns,
+  ...mailboxProviderAccessPatterns,
 };
 
 /** One aggregate's indexes, TTL and transitions, as a line of the document. */
