@@ -10,6 +10,7 @@ import { listProjects } from './list-projects';
 import { listSenders } from './list-senders';
 import { onboardDomainRoute } from './onboard-domain';
 import { reactivateProject } from './reactivate-project';
+import { resumeMarketing } from './resume-marketing';
 import { rotateKey } from './rotate-key';
 import { updateProject } from './update-project';
 import { verifyDomain } from './verify-domain';
@@ -23,6 +24,7 @@ export const partnerRoutes = groupRoutes('partner', [
   updateProject,
   disableProject,
   reactivateProject,
+  resumeMarketing,
   onboardDomainRoute,
   listDomains,
   getDomain,

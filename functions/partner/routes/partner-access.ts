@@ -6,6 +6,9 @@ export const partnerReadAccess: FunctionAccess = { table: 'read' };
 /** Changing a project's own items (its fields, its disabled state, its keys). */
 export const partnerWriteAccess: FunctionAccess = { table: 'readWrite' };
 
+/** Resuming a project's marketing: the project item, its paused campaigns, and their engine's `resume` message. */
+export const marketingResumeAccess: FunctionAccess = { table: 'readWrite', enqueue: ['campaigns'] };
+
 /**
  * Onboarding a domain: its SES identity (Easy DKIM, MAIL FROM), its records, which name the
  * provider's hosts, and its reply and tracking subdomains.

@@ -18,4 +18,5 @@ export const WEBHOOK_EVENT_NAMES: readonly string[] = [
   'suppression.added',
   'suppression.removed',
   'automation.webhook',
+  'project.marketing_paused',
 ];
