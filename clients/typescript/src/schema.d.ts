@@ -759,6 +759,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner/projects/{projectId}/ses-tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a project on its own SES tenant
+         * @description Gives the project its own reputation at SES: one client's bounces and complaints no longer weigh on the others', and SES can pause this tenant alone. Creates the tenant `mr-<project id>`, associates the project's identities and the configuration set, then records it: from then on every send of the project names it, and new domains and senders are associated as they are registered. Off by default: AWS bills each tenant every month (docs/deliverability.md). Calling it again completes an interrupted provisioning and changes nothing once done.
+         */
+        post: operations["postV1PartnerProjectsByProjectIdSesTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner/projects/{projectId}/domains": {
         parameters: {
             query?: never;
@@ -4988,6 +5008,12 @@ export interface components {
         };
         /** @description The project's permanent-bounce and complaint rates against SES's thresholds, and whether its marketing mail is paused */
         ProjectReputation: {
+            /** @description The project's own SES tenant, or null when it shares the account's reputation */
+            ses_tenant: {
+                name: string;
+                /** @description SES's sending status of the tenant (`ENABLED`, `REINSTATED`, `DISABLED`), `unknown` when SES could not be asked */
+                sending_status: string;
+            } | null;
             /** @description True while campaigns, marketing batches and automations' marketing sends are paused; transactional mail still goes out */
             marketing_paused: boolean;
             pause: components["schemas"]["MarketingPause"] | null;
@@ -5015,6 +5041,28 @@ export interface components {
                 complaint_review: number;
             };
             issues: string[];
+        };
+        /** @description The project's own SES tenant, with the identities and the configuration set associated */
+        ProjectSesTenant: {
+            /** Format: uuid */
+            project_id: string;
+            tenant: {
+                /** @description `mr-` and the project id */
+                name: string;
+                id: string;
+                arn: string;
+                /** @description SES's sending status of the tenant: `ENABLED`, `REINSTATED` or `DISABLED` */
+                sending_status: string;
+            };
+            /** @description The identities associated with the tenant: the project's domains and sender addresses */
+            identities: string[];
+            /** @constant */
+            configuration_set_associated: true;
+            /**
+             * Format: date-time
+             * @description Since when every send of the project names the tenant
+             */
+            provisioned_at: string;
         };
         /** @description The calling project's settings: name, time zone, country and webhook URLs (never its keys or secrets) */
         ProjectSettings: {
@@ -9764,6 +9812,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MarketingResumed"];
+                };
+            };
+            /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdSesTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project is on its own tenant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSesTenant"];
                 };
             };
             /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */

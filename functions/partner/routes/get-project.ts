@@ -5,7 +5,7 @@ import { partnerProjectOverviewSchema } from '../../../shared/tenancy/partner/pa
 import { reputationExamples } from '../../../shared/identities/reputation/reputation-answers';
 import { projectOverview } from '../../../shared/tenancy/partner/partner-projects';
 import { ownedProject, PROJECT_NOT_FOUND } from './owned-project';
-import { partnerReadAccess } from './partner-access';
+import { projectOverviewAccess } from './partner-access';
 import { projectExample, senderExample } from './partner-examples';
 
 /** `GET /v1/partner/projects/{projectId}` (4.13): the project with its domains, senders and health. */
@@ -23,6 +23,6 @@ export const getProject = defineRoute({
     }),
     ...errors('partner', { 404: PROJECT_NOT_FOUND }),
   },
-  access: partnerReadAccess,
+  access: projectOverviewAccess,
   handle: async (request) => ({ status: 200, body: await projectOverview(services(), await ownedProject(request)) }),
 });

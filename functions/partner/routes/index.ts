@@ -9,6 +9,7 @@ import { listDomains } from './list-domains';
 import { listProjects } from './list-projects';
 import { listSenders } from './list-senders';
 import { onboardDomainRoute } from './onboard-domain';
+import { provisionSesTenant } from './provision-ses-tenant';
 import { reactivateProject } from './reactivate-project';
 import { resumeMarketing } from './resume-marketing';
 import { rotateKey } from './rotate-key';
@@ -25,6 +26,7 @@ export const partnerRoutes = groupRoutes('partner', [
   disableProject,
   reactivateProject,
   resumeMarketing,
+  provisionSesTenant,
   onboardDomainRoute,
   listDomains,
   getDomain,

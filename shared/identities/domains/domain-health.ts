@@ -54,7 +54,7 @@ export function assessDomain(domain: SendingDomain, sent: number, rate: number):
  * `GET /domains/health`: every domain of the project with its status, send count and permanent-bounce
  * rate, and the project's reputation (its rates against SES's thresholds, whether marketing is paused).
  */
-export async function domainHealth(deps: Needs<'db' | 'clock'>, projectId: string) {
+export async function domainHealth(deps: Needs<'db' | 'clock' | 'tenants'>, projectId: string) {
   const now = deps.clock.now();
   const from = dayOf(new Date(now.getTime() - (HEALTH_WINDOW_DAYS - 1) * 86_400_000));
   const [domains, project] = await Promise.all([listDomains(deps.db, projectId), getProject(deps.db, projectId)]);

@@ -10,6 +10,7 @@ import type { ServiceEvent } from '../../platform/core/events';
 import { logger } from '../../platform/core/logger';
 import type { MarketingPause, Project } from '../../platform/projects/project';
 import { getProject, pauseProjectMarketing, resumeProjectMarketing } from '../../platform/projects/project-repository';
+import { tenantStatus } from '../../platform/projects/project-tenant';
 import { hourOf } from '../stats/domain-stats';
 import { readProjectHours, SES_THRESHOLDS } from '../stats/project-stats';
 
@@ -120,8 +121,11 @@ export async function resumeMarketing(deps: Needs<'db' | 'clock'>, projectId: st
 }
 
 /** The reputation block of `/domains/health` and the partner project's `health`. */
-export async function projectReputation(deps: Needs<'db' | 'clock'>, project: Pick<Project, 'id' | 'marketing_pause' | 'marketing_resumed_at' | 'marketing_resume_baseline'>) {
-  const reading = await readReputation(deps, project, deps.clock.now());
+export async function projectReputation(
+  deps: Needs<'db' | 'clock' | 'tenants'>,
+  project: Pick<Project, 'id' | 'marketing_pause' | 'marketing_resumed_at' | 'marketing_resume_baseline' | 'ses_tenant'>,
+) {
+  const [reading, tenant] = await Promise.all([readReputation(deps, project, deps.clock.now()), tenantStatus(deps, project)]);
   const { since, sent, bounced, complained, bounce_rate, complaint_rate } = reading;
   const pause = project.marketing_pause;
   const issues = pause ? [pauseExplanation(pause)] : [];
@@ -131,7 +135,11 @@ export async function projectReputation(deps: Needs<'db' | 'clock'>, project: Pi
   if (!pause && sent >= REPUTATION_MIN_SAMPLE && complaint_rate >= MARKETING_PAUSE_LEVELS.complaint / 2) {
     issues.push(`The complaint rate is ${Math.round(complaint_rate * 100_000) / 1000}% over ${sent} mails since ${since}; marketing pauses itself at ${MARKETING_PAUSE_LEVELS.complaint * 100}%.`);
   }
+  if (tenant?.sending_status === 'DISABLED') {
+    issues.unshift(`SES has disabled sending for this project's tenant ${tenant.name}: none of its mail goes out. Check the tenant's reputation findings in the SES console.`);
+  }
   return {
+    ses_tenant: tenant,
     marketing_paused: Boolean(pause),
     pause: pause ? { ...pause, message: pauseExplanation(pause) } : null,
     window: { since, sent, bounced, complained, bounce_rate, complaint_rate },

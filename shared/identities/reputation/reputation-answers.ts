@@ -18,6 +18,14 @@ export const marketingPauseSchema = z
 /** A project's reputation as the watch sees it: its rates over the window, the levels, and the pause if any. */
 export const projectReputationSchema = z
   .strictObject({
+    ses_tenant: z
+      .nullable(
+        z.strictObject({
+          name: z.string(),
+          sending_status: z.string().check(z.meta({ description: "SES's sending status of the tenant (`ENABLED`, `REINSTATED`, `DISABLED`), `unknown` when SES could not be asked" })),
+        }),
+      )
+      .check(z.meta({ description: 'The project\'s own SES tenant, or null when it shares the account\'s reputation' })),
     marketing_paused: z.boolean().check(z.meta({ description: 'True while campaigns, marketing batches and automations\' marketing sends are paused; transactional mail still goes out' })),
     pause: z.nullable(marketingPauseSchema),
     window: z.strictObject({
@@ -54,6 +62,7 @@ export const marketingResumedSchema = z
 
 export const reputationExamples = {
   healthy: {
+    ses_tenant: null,
     marketing_paused: false,
     pause: null,
     window: { since: '2026-11-19T10:00:00.000Z', sent: 12_480, bounced: 96, complained: 3, bounce_rate: 0.007692, complaint_rate: 0.00024 },

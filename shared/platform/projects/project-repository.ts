@@ -241,6 +241,26 @@ export function resumeProjectMarketing(db: Db, projectId: string, at: string, ba
 }
 
 /**
+ * Records the project's SES tenant, once it exists with the identities and the configuration set
+ * associated; a tenant already recorded stays (a repeated provisioning changes nothing).
+ */
+export function setProjectSesTenant(db: Db, projectId: string, tenant: NonNullable<Project['ses_tenant']>): Promise<boolean> {
+  return changingProject(projectId, () =>
+    writtenUnlessConditionFails(
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: projectKey(projectId),
+          UpdateExpression: 'SET ses_tenant = :t',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(ses_tenant)',
+          ExpressionAttributeValues: { ':t': tenant },
+        }),
+      ),
+    ),
+  );
+}
+
+/**
  * Disables or reactivates a client project and moves the organization's active count with it, in
  * one transaction. Reactivation is refused (false) when it would exceed the quota; a project already
  * in the wanted state changes nothing (true).

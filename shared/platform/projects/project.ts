@@ -27,6 +27,12 @@ export interface Project {
   marketing_resumed_at?: string;
   /** The live counts the hour of the resume held when it happened: the watch leaves them out. */
   marketing_resume_baseline?: { sent: number; bounced: number; complained: number };
+  /**
+   * The project's own SES tenant, set only once the tenant exists with the project's identities and
+   * the configuration set associated (SES refuses a send through a tenant otherwise): from then on
+   * every send names it.
+   */
+  ses_tenant?: { name: string; id: string; arn: string; provisioned_at: string };
   created_at: string;
   live_key_hash: string;
   test_key_hash: string;

@@ -38,7 +38,7 @@ export async function requireOwnedProject(deps: Needs<'db'>, caller: PartnerCall
  * domain and sender the domain is onboarded too; if that fails the project still exists
  * (`partial: true`, `errors[]`) and the domains POST can be retried.
  */
-export async function createPartnerProject(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, caller: PartnerCaller, input: CreateProjectInput, baseUrl: string | undefined) {
+export async function createPartnerProject(deps: Needs<'config' | 'db' | 'clock' | 'identities' | 'tenants'>, caller: PartnerCaller, input: CreateProjectInput, baseUrl: string | undefined) {
   const org = await getOrganization(deps.db, caller.organizationId);
   if (!org) throw partnerError(500, 'NO_OWNER', 'The organization of this key no longer exists');
 
@@ -98,7 +98,7 @@ export async function listPartnerProjects(deps: Needs<'db'>, caller: PartnerCall
 }
 
 /** One project with its domains, senders and a health block (`can_send`, `status`). */
-export async function projectOverview(deps: Needs<'db' | 'clock'>, project: Project) {
+export async function projectOverview(deps: Needs<'db' | 'clock' | 'tenants'>, project: Project) {
   const [domains, senders, health] = await Promise.all([listDomains(deps.db, project.id), listSenders(deps.db, project.id), domainHealth(deps, project.id)]);
   const byDomain = new Map(domains.map((d) => [d.domain, d]));
   const presentedSenders = senders.map((s) => presentSender(s, byDomain.get(s.from_email.split('@')[1])));
