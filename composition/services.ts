@@ -64,6 +64,10 @@ function build(cfg: Config): Services {
       async () => new (await import('../shared/platform/adapters/ses-identity-provider')).SesIdentityProvider(await sesClient(), cfg.SES_CONFIGURATION_SET, cfg.SES_IDENTITY_OWNER),
       { ensureDomainIdentity: true, setMailFrom: true, getIdentity: true, deleteIdentity: true, createAddressIdentity: true },
     ),
+    tenants: lazyPort(
+      async () => new (await import('../shared/platform/adapters/ses-tenant-provider')).SesTenantProvider(await sesClient(), cfg.SES_CONFIGURATION_SET),
+      { ensureTenant: true, getTenant: true, associateIdentity: true, associateConfigurationSet: true },
+    ),
     events: new QueueEventPublisher(queue),
     dns: new NodeDnsResolver(cfg.DNS_SERVERS?.split(',').map((s) => s.trim()).filter(Boolean)),
     edge: distribution

@@ -212,6 +212,15 @@ export function connect(fn: lambda.Function, resources: ServiceResources, access
       'Domains and sender addresses are registered at run time through the API, so their identities are not known at deploy time.',
     );
   }
+  if (access.sesTenants) {
+    setVariable(fn, 'SES_CONFIGURATION_SET', resources.ses.configurationSetName);
+    if (access.sesTenants === 'manage') resources.ses.grantManageTenants(fn);
+    else resources.ses.grantReadTenants(fn);
+    allow(
+      [{ regex: '/^Resource::arn:.+:ses:.+:tenant\\/mr-\\*$/' }, { regex: '/^Resource::arn:.+:ses:.+:identity\\/\\*$/' }],
+      'A project is put on its own tenant at run time (named mr-<project id>), with identities registered at run time, so neither is known at deploy time.',
+    );
+  }
   if (access.sesSend) {
     resources.ses.grantSend(fn);
     allow(

@@ -53,6 +53,31 @@ export class SesSending extends Construct {
     });
   }
 
+  /** ARN pattern of this deployment's SES tenants (`tenant/<name>/<id>`, names `mr-<project id>`). */
+  get tenantArn(): string {
+    return Stack.of(this).formatArn({ service: 'ses', resource: 'tenant', resourceName: 'mr-*' });
+  }
+
+  /** Lets a function read a tenant's state (GetTenant: its sending status). */
+  grantReadTenants(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({ grantee, actions: ['ses:GetTenant'], resourceArns: [this.tenantArn] });
+  }
+
+  /**
+   * Lets a function create tenants and associate identities and the configuration set with them.
+   * CreateTenantResourceAssociation is authorized against the tenant and the associated resource
+   * (the service authorization reference for Amazon SES v2).
+   */
+  grantManageTenants(grantee: iam.IGrantable): iam.Grant {
+    const create = iam.Grant.addToPrincipal({ grantee, actions: ['ses:CreateTenant'], resourceArns: [this.tenantArn] });
+    const associate = iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['ses:CreateTenantResourceAssociation'],
+      resourceArns: [this.tenantArn, this.identityArn, this.configurationSetArn],
+    });
+    return create.combine(associate).combine(this.grantReadTenants(grantee));
+  }
+
   /** Lets a function read any identity's state (verification, DKIM, MAIL FROM, tags). */
   grantReadIdentities(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({ grantee, actions: ['ses:GetEmailIdentity'], resourceArns: [this.identityArn] });

@@ -147,6 +147,16 @@ export const webhookExamples: Readonly<Record<string, unknown>> = {
     is_test: false,
     data: { campaign_id: '7a3c9e1f-5b2d-4c8e-9f1a-6d4b2e8c0a13', name: 'Spring sale', reason: 'bounce_rate', rate: 0.062, sample: 512, paused_at: AT },
   },
+  'project.marketing_paused': project('project.marketing_paused', {
+    reason: 'bounce_rate',
+    rate: 0.0452,
+    threshold: 0.04,
+    sample: 2412,
+    since: '2026-11-19T09:00:00.000Z',
+    paused_at: AT,
+    message:
+      'Marketing mail is paused since 2026-11-26T09:30:02.114Z: the permanent-bounce rate was 4.52% over 2412 mails since 2026-11-19T09:00:00.000Z, above the 4% warning level (SES reviews an account at 5%). Transactional mail still goes out. Clean the list, then resume marketing (POST /v1/partner/projects/{projectId}/marketing/resume).',
+  }),
 };
 
 const wait = (seconds: number) => (seconds < 60 ? `${seconds} s` : `${seconds / 60} min`);

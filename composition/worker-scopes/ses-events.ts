@@ -14,6 +14,7 @@ import { MailMetrics } from '../../shared/mail-pipeline/metrics/mail-metrics';
 import type { BatchScope } from '../../shared/platform/queue-worker/batch-handler';
 import { flushCounters } from '../../shared/identities/stats/counter-flush';
 import { CounterBatch } from '../../shared/identities/stats/domain-stats';
+import { projectsToWatch, watchReputation } from '../../shared/identities/reputation/project-reputation';
 import { services } from '../services';
 
 /** The SES events worker's batch: domain and campaign counters, metrics, and the projects read once per batch. */
@@ -29,7 +30,11 @@ export interface SesEventsBatch {
   readonly tally: CampaignTally;
 }
 
-/** The SES events worker's scope: both flushes never throw; one UpdateItem per campaign of the batch. */
+/**
+ * The SES events worker's scope: both flushes never throw; one UpdateItem per campaign of the batch.
+ * Then the reputation watch checks the projects that had a permanent bounce or a complaint (reads
+ * only, unless it pauses their marketing).
+ */
 export const sesEventsScope: BatchScope<SesEventsBatch> = {
   start: () => {
     const campaigns = new CampaignCounterBatch();
@@ -38,7 +43,9 @@ export const sesEventsScope: BatchScope<SesEventsBatch> = {
   },
   finish: async ({ deps, counters, metrics, campaigns, steps }) => {
     metrics.addCounters(counters);
+    const watched = projectsToWatch(counters.projectTotals());
     await Promise.all([flushCounters(deps, counters), flushCampaignCounters(deps, campaigns), steps.flush(deps.db)]);
     metrics.publish();
+    await watchReputation(deps, watched);
   },
 };

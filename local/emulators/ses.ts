@@ -7,6 +7,7 @@ import type { RunningEmulator } from './dynamodb';
 import { closeServer } from './close-server';
 import { IdentityEmulator } from './ses-identities';
 import { MessageIdMap } from './ses-message-ids';
+import { TenantEmulator } from './ses-tenants';
 
 /** Where the SES v2 API takes a send. */
 const SEND_PATH = '/v2/email/outbound-emails';
@@ -47,6 +48,7 @@ export async function startSes(options: {
     sendThroughInner(innerPort, to, link),
   );
   options.onIdentities?.(identities);
+  const tenants = new TenantEmulator(path.join(path.dirname(options.stateFile), 'ses-tenants.json'));
   const proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -54,6 +56,17 @@ export async function startSes(options: {
       const body = Buffer.concat(chunks);
       if (req.method === 'GET' && req.url?.split('?')[0] === '/v2/email/account') {
         accountAnswer(res);
+        return;
+      }
+      if (tenants.handles(req)) {
+        tenants.answer(req, body, res);
+        return;
+      }
+      // A send through a tenant that does not hold its identity or configuration set: refused, as SES does.
+      const refused = req.method === 'POST' && req.url?.startsWith(SEND_PATH) ? tenants.refusal(JSON.parse(body.toString('utf8') || '{}') as Record<string, string>) : undefined;
+      if (refused) {
+        res.writeHead(400, { 'content-type': 'application/json', 'x-amzn-errortype': 'BadRequestException' });
+        res.end(JSON.stringify({ message: refused }));
         return;
       }
       if (identities.handles(req)) {

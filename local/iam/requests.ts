@@ -30,6 +30,7 @@ function addressOf(from: string): string {
   return (angle ? angle[1] : from).trim();
 }
 const identityArn = (identity: string) => arn('ses', `identity/${identity}`);
+const tenantArn = (name: string) => arn('ses', `tenant/${name}/*`);
 const configurationSetArn = (name: string | undefined): ActionRequest[] => (name ? [{ action: '', resource: arn('ses', `configuration-set/${name}`) }] : []);
 /**
  * An SES v2 action on an identity. The identity actions have no configuration-set resource in the
@@ -104,6 +105,14 @@ export const commandActions: Readonly<Record<string, Readonly<Record<string, Map
     GetEmailIdentityCommand: onIdentity('ses:GetEmailIdentity', (i) => i.EmailIdentity),
     DeleteEmailIdentityCommand: onIdentity('ses:DeleteEmailIdentity', (i) => i.EmailIdentity),
     PutEmailIdentityMailFromAttributesCommand: onIdentity('ses:PutEmailIdentityMailFromAttributes', (i) => i.EmailIdentity),
+    // A tenant's ARN ends in its id, which SES makes: the local map names it by its name and `*`.
+    CreateTenantCommand: (i) => [{ action: 'ses:CreateTenant', resource: tenantArn(i.TenantName) }],
+    GetTenantCommand: (i) => [{ action: 'ses:GetTenant', resource: tenantArn(i.TenantName) }],
+    // Authorized against the tenant and the resource associated with it.
+    CreateTenantResourceAssociationCommand: (i) => [
+      { action: 'ses:CreateTenantResourceAssociation', resource: tenantArn(i.TenantName) },
+      { action: 'ses:CreateTenantResourceAssociation', resource: String(i.ResourceArn) },
+    ],
     // GetAccount has no resource type: IAM evaluates it against `*`.
     GetAccountCommand: () => [{ action: 'ses:GetAccount', resource: '*' }],
   },

@@ -145,6 +145,8 @@ export async function deliverMail(deps: DeliverDeps, job: SendJob, counters?: Co
         from: payload.from_email,
         recipients: [...to, ...cc, ...bcc],
         tags: { activity_id: activity.id, project_id: job.project_id },
+        // A project on its own SES tenant sends through it (its reputation apart from the others').
+        ...(project.ses_tenant ? { tenantName: project.ses_tenant.name } : {}),
       }));
     } catch (error) {
       if (!(error instanceof MailerError)) throw error;

@@ -759,6 +759,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/partner/projects/{projectId}/marketing/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a project's paused marketing mail
+         * @description The reputation watch pauses a project's marketing mail (campaigns, marketing batches, automations' marketing sends) when its permanent-bounce or complaint rate passes the warning level; this resumes it: campaigns that paused with the project run again, held automation sends go out within 15 minutes, and the watch measures from now on. Idempotent.
+         */
+        post: operations["postV1PartnerProjectsByProjectIdMarketingResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/partner/projects/{projectId}/ses-tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a project on its own SES tenant
+         * @description Gives the project its own reputation at SES: one client's bounces and complaints no longer weigh on the others', and SES can pause this tenant alone. Creates the tenant `mr-<project id>`, associates the project's identities and the configuration set, then records it: from then on every send of the project names it, and new domains and senders are associated as they are registered. Off by default: AWS bills each tenant every month (docs/deliverability.md). Calling it again completes an interrupted provisioning and changes nothing once done.
+         */
+        post: operations["postV1PartnerProjectsByProjectIdSesTenant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/partner/projects/{projectId}/domains": {
         parameters: {
             query?: never;
@@ -2227,6 +2267,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "project.marketing_paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.marketing_paused
+         * @description project.marketing_paused: the project's permanent-bounce or complaint rate passed the warning level; its campaigns, marketing batches and automations' marketing sends wait until an operator resumes, transactional mail goes on. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         */
+        post: operations["webhookProjectMarketingPaused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3358,10 +3418,10 @@ export interface components {
             total_is_estimate: boolean;
             next_cursor: string | null;
         };
-        /** @description Why the campaign is paused (`manual`, or the reputation guard's `bounce_rate` or `complaint_rate` with the measured rate and sample) and since when */
+        /** @description Why the campaign is paused (`manual`, the reputation guard's `bounce_rate` or `complaint_rate` with the measured rate and sample, or `project_paused` with its project's marketing, resumed with it) and since when */
         CampaignPause: {
             /** @enum {string} */
-            reason: "manual" | "bounce_rate" | "complaint_rate";
+            reason: "manual" | "bounce_rate" | "complaint_rate" | "project_paused";
             rate?: number;
             sample?: number;
             /**
@@ -3688,7 +3748,7 @@ export interface components {
                 };
             };
         };
-        /** @description The health of every domain of the project, and how many are in each status */
+        /** @description The health of every domain of the project, how many are in each status, and the project's reputation */
         DomainHealth: {
             summary: {
                 total: number;
@@ -3697,6 +3757,7 @@ export interface components {
                 critical: number;
             };
             data: components["schemas"]["DomainHealthEntry"][];
+            reputation: components["schemas"]["ProjectReputation"];
         };
         /** @description One domain's health: its status, sends, permanent-bounce rate and issues */
         DomainHealthEntry: {
@@ -4601,6 +4662,42 @@ export interface components {
             message: string;
             warning: string;
         };
+        /** @description Why the reputation watch paused the project's marketing mail, and since when */
+        MarketingPause: {
+            /** @enum {string} */
+            reason: "bounce_rate" | "complaint_rate";
+            /** @description The measured rate, as a fraction (0.045 is 4.5%) */
+            rate: number;
+            /** @description The warning level it reached, as a fraction */
+            threshold: number;
+            /** @description Live mails sent in the measured window */
+            sample: number;
+            /**
+             * Format: date-time
+             * @description The start of the measured window
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description When marketing paused
+             */
+            at: string;
+            /** @description What happened and what to do, in words a person can act on */
+            message: string;
+        };
+        /** @description Marketing mail runs again; the watch measures from now on */
+        MarketingResumed: {
+            /** Format: uuid */
+            project_id: string;
+            /** @constant */
+            marketing_paused: false;
+            /** @description False when marketing was not paused (a repeated resume changes nothing more) */
+            was_paused: boolean;
+            /** Format: date-time */
+            resumed_at: string;
+            /** @description Campaigns that had paused with the project and run again */
+            campaigns_resumed: number;
+        };
         /** @description This API described in OpenAPI 3.1 */
         OpenApiDocument: {
             /** @example 3.1.0 */
@@ -4842,12 +4939,13 @@ export interface components {
             /** @constant */
             disabled: true;
         };
-        /** @description Whether the project can send, and its domains' issues (`critical` when it cannot send) */
+        /** @description Whether the project can send, its domains' and its reputation's issues (`critical` when it cannot send, at least `warning` while its marketing is paused), and its reputation */
         PartnerProjectHealth: {
             can_send: boolean;
             /** @enum {string} */
             status: "healthy" | "warning" | "critical";
             issues: string[];
+            reputation: components["schemas"]["ProjectReputation"];
         };
         /** @description The organization's client projects, oldest first */
         PartnerProjectList: {
@@ -5022,6 +5120,98 @@ export interface components {
         PartnerWhoAmI: {
             organization: components["schemas"]["PartnerOrganization"];
             partner: components["schemas"]["PartnerQuota"];
+        };
+        /** @description project.marketing_paused: the project's permanent-bounce or complaint rate passed the warning level; its campaigns, marketing batches and automations' marketing sends wait until an operator resumes, transactional mail goes on */
+        ProjectMarketingPausedEvent: {
+            /** @constant */
+            event: "project.marketing_paused";
+            /**
+             * Format: date-time
+             * @description When the event was dispatched
+             */
+            timestamp: string;
+            /**
+             * Format: uuid
+             * @description The project the event belongs to
+             */
+            project_id: string;
+            data: {
+                /** @enum {string} */
+                reason: "bounce_rate" | "complaint_rate";
+                /** @description The measured rate, as a fraction (0.045 is 4.5%) */
+                rate: number;
+                /** @description The warning level it reached: 0.04 for permanent bounces, 0.0008 for complaints */
+                threshold: number;
+                /** @description Live mails sent in the measured window */
+                sample: number;
+                /**
+                 * Format: date-time
+                 * @description The start of the measured window (7 days, or from the last resume)
+                 */
+                since: string;
+                /** Format: date-time */
+                paused_at: string;
+                /** @description What happened and what to do */
+                message: string;
+            };
+        };
+        /** @description The project's permanent-bounce and complaint rates against SES's thresholds, and whether its marketing mail is paused */
+        ProjectReputation: {
+            /** @description The project's own SES tenant, or null when it shares the account's reputation */
+            ses_tenant: {
+                name: string;
+                /** @description SES's sending status of the tenant (`ENABLED`, `REINSTATED`, `DISABLED`), `unknown` when SES could not be asked */
+                sending_status: string;
+            } | null;
+            /** @description True while campaigns, marketing batches and automations' marketing sends are paused; transactional mail still goes out */
+            marketing_paused: boolean;
+            pause: components["schemas"]["MarketingPause"] | null;
+            window: {
+                /**
+                 * Format: date-time
+                 * @description The last 7 days, or from the hour marketing was last resumed
+                 */
+                since: string;
+                sent: number;
+                /** @description Permanent bounces */
+                bounced: number;
+                complained: number;
+                /** @description Permanent bounces per live mail sent, as a fraction */
+                bounce_rate: number;
+                /** @description Complaints per live mail sent, as a fraction */
+                complaint_rate: number;
+            };
+            /** @description Marketing pauses at `bounce_pause` or `complaint_pause` over at least `min_sample` mails; SES reviews an account at `bounce_review` and `complaint_review` */
+            levels: {
+                min_sample: number;
+                bounce_pause: number;
+                complaint_pause: number;
+                bounce_review: number;
+                complaint_review: number;
+            };
+            issues: string[];
+        };
+        /** @description The project's own SES tenant, with the identities and the configuration set associated */
+        ProjectSesTenant: {
+            /** Format: uuid */
+            project_id: string;
+            tenant: {
+                /** @description `mr-` and the project id */
+                name: string;
+                id: string;
+                arn: string;
+                /** @description SES's sending status of the tenant: `ENABLED`, `REINSTATED` or `DISABLED` */
+                sending_status: string;
+            };
+            /** @description The identities associated with the tenant: the project's domains and sender addresses */
+            identities: string[];
+            /** @constant */
+            configuration_set_associated: true;
+            /**
+             * Format: date-time
+             * @description Since when every send of the project names the tenant
+             */
+            provisioned_at: string;
         };
         /** @description The calling project's settings: name, time zone, country and webhook URLs (never its keys or secrets) */
         ProjectSettings: {
@@ -6300,7 +6490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with this Idempotency-Key is still in progress */
+            /** @description A live marketing batch while the project's marketing is paused by the reputation watch (MARKETING_PAUSED, with `reason` and `paused_at`): send transactional mail as `email_type: transactional`, or resume marketing first; or a request with this Idempotency-Key is still in progress */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9786,6 +9976,140 @@ export interface operations {
             };
             /** @description Reactivating it would exceed the organization's project quota (MAX_PROJECTS_REACHED) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdMarketingResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Marketing runs again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketingResumed"];
+                };
+            };
+            /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description No project with this id in the key's organization (NOT_FOUND) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Request body over 5 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description A fault of the service: the body names the request id, never the cause */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+        };
+    };
+    postV1PartnerProjectsByProjectIdSesTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project is on its own tenant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSesTenant"];
+                };
+            };
+            /** @description A body was sent (this route reads none) and is not JSON, nests too deep, or holds a NUL or reserved key (INVALID_INPUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"];
+                };
+            };
+            /** @description Missing, malformed or unknown key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15719,6 +16043,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CampaignPausedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within 10 s, counts as a failed attempt */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProjectMarketingPaused: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the bytes the base64 after `whsec_` of the secret decodes to
+                 * @example sha256=4f0e5b9c2d7a1e3f6b8c0d2e4f6a8b0c1d3e5f7a9b1c3d5e7f9a1b3c5d7e9f1a
+                 */
+                "X-Svc-Signature": string;
+                /** @description The slot of the URL: `live` (live key traffic and project events) or `dev` (test key traffic and project events); each slot has its own secret */
+                "X-Svc-Environment": "live" | "dev";
+                /**
+                 * @description Standard Webhooks: the delivery id, the same on every attempt of one delivery
+                 * @example msg_6c1f5a0e-2b7d-4c39-9e4a-8f1d2c3b4a5e
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt time in Unix seconds (signed: refuse one far from your clock)
+                 * @example 1795685400
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` with the same key; the `standardwebhooks` libraries verify it as is
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+                /** @description The sender of the POST */
+                "User-Agent": "Mailroom-Webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectMarketingPausedEvent"];
             };
         };
         responses: {

@@ -36,6 +36,7 @@ export const sendBatch = defineRoute({
       400: 'Invalid request (the first problem, naming a recipient by its index), an unconfigured environment (ENVIRONMENT_NOT_CONFIGURED), an invalid template id, or a scheduled_at that cannot be read, is past, or is more than 13 days ahead',
       403: 'The project is disabled (PROJECT_DISABLED)',
       404: 'No template with this id',
+      409: 'A live marketing batch while the project\'s marketing is paused by the reputation watch (MARKETING_PAUSED, with `reason` and `paused_at`): send transactional mail as `email_type: transactional`, or resume marketing first; or a request with this Idempotency-Key is still in progress',
       422: 'The content renders to nothing (TEMPLATE_EMPTY), does not compile, or exceeds the render limits; or this Idempotency-Key was used with another request',
       502: 'The batch could not be stored or queued; nothing was accepted',
     }),

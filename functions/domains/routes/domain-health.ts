@@ -15,6 +15,6 @@ export const domainHealthRoute = defineRoute({
   answers: {
     200: json(domainHealthSchema, 'Every domain of the project with its health', domainExamples.health),
   },
-  access: readDomains,
+  access: { ...readDomains, sesTenants: 'read' },
   handle: async (request) => ({ status: 200, body: await domainHealth(services(), projectOf(request)) }),
 });

@@ -20,7 +20,7 @@ export const recreateDomainRoute = defineRoute({
       409: 'The domain is verified (DOMAIN_VERIFIED); another project verified it (DOMAIN_TAKEN); its identity is not this project\'s own (IDENTITY_NOT_OWNED); or it changed meanwhile (DOMAIN_BUSY)',
     }),
   },
-  access: { table: 'readWrite', sesIdentities: 'manage', settings: [...RECORD_SETTINGS] },
+  access: { table: 'readWrite', sesIdentities: 'manage', sesTenants: 'manage', settings: [...RECORD_SETTINGS] },
   handle: async (request) => {
     const domain = await recreateDomain(services(), projectOf(request), pathDomain(request));
     return { status: 200, body: { success: true, recreated: true, ...(await identityView(request, domain)) } };

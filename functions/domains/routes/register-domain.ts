@@ -23,7 +23,7 @@ export const registerDomainRoute = defineRoute({
     }),
   },
   // Creates the SES identity and its MAIL FROM; the records follow the deployment's hosts.
-  access: { table: 'readWrite', sesIdentities: 'manage', settings: [...RECORD_SETTINGS] },
+  access: { table: 'readWrite', sesIdentities: 'manage', sesTenants: 'manage', settings: [...RECORD_SETTINGS] },
   handle: async (request) => {
     const { domain, sender, reused } = await registerDomain(services(), projectOf(request), toRegisterInput(request.body));
     const identity = await identityView(request, domain);

@@ -24,7 +24,7 @@ export const verifyEmail = defineRoute({
   },
   // Creates the address's SES identity; the link points at the host the request reached, else
   // TRACKING_BASE_URL. SERVICE_NAME: sender-service.ts also holds the confirmation mail (sent by the scheduled check).
-  access: { table: 'readWrite', sesIdentities: 'manage', settings: ['TRACKING_BASE_URL', 'SERVICE_NAME'] },
+  access: { table: 'readWrite', sesIdentities: 'manage', sesTenants: 'manage', settings: ['TRACKING_BASE_URL', 'SERVICE_NAME'] },
   handle: async (request) => {
     const sender = await startMailboxVerification(services(), request.caller.project, toVerifyEmail(request.body), publicBaseUrl(request));
     return {

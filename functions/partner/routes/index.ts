@@ -10,7 +10,9 @@ import { listDomains } from './list-domains';
 import { listProjects } from './list-projects';
 import { listSenders } from './list-senders';
 import { onboardDomainRoute } from './onboard-domain';
+import { provisionSesTenant } from './provision-ses-tenant';
 import { reactivateProject } from './reactivate-project';
+import { resumeMarketing } from './resume-marketing';
 import { rotateKey } from './rotate-key';
 import { updateProject } from './update-project';
 import { verifyDomain } from './verify-domain';
@@ -24,6 +26,8 @@ export const partnerRoutes = groupRoutes('partner', [
   updateProject,
   disableProject,
   reactivateProject,
+  resumeMarketing,
+  provisionSesTenant,
   onboardDomainRoute,
   listDomains,
   getDomain,

@@ -1,5 +1,6 @@
 import * as z from '../../platform/core/zod';
 import { boundedPaginationSchema, instantSchema, uuidSchema } from '../../platform/http/answer-fields';
+import { projectReputationSchema, reputationExamples } from '../reputation/reputation-answers';
 
 /*
  * The answers of the domain routes (part 2's sending domain identity, DNS record and sender profile;
@@ -196,8 +197,9 @@ export const domainHealthSchema = z
         })
         .check(z.meta({ id: 'DomainHealthEntry', description: 'One domain\'s health: its status, sends, permanent-bounce rate and issues' })),
     ),
+    reputation: projectReputationSchema,
   })
-  .check(z.meta({ id: 'DomainHealth', description: 'The health of every domain of the project, and how many are in each status' }));
+  .check(z.meta({ id: 'DomainHealth', description: 'The health of every domain of the project, how many are in each status, and the project\'s reputation' }));
 
 /** The answer of `POST /domains/verify-email` (201). */
 export const mailboxVerificationSchema = z
@@ -367,6 +369,7 @@ export const domainExamples = {
         issues: ['No DMARC record found at _dmarc.mail.example.com: publish the DMARC TXT record (p=none is enough to start).'],
       },
     ],
+    reputation: reputationExamples.healthy,
   },
   mailbox: {
     success: true,

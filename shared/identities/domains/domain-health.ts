@@ -5,6 +5,8 @@ import { dayOf, hardBounceRate, readDomainCounts } from '../stats/domain-stats';
 import type { RecordPurpose, SendingDomain } from './domain';
 import { fqdn } from './dns-records';
 import { listDomains } from './domain-repository';
+import { getProject } from '../../platform/projects/project-repository';
+import { projectReputation } from '../reputation/project-reputation';
 
 export type HealthStatus = 'healthy' | 'warning' | 'critical';
 
@@ -54,11 +56,14 @@ export function assessDomain(domain: SendingDomain, sent: number, rate: number, 
   return { status, issues: [...critical, ...warning] };
 }
 
-/** `GET /domains/health`: every domain of the project with its status, send count and permanent-bounce rate. */
-export async function domainHealth(deps: Needs<'db' | 'clock'>, projectId: string) {
+/**
+ * `GET /domains/health`: every domain of the project with its status, send count and permanent-bounce
+ * rate, and the project's reputation (its rates against SES's thresholds, whether marketing is paused).
+ */
+export async function domainHealth(deps: Needs<'db' | 'clock' | 'tenants'>, projectId: string) {
   const now = deps.clock.now();
   const from = dayOf(new Date(now.getTime() - (HEALTH_WINDOW_DAYS - 1) * 86_400_000));
-  const domains = await listDomains(deps.db, projectId);
+  const [domains, project] = await Promise.all([listDomains(deps.db, projectId), getProject(deps.db, projectId)]);
   const data = await Promise.all(
     domains.map(async (d) => {
       const [counts, dmarc] = await Promise.all([
@@ -71,5 +76,6 @@ export async function domainHealth(deps: Needs<'db' | 'clock'>, projectId: strin
     }),
   );
   const count = (s: HealthStatus) => data.filter((d) => d.status === s).length;
-  return { summary: { total: data.length, healthy: count('healthy'), warning: count('warning'), critical: count('critical') }, data };
+  const reputation = await projectReputation(deps, project ?? { id: projectId });
+  return { summary: { total: data.length, healthy: count('healthy'), warning: count('warning'), critical: count('critical') }, data, reputation };
 }

@@ -1,3 +1,4 @@
+import { associateWithProjectTenant } from '../../platform/projects/project-tenant';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Needs } from '../../platform/core/dependencies';
 import { AppError, conflict, notFound } from '../../platform/core/errors';
@@ -61,13 +62,15 @@ function ownIdentity(createdBy: IdentityCreator, deps: Needs<'config'>, projectI
  * Every step is idempotent, so registering again reconciles whatever an earlier, interrupted
  * registration left (answered with `reused`).
  */
-export async function registerDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, projectId: string, input: RegisterInput): Promise<Registration> {
+export async function registerDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities' | 'tenants'>, projectId: string, input: RegisterInput): Promise<Registration> {
   const { db, clock, identities } = deps;
   const owner = await findDomainOwner(db, input.domain);
   if (owner !== undefined && owner !== projectId) throw takenElsewhere(input.domain);
 
   const { dkimTokens, createdBy } = await identities.ensureDomainIdentity(input.domain, projectId);
   if (createdBy.deployment !== deps.config.SES_IDENTITY_OWNER) throw identityNotOwned(input.domain, createdBy, deps);
+  // A project on its own SES tenant sends only from identities the tenant holds.
+  await associateWithProjectTenant(deps, projectId, input.domain);
   // Another project's pending registration of the same name shares its identity read-only: the
   // first project to verify wins the name (checkDomain), and only the creator sets MAIL FROM.
   if (createdBy.project === projectId) await identities.setMailFrom(input.domain, `${MAIL_FROM_LABEL}.${input.domain}`);
@@ -177,7 +180,7 @@ export async function flushDomainEvents(deps: Needs<'db' | 'events'>, domain: Se
  * creates it anew, which issues new DKIM tokens. The DKIM records are replaced and the domain goes
  * back to `pending`; a verified domain has nothing to recreate.
  */
-export async function recreateDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, projectId: string, name: string): Promise<SendingDomain> {
+export async function recreateDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities' | 'tenants'>, projectId: string, name: string): Promise<SendingDomain> {
   const current = await requireDomain(deps, projectId, name);
   if (current.verification_status === 'verified') {
     throw conflict(`Domain ${current.domain} is verified; there is nothing to recreate`, 'DOMAIN_VERIFIED');
@@ -189,6 +192,7 @@ export async function recreateDomain(deps: Needs<'config' | 'db' | 'clock' | 'id
   if (existing && !ownIdentity(existing.createdBy, deps, projectId)) throw identityNotOwned(current.domain, existing.createdBy, deps);
   await deps.identities.deleteIdentity(current.domain);
   const { dkimTokens } = await deps.identities.ensureDomainIdentity(current.domain, projectId);
+  await associateWithProjectTenant(deps, projectId, current.domain);
   await deps.identities.setMailFrom(current.domain, `${MAIL_FROM_LABEL}.${current.domain}`);
   const now = deps.clock.now();
   const next: SendingDomain = {

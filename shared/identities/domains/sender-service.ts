@@ -1,3 +1,4 @@
+import { associateWithProjectTenant } from '../../platform/projects/project-tenant';
 import { randomUUID } from 'node:crypto';
 import type { Needs } from '../../platform/core/dependencies';
 import { concurrentChange, conflict } from '../../platform/core/errors';
@@ -61,7 +62,7 @@ export function presentSender(sender: SenderProfile, domain: SendingDomain | und
  * An address another project already confirmed therefore gets just this project's link, and its
  * owner decides. A disabled project may not make mail leave (403).
  */
-export async function startMailboxVerification(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, project: Project, { email, name }: VerifyEmailInput, baseUrl: string | undefined): Promise<SenderProfile> {
+export async function startMailboxVerification(deps: Needs<'config' | 'db' | 'clock' | 'identities' | 'tenants'>, project: Project, { email, name }: VerifyEmailInput, baseUrl: string | undefined): Promise<SenderProfile> {
   refuseDisabledProject(project);
   const existing = await getSender(deps.db, project.id, email, true);
   if (existing && existing.sender_source !== 'magic_link') {
@@ -71,6 +72,7 @@ export async function startMailboxVerification(deps: Needs<'config' | 'db' | 'cl
 
   const identity = await deps.identities.getIdentity(email);
   if (!identity?.verifiedForSending) await deps.identities.createAddressIdentity(email, project.id);
+  await associateWithProjectTenant(deps, project.id, email);
   const now = deps.clock.now();
   const sender: SenderProfile = {
     id: existing?.id ?? randomUUID(),

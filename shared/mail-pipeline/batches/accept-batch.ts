@@ -3,7 +3,8 @@ import type { Needs } from '../../platform/core/dependencies';
 
 /** What accepting a batch touches: the header and records, the blobs, the fan-out queue, the clock, the signing secret. */
 type AcceptBatchDeps = Needs<'db' | 'queue' | 'blobs' | 'clock' | 'config' | 'tokenSecret'>;
-import { AppError, badRequest, notFound } from '../../platform/core/errors';
+import { AppError, badRequest, conflict, notFound } from '../../platform/core/errors';
+import { pauseExplanation } from '../../identities/reputation/project-reputation';
 import {
   BATCH_CHUNK_SIZE,
   checkProjectCanSend,
@@ -46,6 +47,7 @@ export const MAX_SCHEDULE_AHEAD_DAYS = 13;
  */
 export async function acceptBatch(deps: AcceptBatchDeps, caller: ProjectCaller, input: BatchInput, requestBaseUrl?: string) {
   checkProjectCanSend(caller, input.content.environment);
+  refusePausedMarketing(caller, input);
   const projectId = caller.project.id;
   const template = input.content.templateId ? await findTemplate(deps.db, projectId, input.content.templateId) : undefined;
   if (input.content.templateId && !template) throw notFound(POLICY_MESSAGES.templateNotFound(input.content.templateId));
@@ -106,6 +108,17 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: ProjectCaller, 
     await deferAccept(deps, { id: scheduledBatchDueId(batchId), scheduled_for: batch.scheduled_for! }, now);
   }
   return answer(batch, input, schedule);
+}
+
+/**
+ * A live marketing batch of a project whose marketing the reputation watch paused is refused (409
+ * MARKETING_PAUSED), not queued: nothing is accepted that would wait unseen, and the caller knows at
+ * once. A dry run and a transactional batch go on; so do test batches, which reach no mailbox.
+ */
+function refusePausedMarketing(caller: ProjectCaller, input: BatchInput): void {
+  const pause = caller.project.marketing_pause;
+  if (!pause || input.dryRun || caller.mode !== 'live' || input.content.emailType !== 'marketing') return;
+  throw conflict(pauseExplanation(pause), 'MARKETING_PAUSED', { code: 'MARKETING_PAUSED', reason: pause.reason, paused_at: pause.at });
 }
 
 /**

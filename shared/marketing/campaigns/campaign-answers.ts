@@ -47,12 +47,12 @@ export const campaignAudienceSchema = z
 /** Why a campaign is paused: by the caller, or by the reputation guard with the rate it measured. */
 export const campaignPauseSchema = z
   .strictObject({
-    reason: z.enum(['manual', 'bounce_rate', 'complaint_rate']),
+    reason: z.enum(['manual', 'bounce_rate', 'complaint_rate', 'project_paused']),
     rate: z.optional(z.number()),
     sample: z.optional(z.number()),
     at: instantSchema,
   })
-  .check(z.meta({ id: 'CampaignPause', description: 'Why the campaign is paused (`manual`, or the reputation guard\'s `bounce_rate` or `complaint_rate` with the measured rate and sample) and since when' }));
+  .check(z.meta({ id: 'CampaignPause', description: 'Why the campaign is paused (`manual`, the reputation guard\'s `bounce_rate` or `complaint_rate` with the measured rate and sample, or `project_paused` with its project\'s marketing, resumed with it) and since when' }));
 
 /** The full campaign row of `POST /v1/campaigns` (campaign-presenter.ts `presentCampaign`). */
 export const campaignSchema = z

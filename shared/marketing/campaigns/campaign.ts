@@ -34,9 +34,12 @@ export type CampaignAudience =
   | { kind: 'filter'; filter: AudienceFilter }
   | { kind: 'follow_up'; campaign_id: string; audience: 'not_delivered' | 'not_opened' };
 
-/** Why a running campaign paused itself (the reputation guard) or was paused by the caller. */
+/**
+ * Why a running campaign paused itself (the reputation guard), was paused by the caller, or paused
+ * with its project's marketing (`project_paused`: the project's resume resumes it).
+ */
 export interface CampaignPause {
-  reason: 'manual' | 'bounce_rate' | 'complaint_rate';
+  reason: 'manual' | 'bounce_rate' | 'complaint_rate' | 'project_paused';
   /** The measured rate and sample for the guard's reasons. */
   rate?: number;
   sample?: number;

@@ -26,7 +26,7 @@ import {
 import { enqueueCampaignMessage, type CampaignMessage } from './engine-messages';
 import { allowance, campaignRate, RATE_WINDOW_SECONDS, returnTokens, takeTokens } from './pacing';
 import { readPacedPage } from './provider-pacing';
-import { pausedEvent, reputationVerdict } from './reputation-guard';
+import { campaignVerdict, pausedEvent } from './reputation-guard';
 import { recipientOf } from './variables';
 import { campaignContent, releaseWave } from './waves';
 
@@ -134,7 +134,7 @@ export async function runStep(deps: Needs<'config' | 'db' | 'dns' | 'queue' | 'b
   if (campaign.status === 'pending' && campaign.scheduled_for && new Date(campaign.scheduled_for) > now) return stepAt(deps, campaign, step, new Date(campaign.scheduled_for));
 
   const counts = await readCampaignCounts(deps.db, campaignId);
-  const verdict = reputationVerdict(counts);
+  const verdict = await campaignVerdict(deps, campaign, counts);
   if (verdict) {
     const pause = { ...verdict, at: now.toISOString() };
     if (await pauseByGuard(deps.db, campaignId, pause)) {

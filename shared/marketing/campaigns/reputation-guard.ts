@@ -1,4 +1,6 @@
+import type { Needs } from '../../platform/core/dependencies';
 import type { ServiceEvent } from '../../platform/core/events';
+import { getProjectCached } from '../../platform/projects/project-repository';
 import type { Campaign, CampaignPause } from './campaign';
 import type { CampaignCounts } from './campaign-gateway';
 
@@ -20,6 +22,23 @@ export function reputationVerdict(counts: Pick<CampaignCounts, 'delivered' | 'ha
   const complaintRate = counts.delivered > 0 ? counts.complained / counts.delivered : 0;
   if (complaintRate > MAX_COMPLAINT_RATE) return { reason: 'complaint_rate', rate: complaintRate, sample: counts.delivered };
   return undefined;
+}
+
+/**
+ * The engine's verdict before each step: the campaign's own guard first, then its project's
+ * reputation watch (shared/identities/reputation): a live campaign of a project whose marketing is
+ * paused pauses too (`project_paused`, with the project's measured rate), and the project's resume
+ * resumes it. Test campaigns send nothing through SES, so only their own guard holds them.
+ */
+export async function campaignVerdict(
+  deps: Needs<'db' | 'clock'>,
+  campaign: Pick<Campaign, 'project_id' | 'mode'>,
+  counts: Pick<CampaignCounts, 'delivered' | 'hard_bounced' | 'complained'>,
+): Promise<Omit<CampaignPause, 'at'> | undefined> {
+  const own = reputationVerdict(counts);
+  if (own || campaign.mode === 'test') return own;
+  const pause = (await getProjectCached(deps.db, deps.clock, campaign.project_id))?.marketing_pause;
+  return pause ? { reason: 'project_paused', rate: pause.rate, sample: pause.sample } : undefined;
 }
 
 /** The `campaign.paused` webhook event (an extension of part 6): which campaign, why, and the measured rate. */

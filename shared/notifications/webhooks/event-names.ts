@@ -19,4 +19,5 @@ export const WEBHOOK_EVENT_NAMES: readonly string[] = [
   'suppression.removed',
   'automation.webhook',
   'campaign.paused',
+  'project.marketing_paused',
 ];

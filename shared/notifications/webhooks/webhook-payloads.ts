@@ -227,6 +227,25 @@ export const campaignPausedEventSchema = z
   })
   .check(z.meta({ id: 'CampaignPausedEvent', description: "campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds" }));
 
+export const projectMarketingPausedEventSchema = projectEnvelope(
+  'project.marketing_paused',
+  z.strictObject({
+    reason: z.enum(['bounce_rate', 'complaint_rate']),
+    rate: z.number().check(z.meta({ description: 'The measured rate, as a fraction (0.045 is 4.5%)' })),
+    threshold: z.number().check(z.meta({ description: 'The warning level it reached: 0.04 for permanent bounces, 0.0008 for complaints' })),
+    sample: z.number().check(z.meta({ description: 'Live mails sent in the measured window' })),
+    since: instant.check(z.meta({ description: 'The start of the measured window (7 days, or from the last resume)' })),
+    paused_at: instant,
+    message: z.string().check(z.meta({ description: 'What happened and what to do' })),
+  }),
+).check(
+  z.meta({
+    id: 'ProjectMarketingPausedEvent',
+    description:
+      "project.marketing_paused: the project's permanent-bounce or complaint rate passed the warning level; its campaigns, marketing batches and automations' marketing sends wait until an operator resumes, transactional mail goes on",
+  }),
+);
+
 /** Every event the service posts, by its `event` name. */
 export const webhookPayloadSchemas: Readonly<Record<string, z.ZodMiniType>> = {
   ...emailEventSchemas,
@@ -242,6 +261,7 @@ export const webhookPayloadSchemas: Readonly<Record<string, z.ZodMiniType>> = {
   'suppression.removed': suppressionRemovedEventSchema,
   'automation.webhook': automationWebhookEventSchema,
   'campaign.paused': campaignPausedEventSchema,
+  'project.marketing_paused': projectMarketingPausedEventSchema,
 };
 
 /** Why a webhook body is not the payload of its event, or undefined when it is. */

@@ -30,6 +30,8 @@ export class SesMailer implements Mailer {
           Destination: { ToAddresses: [...mail.recipients] },
           Content: { Raw: { Data: mail.raw } },
           ConfigurationSetName: this.configurationSet,
+          // SES refuses the send unless the identity and the configuration set are the tenant's.
+          ...(mail.tenantName ? { TenantName: mail.tenantName } : {}),
           EmailTags: Object.entries(mail.tags).map(([Name, Value]) => ({ Name, Value })),
         }),
       );

@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import type { Clock, DnsResolver, EventPublisher, Fetcher, FileStore, IdentityProvider, Mailer, Queue, SendingAccount, Timers, TrackingEdge } from './ports';
+import type { Clock, DnsResolver, EventPublisher, Fetcher, FileStore, IdentityProvider, Mailer, Queue, SendingAccount, TenantProvider, Timers, TrackingEdge } from './ports';
 import type { LeadSignals } from './lead-signals';
 import type { TokenSecret } from './secrets';
 import type { Db } from '../store/client';
@@ -14,6 +14,8 @@ export interface Services {
   readonly fetcher: Fetcher;
   readonly clock: Clock;
   readonly identities: IdentityProvider;
+  /** SES tenants: a project's own reputation, when it is put on one. */
+  readonly tenants: TenantProvider;
   readonly events: EventPublisher;
   readonly dns: DnsResolver;
   /** Serves tracking domains over HTTPS; undefined where no edge is deployed (no TRACKING_DISTRIBUTION_ID). */

@@ -62,6 +62,12 @@ export interface FunctionAccess {
    */
   readonly sesIdentities?: 'manage' | 'read';
   /**
+   * SES tenants (a project's own reputation): `manage` creates them and associates identities and
+   * the configuration set with them; `read` reads a tenant's sending status (health).
+   * @default none
+   */
+  readonly sesTenants?: 'manage' | 'read';
+  /**
    * May create one-time EventBridge Scheduler schedules that send to the campaigns queue, and read
    * the SES account's send rate (the campaign engine).
    * @default false
@@ -93,6 +99,7 @@ export function mergeAccess(needs: readonly FunctionAccess[]): FunctionAccess {
     payloads: reads && puts ? 'readWrite' : reads ? 'read' : puts ? 'put' : undefined,
     sesSend: needs.some((n) => n.sesSend) || undefined,
     sesIdentities: needs.some((n) => n.sesIdentities === 'manage') ? 'manage' : needs.some((n) => n.sesIdentities === 'read') ? 'read' : undefined,
+    sesTenants: needs.some((n) => n.sesTenants === 'manage') ? 'manage' : needs.some((n) => n.sesTenants === 'read') ? 'read' : undefined,
     campaignTimers: needs.some((n) => n.campaignTimers) || undefined,
     settings: union(needs.map((n) => n.settings)),
   };

@@ -27,6 +27,8 @@ export interface OutgoingMail {
   readonly recipients: readonly string[];
   /** Message tags (SES `EmailTags`), used to find the activity from provider events. */
   readonly tags: Readonly<Record<string, string>>;
+  /** The SES tenant the mail is sent through (the project's own reputation), when it has one. */
+  readonly tenantName?: string;
 }
 
 /** Why the provider refused a mail: decides between retrying and failing for good. */
@@ -196,6 +198,30 @@ export interface IdentityProvider {
   deleteIdentity(identity: string): Promise<void>;
   /** Creates an address identity tagged for this deployment and `projectId`; the provider mails the owner a verification link. */
   createAddressIdentity(email: string, projectId: string): Promise<void>;
+}
+
+/** An SES tenant as the provider reports it. */
+export interface TenantState {
+  readonly name: string;
+  readonly id: string;
+  readonly arn: string;
+  /** SES's `SendingStatus`: ENABLED, REINSTATED or DISABLED. */
+  readonly sendingStatus: string;
+}
+
+/**
+ * SES tenants (docs/deliverability.md): a project's own reputation container. Each call is
+ * idempotent, so a provisioning that crashed half way is completed by running it again.
+ */
+export interface TenantProvider {
+  /** Creates the tenant unless it exists, and answers it. */
+  ensureTenant(name: string): Promise<TenantState>;
+  /** The tenant, or undefined when SES does not know it. */
+  getTenant(name: string): Promise<TenantState | undefined>;
+  /** Associates an identity (a domain or an address) with the tenant; already associated is fine. */
+  associateIdentity(tenant: TenantState, identity: string): Promise<void>;
+  /** Associates the deployment's configuration set with the tenant; already associated is fine. */
+  associateConfigurationSet(tenant: TenantState): Promise<void>;
 }
 
 /** Outbound events (part 6): the envelope every webhook receives. */

@@ -7,7 +7,7 @@ import { setFields } from '../store/set-fields';
 import { conditionalWrite, writtenUnlessConditionFails } from '../store/conditional-write';
 import { ORGANIZATION_PROJECT_PREFIX, apiKeyKey, externalKeyKey, organizationKey, organizationProjectKey, projectKey } from '../store/keys';
 import type { KeyMode } from '../security/api-keys';
-import type { Project } from './project';
+import type { MarketingPause, Project } from './project';
 import type { Clock } from '../core/ports';
 import { cachedApiKey, cachedProject, forgetProject } from './project-cache';
 
@@ -196,6 +196,68 @@ export async function updateProjectFieldsReturning(db: Db, projectId: string, fi
     );
     return outcome.written && outcome.output.Attributes ? stripKeys<Project>(outcome.output.Attributes) : undefined;
   });
+}
+
+/**
+ * Pauses the project's marketing mail (the reputation watch): true when this call set the pause,
+ * false when the project was paused already or does not exist, so the webhook goes out once.
+ */
+export function pauseProjectMarketing(db: Db, projectId: string, pause: MarketingPause): Promise<boolean> {
+  return changingProject(projectId, () =>
+    writtenUnlessConditionFails(
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: projectKey(projectId),
+          UpdateExpression: 'SET marketing_pause = :p',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(marketing_pause)',
+          ExpressionAttributeValues: { ':p': pause },
+        }),
+      ),
+    ),
+  );
+}
+
+/**
+ * Resumes the project's marketing mail (an operator): removes the pause and notes when and what the
+ * hour's counters held then, so the watch measures from then on. Answers the project as it was before, or undefined when there is none.
+ */
+export function resumeProjectMarketing(db: Db, projectId: string, at: string, baseline: NonNullable<Project['marketing_resume_baseline']>): Promise<Project | undefined> {
+  return changingProject(projectId, async () => {
+    const outcome = await conditionalWrite(
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: projectKey(projectId),
+          UpdateExpression: 'SET marketing_resumed_at = :at, marketing_resume_baseline = :b REMOVE marketing_pause',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at, ':b': baseline },
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
+    );
+    return outcome.written && outcome.output.Attributes ? stripKeys<Project>(outcome.output.Attributes) : undefined;
+  });
+}
+
+/**
+ * Records the project's SES tenant, once it exists with the identities and the configuration set
+ * associated; a tenant already recorded stays (a repeated provisioning changes nothing).
+ */
+export function setProjectSesTenant(db: Db, projectId: string, tenant: NonNullable<Project['ses_tenant']>): Promise<boolean> {
+  return changingProject(projectId, () =>
+    writtenUnlessConditionFails(
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: projectKey(projectId),
+          UpdateExpression: 'SET ses_tenant = :t',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(ses_tenant)',
+          ExpressionAttributeValues: { ':t': tenant },
+        }),
+      ),
+    ),
+  );
 }
 
 /**

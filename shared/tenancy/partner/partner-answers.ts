@@ -1,5 +1,6 @@
 /* The answers of the partner routes (4.13), as partner-projects.ts, partner-domains.ts and partner-senders.ts build them. */
 import * as z from '../../platform/core/zod';
+import { projectReputationSchema } from '../../identities/reputation/reputation-answers';
 import { senderSchema } from '../../identities/domains/sender-answers';
 import { COUNTER_FIELDS } from '../../identities/stats/domain-stats';
 import { instantSchema, uuidSchema } from '../../platform/http/answer-fields';
@@ -137,8 +138,13 @@ export const partnerProjectOverviewSchema = z
     domains: z.array(partnerDomainSummarySchema),
     senders: z.array(partnerSenderSchema),
     health: z
-      .strictObject({ can_send: z.boolean(), status: z.enum(['healthy', 'warning', 'critical']), issues: z.array(z.string()) })
-      .check(z.meta({ id: 'PartnerProjectHealth', description: 'Whether the project can send, and its domains\' issues (`critical` when it cannot send)' })),
+      .strictObject({ can_send: z.boolean(), status: z.enum(['healthy', 'warning', 'critical']), issues: z.array(z.string()), reputation: projectReputationSchema })
+      .check(
+        z.meta({
+          id: 'PartnerProjectHealth',
+          description: 'Whether the project can send, its domains\' and its reputation\'s issues (`critical` when it cannot send, at least `warning` while its marketing is paused), and its reputation',
+        }),
+      ),
   })
   .check(z.meta({ id: 'PartnerProjectOverview', description: 'A project with its domains, senders and health' }));
 

@@ -55,7 +55,7 @@ async function addSubdomain(deps: Needs<'config' | 'db' | 'clock'>, projectId: s
  * Onboards a domain for a client project: registers it with its sender (errors are the caller's),
  * then the reply and tracking subdomains and the verification link, best effort.
  */
-export async function onboardDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, projectId: string, input: { domain: string; sender: SenderInput }, baseUrl: string | undefined) {
+export async function onboardDomain(deps: Needs<'config' | 'db' | 'clock' | 'identities' | 'tenants'>, projectId: string, input: { domain: string; sender: SenderInput }, baseUrl: string | undefined) {
   const registration = await registerDomain(deps, projectId, { domain: input.domain, senderName: input.sender.name, senderEmail: input.sender.email });
   const warnings: StepReport[] = [];
   const skipped: StepReport[] = [];

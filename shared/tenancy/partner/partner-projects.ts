@@ -19,6 +19,8 @@ import {
 } from '../../platform/projects/project-repository';
 import { newProjectWithKeys, rotateProjectKey } from '../../platform/projects/project-service';
 import { dayOf, hardBounceRate, readDomainCounts, COUNTER_FIELDS, type DomainCounts } from '../../identities/stats/domain-stats';
+import { resumeMarketing } from '../../identities/reputation/project-reputation';
+import { resumeProjectPausedCampaigns } from '../../marketing/campaigns/project-resume';
 import { onboardDomain, type StepReport } from './partner-domains';
 import { partnerError, type CreateProjectInput } from './project-request';
 import { presentProject, presentProjectSummary } from './project-presenter';
@@ -36,7 +38,7 @@ export async function requireOwnedProject(deps: Needs<'db'>, caller: PartnerCall
  * domain and sender the domain is onboarded too; if that fails the project still exists
  * (`partial: true`, `errors[]`) and the domains POST can be retried.
  */
-export async function createPartnerProject(deps: Needs<'config' | 'db' | 'clock' | 'identities'>, caller: PartnerCaller, input: CreateProjectInput, baseUrl: string | undefined) {
+export async function createPartnerProject(deps: Needs<'config' | 'db' | 'clock' | 'identities' | 'tenants'>, caller: PartnerCaller, input: CreateProjectInput, baseUrl: string | undefined) {
   const org = await getOrganization(deps.db, caller.organizationId);
   if (!org) throw partnerError(500, 'NO_OWNER', 'The organization of this key no longer exists');
 
@@ -96,17 +98,18 @@ export async function listPartnerProjects(deps: Needs<'db'>, caller: PartnerCall
 }
 
 /** One project with its domains, senders and a health block (`can_send`, `status`). */
-export async function projectOverview(deps: Needs<'db' | 'clock'>, project: Project) {
+export async function projectOverview(deps: Needs<'db' | 'clock' | 'tenants'>, project: Project) {
   const [domains, senders, health] = await Promise.all([listDomains(deps.db, project.id), listSenders(deps.db, project.id), domainHealth(deps, project.id)]);
   const byDomain = new Map(domains.map((d) => [d.domain, d]));
   const presentedSenders = senders.map((s) => presentSender(s, byDomain.get(s.from_email.split('@')[1])));
   const canSend = !project.disabled_at && (domains.some((d) => d.can_send) || presentedSenders.some((s) => s.can_send));
-  const status = !canSend || health.summary.critical > 0 ? 'critical' : health.summary.warning > 0 ? 'warning' : 'healthy';
+  const { reputation } = health;
+  const status = !canSend || health.summary.critical > 0 ? 'critical' : health.summary.warning > 0 || reputation.issues.length > 0 ? 'warning' : 'healthy';
   return {
     project: presentProject(project),
     domains: domains.map((d) => ({ domain: d.domain, identity_id: d.identity_id, verification_status: d.verification_status, can_send: d.can_send })),
     senders: presentedSenders,
-    health: { can_send: canSend, status, issues: health.data.flatMap((d) => d.issues.map((issue) => `${d.domain}: ${issue}`)) },
+    health: { can_send: canSend, status, issues: [...reputation.issues, ...health.data.flatMap((d) => d.issues.map((issue) => `${d.domain}: ${issue}`))], reputation },
   };
 }
 
@@ -128,6 +131,17 @@ export async function reactivatePartnerProject(deps: Needs<'db'>, project: Proje
     throw partnerError(403, 'MAX_PROJECTS_REACHED', 'Reactivating this project would exceed the organization\'s project quota');
   }
   return { project: presentProject((await getProject(deps.db, project.id)) as Project) };
+}
+
+/**
+ * Resumes the project's marketing mail: the pause goes (the watch measures from now on), then the
+ * campaigns that paused with it run again. Idempotent: a retry after a crash in between resumes the
+ * campaigns the first call did not reach.
+ */
+export async function resumePartnerMarketing(deps: Needs<'db' | 'queue' | 'clock'>, project: Project) {
+  const { before, at: resumedAt } = await resumeMarketing(deps, project.id);
+  const campaigns = await resumeProjectPausedCampaigns(deps, project.id);
+  return { project_id: project.id, marketing_paused: false as const, was_paused: Boolean(before?.marketing_pause), resumed_at: resumedAt, campaigns_resumed: campaigns };
 }
 
 /** Rotates the project's live or test key; the old one stops at once, the new one is shown once. */

@@ -20,7 +20,7 @@ export async function listPartnerSenders(deps: Needs<'db'>, project: Project) {
  * without the flag it is 422 DOMAIN_NOT_VERIFIED with the domain's status (null: not registered).
  */
 export async function createPartnerSender(
-  deps: Needs<'config' | 'db' | 'clock' | 'identities'>,
+  deps: Needs<'config' | 'db' | 'clock' | 'identities' | 'tenants'>,
   project: Project,
   input: { name: string; email: string; allowUnauthenticated: boolean },
   baseUrl?: string,

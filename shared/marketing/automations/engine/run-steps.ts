@@ -72,6 +72,11 @@ const stepOf = (version: AutomationVersion, id: string | undefined): Step | unde
 async function wake(engine: Engine, run: AutomationRun, version: AutomationVersion): Promise<AutomationRun | undefined> {
   const step = stepOf(version, run.step);
   if (step?.type === 'wait_for_event') return resolveWait(engine, run, version, step, { branch: 'timeout' });
+  if (step?.type === 'send_email') {
+    // A send held while the project's marketing was paused: the same send again, at this seq.
+    engine.tally.run(run.automation_id, 'waiting', -1);
+    return { ...run, state: 'active', due_at: undefined };
+  }
   if (step) engine.tally.step(run.automation_id, step.id, 'completed');
   engine.tally.run(run.automation_id, 'waiting', -1);
   const next = step && 'next' in step ? (step.next ?? null) : null;

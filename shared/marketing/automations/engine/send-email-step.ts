@@ -41,10 +41,18 @@ async function material(ctx: StepContext, step: SendEmailStep): Promise<SendMate
 
 const isDecision = (value: SendMaterial | Decision): value is Decision => 'outcome' in value;
 
+/** How long a marketing send of a project whose marketing is paused waits before it looks again (within SQS's delay). */
+export const MARKETING_HOLD_MS = 15 * 60_000;
+
 /** Decides a send: `sent` (or `skipped_suppressed` when the address is on the suppression list), with the activity id; or a failure. */
 export async function decideSend(ctx: StepContext, step: SendEmailStep): Promise<Decision> {
   const found = await material(ctx, step);
   if (isDecision(found)) return found;
+  // The reputation watch paused the project's marketing: the run waits at this step and sends once
+  // an operator resumes (run-steps.ts wakes a run held at a send into the same send).
+  if (step.email_type === 'marketing' && found.project.marketing_pause) {
+    return { outcome: 'waiting', detail: { until: new Date(ctx.now.getTime() + MARKETING_HOLD_MS).toISOString(), held: 'marketing_paused' }, next: step.id };
+  }
   const activityId = effectIdOf(ctx.run.id, ctx.seq);
   const suppressed = (await findSuppressed(ctx.engine.deps.db, ctx.run.project_id, [found.lead.email])).get(found.lead.email);
   if (suppressed) return { outcome: 'skipped_suppressed', detail: { activity_id: activityId, reason: suppressed.reason }, next: step.next ?? null };

@@ -25,7 +25,7 @@ function publishedEventNames(): string[] {
   const names = new Set<string>(EMAIL_EVENT_KINDS.map((kind) => `email.${kind}`));
   for (const file of [...sources(join(ROOT, 'shared')), ...sources(join(ROOT, 'functions'))]) {
     if (DESCRIBERS.includes(file)) continue;
-    for (const [, name] of readFileSync(file, 'utf8').matchAll(/'((?:email|domain|sender|suppression|automation|campaign)\.[a-z_]+)'/g)) names.add(name);
+    for (const [, name] of readFileSync(file, 'utf8').matchAll(/'((?:email|domain|sender|suppression|automation|campaign|project)\.[a-z_]+)'/g)) names.add(name);
   }
   return [...names].sort();
 }
