@@ -16,7 +16,8 @@ function sources(folder: string): string[] {
 }
 
 /**
- * What the policies are synthesized from: the stack (lib/), the shared definitions it imports, the
+ * What the policies are synthesized from: the stack (lib/), the route modules whose `access` the
+ * groups' grants are the union of (functions/), the shared definitions the stack imports, the
  * synthesizer itself and the CDK version. A change to any of them synthesizes the map again.
  */
 function sourceHash(): string {
@@ -26,7 +27,7 @@ function sourceHash(): string {
     for (const m of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/from '\.\.\/(?:\.\.\/)?(shared\/[\w/-]+)'/g)) shared.add(`${m[1]}.ts`);
   }
   const hash = createHash('sha256');
-  for (const file of [...files, ...[...shared].sort()]) hash.update(file).update(fs.readFileSync(path.join(ROOT, file)));
+  for (const file of [...files, ...sources('functions'), ...[...shared].sort()]) hash.update(file).update(fs.readFileSync(path.join(ROOT, file)));
   hash.update(JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/aws-cdk-lib/package.json'), 'utf8')).version as string);
   return hash.digest('hex').slice(0, 16);
 }
