@@ -24,6 +24,7 @@ import { applyPublishedSesEvents, cpuMsSince, MEMORY_OPTIONS, memoryEstimates, m
 import { PRICES, SES_PRICE_PER_MAIL } from './prices';
 import { AUTOMATION_WAIT, benchScale, scalePlan } from './scale';
 import { busiestByPattern, meteredTable, newWriteMap, type WriteMap } from './table-meter';
+import { asFunction } from '../local/iam/function-roles';
 
 /**
  * The metered parts: the import's (the API calls that start it, the import worker that creates the
@@ -252,10 +253,11 @@ export async function measureAutomation(cloud: LocalCloud, options: { leads: num
     check('import start', await api('POST', `/v1/leads/imports/${importId}/start`), 202);
 
     // The workers, each metered, round-robin until the outbox holds both mails of every lead.
-    const { handler: importWorker } = await import('../functions/lead-import-worker/handler');
-    const { handler: engine } = await import('../functions/automation-engine/handler');
-    const { handler: sendWorker } = await import('../functions/send-worker/handler');
-    const { handler: sweep } = await import('../functions/automation-sweep/handler');
+    const importWorker = asFunction('lead-import-worker', (await import('../functions/lead-import-worker/handler')).handler);
+    const engine = asFunction('automation-engine', (await import('../functions/automation-engine/handler')).handler);
+    const sendWorker = asFunction('send-worker', (await import('../functions/send-worker/handler')).handler);
+    const sweepAs = asFunction('automation-sweep', (await import('../functions/automation-sweep/handler')).handler);
+    const sweep = () => sweepAs(undefined as never);
     const ms = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
     const cpu = { ...ms };
     const invocations = { ...ms };

@@ -16,6 +16,7 @@ import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
 import { scalePlan } from './scale';
 import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, meteredSqs, round, type Meter } from './measure';
 import { PRICES, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
+import { asFunction } from '../local/iam/function-roles';
 
 /** Memory (MB) of each function on the batch path, as lib/ configures it. */
 export interface BatchFunctionMemory {
@@ -178,13 +179,13 @@ export async function measureBatch(cloud: LocalCloud, options: { recipients: num
       const fired = await fireScheduledBatch(services(), { v: 1, id: scheduledBatchDueId(answer.batch_id!), scheduled_for: scheduledFor });
       if (fired !== 'started') throw new Error(`The scheduled batch was ${fired}, not started`);
     }
-    const { handler: fanout } = await import('../functions/batch-fanout/handler');
+    const fanout = asFunction('batch-fanout', (await import('../functions/batch-fanout/handler')).handler);
     const chunks = Math.ceil(N / 500);
     const fanned = await drainQueue(sqs, cloud.queueUrls.fanout, fanout, queues.fanout.batchSize, (b) => b.length >= chunks);
 
     // Phase 3: the batch-send worker sends every recipient.
     use('batch-send-worker');
-    const { handler: sendWorker } = await import('../functions/batch-send-worker/handler');
+    const sendWorker = asFunction('batch-send-worker', (await import('../functions/batch-send-worker/handler')).handler);
     const recipientsIn = (bodies: string[]) => bodies.reduce((sum, b) => sum + (JSON.parse(b) as { recipients: unknown[] }).recipients.length, 0);
     const sent = await drainQueue(sqs, cloud.queueUrls['batch-send'], sendWorker, queues['batch-send'].batchSize, (b) => recipientsIn(b) >= N);
 

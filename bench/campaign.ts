@@ -17,6 +17,7 @@ import { applyPublishedSesEvents, cpuMsSince, memoryEstimates, meteredDynamo, me
 import { RESULTS_FILE, withBenchCloud, writeResults } from './bench-cloud';
 import { scalePlan } from './scale';
 import { PRICES, S3_PRICES, SES_PRICE_PER_MAIL } from './prices';
+import { asFunction } from '../local/iam/function-roles';
 
 const STEPS = ['campaigns', 'campaign-engine', 'batch-fanout', 'batch-send-worker', 'ses-events'] as const;
 type Step = (typeof STEPS)[number];
@@ -163,9 +164,9 @@ export async function measureCampaign(
 
     // The workers, each metered, round-robin until the campaign completes (steps wait out their pacing window).
     const handlers = {
-      'campaign-engine': { url: cloud.queueUrls.campaigns, batch: queues.campaigns.batchSize, handler: (await import('../functions/campaign-engine/handler')).handler },
-      'batch-fanout': { url: cloud.queueUrls.fanout, batch: queues.fanout.batchSize, handler: (await import('../functions/batch-fanout/handler')).handler },
-      'batch-send-worker': { url: cloud.queueUrls['batch-send'], batch: queues['batch-send'].batchSize, handler: (await import('../functions/batch-send-worker/handler')).handler },
+      'campaign-engine': { url: cloud.queueUrls.campaigns, batch: queues.campaigns.batchSize, handler: asFunction('campaign-engine', (await import('../functions/campaign-engine/handler')).handler) },
+      'batch-fanout': { url: cloud.queueUrls.fanout, batch: queues.fanout.batchSize, handler: asFunction('batch-fanout', (await import('../functions/batch-fanout/handler')).handler) },
+      'batch-send-worker': { url: cloud.queueUrls['batch-send'], batch: queues['batch-send'].batchSize, handler: asFunction('batch-send-worker', (await import('../functions/batch-send-worker/handler')).handler) },
     } as const;
     const ms: Record<Step, number> = Object.fromEntries(STEPS.map((s) => [s, 0])) as Record<Step, number>;
     const cpu: Record<Step, number> = { ...ms };

@@ -12,6 +12,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aw
 import type { SQSEvent } from 'aws-lambda';
 import type { LocalCloud } from '../local/cloud';
 import { PRICES, SES_PRICE_PER_MAIL } from './prices';
+import { asFunction } from '../local/iam/function-roles';
 
 /** Memory (MB) of each function on the single-send path, as lib/ configures it. */
 export interface FunctionMemory {
@@ -167,7 +168,7 @@ export async function measureSingleSends(cloud: LocalCloud, options: { mails: nu
     // Phase 2: the worker drains the queue in batches of 10, as the Lambda event source would.
     const worker: Meter = { write: 0, read: 0, requests: 0 };
     use(worker);
-    const { handler } = await import('../functions/send-worker/handler');
+    const handler = asFunction('send-worker', (await import('../functions/send-worker/handler')).handler);
     let processed = 0;
     let workerInvocations = 0;
     let workerMs = 0;
@@ -274,7 +275,7 @@ export interface AppliedEvents {
  * so those are deleted unapplied and not counted.
  */
 export async function applyPublishedSesEvents(cloud: LocalCloud, sqs: SQSClient): Promise<AppliedEvents> {
-  const { handler: sesEvents } = await import('../functions/ses-events/handler');
+  const sesEvents = asFunction('ses-events', (await import('../functions/ses-events/handler')).handler);
   const applied: AppliedEvents = { published: 0, invocations: 0, ms: 0, cpu: 0 };
   const pending: { messageId?: string; receiptHandle?: string; body?: string }[] = [];
   const apply = async (records: typeof pending) => {

@@ -5,9 +5,9 @@ import { STATUS_KEEP_MS } from '../../shared/marketing/campaigns/campaign';
 import { getCursor, heldJobs, readCampaignCounts } from '../../shared/marketing/campaigns/campaign-gateway';
 import { services } from '../../composition/services';
 import { waveId } from '../../shared/marketing/campaigns/waves';
-import { batchOfDueId, campaignKey } from '../../shared/platform/store/keys';
+import { activityKey, batchOfDueId, campaignKey } from '../../shared/platform/store/keys';
 import { getTemplate, listTemplateUsage } from '../../shared/mail-pipeline/templates/template-repository';
-import { CLOUD_TIMEOUT_MS } from '../integration/support/test-cloud';
+import { CLOUD_TIMEOUT_MS, sendBody } from '../integration/support/test-cloud';
 import { campaignBody, campaignLeads, campaignMails, campaignTemplate, startCampaign, storedCampaign } from './support/campaigns';
 import { startFaultCloud, type FaultCloud } from './support/fault-cloud';
 import type { DbCommand } from './support/faults';
@@ -17,7 +17,8 @@ import { reportFigures } from './support/report';
 /**
  * Issue 19, part 2: concurrency races, each run several times so that both orders of the race
  * come up (the batch cancel drives each order through a latch on the table, as timing alone did not): project creations, lead upserts, a batch cancelled as it fans out, a campaign cancelled
- * or paused while its engine steps, a template deleted while a campaign is created.
+ * or paused while its engine steps, a template deleted while a campaign is created, SES's Send event
+ * recorded while the send worker records its own send.
  */
 
 let fc: FaultCloud;
@@ -348,5 +349,79 @@ describe('POST /v1/campaigns/:id/pause and resume while the engine steps', () =>
     }
     expect(Object.keys(outcomes['campaign pause'])).toContain('pause before the wave');
     expect(Object.keys(outcomes['campaign pause']).length).toBeGreaterThan(1);
+  });
+});
+
+/** The value a held transition (aggregate.ts: transitionUpdate, `#fN = :vN`) sets `field` to. */
+function valueSet(c: DbCommand, field: string): unknown {
+  const name = Object.entries((c.input?.ExpressionAttributeNames ?? {}) as Record<string, string>).find(([, f]) => f === field)?.[0];
+  return name ? c.input?.ExpressionAttributeValues?.[name.replace('#f', ':v')] : undefined;
+}
+/** An UpdateItem of activity `id` that sets sent_at under condition `condition` (matched by its start). */
+const isSentAtWrite = (c: DbCommand, id: string, condition: string) =>
+  c.constructor.name === 'UpdateCommand' &&
+  (c.input?.Key as { pk?: string } | undefined)?.pk === activityKey(id).pk &&
+  String(c.input?.ConditionExpression).startsWith(condition) &&
+  Object.values((c.input?.ExpressionAttributeNames ?? {}) as Record<string, string>).includes('sent_at');
+
+/**
+ * A mail the send worker has handed to SES and whose `sent` write (deliver.ts: transitionFromSendable)
+ * waits at a hold, and SES's Send event for it, taken off the ses-events queue (the emulator publishes
+ * it when it accepts the mail). The address yields a Send event only, so nothing else moves the record.
+ */
+async function sentMailHeldAtItsWrite() {
+  const res = await api('POST', '/v1/send-email', sendBody(fc.cloud, { recipient_email: `${unique('race-send')}@simulator.amazonses.com`, subject: 'Race' }));
+  expect(res.status).toBe(200);
+  const id = res.body.email_id as string;
+  let workerWrite: DbCommand | undefined;
+  const workerHold = fc.holds.at((c) => {
+    if (!isSentAtWrite(c, id, '#state IN')) return false;
+    workerWrite = c;
+    return true;
+  });
+  const working = source.invoke('send-worker', await source.take('send', 1, (b) => b.activity_id === id));
+  await workerHold.reached;
+  const workerSentAt = String(valueSet(workerWrite!, 'sent_at'));
+  const [sendEvent] = await source.take('ses-events', 1, (b) => b.eventType === 'Send' && b.mail?.tags?.activity_id?.[0] === id);
+  // SES stamps its event by its own clock; the emulator shares ours, and may land in the worker's millisecond.
+  const body = JSON.parse(sendEvent.body) as { mail: { timestamp: string } };
+  if (body.mail.timestamp === workerSentAt) body.mail.timestamp = new Date(Date.parse(workerSentAt) - 1).toISOString();
+  sendEvent.body = JSON.stringify(body);
+  return { id, workerHold, working, workerSentAt, sesTime: body.mail.timestamp, sendEvent };
+}
+
+/**
+ * The event_timestamp of every email.send published for `id` (taken off the events queue: both
+ * workers have returned, so all they published is there), and the sent_at the record holds.
+ */
+async function emailSendsOf(id: string) {
+  const sends = (await source.drain('events', (e) => e.event === 'email.send' && e.data?.activity_id === id)).map((e) => e.data.event_timestamp as string);
+  return { sends, sentAt: (await getActivity(services().db, id, true))?.sent_at };
+}
+
+describe("SES's Send event racing the send worker's own sent write", () => {
+  test('the worker writes first (the Send event read the record before it and waits at its write): one email.send, the worker\'s, at its sent_at', async () => {
+    const mail = await sentMailHeldAtItsWrite();
+    const eventHold = fc.holds.at((c) => isSentAtWrite(c, mail.id, '#v = :expected'));
+    const recording = source.invoke('ses-events', [mail.sendEvent]);
+    await eventHold.reached;
+    mail.workerHold.release();
+    expect(await mail.working).toEqual([]);
+    eventHold.release();
+    // Its write loses to the version the worker moved; the next round finds the send recorded.
+    expect(await recording).toEqual([]);
+    expect(await emailSendsOf(mail.id)).toEqual({ sends: [mail.workerSentAt], sentAt: mail.workerSentAt });
+    count('send event vs sent write', 'worker won (driven)');
+  });
+
+  test('the Send event writes first (the worker waits at its sent write): one email.send, the event\'s, at SES\'s time; the worker publishes none', async () => {
+    const mail = await sentMailHeldAtItsWrite();
+    expect(await source.invoke('ses-events', [mail.sendEvent])).toEqual([]);
+    mail.workerHold.release();
+    // Its transition finds the record sent, and recordSentAfterEvent finds sent_at set: nothing to announce.
+    expect(await mail.working).toEqual([]);
+    expect(mail.sesTime).not.toBe(mail.workerSentAt);
+    expect(await emailSendsOf(mail.id)).toEqual({ sends: [mail.sesTime], sentAt: mail.sesTime });
+    count('send event vs sent write', 'Send event won (driven)');
   });
 });

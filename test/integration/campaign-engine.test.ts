@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { upsertLeads } from '../../shared/audience/leads/lead-upsert';
 import { deleteLead } from '../../shared/audience/leads/lead-service';
@@ -25,6 +23,7 @@ import { createTemplate } from '../../shared/mail-pipeline/templates/template-se
 import type { LocalTimers } from '../../local/local-timers';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 import { asFunctionCode } from '../../local/iam/function-roles';
+import { startWebhookReceiver } from './support/webhook-receiver';
 
 // The worker's own code, called in place of its handler: run as its function's role.
 const runCampaignMessage = asFunctionCode('campaign-engine', runCampaignMessageCode);
@@ -362,17 +361,9 @@ describe('cancel, pause and resume', () => {
 describe('the reputation guard', () => {
   it('pauses a campaign whose hard-bounce rate passed 5% over 500 mails, with the reason, releases nothing, and posts campaign.paused to the webhook', async () => {
     // A receiver of the project's webhook for this test (the event check of the test cloud validates what is published).
-    const posts: Record<string, any>[] = [];
-    const receiver = http.createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      req.on('end', () => {
-        posts.push(JSON.parse(raw));
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks` });
+    const receiver = await startWebhookReceiver(200);
+    const { posts } = receiver;
+    await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: receiver.url('/hooks') });
     try {
       const tag = `guard-${randomUUID().slice(0, 8)}`;
       const campaign = await campaignTo(await leads(tag, 3), { status: 'processing' });
@@ -394,8 +385,7 @@ describe('the reputation guard', () => {
       });
     } finally {
       await updateProjectFields(services().db, cloud.seed.project_id, { webhook_url: null });
-      receiver.closeAllConnections();
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
   });
 });

@@ -64,6 +64,29 @@ export class ManualSource {
   }
 
   /**
+   * Takes every message matching `match` that is on `queue` now (deleted), without waiting for more:
+   * what the workers that already returned published. The others go back, visible at once.
+   */
+  async drain(queue: QueueName, match: (body: Record<string, any>) => boolean): Promise<Record<string, any>[]> {
+    const taken: Record<string, any>[] = [];
+    const others: string[] = [];
+    for (;;) {
+      const out = await this.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.queueUrls[queue], MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }));
+      if (!out.Messages?.length) break;
+      for (const message of out.Messages) {
+        const body = JSON.parse(message.Body ?? '{}');
+        if (!match(body)) others.push(message.ReceiptHandle ?? '');
+        else {
+          taken.push(body);
+          await this.sqs.send(new DeleteMessageCommand({ QueueUrl: this.queueUrls[queue], ReceiptHandle: message.ReceiptHandle }));
+        }
+      }
+    }
+    for (const handle of others) await this.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrls[queue], ReceiptHandle: handle, VisibilityTimeout: 0 }));
+    return taken;
+  }
+
+  /**
    * Runs every worker over its queue until all queues have stayed empty for a second (the SES
    * emulator publishes its events a moment after each send). A failed record is visible again at
    * once, except a webhook's, which keeps the backoff its worker set. Throws after `timeoutMs`.

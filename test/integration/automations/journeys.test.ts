@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import { overrideServices, services } from '../../../composition/services';
 import { listSenders } from '../../../shared/identities/domains/sender-repository';
@@ -12,6 +10,7 @@ import { workers, type WorkerName } from '../../../shared/platform/core/routes';
 import type { Clock } from '../../../shared/platform/core/ports';
 import { CLOUD_TIMEOUT_MS, drainEvents, startTestCloud, type TestCloud } from '../support/test-cloud';
 import { asFunctionCode } from '../../../local/iam/function-roles';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 // The scheduled jobs' own code, called in place of their handlers: run as their functions' roles.
 const sweepAutomationDue = asFunctionCode('automation-sweep', sweepAutomationDueCode);
@@ -309,21 +308,13 @@ describe('editing an active automation', () => {
 
 describe('a webhook step, built through the API', () => {
   test("posts automation.webhook to the project's webhook: the run, the step, the lead with its data, and the trigger's properties", async () => {
-    const posts: Record<string, any>[] = [];
-    const receiver = http.createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
-      req.on('end', () => {
-        posts.push(JSON.parse(raw));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startWebhookReceiver();
+    const { posts } = receiver;
     try {
       // A project of its own, with its live webhook set before the automation names it.
       const { db } = services();
       const created = await createProject(db, clock, { organizationId: cloud.seed.organization_id, name: `Hooked ${randomUUID().slice(0, 6)}` });
-      await updateProjectFields(db, created.project.id, { webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/crm` });
+      await updateProjectFields(db, created.project.id, { webhook_url: receiver.url('/crm') });
       const call = async (method: string, path: string, body: unknown, status: number) => {
         const res = await cloud.api(method, path, { key: created.liveKey, body });
         if (res.status !== status) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -354,8 +345,7 @@ describe('a webhook step, built through the API', () => {
         },
       });
     } finally {
-      receiver.closeAllConnections();
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
   });
 });
