@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
-import { handler as sesEvents } from '../../functions/ses-events/handler';
+import { handler as sesEventsHandler } from '../../functions/ses-events/handler';
+import { asFunction } from '../../local/iam/function-roles';
 import { forgetReputationChecks } from '../../shared/identities/reputation/project-reputation';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { services } from '../../composition/services';
@@ -12,10 +13,12 @@ import type { Campaign } from '../../shared/marketing/campaigns/campaign';
 import { getCampaign } from '../../shared/marketing/campaigns/campaign-gateway';
 import { runCampaignMessage } from '../../shared/marketing/campaigns/engine';
 import { createTemplate } from '../../shared/mail-pipeline/templates/template-service';
-import { getProject } from '../../shared/platform/projects/project-repository';
+import { getProject, updateProjectFields } from '../../shared/platform/projects/project-repository';
 import { campaignKey, campaignListIndex } from '../../shared/platform/store/keys';
 import { campaignIdsObjectKey } from '../../shared/marketing/campaigns/audience-cursor';
 import { CLOUD_TIMEOUT_MS, drainEvents, sendBody, startTestCloud, WORKERS_EXCEPT_FANOUT, type TestCloud } from './support/test-cloud';
+
+const sesEvents = asFunction('ses-events', sesEventsHandler);
 
 let cloud: TestCloud;
 let projectId: string;
@@ -28,6 +31,8 @@ beforeAll(async () => {
   const deps = services();
   templateId = (await createTemplate(deps.db, deps.clock, projectId, { name: `t-${randomUUID()}`, subject: 'News', html: '<p>Hi</p>' })).id;
   senderId = (await listSenders(deps.db, projectId))[0].id;
+  // A webhook target, so that the engine publishes campaign.paused (no events worker runs here: the test reads the queue).
+  await updateProjectFields(deps.db, projectId, { webhook_url: 'http://127.0.0.1:9/hooks' });
 }, CLOUD_TIMEOUT_MS);
 afterAll(() => cloud?.stop());
 
@@ -166,6 +171,8 @@ describe('the reputation watch', () => {
     const live = await campaign({});
     await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: live.id, project_id: projectId, step: 0 });
     expect(await getCampaign(services().db, live.id, true)).toMatchObject({ status: 'paused', pause: { reason: 'project_paused', sample: 602 } });
+    const paused = (await drainEvents(cloud)).filter((e) => e.event === 'campaign.paused' && e.data.campaign_id === live.id);
+    expect(paused).toEqual([expect.objectContaining({ data: expect.objectContaining({ reason: 'project_paused', sample: 602 }) })]);
     const test = await campaign({ mode: 'test' });
     await runCampaignMessage(services(), { v: 1, kind: 'step', campaign_id: test.id, project_id: projectId, step: 0 });
     expect((await getCampaign(services().db, test.id, true))?.status).not.toBe('paused');

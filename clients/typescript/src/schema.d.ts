@@ -2258,7 +2258,7 @@ export interface webhooks {
         put?: never;
         /**
          * campaign.paused
-         * @description campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
+         * @description campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds, or whose project's marketing paused. Delivered with 5 attempts in all (retries after 30 s, 2 min, 10 min, 30 min); timeout 10 s per attempt.
          */
         post: operations["webhookCampaignPaused"];
         delete?: never;
@@ -3430,7 +3430,7 @@ export interface components {
              */
             at: string;
         };
-        /** @description campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds */
+        /** @description campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds, or whose project's marketing paused */
         CampaignPausedEvent: {
             /** @constant */
             event: "campaign.paused";
@@ -3452,11 +3452,11 @@ export interface components {
                 /** @description The campaign's name */
                 name: string;
                 /**
-                 * @description Hard bounces above 5% of the mails, or complaints above 0.1% of the delivered ones
+                 * @description Hard bounces above 5% of the campaign's mails, complaints above 0.1% of its delivered ones, or its project's marketing paused by the project's reputation watch (resumed with it)
                  * @enum {string}
                  */
-                reason: "bounce_rate" | "complaint_rate";
-                /** @description The measured rate, 0 to 1 */
+                reason: "bounce_rate" | "complaint_rate" | "project_paused";
+                /** @description The measured rate, 0 to 1 (the project's, for project_paused) */
                 rate: number;
                 /** @description The mails the rate was measured over (at least 500) */
                 sample: number;

@@ -219,13 +219,15 @@ export const campaignPausedEventSchema = z
     data: z.strictObject({
       campaign_id: uuid,
       name: z.string().check(z.meta({ description: "The campaign's name" })),
-      reason: z.enum(['bounce_rate', 'complaint_rate']).check(z.meta({ description: 'Hard bounces above 5% of the mails, or complaints above 0.1% of the delivered ones' })),
-      rate: z.number().check(z.meta({ description: 'The measured rate, 0 to 1' })),
+      reason: z
+        .enum(['bounce_rate', 'complaint_rate', 'project_paused'])
+        .check(z.meta({ description: "Hard bounces above 5% of the campaign's mails, complaints above 0.1% of its delivered ones, or its project's marketing paused by the project's reputation watch (resumed with it)" })),
+      rate: z.number().check(z.meta({ description: "The measured rate, 0 to 1 (the project's, for project_paused)" })),
       sample: z.number().check(z.meta({ description: 'The mails the rate was measured over (at least 500)' })),
       paused_at: instant,
     }),
   })
-  .check(z.meta({ id: 'CampaignPausedEvent', description: "campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds" }));
+  .check(z.meta({ id: 'CampaignPausedEvent', description: "campaign.paused: the reputation guard paused a campaign whose hard-bounce or complaint rate passed SES's review thresholds, or whose project's marketing paused" }));
 
 export const projectMarketingPausedEventSchema = projectEnvelope(
   'project.marketing_paused',
