@@ -39,18 +39,19 @@ export class SesTenantProvider implements TenantProvider {
   }
 
   associateIdentity(tenant: TenantState, identity: string): Promise<void> {
-    return this.associate(tenant, `identity/${identity.toLowerCase()}`);
+    return this.associate(tenant, 'identity', identity.toLowerCase());
   }
 
   associateConfigurationSet(tenant: TenantState): Promise<void> {
     if (!this.configurationSet) throw new Error('SES_CONFIGURATION_SET is not set: sends through a tenant need their configuration set associated');
-    return this.associate(tenant, `configuration-set/${this.configurationSet}`);
+    return this.associate(tenant, 'configuration-set', this.configurationSet);
   }
 
-  private async associate(tenant: TenantState, resource: string): Promise<void> {
+  /** Associates the account's `type/name` resource (its ARN in the tenant's region and account) with the tenant; done already is done. */
+  private async associate(tenant: TenantState, type: 'identity' | 'configuration-set', name: string): Promise<void> {
     const prefix = tenant.arn.split(':tenant/')[0];
     try {
-      await this.client.send(new CreateTenantResourceAssociationCommand({ TenantName: tenant.name, ResourceArn: `${prefix}:${resource}` }));
+      await this.client.send(new CreateTenantResourceAssociationCommand({ TenantName: tenant.name, ResourceArn: `${prefix}:${type}/${name}` }));
     } catch (error) {
       if (errorName(error) !== 'AlreadyExistsException') throw error;
     }
