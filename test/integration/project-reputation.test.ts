@@ -6,7 +6,7 @@ import { handler as sesEventsHandler } from '../../functions/ses-events/handler'
 import { asFunction } from '../../local/iam/function-roles';
 import { forgetReputationChecks } from '../../shared/identities/reputation/project-reputation';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { services } from '../../composition/services';
+import { overrideServices, services } from '../../composition/services';
 import { CounterBatch } from '../../shared/identities/stats/domain-stats';
 import { listSenders } from '../../shared/identities/domains/sender-repository';
 import type { Campaign } from '../../shared/marketing/campaigns/campaign';
@@ -225,3 +225,33 @@ describe('POST /v1/partner/projects/{projectId}/marketing/resume', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('a crash between the pause and its project.marketing_paused event', () => {
+  test('leaves the pause standing unannounced; the next check publishes the event, once', async () => {
+    const original = services();
+    await drainEvents(cloud);
+    // The publish fails as a crash right after the pause's write would leave it.
+    overrideServices({ events: { publish: async (event) => (event.event === 'project.marketing_paused' ? Promise.reject(new Error('crashed')) : original.events.publish(event)) } });
+    try {
+      await count({ sent: 600, bounced: 30 });
+      await bounce();
+      const paused = await projectWhen((p) => Boolean(p?.marketing_pause));
+      expect(paused?.marketing_pause).toBeDefined();
+      expect(paused?.marketing_pause_announced).toBeUndefined();
+    } finally {
+      overrideServices({ events: original.events });
+    }
+    await cloud.settled();
+    expect((await drainEvents(cloud)).filter((e) => e.event === 'project.marketing_paused')).toEqual([]);
+
+    await bounce();
+    const announced = await projectWhen((p) => p?.marketing_pause_announced !== undefined);
+    expect(announced?.marketing_pause_announced).toBe(announced?.marketing_pause?.at);
+    await bounce();
+    await cloud.settled();
+    const events = (await drainEvents(cloud)).filter((e) => e.event === 'project.marketing_paused');
+    expect(events).toHaveLength(1);
+    expect(events[0].data.paused_at).toBe(announced?.marketing_pause?.at);
+  });
+});
+

@@ -9,7 +9,7 @@ import type { Needs } from '../../platform/core/dependencies';
 import type { ServiceEvent } from '../../platform/core/events';
 import { logger } from '../../platform/core/logger';
 import type { MarketingPause, Project } from '../../platform/projects/project';
-import { getProject, pauseProjectMarketing, resumeProjectMarketing } from '../../platform/projects/project-repository';
+import { getProject, markMarketingPauseAnnounced, pauseProjectMarketing, resumeProjectMarketing } from '../../platform/projects/project-repository';
 import { tenantStatus } from '../../platform/projects/project-tenant';
 import { hourOf } from '../stats/domain-stats';
 import { readProjectHours, SES_THRESHOLDS } from '../stats/project-stats';
@@ -172,8 +172,9 @@ export function projectsToWatch(totals: ReadonlyMap<string, Partial<Record<'hard
 
 /**
  * Checks each project against the levels and pauses its marketing when one is passed: the pause is
- * conditional, so of two workers that see it at once one publishes the webhook. Never throws: the
- * events are recorded whatever happens here, and the next bounce checks again.
+ * conditional, so of two workers that see it at once one publishes the webhook. A pause whose event
+ * did not go out (a crash between the two) is announced at the next check. Never throws: the events
+ * are recorded whatever happens here, and the next bounce checks again.
  */
 export async function watchReputation(deps: Needs<'db' | 'clock' | 'events'>, projectIds: Iterable<string>): Promise<void> {
   for (const projectId of projectIds) {
@@ -181,17 +182,27 @@ export async function watchReputation(deps: Needs<'db' | 'clock' | 'events'>, pr
     if (checked !== undefined && Date.now() - checked < CHECK_INTERVAL_MS) continue;
     lastChecked.set(projectId, Date.now());
     try {
-      const project = await getProject(deps.db, projectId);
-      if (!project || project.marketing_pause || project.disabled_at) continue;
+      const project = await getProject(deps.db, projectId, true);
+      if (!project || project.disabled_at) continue;
+      if (project.marketing_pause) {
+        if (project.marketing_pause_announced !== project.marketing_pause.at) await announcePause(deps, projectId, project.marketing_pause);
+        continue;
+      }
       const now = deps.clock.now();
       const verdict = marketingPauseVerdict(await readReputation(deps, project, now));
       if (!verdict) continue;
       const pause: MarketingPause = { ...verdict, at: now.toISOString() };
       if (!(await pauseProjectMarketing(deps.db, projectId, pause))) continue;
       logger.warn('Marketing paused by the reputation watch', { projectId, ...pause });
-      await deps.events.publish(marketingPausedEvent(projectId, pause));
+      await announcePause(deps, projectId, pause);
     } catch (error) {
       logger.error('Reputation watch failed', { projectId, error: error as Error });
     }
   }
+}
+
+/** Publishes the pause's `project.marketing_paused` event, then notes it went out (a crash between the two publishes the same event again at the next check). */
+async function announcePause(deps: Needs<'db' | 'events'>, projectId: string, pause: MarketingPause): Promise<void> {
+  await deps.events.publish(marketingPausedEvent(projectId, pause));
+  await markMarketingPauseAnnounced(deps.db, projectId, pause.at);
 }

@@ -218,6 +218,24 @@ export function pauseProjectMarketing(db: Db, projectId: string, pause: Marketin
   );
 }
 
+/** Notes that the `project.marketing_paused` event of the pause made at `at` went out; false when that pause no longer stands. */
+export function markMarketingPauseAnnounced(db: Db, projectId: string, at: string): Promise<boolean> {
+  return changingProject(projectId, () =>
+    writtenUnlessConditionFails(
+      db.doc.send(
+        new UpdateCommand({
+          TableName: db.tableName,
+          Key: projectKey(projectId),
+          UpdateExpression: 'SET marketing_pause_announced = :at',
+          ConditionExpression: 'marketing_pause.#at = :at',
+          ExpressionAttributeNames: { '#at': 'at' },
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      ),
+    ),
+  );
+}
+
 /**
  * Resumes the project's marketing mail (an operator): removes the pause and notes when and what the
  * hour's counters held then, so the watch measures from then on. Answers the project as it was before, or undefined when there is none.
@@ -229,7 +247,7 @@ export function resumeProjectMarketing(db: Db, projectId: string, at: string, ba
         new UpdateCommand({
           TableName: db.tableName,
           Key: projectKey(projectId),
-          UpdateExpression: 'SET marketing_resumed_at = :at, marketing_resume_baseline = :b REMOVE marketing_pause',
+          UpdateExpression: 'SET marketing_resumed_at = :at, marketing_resume_baseline = :b REMOVE marketing_pause, marketing_pause_announced',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':at': at, ':b': baseline },
           ReturnValues: 'ALL_OLD',

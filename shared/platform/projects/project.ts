@@ -23,6 +23,11 @@ export interface Project {
    * (shared/identities/reputation/project-reputation.ts); removed when an operator resumes.
    */
   marketing_pause?: MarketingPause;
+  /**
+   * The `at` of the pause whose `project.marketing_paused` event went out: a pause without it (a
+   * crash between the pause and the publish) is announced at the watch's next check.
+   */
+  marketing_pause_announced?: string;
   /** When an operator last resumed marketing: the watch measures from this hour on. */
   marketing_resumed_at?: string;
   /** The live counts the hour of the resume held when it happened: the watch leaves them out. */
