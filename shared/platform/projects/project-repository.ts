@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { stripKeys, type Db } from '../store/client';
 import { transactWrite, type TransactItem } from '../store/transact';
 import { batchGetAll } from '../store/batch-get';
@@ -198,42 +198,31 @@ export async function updateProjectFieldsReturning(db: Db, projectId: string, fi
   });
 }
 
+/** One conditional update of the project item: true when it was written, false when its condition failed. */
+function updateProjectIf(db: Db, projectId: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<boolean> {
+  return changingProject(projectId, () => writtenUnlessConditionFails(db.doc.send(new UpdateCommand({ TableName: db.tableName, Key: projectKey(projectId), ...update }))));
+}
+
 /**
  * Pauses the project's marketing mail (the reputation watch): true when this call set the pause,
  * false when the project was paused already or does not exist, so the webhook goes out once.
  */
 export function pauseProjectMarketing(db: Db, projectId: string, pause: MarketingPause): Promise<boolean> {
-  return changingProject(projectId, () =>
-    writtenUnlessConditionFails(
-      db.doc.send(
-        new UpdateCommand({
-          TableName: db.tableName,
-          Key: projectKey(projectId),
-          UpdateExpression: 'SET marketing_pause = :p',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(marketing_pause)',
-          ExpressionAttributeValues: { ':p': pause },
-        }),
-      ),
-    ),
-  );
+  return updateProjectIf(db, projectId, {
+    UpdateExpression: 'SET marketing_pause = :p',
+    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(marketing_pause)',
+    ExpressionAttributeValues: { ':p': pause },
+  });
 }
 
 /** Notes that the `project.marketing_paused` event of the pause made at `at` went out; false when that pause no longer stands. */
 export function markMarketingPauseAnnounced(db: Db, projectId: string, at: string): Promise<boolean> {
-  return changingProject(projectId, () =>
-    writtenUnlessConditionFails(
-      db.doc.send(
-        new UpdateCommand({
-          TableName: db.tableName,
-          Key: projectKey(projectId),
-          UpdateExpression: 'SET marketing_pause_announced = :at',
-          ConditionExpression: 'marketing_pause.#at = :at',
-          ExpressionAttributeNames: { '#at': 'at' },
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      ),
-    ),
-  );
+  return updateProjectIf(db, projectId, {
+    UpdateExpression: 'SET marketing_pause_announced = :at',
+    ConditionExpression: 'marketing_pause.#at = :at',
+    ExpressionAttributeNames: { '#at': 'at' },
+    ExpressionAttributeValues: { ':at': at },
+  });
 }
 
 /**
