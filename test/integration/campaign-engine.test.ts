@@ -16,11 +16,12 @@ import { refreshConfig } from '../../shared/platform/core/config';
 import { services } from '../../composition/services';
 import { updateProjectFields } from '../../shared/platform/projects/project-repository';
 import { listSenders } from '../../shared/identities/domains/sender-repository';
-import { campaignCursorKey, campaignKey, campaignListIndex, campaignRateKey } from '../../shared/platform/store/keys';
+import { campaignCursorKey, campaignRateKey } from '../../shared/platform/store/keys';
 import { windowOf } from '../../shared/marketing/campaigns/pacing';
 import { listTemplateUsage, recordTemplateUsage } from '../../shared/mail-pipeline/templates/template-repository';
 import { createTemplate } from '../../shared/mail-pipeline/templates/template-service';
 import type { LocalTimers } from '../../local/local-timers';
+import { putCampaign } from './support/campaign-item';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 import { asFunctionCode } from '../../local/iam/function-roles';
 import { startWebhookReceiver } from './support/webhook-receiver';
@@ -53,39 +54,8 @@ async function leads(tag: string, n: number): Promise<string[]> {
 }
 
 /** A campaign item as the API branch writes it, in `initializing`, to the given lead ids. */
-async function campaignTo(ids: string[], over: Partial<Campaign> = {}): Promise<Campaign> {
-  const deps = services();
-  const now = new Date().toISOString();
-  const id = randomUUID();
-  const campaign: Campaign = {
-    id,
-    project_id: cloud.seed.project_id,
-    mode: 'live',
-    name: `c-${id}`,
-    subject: 'Hello {{name}}',
-    template_id: templateId,
-    sender_profile_id: senderId,
-    status: 'initializing',
-    audience: { kind: 'ids', count: ids.length },
-    frozen_at: now,
-    total_recipients: ids.length,
-    select_all_recipients: false,
-    batch_mode: false,
-    batch_interval_hours: 0,
-    utm_campaign: `utm-${id.slice(0, 8)}`,
-    schedule_type: 'scheduled',
-    created_at: now,
-    updated_at: now,
-    step: 0,
-    released: 0,
-    name_lc: `c-${id}`,
-    subject_lc: 'hello {{name}}',
-    ...over,
-  };
-  await deps.blobs.put(campaignIdsObjectKey(campaign.project_id, id), Buffer.from(JSON.stringify(ids)));
-  await deps.db.doc.send(new PutCommand({ TableName: deps.db.tableName, Item: { ...campaignKey(id), ...campaignListIndex(campaign.project_id, now, id), ...campaign } }));
-  return campaign;
-}
+const campaignTo = (ids: string[], over: Partial<Campaign> = {}): Promise<Campaign> =>
+  putCampaign({ projectId: cloud.seed.project_id, templateId, senderId, ids }, over);
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 40_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

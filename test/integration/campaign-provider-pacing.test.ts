@@ -17,12 +17,12 @@ import { createTemplate } from '../../shared/mail-pipeline/templates/template-se
 import { listSenders } from '../../shared/identities/domains/sender-repository';
 import { NodeDnsResolver } from '../../shared/platform/adapters/node-dns-resolver';
 import { refreshConfig } from '../../shared/platform/core/config';
-import { campaignCursorKey, campaignKey, campaignListIndex, mxCacheKey, providerPaceKey, providerRateKey } from '../../shared/platform/store/keys';
-import { campaignIdsObjectKey } from '../../shared/marketing/campaigns/audience-cursor';
+import { campaignCursorKey, mxCacheKey, providerPaceKey, providerRateKey } from '../../shared/platform/store/keys';
 import type { Campaign } from '../../shared/marketing/campaigns/campaign';
 import { getCampaign, getCursor } from '../../shared/marketing/campaigns/campaign-gateway';
 import { runCampaignMessage } from '../../shared/marketing/campaigns/engine';
 import { forgetProviderLevels, RECOVERY_MINUTES, type PacedPosition } from '../../shared/marketing/campaigns/provider-pacing';
+import { putCampaign } from './support/campaign-item';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from './support/test-cloud';
 
 /**
@@ -72,38 +72,8 @@ async function leadsAt(emails: string[]): Promise<string[]> {
 }
 
 /** A pending campaign to the given lead ids, as the API writes it. */
-async function campaignTo(ids: string[]): Promise<Campaign> {
-  const deps = services();
-  const now = new Date(Date.now() - 1000).toISOString();
-  const id = randomUUID();
-  const campaign: Campaign = {
-    id,
-    project_id: cloud.seed.project_id,
-    mode: 'live',
-    name: `c-${id}`,
-    subject: 'Hello {{name}}',
-    template_id: templateId,
-    sender_profile_id: senderId,
-    status: 'pending',
-    audience: { kind: 'ids', count: ids.length },
-    frozen_at: new Date().toISOString(),
-    total_recipients: ids.length,
-    select_all_recipients: false,
-    batch_mode: false,
-    batch_interval_hours: 0,
-    utm_campaign: `utm-${id.slice(0, 8)}`,
-    schedule_type: 'scheduled',
-    created_at: now,
-    updated_at: now,
-    step: 0,
-    released: 0,
-    name_lc: `c-${id}`,
-    subject_lc: 'hello {{name}}',
-  };
-  await deps.blobs.put(campaignIdsObjectKey(campaign.project_id, id), Buffer.from(JSON.stringify(ids)));
-  await deps.db.doc.send(new PutCommand({ TableName: deps.db.tableName, Item: { ...campaignKey(id), ...campaignListIndex(campaign.project_id, now, id), ...campaign } }));
-  return campaign;
-}
+const campaignTo = (ids: string[]): Promise<Campaign> =>
+  putCampaign({ projectId: cloud.seed.project_id, templateId, senderId, ids, createdAt: new Date(Date.now() - 1000).toISOString() }, { status: 'pending', frozen_at: new Date().toISOString() });
 
 const step = (campaign: Campaign, n: number, instant: Date, deps = at(instant)) => runCampaignMessage(deps, { v: 1, kind: 'step', campaign_id: campaign.id, project_id: campaign.project_id, step: n });
 

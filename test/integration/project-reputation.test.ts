@@ -5,7 +5,6 @@ import type { SQSEvent } from 'aws-lambda';
 import { handler as sesEventsHandler } from '../../functions/ses-events/handler';
 import { asFunction } from '../../local/iam/function-roles';
 import { forgetReputationChecks } from '../../shared/identities/reputation/project-reputation';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { overrideServices, services } from '../../composition/services';
 import { CounterBatch } from '../../shared/identities/stats/domain-stats';
 import { listSenders } from '../../shared/identities/domains/sender-repository';
@@ -14,8 +13,7 @@ import { getCampaign } from '../../shared/marketing/campaigns/campaign-gateway';
 import { runCampaignMessage } from '../../shared/marketing/campaigns/engine';
 import { createTemplate } from '../../shared/mail-pipeline/templates/template-service';
 import { getProject, updateProjectFields } from '../../shared/platform/projects/project-repository';
-import { campaignKey, campaignListIndex } from '../../shared/platform/store/keys';
-import { campaignIdsObjectKey } from '../../shared/marketing/campaigns/audience-cursor';
+import { putCampaign } from './support/campaign-item';
 import { CLOUD_TIMEOUT_MS, drainEvents, sendBody, startTestCloud, WORKERS_EXCEPT_FANOUT, type TestCloud } from './support/test-cloud';
 
 const sesEvents = asFunction('ses-events', sesEventsHandler);
@@ -65,41 +63,9 @@ async function bounce(): Promise<void> {
   expect(((await sesEvents(event)) as { batchItemFailures: unknown[] }).batchItemFailures).toEqual([]);
 }
 
-/** A campaign item as the API writes it, in `status`. */
-async function campaign(over: Partial<Campaign>): Promise<Campaign> {
-  const now = new Date().toISOString();
-  const id = randomUUID();
-  const c: Campaign = {
-    id,
-    project_id: projectId,
-    mode: 'live',
-    name: `c-${id}`,
-    subject: 'Hello',
-    template_id: templateId,
-    sender_profile_id: senderId,
-    status: 'processing',
-    audience: { kind: 'ids', count: 0 },
-    frozen_at: now,
-    total_recipients: 0,
-    select_all_recipients: false,
-    batch_mode: false,
-    batch_interval_hours: 0,
-    utm_campaign: `utm-${id.slice(0, 8)}`,
-    schedule_type: 'scheduled',
-    created_at: now,
-    updated_at: now,
-    started_at: now,
-    step: 0,
-    released: 0,
-    name_lc: `c-${id}`,
-    subject_lc: 'hello',
-    ...over,
-  };
-  const deps = services();
-  await deps.blobs.put(campaignIdsObjectKey(projectId, id), Buffer.from('[]'));
-  await deps.db.doc.send(new PutCommand({ TableName: deps.db.tableName, Item: { ...campaignKey(id), ...campaignListIndex(projectId, now, id), ...c } }));
-  return c;
-}
+/** A live campaign to nobody, as the API writes it, processing since now. */
+const campaign = (over: Partial<Campaign>): Promise<Campaign> =>
+  putCampaign({ projectId, templateId, senderId, ids: [] }, { subject: 'Hello', subject_lc: 'hello', status: 'processing', audience: { kind: 'ids', count: 0 }, started_at: new Date().toISOString(), ...over });
 
 const batch = (over: Record<string, unknown> = {}) =>
   cloud.api('POST', '/v1/send-batch', { body: { recipients: ['ada@example.com'], sender: cloud.seed.sender_email, subject: 'News', html: '<p>News</p>', ...over } });
