@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
+import { error, json } from './ses-answers';
 
 /**
  * Emulated SES v2 identities, answering the same REST calls SES does (CreateEmailIdentity with its
@@ -129,14 +130,4 @@ function dkimTokens(): string[] {
 
 function dkim(stored: StoredIdentity, status: string) {
   return { SigningEnabled: true, Status: status, Tokens: stored.dkimTokens, SigningAttributesOrigin: 'AWS_SES', CurrentSigningKeyLength: 'RSA_2048_BIT' };
-}
-
-function json(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': randomBytes(8).toString('hex') });
-  res.end(JSON.stringify(body));
-}
-
-function error(res: http.ServerResponse, status: number, type: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': type });
-  res.end(JSON.stringify({ message }));
 }

@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
+import { error, json } from './ses-answers';
 
 /**
  * Emulated SES v2 tenants, answering the REST calls SES does (CreateTenant, GetTenant,
@@ -86,14 +87,4 @@ export class TenantEmulator {
   private save(): void {
     fs.writeFileSync(this.stateFile, JSON.stringify(this.tenants, null, 2));
   }
-}
-
-function json(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': randomBytes(8).toString('hex') });
-  res.end(JSON.stringify(body));
-}
-
-function error(res: http.ServerResponse, status: number, type: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': type });
-  res.end(JSON.stringify({ message }));
 }
