@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { upsertLeads } from '../../../shared/audience/leads/lead-upsert';
 import { listSenders } from '../../../shared/identities/domains/sender-repository';
 import { createTemplate } from '../../../shared/mail-pipeline/templates/template-service';
-import { putAutomationVersion, putNewAutomation } from '../../../shared/marketing/automations/automation-gateway';
+import { putNewAutomation } from '../../../shared/marketing/automations/automation-gateway';
 import { getRun, putNewRun, runTimeline } from '../../../shared/marketing/automations/automation-run-gateway';
 import type { Step } from '../../../shared/marketing/automations/definition';
 import { runEngineMessage as runEngineMessageCode, type Engine } from '../../../shared/marketing/automations/engine';
@@ -15,6 +15,8 @@ import { AutomationCounterBatch } from '../../../shared/marketing/automations/ru
 import { overrideServices, services } from '../../../composition/services';
 import type { Clock } from '../../../shared/platform/core/ports';
 import type { Db } from '../../../shared/platform/store/client';
+import { eventually } from '../support/eventually';
+import { putManualAutomation } from '../support/manual-automation';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from '../support/test-cloud';
 import { asFunctionCode } from '../../../local/iam/function-roles';
 
@@ -43,29 +45,9 @@ beforeAll(async () => {
 }, CLOUD_TIMEOUT_MS);
 afterAll(() => cloud?.stop());
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `check` answers something (15 s at most). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Never: ${what}`);
-    await sleep(150);
-  }
-}
-
 /** An active manual automation with these steps, written as the definitions API would. */
-async function automationWith(steps: Step[], reentry: 'once' | 'every_time' = 'once'): Promise<string> {
-  const { db } = services();
-  const id = randomUUID();
-  const now = clock.now().toISOString();
-  const projectId = cloud.seed.project_id;
-  await putNewAutomation(db, { id, project_id: projectId, name: `a-${id}`, status: 'active', version: 1, version_used: true, trigger_type: 'manual', created_at: now, updated_at: now, activated_at: now, revision: 1 });
-  await putAutomationVersion(db, { automation_id: id, project_id: projectId, version: 1, created_at: now, trigger: { type: 'manual' }, entry: { filter: null, reentry }, exit: [{ type: 'event', event: 'purchased' }], steps });
-  return id;
-}
+const automationWith = (steps: Step[], reentry: 'once' | 'every_time' = 'once'): Promise<string> =>
+  putManualAutomation(cloud.seed.project_id, clock.now(), steps, { reentry, exit: [{ type: 'event', event: 'purchased' }] });
 
 async function lead(data: Record<string, unknown>): Promise<{ id: string; email: string }> {
   const { db } = services();

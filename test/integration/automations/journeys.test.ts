@@ -8,6 +8,7 @@ import { sweepAutomationDue as sweepAutomationDueCode } from '../../../shared/ma
 import { queueDateWalks as queueDateWalksCode } from '../../../shared/marketing/automations/triggers/date-walks';
 import { workers, type WorkerName } from '../../../shared/platform/core/routes';
 import type { Clock } from '../../../shared/platform/core/ports';
+import { eventually as eventuallyWithin } from '../support/eventually';
 import { CLOUD_TIMEOUT_MS, drainEvents, startTestCloud, type TestCloud } from '../support/test-cloud';
 import { asFunctionCode } from '../../../local/iam/function-roles';
 import { startWebhookReceiver } from '../support/webhook-receiver';
@@ -37,18 +38,8 @@ beforeAll(async () => {
 }, CLOUD_TIMEOUT_MS);
 afterAll(() => cloud?.stop());
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `check` answers something (20 s at most). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Never: ${what}`);
-    await sleep(200);
-  }
-}
+/** Polls until `check` answers something (20 s at most: these journeys run several workers). */
+const eventually = <T>(what: string, check: () => Promise<T | undefined>) => eventuallyWithin(what, check, { timeoutMs: 20_000, everyMs: 200 });
 
 async function ok(method: string, path: string, body?: unknown, status = 200): Promise<Record<string, any>> {
   const res = await cloud.api(method, path, body === undefined ? undefined : { body });

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { upsertLeads } from '../../../shared/audience/leads/lead-upsert';
 import { listSenders } from '../../../shared/identities/domains/sender-repository';
 import { createTemplate } from '../../../shared/mail-pipeline/templates/template-service';
-import { putAutomationVersion, putNewAutomation } from '../../../shared/marketing/automations/automation-gateway';
 import type { Step } from '../../../shared/marketing/automations/definition';
 import { sweepAutomationDue } from '../../../shared/marketing/automations/engine/due-sweep';
 import { overrideServices, services } from '../../../composition/services';
 import type { Clock } from '../../../shared/platform/core/ports';
 import { pauseProjectMarketing } from '../../../shared/platform/projects/project-repository';
+import { eventually } from '../support/eventually';
+import { putManualAutomation } from '../support/manual-automation';
 import { CLOUD_TIMEOUT_MS, startTestCloud, type TestCloud } from '../support/test-cloud';
 
 /**
@@ -35,25 +36,7 @@ afterAll(() => cloud?.stop());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Never: ${what}`);
-    await sleep(150);
-  }
-}
-
-async function automationWith(steps: Step[]): Promise<string> {
-  const { db } = services();
-  const id = randomUUID();
-  const now = clock.now().toISOString();
-  const projectId = cloud.seed.project_id;
-  await putNewAutomation(db, { id, project_id: projectId, name: `a-${id}`, status: 'active', version: 1, version_used: true, trigger_type: 'manual', created_at: now, updated_at: now, activated_at: now, revision: 1 });
-  await putAutomationVersion(db, { automation_id: id, project_id: projectId, version: 1, created_at: now, trigger: { type: 'manual' }, entry: { filter: null, reentry: 'once' }, exit: [], steps });
-  return id;
-}
+const automationWith = (steps: Step[]): Promise<string> => putManualAutomation(cloud.seed.project_id, clock.now(), steps);
 
 async function enrolled(automationId: string): Promise<string> {
   const email = `hold-${randomUUID()}@example.com`;
