@@ -12,13 +12,14 @@ import type { MarketingPause, Project } from '../../platform/projects/project';
 import { getProject, markMarketingPauseAnnounced, pauseProjectMarketing, resumeProjectMarketing } from '../../platform/projects/project-repository';
 import { tenantStatus } from '../../platform/projects/project-tenant';
 import { hourOf } from '../stats/domain-stats';
-import { readProjectHours, SES_THRESHOLDS } from '../stats/project-stats';
+import { readProjectHours } from '../stats/project-stats';
+import { MIN_RATE_SAMPLE, SES_THRESHOLDS } from '../stats/ses-thresholds';
 
 /** The window the rates are measured over: SES judges an account on its recent mail, not one day's. */
 export const REPUTATION_WINDOW_HOURS = 7 * 24;
 
 /** Fewer live mails than this in the window and the rates mean too little to pause on (the campaign guard's sample). */
-export const REPUTATION_MIN_SAMPLE = 500;
+export const REPUTATION_MIN_SAMPLE = MIN_RATE_SAMPLE;
 
 /**
  * The warning levels, as fractions: 80% of SES's review thresholds (5% permanent bounces, 0.1%

@@ -2,6 +2,7 @@ import * as z from '../../platform/core/zod';
 import { badRequest } from '../../platform/core/errors';
 import type { Db } from '../../platform/store/client';
 import { hourOf, PROJECT_COUNTER_FIELDS, type ProjectCounts, type StatsMode } from './domain-stats';
+import { SES_THRESHOLDS } from './ses-thresholds';
 import { projectHourItems } from './stats-repository';
 
 const HOUR_MS = 3_600_000;
@@ -12,16 +13,6 @@ export const STATS_MAX_BUCKETS = { day: 90, hour: 168 } as const;
 
 /** The series' default length when `since` is not given. */
 const DEFAULT_BUCKETS = { day: 30, hour: 24 } as const;
-
-/**
- * SES's thresholds, as fractions, from the SES Developer Guide ("Reputation metrics messages"): an
- * account is put under review at a bounce rate of 5% or a complaint rate of 0.1%, and its sending
- * may be paused at 10% or 0.5%.
- */
-export const SES_THRESHOLDS = {
-  bounce: { review: 0.05, pause: 0.1 },
-  complaint: { review: 0.001, pause: 0.005 },
-} as const;
 
 /** A timestamp parameter: absent or empty for its default, else a text `new Date` reads. */
 const instantParameter = (name: string) =>

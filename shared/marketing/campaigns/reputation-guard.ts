@@ -1,3 +1,4 @@
+import { MIN_RATE_SAMPLE, SES_THRESHOLDS } from '../../identities/stats/ses-thresholds';
 import type { Needs } from '../../platform/core/dependencies';
 import type { ServiceEvent } from '../../platform/core/events';
 import { getProjectCached } from '../../platform/projects/project-repository';
@@ -9,9 +10,9 @@ import type { CampaignCounts } from './campaign-gateway';
  * 0.1% complaint rate; a campaign pauses itself above these, once its sample is large enough for
  * the rate to mean something.
  */
-export const GUARD_MIN_SAMPLE = 500;
-export const MAX_HARD_BOUNCE_RATE = 0.05;
-export const MAX_COMPLAINT_RATE = 0.001;
+export const GUARD_MIN_SAMPLE = MIN_RATE_SAMPLE;
+export const MAX_HARD_BOUNCE_RATE = SES_THRESHOLDS.bounce.review;
+export const MAX_COMPLAINT_RATE = SES_THRESHOLDS.complaint.review;
 
 /** Why the campaign must pause now, or undefined while it is within bounds (or its sample is too small). */
 export function reputationVerdict(counts: Pick<CampaignCounts, 'delivered' | 'hard_bounced' | 'complained'>): Omit<CampaignPause, 'at'> | undefined {
